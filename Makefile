@@ -1,0 +1,55 @@
+# Offerdesk: two commands for a fresh machine — `make run` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint typecheck pytest worker serve bench screenshots messages clean
+
+$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -r requirements-dev.txt -c constraints.txt
+	touch $@
+
+install: $(BIN)/.installed
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	@echo ""
+	@echo "  Offerdesk is running at http://127.0.0.1:$(PORT)/"
+	@echo "  Log in as demo / offerdesk-demo"
+	@echo ""
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy compensation/engine offers/logic
+
+pytest: install
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+test: lint typecheck pytest
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2
+
+serve: install
+	DEBUG=0 SECURE_SSL=0 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=0 SECURE_SSL=0 $(BIN)/gunicorn config.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --threads 4
+
+bench: install
+	$(BIN)/python bench/bench_montecarlo.py
+
+messages: install
+	$(BIN)/python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=tests
+	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest-worker.log

@@ -1,0 +1,112 @@
+"""Record revisions of user-owned objects, move deletions to a trash, and restore them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.contenttypes.models import ContentType
+from django.core import serializers
+from django.db import models, transaction
+from django.utils import timezone
+
+from accounts.models import TRASH_DAYS, Revision
+
+
+def _rows(objs: Iterable[models.Model]) -> list[dict[str, Any]]:
+    data: list[dict[str, Any]] = json.loads(serializers.serialize("json", list(objs)))
+    return data
+
+
+def revision_record(
+    *,
+    user: AbstractBaseUser,
+    obj: models.Model,
+    action: str,
+    children: Sequence[models.Model] = (),
+    summary: str = "",
+) -> Revision:
+    """Store a snapshot of `obj` and its children as they are now."""
+    return Revision.objects.create(
+        owner=user,
+        content_type=ContentType.objects.get_for_model(obj),
+        object_id=obj.pk,
+        object_repr=str(obj)[:200],
+        action=action,
+        snapshot=_rows([obj, *children]),
+        summary=summary[:300],
+    )
+
+
+@transaction.atomic
+def object_trash(
+    *,
+    user: AbstractBaseUser,
+    obj: models.Model,
+    children: Sequence[models.Model] = (),
+    also_delete: Sequence[models.Model] = (),
+) -> Revision:
+    """Snapshot `obj` with its children, then delete it; restorable for TRASH_DAYS days."""
+    revision = revision_record(
+        user=user, obj=obj, action=Revision.Action.DELETED, children=children
+    )
+    obj.delete()
+    for extra in also_delete:
+        if extra.pk is not None:
+            extra.delete()
+    return revision
+
+
+def trash_list(*, user: AbstractBaseUser) -> models.QuerySet[Revision]:
+    """Return the user's deletions that can still be undone."""
+    cutoff = timezone.now() - timedelta(days=TRASH_DAYS)
+    return Revision.objects.filter(
+        owner=user, action=Revision.Action.DELETED, restored_at__isnull=True, created_at__gte=cutoff
+    ).select_related("content_type")
+
+
+def history_for(*, user: AbstractBaseUser, obj: models.Model) -> models.QuerySet[Revision]:
+    """Return the revisions of one object, newest first."""
+    return Revision.objects.filter(
+        owner=user, content_type=ContentType.objects.get_for_model(obj), object_id=obj.pk
+    )
+
+
+@transaction.atomic
+def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Model:
+    """Write a snapshot back: re-create a deleted object or roll a changed one back."""
+    if revision.owner_id != user.pk:
+        raise PermissionError("not your revision")
+    objs = list(serializers.deserialize("json", json.dumps(revision.snapshot)))
+    for deserialized in objs:
+        owner_id = getattr(deserialized.object, "owner_id", user.pk)
+        if owner_id is not None and owner_id != user.pk:
+            raise PermissionError("snapshot belongs to another user")
+    main = objs[0].object
+    model = type(main)
+    if revision.action != Revision.Action.DELETED and model.objects.filter(pk=main.pk).exists():
+        # Rolling back: children not in the snapshot were added later; keep the snapshot's set.
+        current = model.objects.get(pk=main.pk)
+        revision_record(
+            user=user, obj=current, action=Revision.Action.CHANGED, summary="before restore"
+        )
+    for deserialized in objs:
+        deserialized.save()
+    if hasattr(main, "version"):
+        model.objects.filter(pk=main.pk).update(version=models.F("version") + 1)
+    revision.restored_at = timezone.now()
+    revision.save(update_fields=["restored_at"])
+    revision_record(user=user, obj=model.objects.get(pk=main.pk), action=Revision.Action.RESTORED)
+    return model.objects.get(pk=main.pk)
+
+
+def trash_purge(*, now: Any = None) -> int:
+    """Delete trash entries older than TRASH_DAYS; return how many."""
+    cutoff = (now or timezone.now()) - timedelta(days=TRASH_DAYS)
+    count, _ = Revision.objects.filter(
+        action=Revision.Action.DELETED, created_at__lt=cutoff
+    ).delete()
+    return count

@@ -1,0 +1,34 @@
+"""Optimistic locking: refuse a save when the row changed since the form was opened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.utils.translation import gettext as _
+
+
+class StaleEditError(Exception):
+    """The object changed since the user opened it."""
+
+    def __init__(self, obj: models.Model) -> None:
+        super().__init__(
+            _(
+                "%(obj)s was changed since you opened it (maybe in another tab). "
+                "Your edits were not saved; reload to see the latest version."
+            )
+            % {"obj": obj}
+        )
+        self.obj = obj
+
+
+def save_if_unchanged(obj: models.Model, *, expected_version: int, fields: list[str]) -> None:
+    """Save `fields` of `obj` and bump its version, only if the stored version still matches."""
+    values: dict[str, Any] = {f: getattr(obj, f) for f in fields}
+    model = type(obj)
+    updated = model.objects.filter(pk=obj.pk, version=expected_version).update(
+        version=models.F("version") + 1, **values
+    )
+    if updated != 1:
+        raise StaleEditError(obj)
+    obj.version = expected_version + 1  # type: ignore[attr-defined]

@@ -1,0 +1,53 @@
+"""History of changes and the 30-day trash, for any user-owned object."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+TRASH_DAYS = 30
+
+
+class Revision(models.Model):
+    """A readable snapshot of an object (and its children) taken at a change or a deletion."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", _("Created")
+        CHANGED = "changed", _("Changed")
+        DELETED = "deleted", _("Deleted")
+        RESTORED = "restored", _("Restored")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="revisions"
+    )
+    content_type = models.ForeignKey(ContentType, on_delete=models.CASCADE)
+    object_id = models.PositiveBigIntegerField()
+    object_repr = models.CharField(max_length=200)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    snapshot = models.JSONField(
+        help_text="Django-serialised rows: the object first, then its children."
+    )
+    summary = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    restored_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["owner", "content_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.object_repr}"
+
+    @property
+    def in_trash(self) -> bool:
+        """Return True if this is a deletion that can still be undone."""
+        return (
+            self.action == self.Action.DELETED
+            and self.restored_at is None
+            and self.created_at >= timezone.now() - timedelta(days=TRASH_DAYS)
+        )

@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from accounts.forms import PasswordConfirmForm, SignUpForm
+from accounts.reauth import mark_reauthenticated, reauth_required
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account and log in."""
+    if request.user.is_authenticated:
+        return redirect("offers:dashboard")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Offerdesk. Start by setting your preferences."))
+        return redirect("offers:dashboard")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def reauth(request: HttpRequest) -> HttpResponse:
+    """Ask for the password again, then go on to `next`."""
+    next_url = request.POST.get("next") or request.GET.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        next_url = "/"
+    form = PasswordConfirmForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        mark_reauthenticated(request)
+        return redirect(next_url)
+    return render(request, "registration/reauth.html", {"form": form, "next": next_url})
+
+
+@reauth_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Delete the user and every object they own, after a fresh password check."""
+    if request.method == "POST":
+        user = request.user
+        logout(request)
+        user.delete()
+        messages.success(request, _("Your account and all of its data were deleted."))
+        return redirect("login")
+    return render(request, "registration/delete_account.html")

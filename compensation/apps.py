@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class CompensationConfig(AppConfig):
+    name = "compensation"
+    verbose_name = "Compensation"

@@ -1,0 +1,443 @@
+"""Companies, level ladders, pay bands, packages, FX rates and location presets."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+currency_validator = RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO 4217 code, e.g. USD."))
+MONEY = {"max_digits": 14, "decimal_places": 2}
+PCT = {"max_digits": 7, "decimal_places": 3}
+NON_NEGATIVE = [MinValueValidator(Decimal("0"))]
+
+
+class Equivalence(models.IntegerChoices):
+    """Cross-company seniority stage, so that Meta E5, Google L5 and Apple ICT4 line up."""
+
+    ENTRY = 3, _("Entry")
+    MID = 4, _("Mid")
+    SENIOR = 5, _("Senior")
+    STAFF = 6, _("Staff")
+    SENIOR_STAFF = 7, _("Senior staff")
+    PRINCIPAL = 8, _("Principal")
+
+
+class Company(models.Model):
+    """A company: its stock and, for a private company, the discount its RSUs deserve."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="companies",
+        help_text=_("Empty for shared reference data."),
+    )
+    name = models.CharField(_("name"), max_length=120)
+    ticker = models.CharField(_("ticker"), max_length=12, blank=True)
+    is_private = models.BooleanField(_("private company"), default=False)
+    currency = models.CharField(
+        _("currency"), max_length=3, default="USD", validators=[currency_validator]
+    )
+    share_price = models.DecimalField(
+        _("share price"),
+        max_digits=14,
+        decimal_places=4,
+        default=Decimal("0"),
+        validators=NON_NEGATIVE,
+    )
+    growth_pct = models.DecimalField(
+        _("expected growth % a year"),
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("200"))],
+        **PCT,
+    )
+    volatility_pct = models.DecimalField(
+        _("volatility % a year"),
+        default=Decimal("30"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("300"))],
+        **PCT,
+    )
+    liquidity_discount_pct = models.DecimalField(
+        _("liquidity discount %"),
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("100"))],
+        **PCT,
+    )
+    vesting_preset = models.CharField(_("usual vesting schedule"), max_length=40, blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "companies"
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="company_unique_name_per_owner"),
+            models.UniqueConstraint(
+                fields=["name"], condition=Q(owner__isnull=True), name="company_unique_shared_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(share_price__gte=0), name="company_share_price_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(volatility_pct__gte=0, volatility_pct__lte=300),
+                name="company_volatility_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(liquidity_discount_pct__gte=0, liquidity_discount_pct__lte=100),
+                name="company_liquidity_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_shared(self) -> bool:
+        """Return True for reference data visible to every user."""
+        return self.owner_id is None
+
+
+class Level(models.Model):
+    """One rung of a company's ladder (E5, L5, ICT4...)."""
+
+    company = models.ForeignKey(Company, on_delete=models.CASCADE, related_name="levels")
+    code = models.CharField(_("code"), max_length=20)
+    order = models.PositiveSmallIntegerField(_("order"), help_text=_("Higher is more senior."))
+    title = models.CharField(_("title"), max_length=80, blank=True)
+    equivalence = models.PositiveSmallIntegerField(
+        _("cross-company stage"), choices=Equivalence.choices, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["company__name", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["company", "code"], name="level_unique_code"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.company.name} {self.code}"
+
+
+class Band(models.Model):
+    """Pay band of a level: base, yearly stock and bonus target, with its source and date."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="bands",
+    )
+    level = models.ForeignKey(Level, on_delete=models.CASCADE, related_name="bands")
+    currency = models.CharField(
+        _("currency"), max_length=3, default="USD", validators=[currency_validator]
+    )
+    base_min = models.DecimalField(_("base min"), validators=NON_NEGATIVE, **MONEY)
+    base_mid = models.DecimalField(_("base mid"), validators=NON_NEGATIVE, **MONEY)
+    base_max = models.DecimalField(_("base max"), validators=NON_NEGATIVE, **MONEY)
+    stock_min = models.DecimalField(
+        _("yearly stock min"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    stock_mid = models.DecimalField(
+        _("yearly stock mid"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    stock_max = models.DecimalField(
+        _("yearly stock max"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    bonus_target_pct = models.DecimalField(
+        _("bonus target %"),
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("200"))],
+        **PCT,
+    )
+    location = models.CharField(_("location"), max_length=80, blank=True)
+    source = models.CharField(_("source"), max_length=200, blank=True)
+    as_of = models.DateField(_("as of"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["level__company__name", "level__order"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(base_min__gte=0)
+                & Q(base_min__lte=F("base_mid"))
+                & Q(base_mid__lte=F("base_max")),
+                name="band_base_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(stock_min__gte=0)
+                & Q(stock_min__lte=F("stock_mid"))
+                & Q(stock_mid__lte=F("stock_max")),
+                name="band_stock_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_target_pct__gte=0), name="band_bonus_non_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.level} band ({self.currency})"
+
+
+class LocationPreset(models.Model):
+    """Effective tax rate and cost-of-living index of a place (editable presets)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="locations",
+    )
+    name = models.CharField(_("name"), max_length=80)
+    currency = models.CharField(_("currency"), max_length=3, validators=[currency_validator])
+    effective_tax_pct = models.DecimalField(
+        _("effective tax %"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("90"))],
+        **PCT,
+    )
+    cost_of_living_index = models.DecimalField(
+        _("cost-of-living index"),
+        max_digits=7,
+        decimal_places=2,
+        default=Decimal("100"),
+        validators=[MinValueValidator(Decimal("1"))],
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "name"], name="location_unique_name_per_owner"
+            ),
+            models.CheckConstraint(
+                condition=Q(effective_tax_pct__gte=0, effective_tax_pct__lte=90),
+                name="location_tax_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(cost_of_living_index__gt=0), name="location_col_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class FxRate(models.Model):
+    """How many units of `to_currency` one unit of `currency` buys, as of a date."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="fx_rates",
+    )
+    currency = models.CharField(_("currency"), max_length=3, validators=[currency_validator])
+    to_currency = models.CharField(_("to currency"), max_length=3, validators=[currency_validator])
+    rate = models.DecimalField(
+        _("rate"),
+        max_digits=18,
+        decimal_places=8,
+        validators=[MinValueValidator(Decimal("0.00000001"))],
+    )
+    as_of = models.DateField(_("as of"))
+
+    class Meta:
+        ordering = ["currency", "to_currency", "-as_of"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "currency", "to_currency", "as_of"], name="fx_unique_per_day"
+            ),
+            models.CheckConstraint(condition=Q(rate__gt=0), name="fx_rate_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"1 {self.currency} = {self.rate} {self.to_currency} ({self.as_of})"
+
+
+class Package(models.Model):
+    """A pay package: an offer's terms or the current job's."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="packages"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    company = models.ForeignKey(
+        Company, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+    )
+    level = models.ForeignKey(
+        Level, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+    )
+    is_current_job = models.BooleanField(_("current job"), default=False)
+    currency = models.CharField(
+        _("currency"), max_length=3, default="USD", validators=[currency_validator]
+    )
+    base = models.DecimalField(_("base salary"), validators=NON_NEGATIVE, **MONEY)
+    raise_pct = models.DecimalField(
+        _("yearly raise %"),
+        default=Decimal("3"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("50"))],
+        **PCT,
+    )
+    bonus_target_pct = models.DecimalField(
+        _("bonus target %"),
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("200"))],
+        **PCT,
+    )
+    bonus_multiplier = models.DecimalField(
+        _("expected bonus multiplier"),
+        max_digits=5,
+        decimal_places=3,
+        default=Decimal("1"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
+    )
+    relocation = models.DecimalField(
+        _("relocation"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    start_date = models.DateField(_("start date"))
+    location = models.ForeignKey(
+        LocationPreset, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+    )
+    version = models.PositiveIntegerField(default=1, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(base__gte=0), name="package_base_non_negative"),
+            models.CheckConstraint(
+                condition=Q(relocation__gte=0), name="package_relocation_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(raise_pct__gte=0, raise_pct__lte=50), name="package_raise_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_target_pct__gte=0), name="package_bonus_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_multiplier__gte=0), name="package_multiplier_non_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def default_weights() -> list[float]:
+    """Return even 25/25/25/25 yearly vesting weights."""
+    return [25.0, 25.0, 25.0, 25.0]
+
+
+class VestingFrequency(models.IntegerChoices):
+    MONTHLY = 1, _("Monthly")
+    QUARTERLY = 3, _("Quarterly")
+    SEMIANNUAL = 6, _("Every six months")
+    YEARLY = 12, _("Yearly")
+
+
+class SignOn(models.Model):
+    """A sign-on payment, paid in a year of the package, clawed back if leaving early."""
+
+    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sign_ons")
+    amount = models.DecimalField(_("amount"), validators=NON_NEGATIVE, **MONEY)
+    year = models.PositiveSmallIntegerField(
+        _("paid in year"), default=1, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    clawback_months = models.PositiveSmallIntegerField(
+        _("clawback months"), default=12, validators=[MaxValueValidator(60)]
+    )
+
+    class Meta:
+        ordering = ["year", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="signon_amount_non_negative"),
+            models.CheckConstraint(
+                condition=Q(year__gte=1, year__lte=10), name="signon_year_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount} in year {self.year}"
+
+
+class VestingFields(models.Model):
+    """Vesting schedule fields shared by grants and refreshers."""
+
+    weights = models.JSONField(_("yearly vesting %"), default=default_weights)
+    cliff_months = models.PositiveSmallIntegerField(
+        _("cliff months"), default=0, validators=[MaxValueValidator(120)]
+    )
+    frequency_months = models.PositiveSmallIntegerField(
+        _("vests every"), choices=VestingFrequency.choices, default=VestingFrequency.QUARTERLY
+    )
+
+    class Meta:
+        abstract = True
+
+
+class EquityGrant(VestingFields):
+    """An RSU grant: a value (converted at the grant price) or a share count."""
+
+    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="grants")
+    label = models.CharField(_("label"), max_length=80, blank=True)
+    value = models.DecimalField(
+        _("grant value"), null=True, blank=True, validators=NON_NEGATIVE, **MONEY
+    )
+    shares = models.DecimalField(
+        _("shares"), max_digits=14, decimal_places=4, null=True, blank=True, validators=NON_NEGATIVE
+    )
+    grant_price = models.DecimalField(
+        _("grant price"),
+        max_digits=14,
+        decimal_places=4,
+        validators=[MinValueValidator(Decimal("0.0001"))],
+    )
+    vest_start = models.DateField(_("vesting start"))
+
+    class Meta:
+        ordering = ["vest_start", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(value__isnull=False) | Q(shares__isnull=False),
+                name="grant_value_or_shares",
+            ),
+            models.CheckConstraint(
+                condition=Q(value__isnull=True) | Q(value__gte=0), name="grant_value_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(shares__isnull=True) | Q(shares__gte=0),
+                name="grant_shares_non_negative",
+            ),
+            models.CheckConstraint(condition=Q(grant_price__gt=0), name="grant_price_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label or f"Grant from {self.vest_start}"
+
+
+class Refresher(VestingFields):
+    """Yearly refresher grants of a given value, from `first_year` on."""
+
+    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="refreshers")
+    yearly_value = models.DecimalField(_("yearly value"), validators=NON_NEGATIVE, **MONEY)
+    first_year = models.PositiveSmallIntegerField(
+        _("first year"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+
+    class Meta:
+        ordering = ["first_year", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(yearly_value__gte=0), name="refresher_value_non_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.yearly_value}/year from year {self.first_year}"

@@ -1,0 +1,52 @@
+"""Turn an unreachable database or broker into a clean 503 instead of a 500."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+logger = logging.getLogger(__name__)
+
+
+class ServiceUnavailable(Exception):
+    """Raised by a view when a backing service (database, broker) cannot be reached."""
+
+
+def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
+    """Return the 503 page for a service that is down."""
+    try:
+        body = render_to_string("503.html", {"what": what})
+    except Exception:  # the template layer itself may need the database
+        body = f"<h1>Service unavailable</h1><p>{what} is unreachable. Try again shortly.</p>"
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = "30"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class ServiceUnavailableMiddleware:
+    """Answer 503 when the database or the broker is down, so no half-done work is kept."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        except (OperationalError, InterfaceError) as exc:
+            logger.warning("database unavailable: %s", type(exc).__name__)
+            return unavailable_response(request, "The database")
+        except ServiceUnavailable as exc:
+            return unavailable_response(request, str(exc) or "A backing service")
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, (OperationalError, InterfaceError)):
+            logger.warning("database unavailable: %s", type(exception).__name__)
+            return unavailable_response(request, "The database")
+        if isinstance(exception, ServiceUnavailable):
+            return unavailable_response(request, str(exception) or "A backing service")
+        return None

@@ -1,0 +1,8 @@
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class OffersConfig(AppConfig):
+    name = "offers"
+    verbose_name = "Offers"

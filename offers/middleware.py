@@ -1,0 +1,38 @@
+"""Show times in the signed-in user's home time zone."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+
+class UserTimezoneMiddleware:
+    """Activate the home time zone from the user's preferences for this request."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        tz_name = None
+        if request.user.is_authenticated:
+            from offers.models import Preferences
+
+            tz_name = (
+                Preferences.objects.filter(owner=request.user)
+                .values_list("home_timezone", flat=True)
+                .first()
+            )
+        try:
+            if tz_name:
+                timezone.activate(zoneinfo.ZoneInfo(tz_name))
+            else:
+                timezone.deactivate()
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            timezone.deactivate()
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

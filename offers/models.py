@@ -1,0 +1,296 @@
+"""Options to choose between, the user's preferences, and negotiation scenarios."""
+
+from __future__ import annotations
+
+from datetime import time
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
+
+RATING = [MinValueValidator(1), MaxValueValidator(5)]
+WEIGHT = {
+    "max_digits": 5,
+    "decimal_places": 2,
+    "validators": [MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10"))],
+}
+CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
+
+
+class Offer(models.Model):
+    """One option on the table: an external offer, an internal transfer, or staying."""
+
+    class Kind(models.TextChoices):
+        EXTERNAL = "external", _("External offer")
+        INTERNAL = "internal", _("Internal transfer")
+        STAY = "stay", _("Stay in current job")
+
+    class RemotePolicy(models.TextChoices):
+        ONSITE = "onsite", _("On site")
+        HYBRID = "hybrid", _("Hybrid")
+        REMOTE_FIRST = "remote_first", _("Remote-first")
+        FULLY_REMOTE = "fully_remote", _("Fully remote")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RECEIVED = "received", _("Received")
+        NEGOTIATING = "negotiating", _("Negotiating")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        EXPIRED = "expired", _("Expired")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="offers"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.EXTERNAL)
+    company = models.ForeignKey(
+        "compensation.Company",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="offers",
+    )
+    level = models.ForeignKey(
+        "compensation.Level",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="offers",
+    )
+    target_level = models.ForeignKey(
+        "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    package = models.OneToOneField(
+        "compensation.Package", on_delete=models.PROTECT, related_name="offer"
+    )
+    team = models.CharField(_("team"), max_length=120, blank=True)
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    location = models.CharField(_("location"), max_length=120, blank=True)
+    work_timezone = models.CharField(
+        _("work time zone"), max_length=64, default="America/Los_Angeles"
+    )
+    remote_policy = models.CharField(
+        _("remote policy"), max_length=14, choices=RemotePolicy.choices, default=RemotePolicy.HYBRID
+    )
+    office_days_per_week = models.PositiveSmallIntegerField(
+        _("office days a week"), default=0, validators=[MaxValueValidator(7)]
+    )
+    remote_weeks_per_year = models.PositiveSmallIntegerField(
+        _("remote weeks a year"), default=0, validators=[MaxValueValidator(52)]
+    )
+    relocation_required = models.BooleanField(_("relocation required"), default=False)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    deadline = models.DateField(_("decision deadline"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=12, choices=Status.choices, default=Status.RECEIVED
+    )
+    rating_scope = models.PositiveSmallIntegerField(
+        _("scope (1-5)"), null=True, blank=True, validators=RATING
+    )
+    rating_growth = models.PositiveSmallIntegerField(
+        _("growth (1-5)"), null=True, blank=True, validators=RATING
+    )
+    rating_team = models.PositiveSmallIntegerField(
+        _("team (1-5)"), null=True, blank=True, validators=RATING
+    )
+    rating_learning = models.PositiveSmallIntegerField(
+        _("learning (1-5)"), null=True, blank=True, validators=RATING
+    )
+    shareable = models.BooleanField(_("figures may be shared with other companies"), default=False)
+    notes = models.TextField(_("notes"), blank=True)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(remote_weeks_per_year__lte=52), name="offer_remote_weeks_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(office_days_per_week__lte=7), name="offer_office_days_range"
+            ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"rating_{c}__isnull": True})
+                    | Q(**{f"rating_{c}__gte": 1, f"rating_{c}__lte": 5}),
+                    name=f"offer_rating_{c}_range",
+                )
+                for c in ("scope", "growth", "team", "learning")
+            ],
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Preferences(models.Model):
+    """How this user weighs money against remote work, time zone and growth."""
+
+    class Basis(models.TextChoices):
+        GROSS = "gross", _("Gross")
+        NET = "net", _("Net of tax")
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
+    )
+    home_timezone = models.CharField(_("home time zone"), max_length=64, default="Asia/Taipei")
+    day_start = models.TimeField(_("earliest work hour (home time)"), default=time(8, 0))
+    day_end = models.TimeField(_("latest work hour (home time)"), default=time(23, 0))
+    family_start = models.TimeField(_("family time from"), null=True, blank=True)
+    family_end = models.TimeField(_("family time until"), null=True, blank=True)
+    required_remote_weeks = models.PositiveSmallIntegerField(
+        _("remote weeks a year needed"), default=0, validators=[MaxValueValidator(52)]
+    )
+    min_first_year_total = models.DecimalField(
+        _("minimum first-year total (home currency)"),
+        null=True,
+        blank=True,
+        validators=NON_NEGATIVE,
+        **MONEY,
+    )
+    relocation_ok = models.BooleanField(_("willing to relocate"), default=True)
+    horizon_years = models.PositiveSmallIntegerField(
+        _("horizon (years)"), default=4, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    home_currency = models.CharField(
+        _("home currency"), max_length=3, default="USD", validators=[currency_validator]
+    )
+    basis = models.CharField(_("compare"), max_length=5, choices=Basis.choices, default=Basis.GROSS)
+    risk_percentile = models.PositiveSmallIntegerField(
+        _("rank on Monte Carlo percentile"),
+        default=50,
+        choices=[(10, _("P10 (cautious)")), (50, _("P50 (median)")), (90, _("P90 (optimistic)"))],
+    )
+    weight_comp = models.DecimalField(_("weight: compensation"), default=Decimal("3"), **WEIGHT)
+    weight_remote = models.DecimalField(_("weight: remote work"), default=Decimal("2"), **WEIGHT)
+    weight_timezone = models.DecimalField(_("weight: time zone"), default=Decimal("2"), **WEIGHT)
+    weight_level = models.DecimalField(_("weight: level"), default=Decimal("1"), **WEIGHT)
+    weight_scope = models.DecimalField(_("weight: scope"), default=Decimal("1"), **WEIGHT)
+    weight_growth = models.DecimalField(_("weight: growth"), default=Decimal("1"), **WEIGHT)
+    weight_team = models.DecimalField(_("weight: team"), default=Decimal("1"), **WEIGHT)
+    weight_learning = models.DecimalField(_("weight: learning"), default=Decimal("1"), **WEIGHT)
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(horizon_years__gte=1, horizon_years__lte=10), name="prefs_horizon_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(required_remote_weeks__lte=52), name="prefs_remote_weeks_range"
+            ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"weight_{c}__gte": 0, f"weight_{c}__lte": 10}),
+                    name=f"prefs_weight_{c}_range",
+                )
+                for c in CRITERIA
+            ],
+        ]
+
+    def __str__(self) -> str:
+        return f"Preferences of {self.owner}"
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """Return the criteria weights as floats."""
+        return {c: float(getattr(self, f"weight_{c}")) for c in CRITERIA}
+
+
+class Scenario(models.Model):
+    """An offer plus negotiation adjustments, with its stored Monte Carlo result."""
+
+    class McStatus(models.TextChoices):
+        NONE = "none", _("Not run")
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="scenarios"
+    )
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="scenarios")
+    name = models.CharField(_("name"), max_length=120)
+    base = models.DecimalField(
+        _("base salary"), null=True, blank=True, validators=NON_NEGATIVE, **MONEY
+    )
+    raise_pct = models.DecimalField(
+        _("yearly raise %"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("50"))],
+        **PCT,
+    )
+    extra_sign_on = models.DecimalField(
+        _("extra sign-on"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    extra_stock_yearly = models.DecimalField(
+        _("extra stock a year"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
+    )
+    refresher_yearly = models.DecimalField(
+        _("refreshers a year"), null=True, blank=True, validators=NON_NEGATIVE, **MONEY
+    )
+    level = models.ForeignKey(
+        "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    remote_weeks_per_year = models.PositiveSmallIntegerField(
+        _("remote weeks a year"), null=True, blank=True, validators=[MaxValueValidator(52)]
+    )
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    growth_pct = models.DecimalField(
+        _("share growth % a year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("-90")), MaxValueValidator(Decimal("200"))],
+        **PCT,
+    )
+    volatility_pct = models.DecimalField(
+        _("volatility % a year"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("300"))],
+        **PCT,
+    )
+    notes = models.TextField(_("notes"), blank=True)
+    mc_status = models.CharField(max_length=10, choices=McStatus.choices, default=McStatus.NONE)
+    mc_progress = models.PositiveSmallIntegerField(default=0)
+    mc_input_hash = models.CharField(max_length=64, blank=True)
+    mc_result = models.JSONField(null=True, blank=True)
+    mc_error = models.CharField(max_length=300, blank=True)
+    mc_runs = models.PositiveIntegerField(
+        default=0, help_text="How many times a result was stored."
+    )
+    version = models.PositiveIntegerField(default=1, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["offer__name", "name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(base__isnull=True) | Q(base__gte=0), name="scenario_base_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(extra_sign_on__gte=0), name="scenario_sign_on_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(extra_stock_yearly__gte=0), name="scenario_stock_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(mc_progress__lte=100), name="scenario_progress_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,51 @@
+/* Offerdesk front end: draws plotly figures handed over with json_script, no inline scripts. */
+(function () {
+  "use strict";
+
+  function drawCharts(root) {
+    if (!window.Plotly) { return; }
+    root.querySelectorAll("[data-chart]").forEach(function (el) {
+      var source = document.getElementById(el.getAttribute("data-chart"));
+      if (!source) { return; }
+      var fig;
+      try { fig = JSON.parse(source.textContent); } catch (e) { return; }
+      var layout = Object.assign({
+        margin: { l: 56, r: 16, t: 36, b: 48 },
+        font: { family: "system-ui, -apple-system, 'Segoe UI', 'Noto Sans TC', sans-serif", size: 12 },
+        paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
+        legend: { orientation: "h", y: -0.2 }
+      }, fig.layout || {});
+      window.Plotly.react(el, fig.data || [], layout, { responsive: true, displaylogo: false });
+      el.setAttribute("data-drawn", "1");
+    });
+  }
+
+  function loadPlotlyThenDraw(root) {
+    if (!root.querySelector("[data-chart]")) { return; }
+    if (window.Plotly) { drawCharts(root); return; }
+    var src = document.body.getAttribute("data-plotly-src");
+    if (!src) { return; }
+    var existing = document.querySelector("script[data-plotly-loader]");
+    if (existing) { existing.addEventListener("load", function () { drawCharts(document); }); return; }
+    var s = document.createElement("script");
+    s.src = src;
+    s.setAttribute("data-plotly-loader", "1");
+    s.addEventListener("load", function () { drawCharts(document); });
+    document.head.appendChild(s);
+  }
+
+  function wire(root) {
+    root.querySelectorAll("select[data-autosubmit]").forEach(function (sel) {
+      sel.addEventListener("change", function () { sel.form.submit(); });
+    });
+    root.querySelectorAll("[data-confirm]").forEach(function (el) {
+      el.addEventListener("submit", function (ev) {
+        if (!window.confirm(el.getAttribute("data-confirm"))) { ev.preventDefault(); }
+      });
+    });
+    loadPlotlyThenDraw(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { wire(document); });
+  document.addEventListener("htmx:afterSettle", function (ev) { wire(ev.target || document); drawCharts(document); });
+})();

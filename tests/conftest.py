@@ -1,0 +1,151 @@
+"""Shared fixtures: three users (Charlie should have no access to Alice's stuff), clients, workers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _fast_and_eager(settings, request):
+    """Use a fast hasher; run Celery tasks eagerly unless the test needs a real broker."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from config.celery import app
+
+    eager_before = app.conf.task_always_eager
+    app.conf.task_always_eager = request.node.get_closest_marker("broker") is None
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager = eager_before
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", password="alice-password-123")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", password="bob-password-1234")
+
+
+@pytest.fixture
+def charlie(django_user_model):
+    return django_user_model.objects.create_user("charlie", password="charlie-password-1")
+
+
+@pytest.fixture
+def client_alice(client, alice):
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def client_charlie(client, charlie):
+    client.force_login(charlie)
+    return client
+
+
+def broker_available() -> bool:
+    """Return True when a real broker and PostgreSQL are configured for this run."""
+    return bool(os.environ.get("CELERY_BROKER_URL")) and bool(os.environ.get("DATABASE_URL"))
+
+
+def _worker_env() -> dict[str, str]:
+    db = django_settings.DATABASES["default"]
+    from django.db import connection
+
+    name = connection.settings_dict["NAME"]
+    env = dict(os.environ)
+    env["DATABASE_URL"] = (
+        f"postgres://{db.get('USER') or ''}:{db.get('PASSWORD') or ''}@"
+        f"{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{name}"
+    )
+    env["DB_CONN_MAX_AGE"] = "0"
+    return env
+
+
+class WorkerProcess:
+    """A real `celery worker` subprocess bound to the test database."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = ROOT / ".pytest-worker.log"
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=1",
+            "--pool=prefork",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"pytest-{os.getpid()}-{time.time_ns()}@%h",
+        ]
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=_worker_env(),
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        from config.celery import app
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                replies = app.control.ping(timeout=1.0)
+            except Exception:
+                replies = []
+            if replies:
+                return
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker exited early; see {self.log}")
+        raise RuntimeError(f"worker did not answer a ping within 60 s; see {self.log}")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db) -> Iterator[WorkerProcess]:
+    """Start a real Celery worker against the real broker and the test database."""
+    if not broker_available():
+        pytest.skip("needs CELERY_BROKER_URL and DATABASE_URL (PostgreSQL)")
+    from config.celery import app
+
+    app.control.purge()
+    worker = WorkerProcess()
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()

@@ -1,0 +1,183 @@
+"""factory_boy factories for every app (interviews' own live in tests/interviews/factories.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+
+from compensation.models import (
+    Band,
+    Company,
+    EquityGrant,
+    FxRate,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+    SignOn,
+)
+from offers.models import Offer, Preferences, Scenario
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.PostGenerationMethodCall("set_password", "a-long-test-password")
+
+
+class CompanyFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Company
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Company {n}")
+    ticker = "ACME"
+    currency = "USD"
+    share_price = Decimal("100")
+    growth_pct = Decimal("5")
+    volatility_pct = Decimal("30")
+
+
+class LevelFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Level
+
+    company = factory.SubFactory(CompanyFactory)
+    code = factory.Sequence(lambda n: f"L{n}")
+    order = factory.Sequence(lambda n: n)
+    title = "Senior Engineer"
+    equivalence = 5
+
+
+class BandFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Band
+
+    owner = None
+    level = factory.SubFactory(LevelFactory)
+    currency = "USD"
+    base_min = Decimal("180000")
+    base_mid = Decimal("210000")
+    base_max = Decimal("240000")
+    stock_min = Decimal("80000")
+    stock_mid = Decimal("120000")
+    stock_max = Decimal("160000")
+    bonus_target_pct = Decimal("15")
+    source = "illustrative"
+    as_of = dt.date(2026, 10, 1)
+
+
+class LocationPresetFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = LocationPreset
+
+    owner = None
+    name = factory.Sequence(lambda n: f"Place {n}")
+    currency = "USD"
+    effective_tax_pct = Decimal("30")
+    cost_of_living_index = Decimal("100")
+
+
+class FxRateFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = FxRate
+
+    owner = None
+    currency = "SGD"
+    to_currency = "USD"
+    rate = Decimal("0.74")
+    as_of = dt.date(2026, 11, 1)
+
+
+class PackageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Package
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Package {n}")
+    company = factory.SubFactory(CompanyFactory, owner=factory.SelfAttribute("..owner"))
+    currency = "USD"
+    base = Decimal("200000")
+    raise_pct = Decimal("3")
+    bonus_target_pct = Decimal("15")
+    bonus_multiplier = Decimal("1")
+    start_date = dt.date(2027, 1, 4)
+
+
+class SignOnFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = SignOn
+
+    package = factory.SubFactory(PackageFactory)
+    amount = Decimal("50000")
+    year = 1
+    clawback_months = 12
+
+
+class EquityGrantFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = EquityGrant
+
+    package = factory.SubFactory(PackageFactory)
+    value = Decimal("400000")
+    grant_price = Decimal("100")
+    weights = [25.0, 25.0, 25.0, 25.0]
+    cliff_months = 0
+    frequency_months = 3
+    vest_start = dt.date(2027, 1, 4)
+
+
+class RefresherFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Refresher
+
+    package = factory.SubFactory(PackageFactory)
+    yearly_value = Decimal("50000")
+    first_year = 2
+    weights = [25.0, 25.0, 25.0, 25.0]
+    frequency_months = 3
+
+
+class OfferFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Offer
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Offer {n}")
+    package = factory.SubFactory(PackageFactory, owner=factory.SelfAttribute("..owner"))
+    company = factory.SelfAttribute("package.company")
+    work_timezone = "America/Los_Angeles"
+    remote_policy = Offer.RemotePolicy.HYBRID
+    office_days_per_week = 3
+    remote_weeks_per_year = 4
+    start_date = dt.date(2027, 1, 4)
+
+
+class PreferencesFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Preferences
+        django_get_or_create = ("owner",)
+
+    owner = factory.SubFactory(UserFactory)
+    home_timezone = "Asia/Taipei"
+
+
+class ScenarioFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Scenario
+
+    owner = factory.SubFactory(UserFactory)
+    offer = factory.SubFactory(OfferFactory, owner=factory.SelfAttribute("..owner"))
+    name = factory.Sequence(lambda n: f"Scenario {n}")
+    extra_stock_yearly = Decimal("20000")
+
+
+with contextlib.suppress(ImportError):  # interviews' factories, once that app has them
+    from tests.interviews.factories import *  # noqa: F403
