@@ -66,6 +66,13 @@ class Offer(models.Model):
     target_level = models.ForeignKey(
         "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    process = models.ForeignKey(
+        "interviews.Process",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="offers",
+    )
     package = models.OneToOneField(
         "compensation.Package", on_delete=models.PROTECT, related_name="offer"
     )

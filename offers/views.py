@@ -1,12 +1,243 @@
+"""Views for options, the dashboard, comparisons, preferences and history."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.history import history_for, revision_restore, trash_list
+from accounts.locking import StaleEditError
+from accounts.models import Revision
+from offers import charts, selectors, services
+from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.models import Offer
 
 
+def dashboard_context(request: HttpRequest) -> dict[str, Any]:
+    """Return everything the dashboard shows."""
+    from interviews.selectors import upcoming_deadlines, upcoming_rounds
+
+    board = selectors.board_build(user=request.user)
+    today = timezone.localdate()
+    ok = [ev for _r, ev in board.ranked]
+    context: dict[str, Any] = {
+        "board": board,
+        "prefs": board.prefs,
+        "has_prefs": board.prefs.pk is not None,
+        "rounds": list(upcoming_rounds(user=request.user, limit=6)),
+        "deadlines": list(upcoming_deadlines(user=request.user)),
+        "strips": [
+            (ev.offer, ev.overlap, selectors.tz_strip(ev.offer, board.prefs, today)) for ev in ok
+        ],
+        "offer_deadlines": [
+            e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
+        ],
+    }
+    if ok:
+        context["fig_yearly"] = charts.yearly_by_component(board)
+        context["fig_cumulative"] = charts.cumulative_with_bands(board)
+        context["fig_scores"] = charts.score_contributions(board)
+    return context
+
+
+@require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """Placeholder until the dashboard lands."""
-    return render(request, "base.html")
+    """Show the ranked options, their money over time, time zones and what is coming up."""
+    return render(request, "offers/dashboard.html", dashboard_context(request))
 
 
-offer_list = preferences = scenario_list = export = dashboard
+@require_GET
+def offer_list(request: HttpRequest) -> HttpResponse:
+    """List the user's options."""
+    offers = list(selectors.offer_list(user=request.user))
+    return render(request, "offers/offer_list.html", {"offers": offers})
+
+
+def _form_data(form: OfferForm) -> dict[str, Any]:
+    return dict(form.cleaned_data)
+
+
+@require_http_methods(["GET", "POST"])
+def offer_create(request: HttpRequest) -> HttpResponse:
+    """Add an option and its package in one form."""
+    form = OfferForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        offer = services.offer_create(user=request.user, data=_form_data(form))
+        messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
+        return redirect("offers:offer_detail", pk=offer.pk)
+    return render(
+        request,
+        "offers/offer_form.html",
+        {"form": form, "zones": COMMON_ZONES},
+        status=400 if form.errors else 200,
+    )
+
+
+@require_GET
+def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show one option: its figures by year, its time-zone strip and its place in the ranking."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    board = selectors.board_build(user=request.user)
+    ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
+    ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
+    today = timezone.localdate()
+    context = {
+        "offer": offer,
+        "ev": ev,
+        "ranked": ranked,
+        "prefs": board.prefs,
+        "board": board,
+        "strip": selectors.tz_strip(offer, board.prefs, today),
+        "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
+    }
+    return render(request, "offers/offer_detail.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit an option; refuse the save if it changed in another tab since it was opened."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    form = OfferForm(request.POST or None, instance=offer, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        expected = form.cleaned_data.get("version") or offer.version
+        try:
+            services.offer_update(
+                user=request.user, offer=offer, data=_form_data(form), expected_version=expected
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+            return render(
+                request,
+                "offers/offer_form.html",
+                {"form": form, "offer": offer, "zones": COMMON_ZONES},
+                status=409,
+            )
+        messages.success(request, _("Saved."))
+        return redirect("offers:offer_detail", pk=offer.pk)
+    return render(
+        request,
+        "offers/offer_form.html",
+        {"form": form, "offer": offer, "zones": COMMON_ZONES},
+        status=400 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def offer_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move an option to the trash."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        services.offer_delete(user=request.user, offer=offer)
+        messages.success(
+            request,
+            _("“%(name)s” moved to the trash; you can restore it for 30 days.")
+            % {"name": offer.name},
+        )
+        return redirect("offers:offer_list")
+    return render(request, "offers/confirm_delete.html", {"object": offer, "cancel": offer})
+
+
+@require_GET
+def offer_compare(request: HttpRequest) -> HttpResponse:
+    """Compare two options side by side: difference per year and per component."""
+    board = selectors.board_build(user=request.user)
+    evs = [e for e in board.evaluations if not e.error]
+    if len(evs) < 2:
+        return render(request, "offers/compare.html", {"evs": evs, "board": board})
+    by_pk = {str(e.offer.pk): e for e in evs}
+    a = by_pk.get(request.GET.get("a", "")) or board.evaluation(board.ranking[0].key)
+    b = by_pk.get(request.GET.get("b", "")) or next(
+        e for e in (board.evaluation(r.key) for r in board.ranking) if e is not a
+    )
+    if a is b:
+        b = next(e for e in evs if e is not a)
+    rows = []
+    assert a.yearly is not None and b.yearly is not None
+    for year in a.yearly.index:
+        if year not in b.yearly.index:
+            continue
+        row: dict[str, Any] = {"year": int(year), "cells": []}
+        for comp in (*selectors.COMPONENTS, "total"):
+            va = float(a.yearly.loc[year, comp]) * a.fx_to_home
+            vb = float(b.yearly.loc[year, comp]) * b.fx_to_home
+            row["cells"].append((comp, va, vb, va - vb))
+        rows.append(row)
+    context = {
+        "board": board,
+        "evs": evs,
+        "a": a,
+        "b": b,
+        "rows": rows,
+        "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
+        "components": (*selectors.COMPONENTS, "total"),
+    }
+    return render(request, "offers/compare.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def preferences(request: HttpRequest) -> HttpResponse:
+    """Edit how money is weighed against remote work, time zone and growth."""
+    prefs = selectors.preferences_get(user=request.user)
+    form = PreferencesForm(request.POST or None, instance=prefs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.preferences_save(
+                user=request.user,
+                data=dict(form.cleaned_data),
+                expected_version=form.cleaned_data.get("version") if prefs.pk else None,
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+            return render(
+                request,
+                "offers/preferences.html",
+                {"form": form, "zones": COMMON_ZONES},
+                status=409,
+            )
+        messages.success(request, _("Preferences saved; the ranking is updated."))
+        return redirect("offers:dashboard")
+    if prefs.pk:
+        form.fields["version"].initial = prefs.version
+    return render(
+        request,
+        "offers/preferences.html",
+        {"form": form, "zones": COMMON_ZONES},
+        status=400 if form.errors else 200,
+    )
+
+
+@require_GET
+def offer_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """List the saved versions of an option."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    revisions = history_for(user=request.user, obj=offer)
+    return render(request, "offers/history.html", {"offer": offer, "revisions": revisions})
+
+
+@require_POST
+def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Restore a saved version or undo a deletion."""
+    revision = get_object_or_404(Revision, pk=pk, owner=request.user)
+    if revision.action == Revision.Action.DELETED and not revision.in_trash:
+        raise Http404
+    obj = revision_restore(user=request.user, revision=revision)
+    messages.success(request, _("Restored “%(obj)s”.") % {"obj": obj})
+    if isinstance(obj, Offer):
+        return redirect("offers:offer_detail", pk=obj.pk)
+    return redirect("offers:trash")
+
+
+@require_GET
+def trash(request: HttpRequest) -> HttpResponse:
+    """List deletions that can still be undone."""
+    items = trash_list(user=request.user)
+    return render(request, "offers/trash.html", {"items": items, "days": 30})
+
+
+scenario_list = export = dashboard

@@ -1,0 +1,379 @@
+"""The demo user's options and preferences: illustrative figures, labelled so."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from compensation.models import (
+    Company,
+    EquityGrant,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+    SignOn,
+)
+from offers.models import Offer, Preferences
+
+K = Decimal(1000)
+EVEN = [25.0, 25.0, 25.0, 25.0]
+ILLUSTRATIVE = "Illustrative figures for the demo; not a real offer."
+
+
+def _company(name: str) -> Company:
+    return Company.objects.get(name=name, owner__isnull=True)
+
+
+def _level(company: Company, code: str) -> Level:
+    return Level.objects.get(company=company, code=code)
+
+
+def _location(name: str) -> LocationPreset | None:
+    return LocationPreset.objects.filter(name=name, owner__isnull=True).first()
+
+
+def _package(
+    user: AbstractBaseUser, name: str, company: Company, level: Level, **fields: Any
+) -> Package:
+    package = Package(owner=user, name=name, company=company, level=level, **fields)
+    package.full_clean()
+    package.save()
+    return package
+
+
+def _grant(
+    package: Package,
+    label: str,
+    value: Decimal,
+    price: Decimal,
+    start: dt.date,
+    weights: list[float],
+    frequency: int,
+    cliff: int = 0,
+) -> EquityGrant:
+    grant = EquityGrant(
+        package=package,
+        label=label,
+        value=value,
+        grant_price=price,
+        vest_start=start,
+        weights=weights,
+        frequency_months=frequency,
+        cliff_months=cliff,
+    )
+    grant.full_clean()
+    grant.save()
+    return grant
+
+
+def _offer(user: AbstractBaseUser, package: Package, **fields: Any) -> Offer:
+    offer = Offer(
+        owner=user, package=package, company=package.company, level=package.level, **fields
+    )
+    offer.full_clean()
+    offer.save()
+    return offer
+
+
+def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
+    """Create the demo user's preferences and five options, linked to their interview loops."""
+    today = timezone.localdate()
+    processes: dict[str, Any] = story.get("processes", {})
+    northwind, meta, google, tiktok = (
+        _company(n) for n in ("Northwind AI", "Meta", "Google", "TikTok")
+    )
+    start = today + dt.timedelta(days=75)
+
+    Preferences.objects.update_or_create(
+        owner=user,
+        defaults={
+            "home_timezone": "Asia/Taipei",
+            "day_start": dt.time(8),
+            "day_end": dt.time(23),
+            "family_start": dt.time(18),
+            "family_end": dt.time(21),
+            "required_remote_weeks": 8,
+            "min_first_year_total": Decimal("200000"),
+            "relocation_ok": True,
+            "horizon_years": 4,
+            "home_currency": "USD",
+            "basis": Preferences.Basis.GROSS,
+            "risk_percentile": 50,
+            "weight_comp": Decimal("2"),
+            "weight_remote": Decimal("3"),
+            "weight_timezone": Decimal("3"),
+            "weight_level": Decimal("1"),
+            "weight_scope": Decimal("1"),
+            "weight_growth": Decimal("1"),
+            "weight_team": Decimal("1"),
+            "weight_learning": Decimal("1"),
+        },
+    )
+
+    # The current job: four years in, a large pile of unvested refreshers (golden handcuffs).
+    current = _package(
+        user,
+        "Northwind AI (current job)",
+        northwind,
+        _level(northwind, "E5"),
+        is_current_job=True,
+        currency="USD",
+        base=Decimal("205000"),
+        raise_pct=Decimal("3"),
+        bonus_target_pct=Decimal("15"),
+        bonus_multiplier=Decimal("1.1"),
+        start_date=today,
+        location=_location("San Francisco Bay Area"),
+    )
+    grants = [
+        ("Initial grant (2022)", Decimal("360000"), Decimal("95"), dt.date(2022, 12, 1)),
+        ("Refresher 2024", Decimal("200000"), Decimal("120"), dt.date(2024, 3, 1)),
+        ("Refresher 2025", Decimal("240000"), Decimal("150"), dt.date(2025, 3, 1)),
+        ("Refresher 2026", Decimal("280000"), Decimal("170"), dt.date(2026, 3, 1)),
+    ]
+    for label, value, price, vest_start in grants:
+        _grant(current, label, value, price, vest_start, EVEN, 3)
+    Refresher.objects.create(
+        package=current,
+        yearly_value=Decimal("240000"),
+        first_year=1,
+        weights=EVEN,
+        frequency_months=3,
+    )
+    stay = _offer(
+        user,
+        current,
+        name="Stay at Northwind AI",
+        kind=Offer.Kind.STAY,
+        status=Offer.Status.RECEIVED,
+        team="Ranking ML",
+        title="Senior ML Engineer",
+        location="Mountain View",
+        work_timezone="America/Los_Angeles",
+        remote_policy=Offer.RemotePolicy.HYBRID,
+        office_days_per_week=3,
+        remote_weeks_per_year=2,
+        relocation_required=False,
+        rating_scope=3,
+        rating_growth=2,
+        rating_team=4,
+        rating_learning=2,
+        notes="New manager allows two weeks of remote work a year. " + ILLUSTRATIVE,
+    )
+
+    # Internal transfer to the Taipei R&D centre: keeps every unvested grant, local pay.
+    transfer = _package(
+        user,
+        "Northwind AI Taipei (internal transfer)",
+        northwind,
+        _level(northwind, "E5"),
+        currency="TWD",
+        base=Decimal("4800000"),
+        raise_pct=Decimal("3"),
+        bonus_target_pct=Decimal("15"),
+        bonus_multiplier=Decimal("1"),
+        start_date=start,
+        location=_location("Taipei"),
+    )
+    for label, value, price, vest_start in grants:
+        _grant(transfer, label + " (kept)", value, price, vest_start, EVEN, 3)
+    Refresher.objects.create(
+        package=transfer,
+        yearly_value=Decimal("3800000"),
+        first_year=2,
+        weights=EVEN,
+        frequency_months=3,
+    )
+    _offer(
+        user,
+        transfer,
+        name="Internal transfer: Northwind Taipei",
+        kind=Offer.Kind.INTERNAL,
+        status=Offer.Status.RECEIVED,
+        process=processes.get("Northwind AI"),
+        team="Applied ML Taipei",
+        title="Senior ML Engineer",
+        location="Taipei",
+        work_timezone="Asia/Taipei",
+        remote_policy=Offer.RemotePolicy.HYBRID,
+        office_days_per_week=2,
+        remote_weeks_per_year=12,
+        relocation_required=True,
+        start_date=start,
+        deadline=today + dt.timedelta(days=30),
+        rating_scope=3,
+        rating_growth=3,
+        rating_team=3,
+        rating_learning=3,
+        notes="Keeps the unvested stock; pay localised to Taiwan. " + ILLUSTRATIVE,
+    )
+
+    # Meta: target E6, offered E5 at the top of the band; stock raised to E6 level needs VP approval.
+    meta_pkg = _package(
+        user,
+        "Meta E5 offer",
+        meta,
+        _level(meta, "E5"),
+        currency="USD",
+        base=Decimal("240000"),
+        raise_pct=Decimal("3"),
+        bonus_target_pct=Decimal("15"),
+        bonus_multiplier=Decimal("1"),
+        relocation=Decimal("0"),
+        start_date=start,
+        location=_location("San Francisco Bay Area"),
+    )
+    _grant(
+        meta_pkg,
+        "New-hire RSUs (E5 top of band)",
+        Decimal("600000"),
+        meta.share_price,
+        start,
+        EVEN,
+        3,
+    )
+    SignOn.objects.create(package=meta_pkg, amount=Decimal("50000"), year=1, clawback_months=12)
+    Refresher.objects.create(
+        package=meta_pkg,
+        yearly_value=Decimal("100000"),
+        first_year=2,
+        weights=EVEN,
+        frequency_months=3,
+    )
+    meta_offer = _offer(
+        user,
+        meta_pkg,
+        name="Meta E5 (Menlo Park)",
+        kind=Offer.Kind.EXTERNAL,
+        status=Offer.Status.NEGOTIATING,
+        process=processes.get("Meta"),
+        target_level=_level(meta, "E6"),
+        team="Ads Ranking",
+        title="Software Engineer, ML",
+        location="Menlo Park",
+        work_timezone="America/Los_Angeles",
+        remote_policy=Offer.RemotePolicy.HYBRID,
+        office_days_per_week=3,
+        remote_weeks_per_year=4,
+        start_date=start,
+        deadline=today + dt.timedelta(days=6),
+        shareable=True,
+        rating_scope=4,
+        rating_growth=4,
+        rating_team=4,
+        rating_learning=4,
+        notes="Base at the top of the E5 band; recruiter says stock can go to E6 level with VP approval. "
+        + ILLUSTRATIVE,
+    )
+
+    # Google: front-loaded 33/33/22/12 monthly.
+    google_pkg = _package(
+        user,
+        "Google L5 offer",
+        google,
+        _level(google, "L5"),
+        currency="USD",
+        base=Decimal("222000"),
+        raise_pct=Decimal("3"),
+        bonus_target_pct=Decimal("15"),
+        bonus_multiplier=Decimal("1"),
+        start_date=start,
+        location=_location("San Francisco Bay Area"),
+    )
+    _grant(
+        google_pkg,
+        "GSUs",
+        Decimal("480000"),
+        google.share_price,
+        start,
+        [33.0, 33.0, 22.0, 12.0],
+        1,
+    )
+    SignOn.objects.create(package=google_pkg, amount=Decimal("30000"), year=1, clawback_months=12)
+    Refresher.objects.create(
+        package=google_pkg,
+        yearly_value=Decimal("90000"),
+        first_year=2,
+        weights=[33.0, 33.0, 22.0, 12.0],
+        frequency_months=1,
+    )
+    _offer(
+        user,
+        google_pkg,
+        name="Google L5 (Mountain View)",
+        kind=Offer.Kind.EXTERNAL,
+        status=Offer.Status.RECEIVED,
+        process=processes.get("Google"),
+        target_level=_level(google, "L5"),
+        team="Cloud AI",
+        title="Senior Software Engineer, ML",
+        location="Mountain View",
+        work_timezone="America/Los_Angeles",
+        remote_policy=Offer.RemotePolicy.HYBRID,
+        office_days_per_week=3,
+        remote_weeks_per_year=4,
+        start_date=start,
+        deadline=today + dt.timedelta(days=14),
+        shareable=True,
+        rating_scope=3,
+        rating_growth=3,
+        rating_team=4,
+        rating_learning=3,
+        notes=ILLUSTRATIVE,
+    )
+
+    # TikTok Singapore: Asia time-zone team, private stock, process still running (expected figures).
+    tiktok_pkg = _package(
+        user,
+        "TikTok 2-2 Singapore (expected)",
+        tiktok,
+        _level(tiktok, "2-2"),
+        currency="SGD",
+        base=Decimal("300000"),
+        raise_pct=Decimal("3"),
+        bonus_target_pct=Decimal("25"),
+        bonus_multiplier=Decimal("1"),
+        relocation=Decimal("25000"),
+        start_date=start,
+        location=_location("Singapore"),
+    )
+    _grant(
+        tiktok_pkg,
+        "RSUs (private, band median)",
+        Decimal("360000"),
+        tiktok.share_price,
+        start,
+        [20.0, 25.0, 25.0, 30.0],
+        3,
+        cliff=12,
+    )
+    _offer(
+        user,
+        tiktok_pkg,
+        name="TikTok Singapore (expected)",
+        kind=Offer.Kind.EXTERNAL,
+        status=Offer.Status.DRAFT,
+        process=processes.get("TikTok"),
+        target_level=_level(tiktok, "2-2"),
+        team="Recommendation Infra",
+        title="ML Engineer",
+        location="Singapore",
+        work_timezone="Asia/Singapore",
+        remote_policy=Offer.RemotePolicy.HYBRID,
+        office_days_per_week=3,
+        remote_weeks_per_year=10,
+        relocation_required=True,
+        start_date=start,
+        rating_scope=4,
+        rating_growth=4,
+        rating_team=3,
+        rating_learning=4,
+        notes="Team works Asia hours; figures expected from the band until the offer arrives. "
+        + ILLUSTRATIVE,
+    )
+    return {"stay": stay, "meta_offer": meta_offer}

@@ -1,0 +1,324 @@
+"""Forms for options, preferences and scenarios; every bound value is validated here."""
+
+from __future__ import annotations
+
+import zoneinfo
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from compensation.engine import VESTING_PRESETS
+from compensation.models import Company, Level, LocationPreset
+from offers.models import Offer, Preferences, Scenario
+
+MAX_MONEY = Decimal("1000000000")
+COMMON_ZONES = [
+    "Asia/Taipei",
+    "Asia/Singapore",
+    "Asia/Shanghai",
+    "Asia/Hong_Kong",
+    "Asia/Tokyo",
+    "Asia/Seoul",
+    "Asia/Kolkata",
+    "Europe/London",
+    "Europe/Berlin",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "America/Vancouver",
+    "Australia/Sydney",
+    "UTC",
+]
+
+
+def validate_timezone(value: str) -> str:
+    """Accept IANA time zone names only."""
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, IsADirectoryError) as exc:
+        raise forms.ValidationError(
+            _("“%(tz)s” is not a known time zone; use an IANA name such as Asia/Taipei."),
+            params={"tz": value[:64]},
+        ) from exc
+    return value
+
+
+class TimezoneField(forms.CharField):
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 64)
+        super().__init__(**kwargs)
+        self.widget = forms.TextInput(attrs={"list": "tz-list", "autocomplete": "off"})
+
+    def clean(self, value: Any) -> str:
+        value = super().clean(value)
+        return validate_timezone(value) if value else value
+
+
+def money_field(label: str, *, required: bool = False, help_text: str = "") -> forms.DecimalField:
+    """Return a non-negative money field with a sane upper bound."""
+    return forms.DecimalField(
+        label=label,
+        required=required,
+        help_text=help_text,
+        max_digits=14,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(MAX_MONEY)],
+    )
+
+
+def pct_field(
+    label: str, *, maximum: str, minimum: str = "0", required: bool = False, initial: Any = None
+) -> forms.DecimalField:
+    """Return a percentage field bounded to a plausible range."""
+    return forms.DecimalField(
+        label=label,
+        required=required,
+        max_digits=7,
+        decimal_places=3,
+        initial=initial,
+        validators=[MinValueValidator(Decimal(minimum)), MaxValueValidator(Decimal(maximum))],
+    )
+
+
+PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
+    (k, k.replace("_", " ")) for k in VESTING_PRESETS
+]
+
+
+class OfferForm(forms.ModelForm):
+    """One form for an option and its package: the quick way to add an offer."""
+
+    currency = forms.CharField(
+        label=_("Currency"),
+        max_length=3,
+        initial="USD",
+        help_text=_("ISO 4217, e.g. USD, SGD, TWD, CNY."),
+    )
+    base = money_field(
+        _("Base salary a year"), help_text=_("Leave empty to use the band's midpoint.")
+    )
+    raise_pct = pct_field(_("Yearly raise %"), maximum="50", initial=Decimal("3"))
+    bonus_target_pct = pct_field(_("Bonus target %"), maximum="200")
+    bonus_multiplier = forms.DecimalField(
+        label=_("Expected bonus multiplier"),
+        initial=Decimal("1"),
+        required=False,
+        max_digits=5,
+        decimal_places=3,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
+    )
+    sign_on_year1 = money_field(_("Sign-on, year 1"))
+    sign_on_year2 = money_field(_("Sign-on, year 2"))
+    clawback_months = forms.IntegerField(
+        label=_("Sign-on clawback months"),
+        initial=12,
+        required=False,
+        validators=[MinValueValidator(0), MaxValueValidator(60)],
+    )
+    stock_grant = money_field(
+        _("Initial stock grant (total value)"),
+        help_text=_(
+            "The whole grant, not per year. Empty: four times the band's yearly stock midpoint."
+        ),
+    )
+    vesting_preset = forms.ChoiceField(
+        label=_("Vesting schedule"), choices=PRESET_CHOICES, required=False
+    )
+    refresher_yearly = money_field(_("Expected refresher a year"))
+    relocation_amount = money_field(_("Relocation package"))
+    tax_location = forms.ModelChoiceField(
+        label=_("Tax location"), queryset=LocationPreset.objects.none(), required=False
+    )
+    work_timezone = TimezoneField(
+        label=_("Work time zone (the team's)"), initial="America/Los_Angeles"
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Offer
+        fields = [
+            "name",
+            "kind",
+            "status",
+            "company",
+            "process",
+            "level",
+            "target_level",
+            "team",
+            "title",
+            "location",
+            "work_timezone",
+            "remote_policy",
+            "office_days_per_week",
+            "remote_weeks_per_year",
+            "relocation_required",
+            "start_date",
+            "deadline",
+            "rating_scope",
+            "rating_growth",
+            "rating_team",
+            "rating_learning",
+            "shareable",
+            "notes",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "deadline": forms.DateInput(attrs={"type": "date"}),
+            "notes": forms.Textarea(attrs={"rows": 3}),
+        }
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        visible = Q(owner=user) | Q(owner__isnull=True)
+        self.fields["company"].queryset = Company.objects.filter(visible)
+        levels = Level.objects.filter(
+            Q(company__owner=user) | Q(company__owner__isnull=True)
+        ).select_related("company")
+        self.fields["level"].queryset = levels
+        self.fields["target_level"].queryset = levels
+        self.fields["tax_location"].queryset = LocationPreset.objects.filter(visible)
+        from interviews.models import Process
+
+        self.fields["process"].queryset = Process.objects.filter(owner=user).select_related(
+            "company"
+        )
+        self.fields["process"].required = False
+        if self.instance.pk:
+            package = self.instance.package
+            self.fields["version"].initial = self.instance.version
+            for name in ("currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"):
+                self.fields[name].initial = getattr(package, name)
+            self.fields["relocation_amount"].initial = package.relocation
+            self.fields["tax_location"].initial = package.location_id
+            # Grants, sign-ons and refreshers are edited in detail on the package page.
+            for name in (
+                "sign_on_year1",
+                "sign_on_year2",
+                "clawback_months",
+                "stock_grant",
+                "vesting_preset",
+                "refresher_yearly",
+            ):
+                del self.fields[name]
+
+    def clean_currency(self) -> str:
+        value = (self.cleaned_data.get("currency") or "USD").strip().upper()
+        if len(value) != 3 or not value.isalpha() or not value.isascii():
+            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        level, company = data.get("level"), data.get("company")
+        if level and company and level.company_id != company.pk:
+            self.add_error(
+                "level",
+                _("This level belongs to %(c)s, not the chosen company.") % {"c": level.company},
+            )
+        start, deadline = data.get("start_date"), data.get("deadline")
+        if start and deadline and deadline > start:
+            self.add_error("deadline", _("The decision deadline must come before the start date."))
+        if data.get("kind") != Offer.Kind.STAY and not data.get("base") and not level:
+            self.add_error(
+                "base",
+                _("Enter the base salary, or pick a level so the band's midpoint can be used."),
+            )
+        return data
+
+
+class PreferencesForm(forms.ModelForm):
+    home_timezone = TimezoneField(label=_("Home time zone"))
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Preferences
+        fields = [
+            "home_timezone",
+            "day_start",
+            "day_end",
+            "family_start",
+            "family_end",
+            "required_remote_weeks",
+            "min_first_year_total",
+            "relocation_ok",
+            "horizon_years",
+            "home_currency",
+            "basis",
+            "risk_percentile",
+            "weight_comp",
+            "weight_remote",
+            "weight_timezone",
+            "weight_level",
+            "weight_scope",
+            "weight_growth",
+            "weight_team",
+            "weight_learning",
+        ]
+        widgets = {
+            "day_start": forms.TimeInput(attrs={"type": "time"}),
+            "day_end": forms.TimeInput(attrs={"type": "time"}),
+            "family_start": forms.TimeInput(attrs={"type": "time"}),
+            "family_end": forms.TimeInput(attrs={"type": "time"}),
+        }
+
+    def clean_home_currency(self) -> str:
+        value = (self.cleaned_data.get("home_currency") or "").strip().upper()
+        if len(value) != 3 or not value.isalpha() or not value.isascii():
+            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("day_start") and data.get("day_end") and data["day_start"] == data["day_end"]:
+            self.add_error("day_end", _("The working window cannot be empty."))
+        if bool(data.get("family_start")) != bool(data.get("family_end")):
+            self.add_error("family_end", _("Give both ends of the family time, or neither."))
+        weights = [
+            data.get(f"weight_{c}")
+            for c in ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
+        ]
+        if all(w is not None for w in weights) and sum(weights) <= 0:  # type: ignore[arg-type]
+            raise forms.ValidationError(_("At least one weight must be above zero."))
+        return data
+
+
+class ScenarioForm(forms.ModelForm):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Scenario
+        fields = [
+            "name",
+            "base",
+            "raise_pct",
+            "extra_sign_on",
+            "extra_stock_yearly",
+            "refresher_yearly",
+            "level",
+            "remote_weeks_per_year",
+            "start_date",
+            "growth_pct",
+            "volatility_pct",
+            "notes",
+        ]
+        widgets = {
+            "start_date": forms.DateInput(attrs={"type": "date"}),
+            "notes": forms.Textarea(attrs={"rows": 2}),
+        }
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["level"].queryset = Level.objects.filter(
+            Q(company__owner=user) | Q(company__owner__isnull=True)
+        ).select_related("company")
+        for name in ("base", "extra_sign_on", "extra_stock_yearly", "refresher_yearly"):
+            self.fields[name].validators.append(MaxValueValidator(MAX_MONEY))
+        if self.instance.pk:
+            self.fields["version"].initial = self.instance.version

@@ -1,0 +1,628 @@
+"""Weighted multi-criteria ranking of job options, with hard constraints and sensitivity.
+
+Each option gets a 0..1 score per criterion; the total is the weighted mean of the scores
+with the user's raw weights normalised to sum to 1. Options that break a hard constraint
+stay in the result but rank after every option that does not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from offers.logic.errors import LogicInputError
+
+CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
+RATING_CRITERIA = ("scope", "growth", "team", "learning")
+OPTION_KINDS = ("external", "internal", "stay")
+LEVEL_PENALTY_PER_STEP = 0.25
+SEARCH_MAX_FACTOR = 10.0
+
+Figures = dict[str, float | str | None]
+
+
+@dataclass(frozen=True)
+class OptionFacts:
+    """Facts about one option, already reduced to home-currency figures by the caller."""
+
+    key: str
+    name: str
+    kind: str
+    comp_value: float
+    first_year_total: float
+    remote_weeks_allowed: float
+    remote_policy: str
+    overlap_hours: float
+    office_hours: float = 8.0
+    level_order: int | None = None
+    target_level_order: int | None = None
+    relocation_required: bool = False
+    scope: int | None = None
+    growth: int | None = None
+    team: int | None = None
+    learning: int | None = None
+
+
+@dataclass(frozen=True)
+class RankingPrefs:
+    """The user's raw criterion weights and hard constraints."""
+
+    weights: Mapping[str, float]
+    required_remote_weeks: float = 0.0
+    min_first_year_total: float | None = None
+    relocation_ok: bool = True
+    currency: str = "USD"
+
+
+@dataclass(frozen=True)
+class CriterionScore:
+    """One criterion's score for one option, with its normalised weight and explanation."""
+
+    score: float
+    weight: float
+    contribution: float
+    explanation: str
+    figures: Figures
+
+
+@dataclass(frozen=True)
+class RankedOption:
+    """One option's place in the ranking."""
+
+    key: str
+    name: str
+    rank: int
+    total: float
+    excluded: bool
+    exclusion_reasons: tuple[str, ...]
+    criteria: dict[str, CriterionScore]
+    comp_value: float
+
+
+@dataclass(frozen=True)
+class WeightRange:
+    """The range of one raw weight over which the current top option stays on top.
+
+    Strictly beyond ``low`` (below it) or ``high`` (above it) another option takes the top;
+    a bound flagged ``*_is_limit`` is only the edge of the searched range (0 or the search
+    maximum), not a change of top.
+    """
+
+    criterion: str
+    current: float
+    low: float
+    high: float
+    low_is_limit: bool
+    high_is_limit: bool
+    top_below_low: str | None
+    top_above_high: str | None
+
+
+@dataclass(frozen=True)
+class WeightFlip:
+    """The smallest single raw-weight change that puts another option on top."""
+
+    criterion: str
+    from_weight: float
+    to_weight: float
+    change: float
+    new_top_key: str
+    new_top_is_runner_up: bool
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """How far each raw weight can move before the top option changes."""
+
+    top_key: str
+    runner_up_key: str | None
+    search_max: float
+    ranges: dict[str, WeightRange]
+    smallest_flip: WeightFlip | None
+
+
+@dataclass(frozen=True)
+class FlipResult:
+    """The smallest money ask that makes the target option rank first (or beat a rival)."""
+
+    target_key: str
+    rival_key: str | None
+    ask: float
+    comp_gain: float
+    new_rank: int
+    new_top_key: str
+    new_total: float
+
+
+@dataclass(frozen=True)
+class MoneyValue:
+    """What a full point on a criterion is worth in money under the user's weights."""
+
+    criterion: str
+    key: str
+    amount: float | None
+    currency: str
+    explanation: str
+
+
+@dataclass(frozen=True)
+class _Exclusion:
+    """A broken hard constraint; money ones can be fixed by a higher first-year total."""
+
+    reason: str
+    about_money: bool
+
+
+def _money(amount: float, currency: str) -> str:
+    """Return an amount formatted like 'USD 120,000'."""
+    return f"{currency} {amount:,.0f}"
+
+
+def _check_options(options: Sequence[OptionFacts]) -> None:
+    """Raise LogicInputError unless the options are usable."""
+    if not options:
+        raise LogicInputError("options", "at least one option is needed")
+    keys = [o.key for o in options]
+    if len(set(keys)) != len(keys):
+        raise LogicInputError("options", f"option keys must be unique, got {keys}")
+    for option in options:
+        if option.kind not in OPTION_KINDS:
+            raise LogicInputError(
+                "kind", f"{option.key}: kind must be one of {OPTION_KINDS}, got {option.kind!r}"
+            )
+        if not option.office_hours > 0:
+            raise LogicInputError("office_hours", f"{option.key}: office hours must be above 0")
+        for criterion in RATING_CRITERIA:
+            rating = getattr(option, criterion)
+            if rating is not None and not 1 <= rating <= 5:
+                raise LogicInputError(
+                    criterion, f"{option.key}: rating must be 1-5, got {rating!r}"
+                )
+        for name in ("comp_value", "first_year_total", "remote_weeks_allowed", "overlap_hours"):
+            if not math.isfinite(getattr(option, name)):
+                raise LogicInputError(name, f"{option.key}: {name} must be a finite number")
+
+
+def _raw_weights(prefs: RankingPrefs) -> dict[str, float]:
+    """Return a raw weight for every criterion (0 when unset) after validating them."""
+    unknown = sorted(set(prefs.weights) - set(CRITERIA))
+    if unknown:
+        raise LogicInputError("weights", f"unknown criteria {unknown}; known: {list(CRITERIA)}")
+    weights = {c: float(prefs.weights.get(c, 0.0)) for c in CRITERIA}
+    for criterion, weight in weights.items():
+        if not math.isfinite(weight) or weight < 0:
+            raise LogicInputError(
+                "weights", f"weight for {criterion} must be a non-negative number, got {weight}"
+            )
+    return weights
+
+
+def _normalised(weights: Mapping[str, float]) -> dict[str, float]:
+    """Return weights scaled to sum to 1 (all 0 when every weight is 0)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return dict.fromkeys(CRITERIA, 0.0)
+    return {c: weights[c] / total for c in CRITERIA}
+
+
+def _criterion_scores(
+    option: OptionFacts, best_comp: float, prefs: RankingPrefs
+) -> dict[str, tuple[float, str, Figures]]:
+    """Return each criterion's score, explanation and figures for one option."""
+    cur = prefs.currency
+    scores: dict[str, tuple[float, str, Figures]] = {}
+
+    if best_comp > 0 and option.comp_value > 0:
+        comp = option.comp_value / best_comp
+        text = (
+            f"{_money(option.comp_value, cur)} is {comp:.0%} of the best option "
+            f"({_money(best_comp, cur)})"
+        )
+    else:
+        comp = 0.0
+        text = f"{_money(option.comp_value, cur)} is not positive, or no option has positive pay"
+    scores["comp"] = (
+        comp,
+        text,
+        {"comp_value": option.comp_value, "best_comp_value": best_comp, "currency": cur},
+    )
+
+    required = prefs.required_remote_weeks
+    allowed = option.remote_weeks_allowed
+    if required <= 0:
+        remote, text = 1.0, "you need no remote weeks"
+    else:
+        remote = max(0.0, min(1.0, allowed / required))
+        text = (
+            f"{allowed:g} of the {required:g} remote weeks a year you need ({option.remote_policy})"
+        )
+    scores["remote"] = (
+        remote,
+        text,
+        {"remote_weeks_allowed": allowed, "required_remote_weeks": required},
+    )
+
+    timezone = max(0.0, min(1.0, option.overlap_hours / option.office_hours))
+    scores["timezone"] = (
+        timezone,
+        f"{option.overlap_hours:.1f} of {option.office_hours:g} office hours a day fall in "
+        "your working hours at home",
+        {"overlap_hours": option.overlap_hours, "office_hours": option.office_hours},
+    )
+
+    if option.level_order is None or option.target_level_order is None:
+        level, text = 1.0, "level or target level unknown; not penalised"
+    elif option.level_order >= option.target_level_order:
+        level, text = 1.0, "at or above your target level"
+    else:
+        steps = option.target_level_order - option.level_order
+        level = max(0.0, 1.0 - LEVEL_PENALTY_PER_STEP * steps)
+        text = f"{steps} level{'s' if steps > 1 else ''} below your target"
+    scores["level"] = (
+        level,
+        text,
+        {
+            "level_order": option.level_order,
+            "target_level_order": option.target_level_order,
+        },
+    )
+
+    for criterion in RATING_CRITERIA:
+        rating = getattr(option, criterion)
+        if rating is None:
+            scores[criterion] = (0.5, f"no {criterion} rating; scored as neutral", {"rating": None})
+        else:
+            scores[criterion] = (
+                (rating - 1) / 4,
+                f"rated {rating}/5 on {criterion}",
+                {"rating": float(rating)},
+            )
+    return scores
+
+
+def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
+    """Return the hard constraints an option breaks."""
+    found: list[_Exclusion] = []
+    if option.remote_weeks_allowed < prefs.required_remote_weeks:
+        found.append(
+            _Exclusion(
+                f"allows {option.remote_weeks_allowed:g} remote weeks a year; "
+                f"you need {prefs.required_remote_weeks:g}",
+                about_money=False,
+            )
+        )
+    if prefs.min_first_year_total is not None and option.first_year_total < (
+        prefs.min_first_year_total
+    ):
+        found.append(
+            _Exclusion(
+                f"first-year total {_money(option.first_year_total, prefs.currency)} is below "
+                f"your minimum of {_money(prefs.min_first_year_total, prefs.currency)}",
+                about_money=True,
+            )
+        )
+    if option.relocation_required and not prefs.relocation_ok:
+        found.append(
+            _Exclusion("requires relocation; you said you cannot relocate", about_money=False)
+        )
+    return found
+
+
+def _best_comp(options: Sequence[OptionFacts]) -> float:
+    """Return the best comp_value among the options."""
+    return max(o.comp_value for o in options)
+
+
+_Row = tuple[
+    tuple[bool, float, float, str], OptionFacts, float, dict[str, "CriterionScore"], tuple[str, ...]
+]
+
+
+def _rank_with_weights(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, raw: Mapping[str, float]
+) -> list[RankedOption]:
+    """Return the ranking for already validated options and raw weights."""
+    weights = _normalised(raw)
+    best = _best_comp(options)
+    unranked: list[_Row] = []
+    for option in options:
+        criteria: dict[str, CriterionScore] = {}
+        total = 0.0
+        for criterion, (score, text, figures) in _criterion_scores(option, best, prefs).items():
+            contribution = weights[criterion] * score
+            total += contribution
+            criteria[criterion] = CriterionScore(
+                score=score,
+                weight=weights[criterion],
+                contribution=contribution,
+                explanation=text,
+                figures=figures,
+            )
+        reasons = tuple(e.reason for e in _exclusions(option, prefs))
+        order = (bool(reasons), -total, -option.comp_value, option.key)
+        unranked.append((order, option, total, criteria, reasons))
+    unranked.sort(key=lambda row: row[0])
+    return [
+        RankedOption(
+            key=option.key,
+            name=option.name,
+            rank=position,
+            total=total,
+            excluded=bool(reasons),
+            exclusion_reasons=reasons,
+            criteria=criteria,
+            comp_value=option.comp_value,
+        )
+        for position, (_, option, total, criteria, reasons) in enumerate(unranked, start=1)
+    ]
+
+
+def rank_options(options: Sequence[OptionFacts], prefs: RankingPrefs) -> list[RankedOption]:
+    """Rank options by weighted total, excluded ones last; ties by comp_value, then key."""
+    _check_options(options)
+    return _rank_with_weights(options, prefs, _raw_weights(prefs))
+
+
+def _wins_tie(a: OptionFacts, b: OptionFacts) -> bool:
+    """Return whether a ranks before b when their totals are equal."""
+    return (-a.comp_value, a.key) < (-b.comp_value, b.key)
+
+
+def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> Sensitivity:
+    """Return, per criterion, the raw-weight range keeping the top option on top.
+
+    The total of option a is sum_j w_j s_aj / sum_j w_j, so a beats b exactly when
+    c + w_i * d > 0 with d = s_ai - s_bi and c = sum over j != i of w_j (s_aj - s_bj):
+    linear in the single raw weight w_i, which gives each bound in closed form.
+    """
+    _check_options(options)
+    raw = _raw_weights(prefs)
+    ranking = _rank_with_weights(options, prefs, raw)
+    by_key = {o.key: o for o in options}
+    best = _best_comp(options)
+    scores = {
+        o.key: {c: s for c, (s, _, _) in _criterion_scores(o, best, prefs).items()} for o in options
+    }
+    top = by_key[ranking[0].key]
+    pool = [by_key[r.key] for r in ranking if r.excluded == ranking[0].excluded]
+    runner_up = pool[1].key if len(pool) > 1 else None
+    search_max = SEARCH_MAX_FACTOR * (sum(raw.values()) or 1.0)
+
+    def top_at(criterion: str, weight: float) -> str:
+        trial = dict(raw)
+        trial[criterion] = weight
+        return _rank_with_weights(options, prefs, trial)[0].key
+
+    def breakpoints(criterion: str) -> list[float]:
+        points: set[float] = set()
+        for i, a in enumerate(pool):
+            for b in pool[i + 1 :]:
+                d = scores[a.key][criterion] - scores[b.key][criterion]
+                c = sum(
+                    raw[j] * (scores[a.key][j] - scores[b.key][j])
+                    for j in CRITERIA
+                    if j != criterion
+                )
+                if d != 0 and 0 <= -c / d <= search_max:
+                    points.add(-c / d)
+        return sorted(points)
+
+    ranges: dict[str, WeightRange] = {}
+    for criterion in CRITERIA:
+        low, high = 0.0, search_max
+        low_is_limit, high_is_limit = True, True
+        for rival in pool:
+            if rival.key == top.key:
+                continue
+            d = scores[top.key][criterion] - scores[rival.key][criterion]
+            c = sum(
+                raw[j] * (scores[top.key][j] - scores[rival.key][j])
+                for j in CRITERIA
+                if j != criterion
+            )
+            if d == 0:
+                continue
+            threshold = -c / d
+            if d > 0 and threshold > low:
+                low, low_is_limit = threshold, False
+            elif d < 0 and threshold < high:
+                high, high_is_limit = threshold, False
+        current = raw[criterion]
+        # Float noise can put a bound a hair on the wrong side of the current weight.
+        low, high = min(low, current), max(high, current)
+        points = breakpoints(criterion)
+        top_below = top_above = None
+        if not low_is_limit:
+            below = [p for p in points if p < low - 1e-12]
+            probe = (low + (below[-1] if below else 0.0)) / 2
+            top_below = top_at(criterion, probe) if probe < low else None
+        if not high_is_limit:
+            above = [p for p in points if p > high + 1e-12]
+            probe = (high + (above[0] if above else search_max)) / 2
+            top_above = top_at(criterion, probe)
+        ranges[criterion] = WeightRange(
+            criterion=criterion,
+            current=current,
+            low=low,
+            high=high,
+            low_is_limit=low_is_limit or top_below is None,
+            high_is_limit=high_is_limit,
+            top_below_low=top_below,
+            top_above_high=top_above,
+        )
+
+    flips: list[tuple[float, int, WeightFlip]] = []
+    for order, criterion in enumerate(CRITERIA):
+        weight_range = ranges[criterion]
+        for bound, new_top, is_limit in (
+            (weight_range.low, weight_range.top_below_low, weight_range.low_is_limit),
+            (weight_range.high, weight_range.top_above_high, weight_range.high_is_limit),
+        ):
+            if is_limit or new_top is None or new_top == top.key:
+                continue
+            change = bound - weight_range.current
+            flip = WeightFlip(
+                criterion=criterion,
+                from_weight=weight_range.current,
+                to_weight=bound,
+                change=change,
+                new_top_key=new_top,
+                new_top_is_runner_up=new_top == runner_up,
+            )
+            flips.append((abs(change), order, flip))
+    flips.sort(key=lambda row: (row[0], row[1]))
+    return Sensitivity(
+        top_key=top.key,
+        runner_up_key=runner_up,
+        search_max=search_max,
+        ranges=ranges,
+        smallest_flip=flips[0][2] if flips else None,
+    )
+
+
+def _with_gain(
+    options: Sequence[OptionFacts], target_key: str, comp_gain: float, first_year_gain: float
+) -> list[OptionFacts]:
+    """Return the options with the target's comp_value and first-year total raised."""
+    return [
+        replace(
+            o,
+            comp_value=o.comp_value + comp_gain,
+            first_year_total=o.first_year_total + first_year_gain,
+        )
+        if o.key == target_key
+        else o
+        for o in options
+    ]
+
+
+def _key_of(options: Sequence[OptionFacts], key: str, field: str) -> OptionFacts:
+    """Return the option with a key or raise LogicInputError."""
+    for option in options:
+        if option.key == key:
+            return option
+    raise LogicInputError(field, f"no option with key {key!r}")
+
+
+def flip_ask(
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    target_key: str,
+    gain_per_unit: float,
+    rival_key: str | None = None,
+    max_ask: float = 10_000_000,
+    resolution: float = 100.0,
+    first_year_gain_per_unit: float = 0.0,
+) -> FlipResult | None:
+    """Return the smallest ask (a multiple of resolution) that puts the target first.
+
+    Raising the target's comp_value by ``ask * gain_per_unit`` (and its first-year total by
+    ``ask * first_year_gain_per_unit``) only raises its total and lowers the others', so the
+    target's rank is monotone in the ask and bisection finds the smallest one. With
+    ``rival_key`` the goal is only to rank above that rival. Returns None when no ask up to
+    ``max_ask`` is enough; ``flip_blocker`` says when no money can be.
+    """
+    _check_options(options)
+    raw = _raw_weights(prefs)
+    _key_of(options, target_key, "target_key")
+    if rival_key is not None:
+        _key_of(options, rival_key, "rival_key")
+        if rival_key == target_key:
+            raise LogicInputError("rival_key", "rival must differ from the target")
+    if not gain_per_unit > 0 or first_year_gain_per_unit < 0:
+        raise LogicInputError("gain_per_unit", "gain per unit must be above 0")
+    if not resolution > 0 or max_ask < 0:
+        raise LogicInputError("resolution", "resolution must be above 0 and max_ask at least 0")
+
+    def ranking_at(steps: int) -> list[RankedOption]:
+        ask = steps * resolution
+        trial = _with_gain(options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit)
+        return _rank_with_weights(trial, prefs, raw)
+
+    def succeeds(steps: int) -> bool:
+        ranks = {r.key: r.rank for r in ranking_at(steps)}
+        if rival_key is None:
+            return ranks[target_key] == 1
+        return ranks[target_key] < ranks[rival_key]
+
+    low, high = 0, math.floor(max_ask / resolution + 1e-9)
+    if not succeeds(high):
+        return None
+    if succeeds(low):
+        high = low
+    while high - low > 1:
+        middle = (low + high) // 2
+        if succeeds(middle):
+            high = middle
+        else:
+            low = middle
+    final = ranking_at(high)
+    target = next(r for r in final if r.key == target_key)
+    return FlipResult(
+        target_key=target_key,
+        rival_key=rival_key,
+        ask=high * resolution,
+        comp_gain=high * resolution * gain_per_unit,
+        new_rank=target.rank,
+        new_top_key=final[0].key,
+        new_total=target.total,
+    )
+
+
+def flip_blocker(
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    target_key: str,
+    rival_key: str | None = None,
+) -> str | None:
+    """Return why no money ask can lift the target, or None when money could."""
+    _check_options(options)
+    target = _key_of(options, target_key, "target_key")
+    blocking = [e.reason for e in _exclusions(target, prefs) if not e.about_money]
+    if not blocking:
+        return None
+    rivals = [o for o in options if o.key != target_key]
+    if rival_key is not None:
+        rivals = [_key_of(options, rival_key, "rival_key")]
+    if all(any(not e.about_money for e in _exclusions(r, prefs)) for r in rivals):
+        return None
+    return f"{target.name} stays excluded whatever the pay: " + "; ".join(blocking)
+
+
+def money_value_of_weight(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, criterion: str, key: str
+) -> MoneyValue:
+    """Return the comp_value change worth as much total score as a full point on a criterion.
+
+    A full point (0 -> 1) on the criterion adds its normalised weight w_c to the option's
+    total; a comp_value change of x adds w_comp * x / best_comp_value (for an option below
+    the best, at today's scale). So the money value is w_c / w_comp * best_comp_value.
+    """
+    _check_options(options)
+    raw = _raw_weights(prefs)
+    option = _key_of(options, key, "key")
+    if criterion not in CRITERIA:
+        raise LogicInputError("criterion", f"unknown criterion {criterion!r}")
+    best = _best_comp(options)
+    if raw["comp"] <= 0 or best <= 0:
+        return MoneyValue(
+            criterion=criterion,
+            key=key,
+            amount=None,
+            currency=prefs.currency,
+            explanation="pay has no weight (or no option has positive pay), so weights give no "
+            "money equivalent",
+        )
+    amount = raw[criterion] / raw["comp"] * best
+    return MoneyValue(
+        criterion=criterion,
+        key=key,
+        amount=amount,
+        currency=prefs.currency,
+        explanation=(
+            f"your weights ({criterion} {raw[criterion]:g} vs pay {raw['comp']:g}) make a full "
+            f"point of {criterion} for {option.name} worth {_money(amount, prefs.currency)} of "
+            f"pay over the horizon (best option pays {_money(best, prefs.currency)})"
+        ),
+    )

@@ -1,0 +1,381 @@
+"""Writes for offers: options with their packages, preferences and scenarios."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.history import object_trash, revision_record
+from accounts.locking import save_if_unchanged
+from compensation.engine import VESTING_PRESETS
+from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
+from offers.models import Offer, Preferences, Scenario
+
+OFFER_FIELDS = [
+    "name",
+    "kind",
+    "status",
+    "company",
+    "process",
+    "level",
+    "target_level",
+    "team",
+    "title",
+    "location",
+    "work_timezone",
+    "remote_policy",
+    "office_days_per_week",
+    "remote_weeks_per_year",
+    "relocation_required",
+    "start_date",
+    "deadline",
+    "rating_scope",
+    "rating_growth",
+    "rating_team",
+    "rating_learning",
+    "shareable",
+    "notes",
+]
+PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
+
+
+def _band(level: Any, user: AbstractBaseUser) -> Band | None:
+    if level is None:
+        return None
+    own = Band.objects.filter(level=level, owner=user).order_by("-as_of").first()
+    return own or Band.objects.filter(level=level, owner__isnull=True).order_by("-as_of").first()
+
+
+def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
+    """Return grant schedule fields from a named preset (or the company's usual one)."""
+    name = preset or (company.vesting_preset if company is not None else "") or ""
+    schedule = VESTING_PRESETS.get(name)
+    if schedule is None:
+        return {"weights": [25.0, 25.0, 25.0, 25.0], "cliff_months": 0, "frequency_months": 3}
+    return {
+        "weights": [float(w) for w in schedule.year_weights],
+        "cliff_months": schedule.cliff_months,
+        "frequency_months": schedule.frequency_months,
+    }
+
+
+def package_children(package: Package) -> list[Any]:
+    """Return the package's sign-ons, grants and refreshers (for snapshots)."""
+    return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
+
+
+@transaction.atomic
+def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
+    """Create an option and its package; missing figures default to the level's band."""
+    band = _band(data.get("level"), user)
+    company = data.get("company")
+    base = data.get("base")
+    if base is None:
+        base = band.base_mid if band else Decimal("0")
+    bonus = data.get("bonus_target_pct")
+    if bonus is None:
+        bonus = band.bonus_target_pct if band else Decimal("0")
+    start = data.get("start_date") or timezone.localdate() + dt.timedelta(days=60)
+    package = Package(
+        owner=user,
+        name=data["name"],
+        company=company,
+        level=data.get("level"),
+        is_current_job=data.get("kind") == Offer.Kind.STAY,
+        currency=data.get("currency") or (band.currency if band else "USD"),
+        base=base,
+        raise_pct=data.get("raise_pct") if data.get("raise_pct") is not None else Decimal("3"),
+        bonus_target_pct=bonus,
+        bonus_multiplier=data.get("bonus_multiplier")
+        if data.get("bonus_multiplier") is not None
+        else Decimal("1"),
+        relocation=data.get("relocation_amount") or Decimal("0"),
+        start_date=start,
+        location=data.get("tax_location"),
+    )
+    package.full_clean()
+    package.save()
+    clawback = data.get("clawback_months")
+    clawback = 12 if clawback is None else clawback
+    for year, key in ((1, "sign_on_year1"), (2, "sign_on_year2")):
+        if data.get(key):
+            SignOn.objects.create(
+                package=package, amount=data[key], year=year, clawback_months=clawback
+            )
+    grant_value = data.get("stock_grant")
+    if grant_value is None and band is not None and band.stock_mid:
+        grant_value = band.stock_mid * 4
+    if grant_value:
+        price = (
+            company.share_price if company is not None and company.share_price > 0 else Decimal("1")
+        )
+        grant = EquityGrant(
+            package=package,
+            label="Initial grant",
+            value=grant_value,
+            grant_price=price,
+            vest_start=start,
+            **schedule_fields(data.get("vesting_preset"), company),
+        )
+        grant.full_clean()
+        grant.save()
+    if data.get("refresher_yearly"):
+        Refresher.objects.create(
+            package=package,
+            yearly_value=data["refresher_yearly"],
+            first_year=2,
+            **schedule_fields(data.get("vesting_preset"), company),
+        )
+    offer = Offer(
+        owner=user, package=package, **{f: data.get(f) for f in OFFER_FIELDS if f in data}
+    )
+    if offer.process is not None and offer.process.owner_id != user.pk:
+        raise PermissionError("process of another user")
+    offer.full_clean()
+    offer.save()
+    revision_record(
+        user=user, obj=offer, action="created", children=[package, *package_children(package)]
+    )
+    return offer
+
+
+@transaction.atomic
+def offer_update(
+    *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any], expected_version: int
+) -> Offer:
+    """Update an option and its package terms unless someone changed it since it was opened."""
+    package = offer.package
+    revision_record(
+        user=user,
+        obj=offer,
+        action="changed",
+        children=[package, *package_children(package)],
+        summary="before edit",
+    )
+    for f in OFFER_FIELDS:
+        if f in data:
+            setattr(offer, f, data[f])
+    offer.full_clean(exclude=["package"])
+    offer.updated_at = timezone.now()
+    save_if_unchanged(
+        offer,
+        expected_version=expected_version,
+        fields=[f for f in OFFER_FIELDS if f in data] + ["updated_at"],
+    )
+    for f in PACKAGE_FIELDS:
+        if data.get(f) is not None:
+            setattr(package, f, data[f])
+    if "relocation_amount" in data:
+        package.relocation = data["relocation_amount"] or Decimal("0")
+    if "tax_location" in data:
+        package.location = data["tax_location"]
+    package.company = offer.company
+    package.level = offer.level
+    package.full_clean()
+    package.version += 1
+    package.save()
+    return offer
+
+
+@transaction.atomic
+def offer_delete(*, user: AbstractBaseUser, offer: Offer) -> None:
+    """Move an option, its package and scenarios to the trash (restorable for 30 days)."""
+    package = offer.package
+    children = [package, *package_children(package), *offer.scenarios.all()]
+    object_trash(user=user, obj=offer, children=children, also_delete=[package])
+
+
+@transaction.atomic
+def preferences_save(
+    *, user: AbstractBaseUser, data: dict[str, Any], expected_version: int | None
+) -> Preferences:
+    """Create or update the user's single preference set."""
+    prefs, created = Preferences.objects.select_for_update().get_or_create(owner=user)
+    fields = [f for f in data if f != "version"]
+    for f in fields:
+        setattr(prefs, f, data[f])
+    prefs.full_clean()
+    if created or expected_version is None:
+        prefs.save()
+    else:
+        save_if_unchanged(prefs, expected_version=expected_version, fields=fields)
+    return prefs
+
+
+SCENARIO_FIELDS = [
+    "name",
+    "base",
+    "raise_pct",
+    "extra_sign_on",
+    "extra_stock_yearly",
+    "refresher_yearly",
+    "level",
+    "remote_weeks_per_year",
+    "start_date",
+    "growth_pct",
+    "volatility_pct",
+    "notes",
+]
+
+
+@transaction.atomic
+def scenario_create(
+    *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any] | None = None
+) -> Scenario:
+    """Create a scenario on one of the user's offers."""
+    if offer.owner_id != user.pk:
+        raise PermissionError("offer of another user")
+    data = data or {}
+    scenario = Scenario(owner=user, offer=offer, name=data.get("name") or f"{offer.name}: what if")
+    for f in SCENARIO_FIELDS:
+        if f in data and f != "name":
+            setattr(scenario, f, data[f])
+    scenario.full_clean()
+    scenario.save()
+    revision_record(user=user, obj=scenario, action="created")
+    return scenario
+
+
+def _reset_mc(scenario: Scenario) -> list[str]:
+    scenario.mc_status = Scenario.McStatus.NONE
+    scenario.mc_progress = 0
+    scenario.mc_result = None
+    scenario.mc_input_hash = ""
+    scenario.mc_error = ""
+    return ["mc_status", "mc_progress", "mc_result", "mc_input_hash", "mc_error"]
+
+
+@transaction.atomic
+def scenario_update(
+    *,
+    user: AbstractBaseUser,
+    scenario: Scenario,
+    data: dict[str, Any],
+    expected_version: int | None,
+    record: bool = True,
+) -> Scenario:
+    """Change a scenario's adjustments; a stored Monte Carlo result no longer applies."""
+    if record:
+        revision_record(user=user, obj=scenario, action="changed", summary="before edit")
+    fields = [f for f in SCENARIO_FIELDS if f in data]
+    for f in fields:
+        setattr(scenario, f, data[f])
+    scenario.full_clean()
+    fields += _reset_mc(scenario)
+    if expected_version is None:
+        expected_version = scenario.version
+    save_if_unchanged(scenario, expected_version=expected_version, fields=fields)
+    return scenario
+
+
+@transaction.atomic
+def scenario_clone(*, user: AbstractBaseUser, scenario: Scenario) -> Scenario:
+    """Copy a scenario under a new name."""
+    data = {f: getattr(scenario, f) for f in SCENARIO_FIELDS}
+    data["name"] = f"{scenario.name} (copy)"[:120]
+    return scenario_create(user=user, offer=scenario.offer, data=data)
+
+
+@transaction.atomic
+def scenario_delete(*, user: AbstractBaseUser, scenario: Scenario) -> None:
+    """Move a scenario to the trash."""
+    object_trash(user=user, obj=scenario)
+
+
+@transaction.atomic
+def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
+    """Make a scenario the offer's new terms, keeping the earlier version in its history."""
+    offer = (
+        Offer.objects.select_for_update()
+        .select_related("package")
+        .get(pk=scenario.offer_id, owner=user)
+    )
+    package = offer.package
+    revision_record(
+        user=user,
+        obj=offer,
+        action="changed",
+        children=[package, *package_children(package)],
+        summary=f"before accepting scenario “{scenario.name}”",
+    )
+    if scenario.base is not None:
+        package.base = scenario.base
+    if scenario.raise_pct is not None:
+        package.raise_pct = scenario.raise_pct
+    if scenario.level_id:
+        package.level = scenario.level
+        offer.level = scenario.level
+    start = scenario.start_date or package.start_date
+    if scenario.start_date:
+        package.start_date = scenario.start_date
+        offer.start_date = scenario.start_date
+    if scenario.extra_sign_on:
+        SignOn.objects.create(
+            package=package, amount=scenario.extra_sign_on, year=1, clawback_months=12
+        )
+    if scenario.extra_stock_yearly:
+        first = package.grants.first()
+        fields = (
+            {
+                "weights": first.weights,
+                "cliff_months": first.cliff_months,
+                "frequency_months": first.frequency_months,
+            }
+            if first
+            else schedule_fields(None, package.company)
+        )
+        price = (
+            first.grant_price
+            if first
+            else (
+                package.company.share_price
+                if package.company and package.company.share_price > 0
+                else Decimal("1")
+            )
+        )
+        years = len(fields["weights"]) or 4
+        EquityGrant.objects.create(
+            package=package,
+            label=f"Negotiated: {scenario.name}"[:80],
+            value=scenario.extra_stock_yearly * years,
+            grant_price=price,
+            vest_start=start,
+            **fields,
+        )
+    if scenario.refresher_yearly is not None:
+        package.refreshers.all().delete()
+        if scenario.refresher_yearly:
+            Refresher.objects.create(
+                package=package,
+                yearly_value=scenario.refresher_yearly,
+                first_year=2,
+                **schedule_fields(None, package.company),
+            )
+    if scenario.remote_weeks_per_year is not None:
+        offer.remote_weeks_per_year = scenario.remote_weeks_per_year
+    if scenario.growth_pct is not None or scenario.volatility_pct is not None:
+        pass  # market assumptions belong to the company, not to the offer's terms
+    package.full_clean()
+    package.version += 1
+    package.save()
+    offer.status = (
+        Offer.Status.NEGOTIATING
+        if offer.status in (Offer.Status.DRAFT, Offer.Status.RECEIVED)
+        else offer.status
+    )
+    offer.version += 1
+    offer.full_clean()
+    offer.save()
+    revision_record(
+        user=user,
+        obj=offer,
+        action="changed",
+        children=[package, *package_children(package)],
+        summary=f"accepted scenario “{scenario.name}”",
+    )
+    return offer

@@ -1,0 +1,83 @@
+"""Display helpers: money in a currency, percentages, dictionary lookup."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import template
+from django.template.defaultfilters import floatformat
+
+register = template.Library()
+
+
+@register.filter
+def money(value: Any, currency: str = "") -> str:
+    """Format an amount with thousands separators and its currency code."""
+    if value is None or value == "":
+        return "—"
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    text = floatformat(number, "0g")
+    return f"{currency} {text}".strip()
+
+
+@register.filter
+def kmoney(value: Any) -> str:
+    """Format an amount in thousands, e.g. 245k."""
+    if value is None:
+        return "—"
+    number = float(value)
+    if abs(number) >= 1_000_000:
+        return f"{number / 1_000_000:.2f}M"
+    return f"{number / 1000:.0f}k"
+
+
+@register.filter
+def pct(value: Any, digits: int = 0) -> str:
+    """Format a 0..1 fraction as a percentage."""
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:.{int(digits)}f}%"
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    """Look a key up in a dict."""
+    if mapping is None:
+        return None
+    try:
+        return mapping[key]
+    except (KeyError, TypeError, IndexError):
+        return None
+
+
+@register.filter
+def width(value: Any) -> str:
+    """Return a CSS width percentage for a 0..1 score bar."""
+    try:
+        return f"{max(0.0, min(1.0, float(value))) * 100:.1f}%"
+    except (TypeError, ValueError):
+        return "0%"
+
+
+@register.filter
+def dec(value: Any) -> Decimal:
+    return Decimal(str(value))
+
+
+@register.filter
+def split_csv(value: str) -> list[str]:
+    """Split "a,b,c" into a list."""
+    return [v.strip() for v in str(value).split(",") if v.strip()]
+
+
+@register.filter
+def field(form: Any, name: str) -> Any:
+    """Return a bound field of a form by name, or None if the form has no such field."""
+    try:
+        return form[name]
+    except KeyError:
+        return None
