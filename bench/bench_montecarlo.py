@@ -1,0 +1,139 @@
+"""Benchmark the Monte Carlo engine against a bare numpy GBM kernel of the same size.
+
+Usage: python bench/bench_montecarlo.py [--paths N] [--million]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from compensation.engine import (  # noqa: E402
+    VESTING_PRESETS,
+    Grant,
+    PackageSpec,
+    Refresher,
+    SignOn,
+    Stock,
+    simulate,
+)
+
+MONTHS = 48
+OPTIONS = 6
+PRESETS = (
+    "google_33_33_22_12",
+    "meta_quarterly",
+    "amazon_5_15_40_40",
+    "even_4y_cliff_monthly",
+    "nvidia_2025_40_30_20_10",
+    "bytedance_20_25_25_30",
+)
+
+
+def options() -> list[PackageSpec]:
+    """Return six illustrative offers, each on its own stock."""
+    specs = []
+    for i, preset in enumerate(PRESETS[:OPTIONS]):
+        schedule = VESTING_PRESETS[preset]
+        specs.append(
+            PackageSpec(
+                name=f"offer_{i}",
+                start=datetime.date(2025, 1, 1),
+                horizon_years=MONTHS // 12,
+                base=180_000 + 10_000 * i,
+                raise_pct=3,
+                bonus_target_pct=15,
+                sign_on=(SignOn(50_000, 1),),
+                grants=(Grant(value=300_000 + 50_000 * i, schedule=schedule),),
+                refreshers=(Refresher(60_000, schedule),),
+                stock=Stock(
+                    price=50 + 20 * i,
+                    growth_pct=4 + i,
+                    volatility_pct=25 + 5 * i,
+                    ticker=f"T{i}",
+                ),
+            )
+        )
+    return specs
+
+
+def kernel(paths: int, rng: np.random.Generator) -> np.ndarray:
+    """Run the bare GBM price simulation: normals -> cumsum -> exp -> times S0."""
+    s0 = np.linspace(50, 150, OPTIONS)
+    mu = np.linspace(0.04, 0.09, OPTIONS)
+    sigma = np.linspace(0.25, 0.50, OPTIONS)
+    dt = 1 / 12
+    z = rng.standard_normal((paths, MONTHS, OPTIONS))
+    z *= sigma * np.sqrt(dt)
+    z += (mu - sigma**2 / 2) * dt
+    np.cumsum(z, axis=1, out=z)
+    np.exp(z, out=z)
+    z *= s0
+    return z
+
+
+def best_of(repeat: int, run: object) -> float:
+    """Return the fastest wall time of ``repeat`` calls of ``run``."""
+    assert callable(run)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def million_child(paths: int) -> None:
+    """Run one large simulation and print its peak memory (run in a fresh process)."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    result = simulate(options(), paths, np.random.default_rng(0))
+    elapsed = time.perf_counter() - start
+    _, traced_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB on Linux
+    print(
+        f"million: {paths:,} paths x {MONTHS} months x {OPTIONS} options: {elapsed:.2f} s  "
+        f"peak RSS: {rss_peak:.0f} MiB  peak traced allocations: {traced_peak / 2**20:.0f} MiB"
+    )
+    cumulative = result.cumulative[result.cumulative["year"] == MONTHS // 12]
+    print(cumulative.round(0).to_string(index=False))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--paths", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--million", action="store_true", help="also measure a 1,000,000-path run")
+    parser.add_argument("--million-child", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.million_child:
+        million_child(args.million_child)
+        return
+
+    specs = options()
+    simulate(specs, 1_000, np.random.default_rng(0))  # warm up caches and imports
+    kernel(1_000, np.random.default_rng(0))
+    sim = best_of(args.repeat, lambda: simulate(specs, args.paths, np.random.default_rng(1)))
+    bare = best_of(args.repeat, lambda: kernel(args.paths, np.random.default_rng(1)))
+    print(f"size: {args.paths:,} paths x {MONTHS} months x {OPTIONS} options (float64)")
+    print(f"simulate: {sim:.2f} s  kernel: {bare:.2f} s  ratio: {sim / bare:.2f}x")
+    if args.million:
+        subprocess.run(
+            [sys.executable, __file__, "--million-child", "1000000"], check=True, cwd=ROOT
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Offerdesk compensation engine: pure numeric projection of job offers."""
+
+from __future__ import annotations
+
+from .breakeven import breakeven
+from .errors import EngineInputError
+from .forfeiture import forfeited_on_leave, next_vest_date, unvested_schedule, vest_events
+from .io import options_from_dict, package_from_dict
+from .montecarlo import MonteCarloResult, cumulative_paths, simulate, simulate_prices
+from .projection import (
+    CashflowMatrix,
+    annualized,
+    assumptions,
+    cashflow_matrix,
+    project,
+    project_yearly,
+)
+from .spec import Grant, PackageSpec, Refresher, SignOn, Stock
+from .vesting import (
+    VESTING_PRESETS,
+    VestingSchedule,
+    describe_schedule,
+    schedule_from_dict,
+    vesting_fractions,
+)
+
+__all__ = [
+    "VESTING_PRESETS",
+    "CashflowMatrix",
+    "EngineInputError",
+    "Grant",
+    "MonteCarloResult",
+    "PackageSpec",
+    "Refresher",
+    "SignOn",
+    "Stock",
+    "VestingSchedule",
+    "annualized",
+    "assumptions",
+    "breakeven",
+    "cashflow_matrix",
+    "cumulative_paths",
+    "describe_schedule",
+    "forfeited_on_leave",
+    "next_vest_date",
+    "options_from_dict",
+    "package_from_dict",
+    "project",
+    "project_yearly",
+    "schedule_from_dict",
+    "simulate",
+    "simulate_prices",
+    "unvested_schedule",
+    "vest_events",
+    "vesting_fractions",
+]

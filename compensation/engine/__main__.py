@@ -1,0 +1,9 @@
+"""Run the engine CLI: ``python -m compensation.engine``."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,217 @@
+"""Parse JSON-style dicts into engine inputs (shared by the CLI and the Django app)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any, TypeVar
+
+from .errors import EngineInputError, check_int, check_number
+from .spec import Grant, PackageSpec, Refresher, SignOn, Stock
+from .vesting import VestingSchedule, schedule_from_dict
+
+T = TypeVar("T")
+
+SCHEDULE_KEYS = frozenset(
+    {"weights", "cliff_months", "frequency_months", "total_months", "year_frequencies", "preset"}
+)
+PACKAGE_KEYS = frozenset(
+    {
+        "name",
+        "start",
+        "horizon_years",
+        "currency",
+        "base",
+        "raise_pct",
+        "bonus_target_pct",
+        "bonus_multiplier",
+        "sign_on",
+        "grants",
+        "refreshers",
+        "stock",
+        "relocation",
+        "fx_to_home",
+        "tax_rate_pct",
+    }
+)
+SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months"})
+GRANT_KEYS = SCHEDULE_KEYS | {"value", "shares", "grant_price", "vest_start"}
+REFRESHER_KEYS = SCHEDULE_KEYS | {"yearly_value", "first_year"}
+STOCK_KEYS = frozenset(
+    {"price", "growth_pct", "volatility_pct", "liquidity_discount_pct", "ticker"}
+)
+
+
+def _nested(prefix: str, build: Callable[[], T]) -> T:
+    """Run ``build`` and re-raise input errors with their field nested under ``prefix``."""
+    try:
+        return build()
+    except EngineInputError as error:
+        raise error.with_prefix(prefix) from None
+
+
+def _object(field: str, value: Any, keys: frozenset[str], strict: bool) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise EngineInputError(field, f"must be an object (got {type(value).__name__})")
+    if strict:
+        unknown = sorted(set(value) - keys)
+        if unknown:
+            name = f"{field}.{unknown[0]}" if field else unknown[0]
+            raise EngineInputError(name, "unknown field")
+    return value
+
+
+def as_list(field: str, value: Any) -> list[Any]:
+    """Return ``value`` as a list (None is empty) or raise naming ``field``."""
+    if value is None:
+        return []
+    if not isinstance(value, list | tuple):
+        raise EngineInputError(field, f"must be a list (got {type(value).__name__})")
+    return list(value)
+
+
+def parse_date(field: str, value: Any) -> datetime.date:
+    """Return an ISO ``YYYY-MM-DD`` string (or a date) as a date."""
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return value
+    if not isinstance(value, str):
+        raise EngineInputError(field, f"must be an ISO date like 2025-01-31 (got {value!r})")
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise EngineInputError(
+            field, f"must be an ISO date like 2025-01-31 (got {value!r})"
+        ) from None
+
+
+def _required(d: Mapping[str, Any], key: str) -> Any:
+    if d.get(key) is None:
+        raise EngineInputError(key, "is required")
+    return d[key]
+
+
+def _schedule(d: Mapping[str, Any]) -> VestingSchedule:
+    return schedule_from_dict({k: v for k, v in d.items() if k in SCHEDULE_KEYS})
+
+
+def _sign_on(d: Mapping[str, Any]) -> SignOn:
+    return SignOn(
+        amount=check_number("amount", _required(d, "amount"), minimum=0.0),
+        year=check_int("year", d.get("year", 1), minimum=1),
+        clawback_months=check_int("clawback_months", d.get("clawback_months", 12), minimum=0),
+    )
+
+
+def _grant(d: Mapping[str, Any], start: datetime.date) -> Grant:
+    vest_start = d.get("vest_start")
+    if d.get("value") is None and d.get("shares") is None:
+        raise EngineInputError("value", "give exactly one of value or shares")
+    return Grant(
+        value=d.get("value"),
+        shares=d.get("shares"),
+        grant_price=d.get("grant_price"),
+        schedule=_schedule(d),
+        vest_start=start if vest_start is None else parse_date("vest_start", vest_start),
+    )
+
+
+def _refresher(d: Mapping[str, Any]) -> Refresher:
+    return Refresher(
+        yearly_value=_required(d, "yearly_value"),
+        schedule=_schedule(d),
+        first_year=d.get("first_year", 2),
+    )
+
+
+def _stock(d: Mapping[str, Any]) -> Stock:
+    return Stock(
+        price=_required(d, "price"),
+        growth_pct=d.get("growth_pct", 0.0),
+        volatility_pct=d.get("volatility_pct", 0.0),
+        liquidity_discount_pct=d.get("liquidity_discount_pct", 0.0),
+        ticker=d.get("ticker"),
+    )
+
+
+def _sign_on_item(item: Any, strict: bool) -> SignOn:
+    return _sign_on(_object("", item, SIGN_ON_KEYS, strict))
+
+
+def _grant_item(item: Any, strict: bool, start: datetime.date) -> Grant:
+    return _grant(_object("", item, GRANT_KEYS, strict), start)
+
+
+def _refresher_item(item: Any, strict: bool) -> Refresher:
+    return _refresher(_object("", item, REFRESHER_KEYS, strict))
+
+
+def _stock_item(item: Any, strict: bool) -> Stock:
+    return _stock(_object("", item, STOCK_KEYS, strict))
+
+
+def package_from_dict(
+    d: Mapping[str, Any], *, strict: bool = True, prefix: str = ""
+) -> PackageSpec:
+    """Build a PackageSpec from a JSON-style dict; errors name the field like ``grants[0].weights``.
+
+    With ``strict`` unknown keys are errors (they are usually typos).
+    """
+
+    def build() -> PackageSpec:
+        pkg = _object("", d, PACKAGE_KEYS, strict)
+        start = parse_date("start", _required(pkg, "start"))
+        sign_on = tuple(
+            _nested(f"sign_on[{i}]", partial(_sign_on_item, item, strict))
+            for i, item in enumerate(as_list("sign_on", pkg.get("sign_on")))
+        )
+        grants = tuple(
+            _nested(f"grants[{i}]", partial(_grant_item, item, strict, start))
+            for i, item in enumerate(as_list("grants", pkg.get("grants")))
+        )
+        refreshers = tuple(
+            _nested(f"refreshers[{i}]", partial(_refresher_item, item, strict))
+            for i, item in enumerate(as_list("refreshers", pkg.get("refreshers")))
+        )
+        stock_dict = pkg.get("stock")
+        stock = (
+            Stock(price=1.0)
+            if stock_dict is None
+            else _nested("stock", partial(_stock_item, stock_dict, strict))
+        )
+        if (grants or refreshers) and stock_dict is None:
+            raise EngineInputError("stock", "is required when there are grants or refreshers")
+        name = pkg.get("name", "offer")
+        return PackageSpec(
+            name=name,
+            start=start,
+            horizon_years=pkg.get("horizon_years", 4),
+            currency=pkg.get("currency", "USD"),
+            base=_required(pkg, "base"),
+            raise_pct=pkg.get("raise_pct", 0.0),
+            bonus_target_pct=pkg.get("bonus_target_pct", 0.0),
+            bonus_multiplier=pkg.get("bonus_multiplier", 1.0),
+            sign_on=sign_on,
+            grants=grants,
+            refreshers=refreshers,
+            stock=stock,
+            relocation=pkg.get("relocation", 0.0),
+            fx_to_home=pkg.get("fx_to_home", 1.0),
+            tax_rate_pct=pkg.get("tax_rate_pct", 0.0),
+        )
+
+    return _nested(prefix, build) if prefix else build()
+
+
+def options_from_dict(d: Any, *, strict: bool = True) -> list[PackageSpec]:
+    """Return the packages of ``{"options": [...]}`` or of a single package object."""
+    if isinstance(d, Mapping) and "options" in d:
+        items = as_list("options", d["options"])
+        if not items:
+            raise EngineInputError("options", "needs at least one package")
+        specs = [
+            package_from_dict(item, strict=strict, prefix=f"options[{i}]")
+            for i, item in enumerate(items)
+        ]
+        return specs
+    return [package_from_dict(d, strict=strict)]

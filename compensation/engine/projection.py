@@ -1,0 +1,303 @@
+"""Deterministic monthly and yearly cash-flow projection of a package."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .dates import add_months, package_month
+from .errors import EngineInputError
+from .spec import Grant, PackageSpec, Refresher
+from .vesting import describe_schedule, vesting_fractions
+
+MONTHLY_COLUMNS = ("base", "bonus", "sign_on", "relocation", "equity_grants", "refreshers", "total")
+YEARLY_COLUMNS = (
+    "base",
+    "bonus",
+    "sign_on",
+    "relocation",
+    "equity",
+    "total",
+    "cumulative",
+    "total_home",
+    "cumulative_home",
+    "total_net",
+    "total_net_home",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class CashflowMatrix:
+    """Per-option monthly inputs of the vectorised core (options first, months last).
+
+    ``refresher_value[o, g, t]`` is the dollar value, at its grant price, of the
+    refresher granted at month ``12 * g`` that vests in month ``t + 1``; at vest it
+    is worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's price).
+    """
+
+    fixed: np.ndarray  # (options, months) base + bonus + sign-on + relocation
+    shares: np.ndarray  # (options, months) initial-grant shares vesting each month
+    refresher_value: np.ndarray  # (options, years, months)
+    price0: np.ndarray  # (options,)
+    growth: np.ndarray  # (options,) annual growth as a fraction
+    volatility: np.ndarray  # (options,) annual volatility as a fraction
+    keep: np.ndarray  # (options,) 1 - liquidity discount
+    fx_to_home: np.ndarray  # (options,)
+    tax_rate: np.ndarray  # (options,) as a fraction
+    tickers: tuple[str | None, ...]
+
+    @property
+    def months(self) -> int:
+        """Return the number of months covered."""
+        return int(self.fixed.shape[1])
+
+
+def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
+    """Return the monthly base, bonus, sign-on and relocation cash of ``spec``."""
+    month = np.arange(1, months + 1)
+    year = (month - 1) // 12 + 1
+    yearly_base = spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1)
+    base = yearly_base / 12.0
+    bonus_rate = spec.bonus_target_pct / 100.0 * spec.bonus_multiplier
+    bonus = np.where(month % 12 == 0, yearly_base * bonus_rate, 0.0)
+    sign_on = np.zeros(months)
+    for item in spec.sign_on:
+        paid = 12 * (item.year - 1)
+        if paid < months:
+            sign_on[paid] += item.amount
+    relocation = np.zeros(months)
+    if months:
+        relocation[0] = spec.relocation
+    return {"base": base, "bonus": bonus, "sign_on": sign_on, "relocation": relocation}
+
+
+def grant_shares(spec: PackageSpec, grant: Grant, months: int) -> np.ndarray:
+    """Return the shares of ``grant`` vesting in each package month 1..months."""
+    fractions = vesting_fractions(grant.schedule)
+    vest_start = grant.vest_start or spec.start
+    offset = package_month(spec.start, vest_start)
+    out = np.zeros(months)
+    # Month n after vest start lands in package month offset + n (array index offset + n - 1).
+    lo = max(0, -offset)
+    hi = min(len(fractions), months - offset)
+    if hi > lo:
+        out[offset + lo : offset + hi] = fractions[lo:hi]
+    return out * grant.share_count(spec.stock.price)
+
+
+def refresher_values(refresher: Refresher, months: int) -> np.ndarray:
+    """Return the (years, months) grant-price value of each yearly refresher grant vesting."""
+    years = math.ceil(months / 12)
+    fractions = vesting_fractions(refresher.schedule) * refresher.yearly_value
+    out = np.zeros((years, months))
+    for g in range(refresher.first_year - 1, years):
+        granted = 12 * g
+        n = min(len(fractions), months - granted)
+        out[g, granted : granted + n] = fractions[:n]
+    return out
+
+
+def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix:
+    """Return the stacked monthly fixed cash, share vests and refresher values of ``specs``."""
+    if months <= 0:
+        raise EngineInputError("months", f"must be positive (got {months})")
+    if not specs:
+        raise EngineInputError("options", "needs at least one package")
+    years = math.ceil(months / 12)
+    n = len(specs)
+    fixed = np.zeros((n, months))
+    shares = np.zeros((n, months))
+    refresher = np.zeros((n, years, months))
+    for o, spec in enumerate(specs):
+        fixed[o] = sum(fixed_components(spec, months).values())
+        for grant in spec.grants:
+            shares[o] += grant_shares(spec, grant, months)
+        for item in spec.refreshers:
+            refresher[o] += refresher_values(item, months)
+    return CashflowMatrix(
+        fixed=fixed,
+        shares=shares,
+        refresher_value=refresher,
+        price0=np.array([s.stock.price for s in specs]),
+        growth=np.array([s.stock.growth_pct / 100.0 for s in specs]),
+        volatility=np.array([s.stock.volatility_pct / 100.0 for s in specs]),
+        keep=np.array([1.0 - s.stock.liquidity_discount_pct / 100.0 for s in specs]),
+        fx_to_home=np.array([s.fx_to_home for s in specs]),
+        tax_rate=np.array([s.tax_rate_pct / 100.0 for s in specs]),
+        tickers=tuple(s.stock.ticker for s in specs),
+    )
+
+
+def deterministic_prices(spec: PackageSpec, months: int) -> np.ndarray:
+    """Return the projected share price at the end of months 1..months."""
+    month = np.arange(1, months + 1)
+    return spec.stock.price * (1.0 + spec.stock.growth_pct / 100.0) ** (month / 12.0)
+
+
+def _prices(spec: PackageSpec, price_path: np.ndarray | None) -> np.ndarray:
+    if price_path is None:
+        return deterministic_prices(spec, spec.months)
+    path = np.asarray(price_path, dtype=np.float64)
+    if path.ndim != 1 or path.shape[0] < spec.months:
+        raise EngineInputError(
+            "price_path", f"needs one price per month: {spec.months} (got shape {path.shape})"
+        )
+    if not np.all(np.isfinite(path[: spec.months])) or np.any(path[: spec.months] <= 0):
+        raise EngineInputError("price_path", "prices must be positive and finite")
+    return path[: spec.months]
+
+
+def refresher_vest_value(
+    values: np.ndarray, prices: np.ndarray, price0: float | np.ndarray
+) -> np.ndarray:
+    """Return refresher value at vest: grant-price value times price at vest over price at grant.
+
+    ``values`` is (..., years, months) and ``prices`` (..., months); the grant
+    price of year g is ``prices[12 g - 1]`` (``price0`` for g = 0).
+    """
+    years = values.shape[-2]
+    at_grant = prices[..., 11 : 12 * years - 1 : 12]
+    p0 = np.broadcast_to(np.asarray(price0, dtype=np.float64), prices.shape[:-1])[..., None]
+    at_grant = np.concatenate([p0, at_grant], axis=-1)
+    ratio = prices[..., None, :] / at_grant[..., :, None]
+    return np.asarray((values * ratio).sum(axis=-2))
+
+
+def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
+    """Return monthly gross cash flows in package currency, indexed by month 1..12*horizon."""
+    months = spec.months
+    prices = _prices(spec, price_path)
+    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    frame = pd.DataFrame(fixed_components(spec, months), index=pd.RangeIndex(1, months + 1))
+    per_grant = [grant_shares(spec, g, months) * prices * keep for g in spec.grants]
+    frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
+    refreshers = np.zeros(months)
+    for item in spec.refreshers:
+        refreshers += refresher_vest_value(refresher_values(item, months), prices, spec.stock.price)
+    frame["refreshers"] = refreshers * keep
+    frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
+    for i, values in enumerate(per_grant):
+        frame[f"grant_{i}"] = values
+    frame.index.name = "month"
+    return frame
+
+
+def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
+    """Return yearly totals (gross, home currency and net of tax), indexed by year 1..horizon."""
+    monthly = project(spec, price_path)
+    year = (monthly.index.to_numpy() - 1) // 12 + 1
+    grouped = monthly.groupby(year).sum()
+    frame = pd.DataFrame(index=pd.RangeIndex(1, spec.horizon_years + 1, name="year"))
+    for column in ("base", "bonus", "sign_on", "relocation"):
+        frame[column] = grouped[column].to_numpy()
+    frame["equity"] = (grouped["equity_grants"] + grouped["refreshers"]).to_numpy()
+    frame["total"] = grouped["total"].to_numpy()
+    frame["cumulative"] = frame["total"].cumsum()
+    frame["total_home"] = frame["total"] * spec.fx_to_home
+    frame["cumulative_home"] = frame["total_home"].cumsum()
+    net = 1.0 - spec.tax_rate_pct / 100.0
+    frame["total_net"] = frame["total"] * net
+    frame["total_net_home"] = frame["total_home"] * net
+    return frame
+
+
+def annualized(spec: PackageSpec) -> dict[str, float]:
+    """Return first-year and average yearly totals (averaged over the initial grants' vesting)."""
+    yearly = project_yearly(spec)
+    years = spec.horizon_years
+    if spec.grants:
+        years = min(years, max(g.schedule.years for g in spec.grants))
+    head = yearly.iloc[:years]
+    return {
+        "first_year_total": float(yearly["total"].iloc[0]),
+        "average_yearly_total": float(head["total"].mean()),
+        "years_averaged": float(years),
+        "first_year_total_home": float(yearly["total_home"].iloc[0]),
+        "average_yearly_total_home": float(head["total_home"].mean()),
+        "average_yearly_total_net_home": float(head["total_net_home"].mean()),
+    }
+
+
+def assumptions(spec: PackageSpec) -> dict[str, Any]:
+    """Return every assumption behind the figures, for display next to them."""
+    stock = spec.stock
+    yearly = project_yearly(spec)
+    grants: list[dict[str, Any]] = []
+    grant_value_total = 0.0
+    for i, grant in enumerate(spec.grants):
+        shares = grant.share_count(stock.price)
+        price = grant.grant_price if grant.grant_price is not None else stock.price
+        total = grant.value if grant.value is not None else shares * price
+        vest_start = grant.vest_start or spec.start
+        grant_value_total += total
+        grants.append(
+            {
+                "label": f"grant_{i}",
+                "shares": shares,
+                "grant_price": price,
+                "value_at_grant": total,
+                "value_per_year_at_grant": total / grant.schedule.years,
+                "schedule": describe_schedule(grant.schedule),
+                "vest_start": vest_start.isoformat(),
+                "vest_end": add_months(vest_start, grant.schedule.total_months).isoformat(),
+            }
+        )
+    refreshers = [
+        {
+            "yearly_value": r.yearly_value,
+            "first_year": r.first_year,
+            "schedule": describe_schedule(r.schedule),
+            "granted_on": "each package anniversary from year "
+            f"{r.first_year}, at the then-projected price",
+        }
+        for r in spec.refreshers
+    ]
+    equity_by_year = yearly["equity"].tolist()
+    return {
+        "name": spec.name,
+        "currency": spec.currency,
+        "start": spec.start.isoformat(),
+        "horizon_years": spec.horizon_years,
+        "base": spec.base,
+        "raise_pct": spec.raise_pct,
+        "bonus": {
+            "target_pct": spec.bonus_target_pct,
+            "multiplier": spec.bonus_multiplier,
+            "paid": "once a year at the end of each package year (months 12, 24, ...)",
+        },
+        "sign_on": [
+            {"amount": s.amount, "year": s.year, "clawback_months": s.clawback_months}
+            for s in spec.sign_on
+        ],
+        "relocation": spec.relocation,
+        "grants": grants,
+        "refreshers": refreshers,
+        "stock": {
+            "price": stock.price,
+            "ticker": stock.ticker,
+            "growth_pct": stock.growth_pct,
+            "volatility_pct": stock.volatility_pct,
+            "liquidity_discount_pct": stock.liquidity_discount_pct,
+            "projected_price_by_year": [
+                stock.price_at_month(12 * y) for y in range(1, spec.horizon_years + 1)
+            ],
+        },
+        "equity_by_year": equity_by_year,
+        "equity_total": float(sum(equity_by_year)),
+        "grant_value_total": grant_value_total,
+        "fx_to_home": spec.fx_to_home,
+        "tax_rate_pct": spec.tax_rate_pct,
+        "notes": [
+            "Figures are gross in package currency unless marked home or net.",
+            "Equity is valued at the projected share price at each vest, less the "
+            "liquidity discount; growth compounds yearly, applied monthly.",
+            "Net figures apply one flat tax rate to everything, equity taxed as income at vest.",
+            "Home-currency figures use one fixed exchange rate.",
+            "Illustrative projection, not a forecast; check against the offer letter.",
+        ],
+    }

@@ -1,0 +1,217 @@
+"""Input dataclasses describing an offer package."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from .errors import EngineInputError, check_int, check_number
+from .vesting import VestingSchedule
+
+MAX_HORIZON_YEARS = 10
+
+
+def _check_date(name: str, value: object) -> datetime.date:
+    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+        raise EngineInputError(name, f"must be a date (got {value!r})")
+    return value
+
+
+def _check_schedule(name: str, value: object) -> VestingSchedule:
+    if not isinstance(value, VestingSchedule):
+        raise EngineInputError(name, f"must be a VestingSchedule (got {value!r})")
+    return value
+
+
+@dataclass(frozen=True)
+class SignOn:
+    """A cash sign-on bonus paid in the first month of package year ``year``."""
+
+    amount: float
+    year: int = 1
+    clawback_months: int = 12
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "amount", check_number("amount", self.amount, minimum=0.0))
+        object.__setattr__(self, "year", check_int("year", self.year, minimum=1))
+        object.__setattr__(
+            self, "clawback_months", check_int("clawback_months", self.clawback_months, minimum=0)
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Grant:
+    """An equity grant given as a dollar value or a share count.
+
+    A dollar ``value`` becomes shares at ``grant_price`` (or at the package's stock
+    price when ``grant_price`` is None). ``vest_start`` None means the package start.
+    """
+
+    value: float | None = None
+    shares: float | None = None
+    grant_price: float | None = None
+    schedule: VestingSchedule = field(default_factory=VestingSchedule)
+    vest_start: datetime.date | None = None
+
+    def __post_init__(self) -> None:
+        if (self.value is None) == (self.shares is None):
+            raise EngineInputError("value", "give exactly one of value or shares")
+        if self.value is not None:
+            object.__setattr__(self, "value", check_number("value", self.value, minimum=0.0))
+        if self.shares is not None:
+            object.__setattr__(self, "shares", check_number("shares", self.shares, minimum=0.0))
+        if self.grant_price is not None:
+            object.__setattr__(
+                self,
+                "grant_price",
+                check_number("grant_price", self.grant_price, minimum=0.0, exclusive_minimum=True),
+            )
+        _check_schedule("schedule", self.schedule)
+        if self.vest_start is not None:
+            _check_date("vest_start", self.vest_start)
+
+    def share_count(self, stock_price: float) -> float:
+        """Return the number of shares, converting a dollar value at the grant price."""
+        if self.shares is not None:
+            return self.shares
+        assert self.value is not None
+        price = self.grant_price if self.grant_price is not None else stock_price
+        return self.value / price
+
+
+@dataclass(frozen=True)
+class Refresher:
+    """A yearly refresher: a new grant of ``yearly_value`` each year from ``first_year`` on."""
+
+    yearly_value: float
+    schedule: VestingSchedule = field(default_factory=VestingSchedule)
+    first_year: int = 2
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "yearly_value", check_number("yearly_value", self.yearly_value, minimum=0.0)
+        )
+        _check_schedule("schedule", self.schedule)
+        object.__setattr__(self, "first_year", check_int("first_year", self.first_year, minimum=1))
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The share price today and its assumed annual growth, volatility and liquidity haircut."""
+
+    price: float
+    growth_pct: float = 0.0
+    volatility_pct: float = 0.0
+    liquidity_discount_pct: float = 0.0
+    ticker: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "price", check_number("price", self.price, minimum=0.0, exclusive_minimum=True)
+        )
+        object.__setattr__(
+            self,
+            "growth_pct",
+            check_number(
+                "growth_pct",
+                self.growth_pct,
+                minimum=-100.0,
+                exclusive_minimum=True,
+                maximum=1000.0,
+            ),
+        )
+        object.__setattr__(
+            self,
+            "volatility_pct",
+            check_number("volatility_pct", self.volatility_pct, minimum=0.0, maximum=500.0),
+        )
+        object.__setattr__(
+            self,
+            "liquidity_discount_pct",
+            check_number(
+                "liquidity_discount_pct", self.liquidity_discount_pct, minimum=0.0, maximum=100.0
+            ),
+        )
+        if self.ticker is not None and (not isinstance(self.ticker, str) or not self.ticker):
+            raise EngineInputError("ticker", f"must be a non-empty string (got {self.ticker!r})")
+
+    def price_at_month(self, month: float) -> float:
+        """Return the deterministic projected price ``month`` months after package start."""
+        return float(self.price * (1.0 + self.growth_pct / 100.0) ** (month / 12.0))
+
+
+@dataclass(frozen=True, kw_only=True)
+class PackageSpec:
+    """One offer (or the current job) over a projection horizon of whole years."""
+
+    name: str
+    start: datetime.date
+    horizon_years: int = 4
+    currency: str = "USD"
+    base: float
+    raise_pct: float = 0.0
+    bonus_target_pct: float = 0.0
+    bonus_multiplier: float = 1.0
+    sign_on: tuple[SignOn, ...] = ()
+    grants: tuple[Grant, ...] = ()
+    refreshers: tuple[Refresher, ...] = ()
+    stock: Stock = field(default_factory=lambda: Stock(price=1.0))
+    relocation: float = 0.0
+    fx_to_home: float = 1.0
+    tax_rate_pct: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise EngineInputError("name", f"must be a string (got {self.name!r})")
+        _check_date("start", self.start)
+        object.__setattr__(
+            self,
+            "horizon_years",
+            check_int("horizon_years", self.horizon_years, minimum=1, maximum=MAX_HORIZON_YEARS),
+        )
+        if not isinstance(self.currency, str) or not self.currency:
+            raise EngineInputError("currency", f"must be a currency code (got {self.currency!r})")
+        object.__setattr__(self, "base", check_number("base", self.base, minimum=0.0))
+        object.__setattr__(
+            self,
+            "raise_pct",
+            check_number("raise_pct", self.raise_pct, minimum=-100.0, exclusive_minimum=True),
+        )
+        object.__setattr__(
+            self,
+            "bonus_target_pct",
+            check_number("bonus_target_pct", self.bonus_target_pct, minimum=0.0),
+        )
+        object.__setattr__(
+            self,
+            "bonus_multiplier",
+            check_number("bonus_multiplier", self.bonus_multiplier, minimum=0.0),
+        )
+        object.__setattr__(
+            self, "relocation", check_number("relocation", self.relocation, minimum=0.0)
+        )
+        object.__setattr__(
+            self,
+            "fx_to_home",
+            check_number("fx_to_home", self.fx_to_home, minimum=0.0, exclusive_minimum=True),
+        )
+        object.__setattr__(
+            self,
+            "tax_rate_pct",
+            check_number("tax_rate_pct", self.tax_rate_pct, minimum=0.0, maximum=100.0),
+        )
+        for name, kind in (("sign_on", SignOn), ("grants", Grant), ("refreshers", Refresher)):
+            items = tuple(getattr(self, name))
+            for i, item in enumerate(items):
+                if not isinstance(item, kind):
+                    raise EngineInputError(
+                        f"{name}[{i}]", f"must be a {kind.__name__} (got {item!r})"
+                    )
+            object.__setattr__(self, name, items)
+        if not isinstance(self.stock, Stock):
+            raise EngineInputError("stock", f"must be a Stock (got {self.stock!r})")
+
+    @property
+    def months(self) -> int:
+        """Return the number of projected months."""
+        return 12 * self.horizon_years

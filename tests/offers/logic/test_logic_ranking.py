@@ -1,0 +1,417 @@
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from offers.logic.errors import LogicInputError
+from offers.logic.ranking import (
+    CRITERIA,
+    OptionFacts,
+    RankingPrefs,
+    flip_ask,
+    flip_blocker,
+    money_value_of_weight,
+    rank_options,
+    weight_sensitivity,
+)
+
+# Illustrative figures for the first user (home currency USD, 4-year horizon).
+META = OptionFacts(
+    key="meta",
+    name="Meta E5",
+    kind="external",
+    comp_value=1_600_000,
+    first_year_total=420_000,
+    remote_weeks_allowed=0,
+    remote_policy="3 days a week in office",
+    overlap_hours=0.5,
+    level_order=5,
+    target_level_order=6,
+    relocation_required=True,
+    scope=4,
+    growth=4,
+    team=3,
+    learning=4,
+)
+GOOGLE = OptionFacts(
+    key="google",
+    name="Google L5",
+    kind="external",
+    comp_value=1_500_000,
+    first_year_total=400_000,
+    remote_weeks_allowed=4,
+    remote_policy="hybrid, 4 work-from-anywhere weeks",
+    overlap_hours=0.5,
+    level_order=5,
+    target_level_order=5,
+    relocation_required=True,
+    scope=3,
+    growth=3,
+    team=4,
+    learning=3,
+)
+TIKTOK = OptionFacts(
+    key="tiktok",
+    name="TikTok (Asia hours)",
+    kind="external",
+    comp_value=1_300_000,
+    first_year_total=380_000,
+    remote_weeks_allowed=52,
+    remote_policy="remote from Asia",
+    overlap_hours=8,
+    level_order=5,
+    target_level_order=5,
+    scope=4,
+    growth=4,
+    team=3,
+    learning=4,
+)
+TRANSFER = OptionFacts(
+    key="transfer",
+    name="Internal transfer",
+    kind="internal",
+    comp_value=1_400_000,
+    first_year_total=390_000,
+    remote_weeks_allowed=52,
+    remote_policy="remote",
+    overlap_hours=3,
+    level_order=5,
+    target_level_order=5,
+    scope=3,
+    growth=3,
+    team=4,
+    learning=3,
+)
+STAY = OptionFacts(
+    key="stay",
+    name="Stay",
+    kind="stay",
+    comp_value=1_350_000,
+    first_year_total=370_000,
+    remote_weeks_allowed=10,
+    remote_policy="hybrid",
+    overlap_hours=0.5,
+    scope=2,
+    growth=2,
+    team=4,
+    learning=2,
+)
+OPTIONS = [META, GOOGLE, TIKTOK, TRANSFER, STAY]
+WEIGHTS = {
+    "comp": 3,
+    "remote": 5,
+    "timezone": 4,
+    "level": 1,
+    "scope": 1,
+    "growth": 1,
+    "team": 1,
+    "learning": 1,
+}
+PREFS = RankingPrefs(weights=WEIGHTS, required_remote_weeks=26, relocation_ok=False)
+OPEN_PREFS = RankingPrefs(weights=WEIGHTS, required_remote_weeks=0, relocation_ok=True)
+
+
+def by_key(ranking):
+    return {r.key: r for r in ranking}
+
+
+def test_scores_by_hand():
+    ranked = by_key(rank_options(OPTIONS, PREFS))
+    meta, tiktok, stay = ranked["meta"], ranked["tiktok"], ranked["stay"]
+    assert meta.criteria["comp"].score == 1.0
+    assert tiktok.criteria["comp"].score == pytest.approx(1_300_000 / 1_600_000)
+    assert meta.criteria["remote"].score == 0.0
+    assert stay.criteria["remote"].score == pytest.approx(10 / 26)
+    assert tiktok.criteria["remote"].score == 1.0
+    assert tiktok.criteria["timezone"].score == 1.0
+    assert meta.criteria["timezone"].score == pytest.approx(0.5 / 8)
+    assert meta.criteria["level"].score == 0.75
+    assert "1 level below" in meta.criteria["level"].explanation
+    assert stay.criteria["level"].score == 1.0
+    assert "unknown" in stay.criteria["level"].explanation
+    assert meta.criteria["scope"].score == 0.75
+    assert stay.criteria["scope"].score == 0.25
+    assert "10 of the 26 remote weeks" in stay.criteria["remote"].explanation
+    assert meta.criteria["comp"].figures["best_comp_value"] == 1_600_000
+
+
+def test_weights_are_normalised_and_contributions_sum_to_total():
+    for ranked in rank_options(OPTIONS, PREFS):
+        weights = [c.weight for c in ranked.criteria.values()]
+        assert sum(weights) == pytest.approx(1.0)
+        assert ranked.criteria["remote"].weight == pytest.approx(5 / 17)
+        assert sum(c.contribution for c in ranked.criteria.values()) == pytest.approx(ranked.total)
+        assert 0.0 <= ranked.total <= 1.0
+    doubled = RankingPrefs(weights={k: 2 * v for k, v in WEIGHTS.items()}, required_remote_weeks=26)
+    same = RankingPrefs(weights=WEIGHTS, required_remote_weeks=26)
+    assert [r.total for r in rank_options(OPTIONS, doubled)] == pytest.approx(
+        [r.total for r in rank_options(OPTIONS, same)]
+    )
+
+
+def test_missing_rating_is_neutral_and_explained():
+    ranked = by_key(rank_options([replace(STAY, team=None), TIKTOK], PREFS))
+    assert ranked["stay"].criteria["team"].score == 0.5
+    assert "neutral" in ranked["stay"].criteria["team"].explanation
+
+
+def test_level_penalty_floors_at_zero():
+    far_below = replace(TIKTOK, level_order=1, target_level_order=6)
+    two_below = replace(TIKTOK, key="two", level_order=4, target_level_order=6)
+    above = replace(TIKTOK, key="above", level_order=7, target_level_order=6)
+    ranked = by_key(rank_options([far_below, two_below, above], PREFS))
+    assert ranked["tiktok"].criteria["level"].score == 0.0
+    assert ranked["two"].criteria["level"].score == 0.5
+    assert ranked["above"].criteria["level"].score == 1.0
+
+
+def test_remote_is_full_when_nothing_required_and_comp_zero_when_not_positive():
+    broke = replace(STAY, comp_value=-5)
+    ranked = by_key(rank_options([META, broke], OPEN_PREFS))
+    assert ranked["meta"].criteria["remote"].score == 1.0
+    assert ranked["stay"].criteria["comp"].score == 0.0
+
+
+def test_hard_constraints_exclude_but_keep_options_ranked_last():
+    prefs = replace(PREFS, min_first_year_total=375_000)
+    ranking = rank_options(OPTIONS, prefs)
+    assert [r.key for r in ranking[:2]] == ["tiktok", "transfer"]
+    assert all(r.excluded for r in ranking[2:])
+    assert [r.rank for r in ranking] == [1, 2, 3, 4, 5]
+    ranked = by_key(ranking)
+    assert ranked["meta"].exclusion_reasons == (
+        "allows 0 remote weeks a year; you need 26",
+        "requires relocation; you said you cannot relocate",
+    )
+    assert "first-year total USD 370,000 is below your minimum of USD 375,000" in (
+        ranked["stay"].exclusion_reasons
+    )
+    # Excluded options rank last even when their total is higher.
+    assert max(r.total for r in ranking[2:]) > 0 and not ranked["transfer"].excluded
+
+
+def test_excluded_with_higher_total_still_ranks_after():
+    rich = replace(META, remote_weeks_allowed=25, overlap_hours=8, relocation_required=False)
+    ranking = rank_options([rich, TRANSFER], PREFS)
+    assert ranking[0].key == "transfer"
+    assert ranking[1].total > ranking[0].total and ranking[1].excluded
+
+
+def test_ranking_is_stable_under_reordering():
+    expected = [(r.key, r.rank, r.total) for r in rank_options(OPTIONS, PREFS)]
+    for order in itertools.permutations(OPTIONS):
+        assert [(r.key, r.rank, r.total) for r in rank_options(list(order), PREFS)] == expected
+
+
+def test_ties_break_by_comp_value_then_key():
+    prefs = RankingPrefs(weights={"remote": 1})
+    a = replace(TIKTOK, key="b", comp_value=100)
+    b = replace(TIKTOK, key="a", comp_value=100)
+    c = replace(TIKTOK, key="c", comp_value=200)
+    assert [r.key for r in rank_options([a, b, c], prefs)] == ["c", "a", "b"]
+
+
+def test_zero_weights_rank_by_comp_value():
+    prefs = RankingPrefs(weights={})
+    ranking = rank_options(OPTIONS, prefs)
+    assert all(r.total == 0 for r in ranking)
+    assert ranking[0].key == "meta"
+
+
+@pytest.mark.parametrize(
+    ("weights", "field"),
+    [({"comp": -1}, "weights"), ({"salary": 1}, "weights"), ({"comp": float("nan")}, "weights")],
+)
+def test_bad_weights_raise(weights, field):
+    with pytest.raises(LogicInputError) as info:
+        rank_options(OPTIONS, RankingPrefs(weights=weights))
+    assert info.value.field == field
+
+
+def test_bad_options_raise():
+    with pytest.raises(LogicInputError):
+        rank_options([META, META], PREFS)
+    with pytest.raises(LogicInputError):
+        rank_options([], PREFS)
+    with pytest.raises(LogicInputError) as info:
+        rank_options([replace(META, scope=6)], PREFS)
+    assert info.value.field == "scope"
+    with pytest.raises(LogicInputError) as info:
+        rank_options([replace(META, kind="dream")], PREFS)
+    assert info.value.field == "kind"
+
+
+def with_weight(prefs, criterion, weight):
+    return replace(prefs, weights={**prefs.weights, criterion: weight})
+
+
+def top(options, prefs):
+    return rank_options(options, prefs)[0].key
+
+
+def assert_ranges_hold(options, prefs, eps=1e-6):
+    sens = weight_sensitivity(options, prefs)
+    assert sens.top_key == top(options, prefs)
+    for criterion, weight_range in sens.ranges.items():
+        assert weight_range.low <= weight_range.current <= weight_range.high
+        if not weight_range.high_is_limit:
+            high = weight_range.high
+            past = with_weight(prefs, criterion, high + eps * max(1.0, high))
+            assert top(options, past) == weight_range.top_above_high != sens.top_key
+            if high - eps * max(1.0, high) > weight_range.current:
+                short = with_weight(prefs, criterion, high - eps * max(1.0, high))
+                assert top(options, short) == sens.top_key
+        if not weight_range.low_is_limit:
+            low = weight_range.low
+            past = with_weight(prefs, criterion, low - eps * max(1.0, low))
+            assert top(options, past) == weight_range.top_below_low != sens.top_key
+            if low + eps * max(1.0, low) < weight_range.current:
+                short = with_weight(prefs, criterion, low + eps * max(1.0, low))
+                assert top(options, short) == sens.top_key
+    return sens
+
+
+def test_sensitivity_for_the_first_user():
+    sens = assert_ranges_hold(OPTIONS, PREFS)
+    assert sens.top_key == "tiktok"
+    assert sens.runner_up_key == "transfer"
+    # Remote: both non-excluded options score 1, so no remote weight changes the top.
+    assert sens.ranges["remote"].high_is_limit and sens.ranges["remote"].low_is_limit
+    # Team by hand: TikTok minus transfer on the other criteria is
+    # 3*(13/16 - 14/16) + 4*(1 - 3/8) + (0.75-0.5)*3 = 3.0625; team differs by -0.25,
+    # so the top changes once the team weight passes 3.0625 / 0.25 = 12.25.
+    assert sens.ranges["team"].high == pytest.approx(12.25)
+    flip = sens.smallest_flip
+    assert flip is not None
+    assert flip.criterion == "team"
+    assert (flip.from_weight, flip.to_weight) == (1.0, pytest.approx(12.25))
+    assert flip.new_top_key == "transfer" and flip.new_top_is_runner_up
+
+
+def test_sensitivity_with_a_lower_bound():
+    prefs = RankingPrefs(weights={"comp": 1, "timezone": 1})
+    sens = assert_ranges_hold([META, TIKTOK], prefs)
+    # TikTok - Meta = -3/16 * w_comp + 15/16 * w_timezone: TikTok leads while the
+    # timezone weight is above 0.2 (comp weight 1) or the comp weight below 5.
+    assert sens.top_key == "tiktok"
+    assert sens.ranges["timezone"].low == pytest.approx(0.2)
+    assert sens.ranges["timezone"].top_below_low == "meta"
+    assert sens.ranges["comp"].high == pytest.approx(5.0)
+    assert sens.smallest_flip is not None
+    assert sens.smallest_flip.criterion == "timezone"
+    assert sens.smallest_flip.change == pytest.approx(-0.8)
+
+
+def test_sensitivity_with_a_single_option():
+    sens = weight_sensitivity([META], PREFS)
+    assert sens.top_key == "meta" and sens.runner_up_key is None
+    assert sens.smallest_flip is None
+
+
+option_strategy = st.builds(
+    OptionFacts,
+    key=st.just("x"),
+    name=st.just("x"),
+    kind=st.just("external"),
+    comp_value=st.integers(min_value=100, max_value=2_000).map(float),
+    first_year_total=st.just(100.0),
+    remote_weeks_allowed=st.integers(min_value=0, max_value=52).map(float),
+    remote_policy=st.just(""),
+    overlap_hours=st.integers(min_value=0, max_value=8).map(float),
+    scope=st.integers(min_value=1, max_value=5),
+    team=st.integers(min_value=1, max_value=5),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    options=st.lists(option_strategy, min_size=2, max_size=4),
+    weights=st.lists(st.integers(min_value=0, max_value=10), min_size=len(CRITERIA), max_size=8),
+)
+def test_sensitivity_thresholds_really_flip(options, weights):
+    options = [replace(o, key=f"o{i}", name=f"o{i}") for i, o in enumerate(options)]
+    assume(sum(weights) > 0)
+    prefs = RankingPrefs(weights=dict(zip(CRITERIA, map(float, weights))))
+    assert_ranges_hold(options, prefs)
+
+
+def test_flip_ask_smallest_ask_flips_and_one_step_less_does_not():
+    prefs = RankingPrefs(weights={"comp": 3, "timezone": 1, "remote": 1}, required_remote_weeks=0)
+    options = [META, TRANSFER]
+    assert top(options, prefs) == "meta"
+    result = flip_ask(options, prefs, "transfer", gain_per_unit=4.0, resolution=100.0)
+    assert result is not None
+    assert result.ask % 100 == 0
+    assert result.new_rank == 1 and result.new_top_key == "transfer"
+    after = [replace(TRANSFER, comp_value=TRANSFER.comp_value + result.ask * 4.0), META]
+    assert top(after, prefs) == "transfer"
+    before = [replace(TRANSFER, comp_value=TRANSFER.comp_value + (result.ask - 100) * 4.0), META]
+    assert top(before, prefs) == "meta"
+    assert result.comp_gain == result.ask * 4.0
+
+
+def test_flip_ask_against_a_rival_and_when_already_first():
+    prefs = RankingPrefs(weights={"comp": 1})
+    options = [META, GOOGLE, STAY]
+    result = flip_ask(options, prefs, "stay", 1.0, rival_key="google", resolution=1000)
+    assert result is not None
+    # Stay must pass 1,500,000 (ties go to the higher comp value, so strictly above).
+    assert result.ask == 151_000
+    assert result.new_rank == 2 and result.new_top_key == "meta"
+    first = flip_ask(options, prefs, "meta", 1.0)
+    assert first is not None and first.ask == 0 and first.new_rank == 1
+
+
+def test_flip_ask_lifts_a_first_year_exclusion():
+    prefs = RankingPrefs(weights={"comp": 1, "timezone": 5}, min_first_year_total=400_000)
+    options = [TRANSFER, META]
+    assert top(options, prefs) == "meta"
+    result = flip_ask(options, prefs, "transfer", gain_per_unit=1.0, first_year_gain_per_unit=1.0)
+    assert result is not None and result.ask == 10_000
+    assert flip_ask(options, prefs, "transfer", gain_per_unit=1.0) is None
+
+
+def test_flip_ask_none_when_excluded_by_a_non_money_constraint():
+    assert flip_ask(OPTIONS, PREFS, "meta", 4.0) is None
+    reason = flip_blocker(OPTIONS, PREFS, "meta")
+    assert reason is not None
+    assert "allows 0 remote weeks a year; you need 26" in reason
+    assert flip_blocker(OPTIONS, PREFS, "transfer") is None
+    assert flip_blocker(OPTIONS, OPEN_PREFS, "meta") is None
+
+
+def test_flip_ask_none_when_money_saturates():
+    # Pay scores at most 1, so no ask makes the transfer beat TikTok under these weights.
+    assert flip_ask(OPTIONS, PREFS, "transfer", 4.0) is None
+
+
+def test_flip_ask_bad_input():
+    with pytest.raises(LogicInputError):
+        flip_ask(OPTIONS, PREFS, "nope", 1.0)
+    with pytest.raises(LogicInputError):
+        flip_ask(OPTIONS, PREFS, "meta", 0.0)
+    with pytest.raises(LogicInputError):
+        flip_ask(OPTIONS, PREFS, "meta", 1.0, rival_key="meta")
+
+
+def test_money_value_of_weight_by_hand():
+    value = money_value_of_weight(OPTIONS, PREFS, "remote", "stay")
+    assert value.amount == pytest.approx(5 / 3 * 1_600_000)
+    assert value.currency == "USD"
+    assert "remote" in value.explanation
+    # Same effect on the total: remote +0.01 point vs comp_value + 0.01 * amount.
+    base = by_key(rank_options(OPTIONS, OPEN_PREFS))["stay"].total
+    richer = [replace(STAY, comp_value=STAY.comp_value + 0.01 * value.amount)] + OPTIONS[:4]
+    richer_total = by_key(rank_options(richer, OPEN_PREFS))["stay"].total
+    assert richer_total - base == pytest.approx(0.01 * 5 / 17)
+
+
+def test_money_value_of_weight_without_comp_weight():
+    prefs = RankingPrefs(weights={"remote": 1})
+    assert money_value_of_weight(OPTIONS, prefs, "remote", "meta").amount is None
+    with pytest.raises(LogicInputError):
+        money_value_of_weight(OPTIONS, prefs, "salary", "meta")
