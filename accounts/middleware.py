@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -32,8 +33,9 @@ class SessionTimeoutMiddleware:
             if idle or too_old:
                 logout(request)
                 messages.info(request, _("Your session ended. Please log in again."))
-                return redirect(f"{settings.LOGIN_URL_PATH}?next={request.path}")
-            request.session[SESSION_STARTED] = started
+                return redirect(f"{settings.LOGIN_URL_PATH}?{urlencode({'next': request.path})}")
+            if SESSION_STARTED not in request.session:
+                request.session[SESSION_STARTED] = started
             # Write the last-seen stamp at most once a minute to keep requests cheap.
             if now - seen > 60 or SESSION_SEEN not in request.session:
                 request.session[SESSION_SEEN] = now

@@ -149,8 +149,7 @@ def score_contributions(board: Board) -> dict[str, Any]:
                         ::-1
                     ],
                     "marker": {"color": PALETTE[i % len(PALETTE)]},
-                    "hovertext": [r.criteria[criterion].explanation for r in board.ranking][::-1],
-                }
+                    }
             )
     return {
         "data": data,

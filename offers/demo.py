@@ -18,7 +18,7 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
-from offers.models import Offer, Preferences
+from offers.models import Offer, Preferences, Scenario
 
 K = Decimal(1000)
 EVEN = [25.0, 25.0, 25.0, 25.0]
@@ -376,4 +376,30 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         notes="Team works Asia hours; figures expected from the band until the offer arrives. "
         + ILLUSTRATIVE,
     )
-    return {"stay": stay, "meta_offer": meta_offer}
+    # The negotiation on Meta: E6-level stock as the recruiter hinted, or comp traded for remote.
+    e6_stock = Decimal("240000")  # Meta E6 band stock midpoint a year (illustrative)
+    e6 = Scenario(
+        owner=user,
+        offer=meta_offer,
+        name="E6-level stock (VP approval)",
+        extra_stock_yearly=e6_stock - Decimal("150000"),
+        notes="Base is capped at the E5 top; ask for stock at the E6 midpoint instead. "
+        + ILLUSTRATIVE,
+    )
+    remote = Scenario(
+        owner=user,
+        offer=meta_offer,
+        name="Trade comp for remote",
+        remote_weeks_per_year=12,
+        extra_stock_yearly=Decimal("0"),
+        notes="Keep the offered pay and ask for 12 remote weeks a year in writing instead. "
+        + ILLUSTRATIVE,
+    )
+    for scenario in (e6, remote):
+        scenario.full_clean()
+        scenario.save()
+    return {
+        "stay": stay,
+        "meta_offer": meta_offer,
+        "scenarios": {"e6_stock": e6, "remote": remote},
+    }

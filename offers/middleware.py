@@ -8,6 +8,8 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+SESSION_TZ_KEY = "offerdesk_tz"
+
 
 class UserTimezoneMiddleware:
     """Activate the home time zone from the user's preferences for this request."""
@@ -18,13 +20,17 @@ class UserTimezoneMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         tz_name = None
         if request.user.is_authenticated:
-            from offers.models import Preferences
+            # Cached in the session; the preferences view refreshes it on save.
+            tz_name = request.session.get(SESSION_TZ_KEY)
+            if tz_name is None:
+                from offers.models import Preferences
 
-            tz_name = (
-                Preferences.objects.filter(owner=request.user)
-                .values_list("home_timezone", flat=True)
-                .first()
-            )
+                tz_name = (
+                    Preferences.objects.filter(owner=request.user)
+                    .values_list("home_timezone", flat=True)
+                    .first()
+                ) or ""
+                request.session[SESSION_TZ_KEY] = tz_name
         try:
             if tz_name:
                 timezone.activate(zoneinfo.ZoneInfo(tz_name))

@@ -358,3 +358,14 @@ def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, A
 def money(value: float | Decimal) -> float:
     """Round a figure for display and JSON."""
     return round(float(value), 2)
+
+
+def tz_strips_by_zone(evs: Sequence[Evaluation], prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:
+    """Return one 24-hour strip per distinct work time zone, with the options that use it."""
+    zones: dict[str, dict[str, Any]] = {}
+    for ev in evs:
+        tz = ev.offer.work_timezone
+        if tz not in zones:
+            zones[tz] = {"zone": tz, "overlap": ev.overlap, "strip": tz_strip(ev.offer, prefs, day), "offers": []}
+        zones[tz]["offers"].append(ev.offer)
+    return list(zones.values())

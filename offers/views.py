@@ -16,6 +16,7 @@ from accounts.locking import StaleEditError
 from accounts.models import Revision
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer
 
 
@@ -200,6 +201,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
                 {"form": form, "zones": COMMON_ZONES},
                 status=409,
             )
+        request.session[SESSION_TZ_KEY] = form.cleaned_data["home_timezone"]
         messages.success(request, _("Preferences saved; the ranking is updated."))
         return redirect("offers:dashboard")
     if prefs.pk:
@@ -238,6 +240,3 @@ def trash(request: HttpRequest) -> HttpResponse:
     """List deletions that can still be undone."""
     items = trash_list(user=request.user)
     return render(request, "offers/trash.html", {"items": items, "days": 30})
-
-
-scenario_list = export = dashboard
