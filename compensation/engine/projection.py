@@ -187,23 +187,43 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     return frame
 
 
+def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[str, np.ndarray]:
+    """Return the monthly cash flows of ``spec`` as plain arrays (no DataFrame overhead)."""
+    months = spec.months
+    prices = _prices(spec, price_path)
+    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    out = fixed_components(spec, months)
+    equity = np.zeros(months)
+    for g in spec.grants:
+        equity += grant_shares(spec, g, months) * prices
+    out["equity_grants"] = equity * keep
+    refreshers = np.zeros(months)
+    for item in spec.refreshers:
+        refreshers += refresher_vest_value(refresher_values(item, months), prices, spec.stock.price)
+    out["refreshers"] = refreshers * keep
+    return out
+
+
 def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
     """Return yearly totals (gross, home currency and net of tax), indexed by year 1..horizon."""
-    monthly = project(spec, price_path)
-    year = (monthly.index.to_numpy() - 1) // 12 + 1
-    grouped = monthly.groupby(year).sum()
-    frame = pd.DataFrame(index=pd.RangeIndex(1, spec.horizon_years + 1, name="year"))
-    for column in ("base", "bonus", "sign_on", "relocation"):
-        frame[column] = grouped[column].to_numpy()
-    frame["equity"] = (grouped["equity_grants"] + grouped["refreshers"]).to_numpy()
-    frame["total"] = grouped["total"].to_numpy()
-    frame["cumulative"] = frame["total"].cumsum()
-    frame["total_home"] = frame["total"] * spec.fx_to_home
-    frame["cumulative_home"] = frame["total_home"].cumsum()
+    monthly = _monthly_arrays(spec, price_path)
+    years = spec.horizon_years
+
+    def per_year(values: np.ndarray) -> np.ndarray:
+        return np.asarray(values[: 12 * years].reshape(years, 12).sum(axis=1))
+
+    columns = {c: per_year(monthly[c]) for c in ("base", "bonus", "sign_on", "relocation")}
+    columns["equity"] = per_year(monthly["equity_grants"] + monthly["refreshers"])
+    total = columns["base"] + columns["bonus"] + columns["sign_on"] + columns["relocation"] + columns["equity"]
+    columns["total"] = total
+    columns["cumulative"] = np.cumsum(total)
+    total_home = total * spec.fx_to_home
+    columns["total_home"] = total_home
+    columns["cumulative_home"] = np.cumsum(total_home)
     net = 1.0 - spec.tax_rate_pct / 100.0
-    frame["total_net"] = frame["total"] * net
-    frame["total_net_home"] = frame["total_home"] * net
-    return frame
+    columns["total_net"] = total * net
+    columns["total_net_home"] = total_home * net
+    return pd.DataFrame(columns, index=pd.RangeIndex(1, years + 1, name="year"))
 
 
 def annualized(spec: PackageSpec) -> dict[str, float]:
