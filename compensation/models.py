@@ -377,6 +377,12 @@ class VestingFields(models.Model):
     frequency_months = models.PositiveSmallIntegerField(
         _("vests every"), choices=VestingFrequency.choices, default=VestingFrequency.QUARTERLY
     )
+    year_frequencies = models.JSONField(
+        _("vest frequency per year"),
+        null=True,
+        blank=True,
+        help_text=_("Optional months between vests, one per year (Amazon: 12, 12, 6, 6)."),
+    )
 
     class Meta:
         abstract = True

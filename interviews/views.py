@@ -1,9 +1,479 @@
+"""Pages of the interviews app: board, process pages, rounds, questions, analytics, calendar."""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.locking import StaleEditError
+from interviews import analytics, selectors, services
+from interviews.forms import (
+    DebriefForm,
+    MoveStageForm,
+    ProcessForm,
+    QuestionFilterForm,
+    QuickRoundForm,
+    RoundForm,
+    TeamMatchForm,
+)
+from interviews.ics import CalendarEvent, calendar_text
+from interviews.models import FUNNEL_STAGES, Process, Round, Signal, Stage
 
 
-def index(request: HttpRequest) -> HttpResponse:
-    """Placeholder page until the app's views land."""
-    return render(request, "base.html")
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _home_timezone(request: HttpRequest) -> str:
+    """Return the zone the middleware activated for this request (the user's home zone)."""
+    return timezone.get_current_timezone_name()
+
+
+def _bad_request_status(request: HttpRequest) -> int:
+    return 400 if _is_htmx(request) else 200
+
+
+def _not_allowed_unless_post(request: HttpRequest) -> HttpResponse | None:
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    return None
+
+
+def _apply_model_errors(form: Any, exc: ValidationError) -> None:
+    """Put a service's ValidationError on the form, by field where the form has the field."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.message_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        form.add_error(None, exc.messages)
+
+
+# Board ----------------------------------------------------------------------------------
+
+
+def _board_context(request: HttpRequest) -> dict[str, Any]:
+    columns = selectors.process_board(user=request.user)
+    following = {s: FUNNEL_STAGES[i + 1] for i, s in enumerate(FUNNEL_STAGES[:-1])}
+    for column in columns:
+        for process in column["processes"]:
+            process.advance_to = following.get(process.stage)
+            process.advance_label = Stage(process.advance_to).label if process.advance_to else ""
+    return {
+        "columns": columns,
+        "stage_choices": Stage.choices,
+        "process_count": sum(len(c["processes"]) for c in columns),
+    }
+
+
+def board(request: HttpRequest) -> HttpResponse:
+    """Show the user's processes in one column a stage."""
+    return render(request, "interviews/board.html", _board_context(request))
+
+
+def process_move(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move a process to another stage (htmx swaps the board)."""
+    process = selectors.process_get_bare(user=request.user, pk=pk)
+    if (denied := _not_allowed_unless_post(request)) is not None:
+        return denied
+    form = MoveStageForm(request.POST)
+    status = 200
+    if form.is_valid():
+        try:
+            services.process_move_stage(
+                user=request.user,
+                process=process,
+                stage=form.cleaned_data["stage"],
+                note=form.cleaned_data["note"],
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            status = 400
+    else:
+        messages.error(request, _("Pick a stage from the list."))
+        status = 400
+    if _is_htmx(request):
+        context = _board_context(request)
+        context["move_error"] = status != 200
+        return render(request, "interviews/partials/board.html", context, status=status)
+    if request.POST.get("next") == "detail":
+        return redirect("interviews:process_detail", pk=process.pk)
+    return redirect("interviews:board")
+
+
+# Processes ------------------------------------------------------------------------------
+
+
+def process_create(request: HttpRequest) -> HttpResponse:
+    """Create a process."""
+    form = ProcessForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data.pop("version", None)
+        try:
+            process = services.process_create(user=request.user, **data)
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Process added."))
+            return redirect("interviews:process_detail", pk=process.pk)
+    return render(
+        request, "interviews/process_form.html", {"form": form, "title": _("New process")}
+    )
+
+
+def process_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show a process: its stage history, rounds on a timeline, debrief and team matches."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    return render(request, "interviews/process_detail.html", _detail_context(request, process))
+
+
+def _detail_context(
+    request: HttpRequest, process: Process, quick_form: QuickRoundForm | None = None
+) -> dict[str, Any]:
+    rounds = list(process.rounds.all())
+    stated = [r for r in rounds if r.stated_comp]
+    return {
+        "process": process,
+        "rounds": rounds,
+        "stated_rounds": stated,
+        "debrief": getattr(process, "debrief", None),
+        "quick_form": quick_form
+        or QuickRoundForm(process=process, default_timezone=_home_timezone(request)),
+        "move_form": MoveStageForm(initial={"stage": process.stage}),
+        "signals": Signal,
+    }
+
+
+def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a process (not its stage: that moves through the board)."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    form = ProcessForm(request.POST or None, instance=process, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data.pop("version", None)
+        try:
+            services.process_update(
+                user=request.user,
+                process=process,
+                expected_version=form.expected_version(),
+                data=data,
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Process saved."))
+            return redirect("interviews:process_detail", pk=process.pk)
+    return render(
+        request,
+        "interviews/process_form.html",
+        {"form": form, "process": process, "title": _("Edit process")},
+    )
+
+
+def process_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move a process with its rounds, debrief and team matches to the trash."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        services.process_delete(user=request.user, process=process)
+        messages.success(request, _("Process moved to the trash; you can restore it for 30 days."))
+        return redirect("interviews:board")
+    return render(
+        request,
+        "interviews/confirm_delete.html",
+        {
+            "object": process,
+            "cancel_url": reverse("interviews:process_detail", args=[process.pk]),
+            "consequence": _(
+                "Its %(rounds)s rounds, debrief and %(matches)s team matches go with it."
+            )
+            % {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())},
+        },
+    )
+
+
+# Rounds ---------------------------------------------------------------------------------
+
+
+def round_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a round: the quick form (htmx, on the process page) or the full form."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    quick = request.POST.get("quick") == "1"
+    form_class = QuickRoundForm if quick else RoundForm
+    form = form_class(
+        request.POST or None, process=process, default_timezone=_home_timezone(request)
+    )
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
+        try:
+            services.round_create(
+                user=request.user, process=process, questions=form.question_inputs() or (), **data
+            )
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+    if request.method == "POST" and form.is_valid():
+        if _is_htmx(request):
+            process = selectors.process_get(user=request.user, pk=pk)
+            return render(
+                request,
+                "interviews/partials/rounds_section.html",
+                _detail_context(request, process),
+            )
+        messages.success(request, _("Round added."))
+        return redirect("interviews:process_detail", pk=process.pk)
+    if request.method == "POST" and quick:
+        context = _detail_context(request, process, quick_form=form)
+        template = (
+            "interviews/partials/rounds_section.html"
+            if _is_htmx(request)
+            else "interviews/process_detail.html"
+        )
+        return render(request, template, context, status=_bad_request_status(request))
+    return render(
+        request,
+        "interviews/round_form.html",
+        {"form": form, "process": process, "title": _("New round")},
+        status=_bad_request_status(request) if request.method == "POST" else 200,
+    )
+
+
+def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a round; refuse to overwrite a change made in another tab."""
+    round_ = selectors.round_get(user=request.user, pk=pk)
+    form = RoundForm(request.POST or None, instance=round_, process=round_.process)
+    if request.method == "POST" and form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
+        try:
+            services.round_update(
+                user=request.user,
+                round_=round_,
+                expected_version=form.expected_version(),
+                data=data,
+                questions=form.question_inputs(),
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Round saved."))
+            return redirect("interviews:process_detail", pk=round_.process_id)
+    return render(
+        request,
+        "interviews/round_form.html",
+        {"form": form, "process": round_.process, "round": round_, "title": _("Edit round")},
+    )
+
+
+def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move a round and its questions to the trash."""
+    round_ = selectors.round_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        process_pk = round_.process_id
+        services.round_delete(user=request.user, round_=round_)
+        messages.success(request, _("Round moved to the trash."))
+        return redirect("interviews:process_detail", pk=process_pk)
+    return render(
+        request,
+        "interviews/confirm_delete.html",
+        {
+            "object": round_,
+            "cancel_url": reverse("interviews:process_detail", args=[round_.process_id]),
+            "consequence": _("Its questions and notes go with it."),
+        },
+    )
+
+
+# Debrief and team matches ---------------------------------------------------------------
+
+
+def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Create or edit the debrief of a process."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    debrief = getattr(process, "debrief", None)
+    form = DebriefForm(request.POST or None, instance=debrief, process=process)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data.pop("version", None)
+        try:
+            services.debrief_save(
+                user=request.user,
+                process=process,
+                data=data,
+                expected_version=form.expected_version() if debrief else None,
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Debrief saved."))
+            return redirect("interviews:process_detail", pk=process.pk)
+    return render(
+        request,
+        "interviews/simple_form.html",
+        {"form": form, "process": process, "title": _("Debrief")},
+    )
+
+
+def team_match_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """Add a team match to a process."""
+    process = selectors.process_get(user=request.user, pk=pk)
+    form = TeamMatchForm(request.POST or None, process=process)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data.pop("version", None)
+        try:
+            services.team_match_create(user=request.user, process=process, **data)
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Team match added."))
+            return redirect("interviews:process_detail", pk=process.pk)
+    return render(
+        request,
+        "interviews/simple_form.html",
+        {"form": form, "process": process, "title": _("New team match")},
+    )
+
+
+def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a team match."""
+    match = selectors.team_match_get(user=request.user, pk=pk)
+    form = TeamMatchForm(request.POST or None, instance=match, process=match.process)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        data.pop("version", None)
+        try:
+            services.team_match_update(
+                user=request.user, match=match, expected_version=form.expected_version(), data=data
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+        except ValidationError as exc:
+            _apply_model_errors(form, exc)
+        else:
+            messages.success(request, _("Team match saved."))
+            return redirect("interviews:process_detail", pk=match.process_id)
+    return render(
+        request,
+        "interviews/simple_form.html",
+        {"form": form, "process": match.process, "title": _("Edit team match")},
+    )
+
+
+def team_match_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move a team match to the trash."""
+    match = selectors.team_match_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        services.team_match_delete(user=request.user, match=match)
+        messages.success(request, _("Team match moved to the trash."))
+        return redirect("interviews:process_detail", pk=match.process_id)
+    return render(
+        request,
+        "interviews/confirm_delete.html",
+        {
+            "object": match,
+            "cancel_url": reverse("interviews:process_detail", args=[match.process_id]),
+        },
+    )
+
+
+# Questions, analytics, calendar ---------------------------------------------------------
+
+
+def question_log(request: HttpRequest) -> HttpResponse:
+    """List the questions asked, searchable by tag, company, round kind and text."""
+    form = QuestionFilterForm(request.GET or None, user=request.user)
+    filters: dict[str, Any] = {}
+    if form.is_valid():
+        company = form.cleaned_data.get("company")
+        filters = {
+            "tag": form.cleaned_data.get("tag") or "",
+            "company_id": company.pk if company else None,
+            "kind": form.cleaned_data.get("kind") or "",
+            "text": form.cleaned_data.get("text") or "",
+        }
+    questions = selectors.question_search(user=request.user, **filters)
+    return render(
+        request,
+        "interviews/question_log.html",
+        {
+            "form": form,
+            "questions": questions,
+            "tags": selectors.question_tags(user=request.user),
+            "active_tag": filters.get("tag", ""),
+        },
+    )
+
+
+def _labels() -> dict[str, str]:
+    labels: dict[str, str] = {}
+    for choices in (Stage.choices, Signal.choices, Round.Kind.choices):
+        labels.update({value: str(label) for value, label in choices})
+    labels.update(
+        {
+            "title_funnel": _("Stages reached"),
+            "title_signals": _("Signals by round kind"),
+            "title_rounds": _("Rounds per company"),
+            "title_days": _("Days from first contact to offer"),
+        }
+    )
+    return labels
+
+
+def analytics_page(request: HttpRequest) -> HttpResponse:
+    """Show the funnel, signals by round kind, rounds per company, time to offer and levels."""
+    processes, rounds = selectors.analytics_input(user=request.user)
+    stats = analytics.interview_stats(processes, rounds)
+    labels = _labels()
+    return render(
+        request,
+        "interviews/analytics.html",
+        {
+            "stats": stats,
+            "figures": analytics.stats_figures(stats, labels),
+            "labels": labels,
+        },
+    )
+
+
+def calendar_ics(request: HttpRequest) -> HttpResponse:
+    """Download the upcoming rounds as an iCalendar (.ics) file."""
+    now = timezone.now()
+    host = request.get_host().split(":")[0] or "offerdesk"
+    events = []
+    for r in selectors.calendar_rounds(user=request.user, now=now):
+        local = r.scheduled_local
+        description_lines = [
+            f"{r.get_kind_display()} — {r.process.role}",
+            _("Entered as %(time)s %(zone)s")
+            % {"time": f"{local:%Y-%m-%d %H:%M}", "zone": r.timezone},
+        ]
+        if r.interviewer_name:
+            description_lines.append(_("Interviewer: %(name)s") % {"name": r.interviewer_name})
+        if r.interviewer_background:
+            description_lines.append(r.interviewer_background)
+        events.append(
+            CalendarEvent(
+                uid=f"interview-round-{r.pk}@{host}",
+                start=r.scheduled_at,
+                end=r.scheduled_at + timedelta(minutes=r.duration_minutes),
+                summary=f"{r.process.company.name}: {r.get_kind_display()}",
+                description="\n".join(description_lines),
+                location=r.get_mode_display(),
+            )
+        )
+    body = calendar_text(events, now=now, name=_("Offerdesk interviews"))
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
+    return response

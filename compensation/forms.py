@@ -1,0 +1,325 @@
+"""Forms of the compensation pages; they validate input, services write it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from compensation import engine, selectors
+from compensation.models import (
+    Band,
+    Company,
+    EquityGrant,
+    FxRate,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+    SignOn,
+)
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def preset_choices() -> list[tuple[str, str]]:
+    """Return the engine's vesting presets as form choices, described in words."""
+    return [("", _("— custom (use the fields below) —"))] + [
+        (name, f"{name}: {schedule.describe()}")
+        for name, schedule in sorted(engine.VESTING_PRESETS.items())
+    ]
+
+
+class CompanyForm(forms.ModelForm):
+    vesting_preset = forms.ChoiceField(
+        label=_("usual vesting schedule"), choices=preset_choices, required=False
+    )
+
+    class Meta:
+        model = Company
+        fields = [
+            "name",
+            "ticker",
+            "is_private",
+            "currency",
+            "share_price",
+            "growth_pct",
+            "volatility_pct",
+            "liquidity_discount_pct",
+            "vesting_preset",
+            "notes",
+        ]
+        widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
+
+
+class LevelForm(forms.ModelForm):
+    class Meta:
+        model = Level
+        fields = ["code", "title", "order", "equivalence"]
+
+
+class BandForm(forms.ModelForm):
+    class Meta:
+        model = Band
+        fields = [
+            "level",
+            "currency",
+            "base_min",
+            "base_mid",
+            "base_max",
+            "stock_min",
+            "stock_mid",
+            "stock_max",
+            "bonus_target_pct",
+            "location",
+            "source",
+            "as_of",
+        ]
+        widgets = {"as_of": DATE}
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["level"].queryset = selectors.level_list(user=user).order_by(
+            "company__name", "order"
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for prefix in ("base", "stock"):
+            lo, mid, hi = (data.get(f"{prefix}_{k}") for k in ("min", "mid", "max"))
+            if lo is not None and mid is not None and mid < lo:
+                self.add_error(f"{prefix}_mid", _("Must be at least the minimum."))
+            if mid is not None and hi is not None and hi < mid:
+                self.add_error(f"{prefix}_max", _("Must be at least the mid-point."))
+        return data
+
+
+class BandImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), help_text=_("UTF-8, at most 5 MB."))
+
+
+class FxRateForm(forms.ModelForm):
+    class Meta:
+        model = FxRate
+        fields = ["currency", "to_currency", "rate", "as_of"]
+        widgets = {"as_of": DATE}
+
+
+class LocationForm(forms.ModelForm):
+    class Meta:
+        model = LocationPreset
+        fields = ["name", "currency", "effective_tax_pct", "cost_of_living_index", "time_zone"]
+
+
+class PackageForm(forms.ModelForm):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Package
+        fields = [
+            "name",
+            "company",
+            "level",
+            "is_current_job",
+            "currency",
+            "base",
+            "raise_pct",
+            "bonus_target_pct",
+            "bonus_multiplier",
+            "relocation",
+            "start_date",
+            "location",
+        ]
+        widgets = {"start_date": DATE}
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["company"].queryset = selectors.company_list(user=user)
+        self.fields["level"].queryset = selectors.level_list(user=user).order_by(
+            "company__name", "order"
+        )
+        self.fields["location"].queryset = selectors.location_list(user=user)
+        if self.instance.pk and not self.is_bound:
+            self.initial["version"] = self.instance.version
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        company, level = data.get("company"), data.get("level")
+        if company is not None and level is not None and level.company_id != company.pk:
+            self.add_error("level", _("Choose a level of the package's company."))
+        return data
+
+    def package_fields(self) -> dict[str, Any]:
+        """Return the cleaned model fields (without the version)."""
+        return {k: v for k, v in self.cleaned_data.items() if k != "version"}
+
+
+def parse_weights(text: str) -> list[float]:
+    """Return yearly vesting percentages from text like "25, 25, 25, 25" or "33/33/22/12"."""
+    parts = list(text.replace("/", ",").replace(";", ",").replace("%", "").split(","))
+    parts = [p.strip() for p in parts if p.strip()]
+    if not parts:
+        raise ValidationError(_("Enter one percentage per year, e.g. 25,25,25,25."))
+    try:
+        weights = [float(p) for p in parts]
+    except ValueError:
+        raise ValidationError(_("Use numbers separated by commas, e.g. 33,33,22,12.")) from None
+    if any(w < 0 or w != w or w in (float("inf"),) for w in weights):
+        raise ValidationError(_("Percentages must be zero or more."))
+    if len(weights) > 10:
+        raise ValidationError(_("At most 10 years."))
+    if abs(sum(weights) - 100.0) > 1e-6:
+        raise ValidationError(
+            _("The yearly percentages must add up to 100 (they add up to %(s)s).")
+            % {"s": f"{sum(weights):g}"}
+        )
+    return weights
+
+
+def format_weights(weights: Any) -> str:
+    """Return weights as "25,25,25,25"."""
+    if not isinstance(weights, list):
+        return ""
+    return ",".join(f"{float(w):g}" for w in weights)
+
+
+class VestingFormMixin(forms.ModelForm):
+    """Weights typed as "25,25,25,25" or picked from a preset (which wins when chosen)."""
+
+    preset = forms.ChoiceField(label=_("preset"), choices=preset_choices, required=False)
+    weights_text = forms.CharField(
+        label=_("yearly vesting %"),
+        initial="25,25,25,25",
+        required=False,
+        help_text=_("One percentage per year, e.g. 33,33,22,12."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and not self.is_bound:
+            self.initial["weights_text"] = format_weights(self.instance.weights)
+        self.fields["cliff_months"].required = False
+        self.fields["frequency_months"].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        preset = data.get("preset")
+        if preset:
+            schedule = engine.VESTING_PRESETS[preset]
+            data["weights"] = list(schedule.year_weights)
+            data["cliff_months"] = schedule.cliff_months
+            data["frequency_months"] = schedule.frequency_months
+            data["year_frequencies"] = (
+                list(schedule.year_frequencies) if schedule.year_frequencies else None
+            )
+        else:
+            try:
+                data["weights"] = parse_weights(data.get("weights_text") or "")
+            except ValidationError as error:
+                self.add_error("weights_text", error)
+                return data
+            data["cliff_months"] = data.get("cliff_months") or 0
+            data["frequency_months"] = data.get("frequency_months") or 3
+            if self.instance.pk and self.instance.weights == data["weights"]:
+                data["year_frequencies"] = self.instance.year_frequencies
+            else:
+                data["year_frequencies"] = None
+        probe = type(self.instance)(
+            weights=data["weights"],
+            cliff_months=data["cliff_months"],
+            frequency_months=data["frequency_months"],
+            year_frequencies=data["year_frequencies"],
+        )
+        try:
+            selectors.schedule_of(probe)
+        except engine.EngineInputError as error:
+            target = "cliff_months" if error.field == "cliff_months" else "weights_text"
+            self.add_error(target, error.message)
+        return data
+
+    def vesting_values(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            k: data[k] for k in ("weights", "cliff_months", "frequency_months", "year_frequencies")
+        }
+
+
+class SignOnForm(forms.ModelForm):
+    class Meta:
+        model = SignOn
+        fields = ["amount", "year", "clawback_months"]
+
+
+class GrantForm(VestingFormMixin):
+    class Meta:
+        model = EquityGrant
+        fields = [
+            "label",
+            "value",
+            "shares",
+            "grant_price",
+            "vest_start",
+            "cliff_months",
+            "frequency_months",
+        ]
+        widgets = {"vest_start": DATE}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("value") is None and data.get("shares") is None:
+            self.add_error("value", _("Give the grant's value or its number of shares."))
+        return data
+
+    def row(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {
+            **{k: d.get(k) for k in ("label", "value", "shares", "grant_price", "vest_start")},
+            **self.vesting_values(),
+        }
+
+
+class RefresherForm(VestingFormMixin):
+    class Meta:
+        model = Refresher
+        fields = ["yearly_value", "first_year", "cliff_months", "frequency_months"]
+
+    def row(self) -> dict[str, Any]:
+        d = self.cleaned_data
+        return {
+            "yearly_value": d["yearly_value"],
+            "first_year": d["first_year"],
+            **self.vesting_values(),
+        }
+
+
+def _row_of_sign_on(form: forms.ModelForm) -> dict[str, Any]:
+    return {k: form.cleaned_data[k] for k in ("amount", "year", "clawback_months")}
+
+
+SignOnFormSet = forms.inlineformset_factory(
+    Package, SignOn, form=SignOnForm, extra=1, can_delete=True, max_num=10, validate_max=True
+)
+GrantFormSet = forms.inlineformset_factory(
+    Package, EquityGrant, form=GrantForm, extra=1, can_delete=True, max_num=10, validate_max=True
+)
+RefresherFormSet = forms.inlineformset_factory(
+    Package, Refresher, form=RefresherForm, extra=1, can_delete=True, max_num=5, validate_max=True
+)
+
+
+def formset_rows(formset: forms.BaseInlineFormSet) -> list[dict[str, Any]]:
+    """Return one dict per kept, filled-in form (with "id" for existing rows)."""
+    rows: list[dict[str, Any]] = []
+    for form in formset.forms:
+        if not form.has_changed() and not form.instance.pk:
+            continue
+        if formset.can_delete and formset._should_delete_form(form):
+            continue
+        row = form.row() if hasattr(form, "row") else _row_of_sign_on(form)
+        if form.instance.pk:
+            row["id"] = form.instance.pk
+        rows.append(row)
+    return rows

@@ -1,0 +1,572 @@
+"""Reads of companies, bands, FX rates and packages, and the bridge from packages to the engine."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Case, F, IntegerField, Prefetch, Q, QuerySet, Value, When
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from compensation import engine
+from compensation.models import (
+    Band,
+    Company,
+    EquityGrant,
+    FxRate,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+)
+
+PIVOT_CURRENCY = "USD"
+TOP_OF_BAND_SHARE = Decimal("0.98")
+
+
+def _visible(user: AbstractBaseUser, prefix: str = "") -> Q:
+    """Return a filter for shared rows and the user's own rows."""
+    return Q(**{f"{prefix}owner__isnull": True}) | Q(**{f"{prefix}owner": user})
+
+
+# Companies and ladders -------------------------------------------------------------------
+
+
+def company_list(*, user: AbstractBaseUser) -> QuerySet[Company]:
+    """Return shared companies and the user's own, with their ladders."""
+    return (
+        Company.objects.filter(_visible(user))
+        .prefetch_related(Prefetch("levels", queryset=Level.objects.order_by("order")))
+        .order_by("name", "id")
+    )
+
+
+def company_get(*, user: AbstractBaseUser, pk: int) -> Company:
+    """Return a shared or own company with its ladder and the bands the user may see."""
+    bands = band_list(user=user).order_by("level__order", "currency", "location", "-as_of")
+    levels = Level.objects.order_by("order").prefetch_related(Prefetch("bands", queryset=bands))
+    qs = Company.objects.filter(_visible(user)).prefetch_related(
+        Prefetch("levels", queryset=levels)
+    )
+    return get_object_or_404(qs, pk=pk)
+
+
+def company_get_own(*, user: AbstractBaseUser, pk: int) -> Company:
+    """Return one of the user's own companies (shared ones are read-only: 404)."""
+    return get_object_or_404(Company, owner=user, pk=pk)
+
+
+def level_list(*, user: AbstractBaseUser) -> QuerySet[Level]:
+    """Return the levels of every company the user can see."""
+    return Level.objects.filter(_visible(user, "company__")).select_related("company")
+
+
+def next_level(level: Level) -> Level | None:
+    """Return the next rung up the same company's ladder, or None at the top."""
+    return (
+        Level.objects.filter(company_id=level.company_id, order__gt=level.order)
+        .order_by("order", "id")
+        .first()
+    )
+
+
+# Bands -----------------------------------------------------------------------------------
+
+
+def band_list(*, user: AbstractBaseUser, level: Level | None = None) -> QuerySet[Band]:
+    """Return the shared and own bands of companies the user can see."""
+    qs = Band.objects.filter(_visible(user), _visible(user, "level__company__")).select_related(
+        "level__company"
+    )
+    if level is not None:
+        qs = qs.filter(level=level)
+    return qs
+
+
+def band_get_own(*, user: AbstractBaseUser, pk: int) -> Band:
+    """Return one of the user's own bands (shared bands are read-only: 404)."""
+    return get_object_or_404(Band.objects.select_related("level__company"), owner=user, pk=pk)
+
+
+def band_for(
+    *,
+    user: AbstractBaseUser,
+    level: Level | None,
+    currency: str | None = None,
+    location: str | None = None,
+) -> Band | None:
+    """Return the band to compare against: the user's own before shared, then the newest.
+
+    With ``currency`` (and ``location``), bands in that currency (at that place) come first.
+    """
+    if level is None:
+        return None
+    qs = band_list(user=user, level=level).annotate(
+        mine=Case(When(owner=user, then=Value(0)), default=Value(1), output_field=IntegerField()),
+        cur_rank=Case(
+            When(currency=currency or "", then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+        loc_rank=Case(
+            When(location__iexact=location or "", then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+    )
+    order: list[Any] = ["mine", F("as_of").desc(nulls_last=True), "-id"]
+    if location:
+        order.insert(0, "loc_rank")
+    if currency:
+        order.insert(0, "cur_rank")
+    return qs.order_by(*order).first()
+
+
+# FX and places ---------------------------------------------------------------------------
+
+
+def fx_list(*, user: AbstractBaseUser) -> QuerySet[FxRate]:
+    """Return the shared and own exchange rates."""
+    return FxRate.objects.filter(_visible(user))
+
+
+def fx_get_own(*, user: AbstractBaseUser, pk: int) -> FxRate:
+    """Return one of the user's own exchange rates."""
+    return get_object_or_404(FxRate, owner=user, pk=pk)
+
+
+def location_list(*, user: AbstractBaseUser) -> QuerySet[LocationPreset]:
+    """Return the shared and own location presets."""
+    return LocationPreset.objects.filter(_visible(user)).order_by("name", "id")
+
+
+def location_get_own(*, user: AbstractBaseUser, pk: int) -> LocationPreset:
+    """Return one of the user's own location presets."""
+    return get_object_or_404(LocationPreset, owner=user, pk=pk)
+
+
+def _best_rate(
+    rows: Iterable[FxRate], owner_id: Any, a: str, b: str, on: dt.date | None
+) -> Decimal | None:
+    """Return the best direct or inverse a->b rate among ``rows``, or None."""
+    best: tuple[tuple[int, int, int, int], Decimal] | None = None
+    for row in rows:
+        if (row.currency, row.to_currency) == (a, b):
+            rate, direct = row.rate, 1
+        elif (row.currency, row.to_currency) == (b, a):
+            rate, direct = Decimal(1) / row.rate, 0
+        else:
+            continue
+        mine = 1 if row.owner_id is not None and row.owner_id == owner_id else 0
+        if on is None:
+            when = (1, row.as_of.toordinal())
+        elif row.as_of <= on:
+            when = (1, row.as_of.toordinal())  # the latest rate known on that day
+        else:
+            when = (0, -row.as_of.toordinal())  # else the earliest rate after it
+        key = (mine, *when, direct)
+        if best is None or key > best[0]:
+            best = (key, rate)
+    return None if best is None else best[1]
+
+
+def fx_rate_for_owner(
+    *, owner_id: Any, currency: str, to_currency: str, on: dt.date | None = None
+) -> Decimal:
+    """Return units of ``to_currency`` per ``currency`` (see `fx_rate`) for a user id."""
+    currency, to_currency = currency.upper(), to_currency.upper()
+    if currency == to_currency:
+        return Decimal(1)
+    wanted = {currency, to_currency, PIVOT_CURRENCY}
+    rows = list(
+        FxRate.objects.filter(
+            Q(owner__isnull=True) | Q(owner_id=owner_id),
+            currency__in=wanted,
+            to_currency__in=wanted,
+        )
+    )
+    rate = _best_rate(rows, owner_id, currency, to_currency, on)
+    if rate is not None:
+        return rate
+    if PIVOT_CURRENCY not in (currency, to_currency):
+        first = _best_rate(rows, owner_id, currency, PIVOT_CURRENCY, on)
+        second = _best_rate(rows, owner_id, PIVOT_CURRENCY, to_currency, on)
+        if first is not None and second is not None:
+            return first * second
+    raise LookupError(
+        _("No exchange rate from %(a)s to %(b)s: add one on the FX rates page.")
+        % {"a": currency, "b": to_currency}
+    )
+
+
+def fx_rate(
+    *, user: AbstractBaseUser, currency: str, to_currency: str, on: dt.date | None = None
+) -> Decimal:
+    """Return how many ``to_currency`` one ``currency`` buys: direct, inverse or via USD.
+
+    The user's own rates win over shared ones; then the latest on or before ``on``.
+    Raises LookupError naming the pair when no rate connects them.
+    """
+    return fx_rate_for_owner(owner_id=user.pk, currency=currency, to_currency=to_currency, on=on)
+
+
+# Packages --------------------------------------------------------------------------------
+
+
+def tax_rate_pct(package: Package) -> Decimal:
+    """Return the effective tax % of the package's location, or 0 without one."""
+    if package.location_id is None or package.location is None:
+        return Decimal(0)
+    return package.location.effective_tax_pct
+
+
+_tax_rate_pct = tax_rate_pct  # package_to_spec's keyword shadows the name
+
+
+def package_list(*, user: AbstractBaseUser) -> QuerySet[Package]:
+    """Return the user's packages with everything `package_to_spec` reads."""
+    return (
+        Package.objects.filter(owner=user)
+        .select_related("company", "level__company", "location")
+        .prefetch_related("sign_ons", "grants", "refreshers")
+        .order_by("name", "id")
+    )
+
+
+def package_get(*, user: AbstractBaseUser, pk: int) -> Package:
+    """Return one of the user's packages with its sign-ons, grants and refreshers."""
+    return get_object_or_404(package_list(user=user), pk=pk)
+
+
+def schedule_of(item: EquityGrant | Refresher) -> engine.VestingSchedule:
+    """Return the engine schedule of a grant or refresher (raises EngineInputError)."""
+    weights = item.weights
+    if not isinstance(weights, list | tuple) or not weights:
+        raise engine.EngineInputError("weights", _("must be a list of yearly percentages"))
+    freqs = item.year_frequencies
+    return engine.VestingSchedule(
+        total_months=12 * len(weights),
+        cliff_months=int(item.cliff_months),
+        frequency_months=int(item.frequency_months),
+        year_weights=tuple(float(w) for w in weights),
+        year_frequencies=tuple(int(f) for f in freqs) if freqs else None,
+    )
+
+
+EVEN_QUARTERLY = engine.VESTING_PRESETS["even_4y_quarterly"]
+
+
+def _f(value: Decimal | float | int | None, default: float = 0.0) -> float:
+    return default if value is None else float(value)
+
+
+def _stock_price(package: Package, grants: list[EquityGrant]) -> float:
+    """Return today's share price in the package's currency."""
+    company = package.company
+    price = float(company.share_price) if company is not None else 0.0
+    if price > 0 and company is not None and company.currency != package.currency:
+        try:
+            fx = fx_rate_for_owner(
+                owner_id=package.owner_id,
+                currency=company.currency,
+                to_currency=package.currency,
+            )
+            price *= float(fx)
+        except LookupError:
+            if not grants:
+                raise
+            price = 0.0
+    if price <= 0:
+        price = float(grants[0].grant_price) if grants else 1.0
+    return price
+
+
+def package_to_spec(
+    package: Package,
+    *,
+    horizon_years: int,
+    fx_to_home: float = 1.0,
+    tax_rate_pct: float | None = None,
+    start: dt.date | None = None,
+    growth_pct: float | Decimal | None = None,
+    volatility_pct: float | Decimal | None = None,
+    extra_stock_yearly: float = 0.0,
+    extra_sign_on: float = 0.0,
+    base: float | Decimal | None = None,
+    refresher_yearly: float | Decimal | None = None,
+) -> engine.PackageSpec:
+    """Return the engine's PackageSpec of a package: the one bridge from the database.
+
+    Reads the prefetched sign-ons, grants and refreshers (no query when prefetched, as
+    `package_list` does). The stock comes from the company (price converted into the
+    package currency when they differ: the only case that queries). ``start`` moves the
+    grants' vesting starts by the same number of days. ``extra_stock_yearly`` adds a grant
+    worth that much per vesting year (4x on a four-year schedule) on the first grant's
+    schedule (even quarterly without one) vesting from the start; ``extra_sign_on`` is
+    paid in year 1; ``refresher_yearly`` replaces the refreshers (0 removes them).
+    Raises EngineInputError for inconsistent data.
+    """
+    grants = list(package.grants.all())
+    refresher_rows = list(package.refreshers.all())
+    company = package.company
+    start = start or package.start_date
+    shift = start - package.start_date
+    stock = engine.Stock(
+        price=_stock_price(package, grants),
+        growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
+        volatility_pct=_f(
+            volatility_pct if volatility_pct is not None else company and company.volatility_pct
+        ),
+        liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
+        ticker=(company.ticker or None) if company else None,
+    )
+    sign_on = [
+        engine.SignOn(amount=float(s.amount), year=s.year, clawback_months=s.clawback_months)
+        for s in package.sign_ons.all()
+    ]
+    if extra_sign_on:
+        sign_on.append(engine.SignOn(amount=float(extra_sign_on), year=1))
+    spec_grants = [
+        engine.Grant(
+            value=_f(g.value) if g.value is not None else None,
+            shares=_f(g.shares) if g.value is None else None,
+            grant_price=float(g.grant_price),
+            schedule=schedule_of(g),
+            vest_start=g.vest_start + shift,
+        )
+        for g in grants
+    ]
+    if extra_stock_yearly:
+        schedule = spec_grants[0].schedule if spec_grants else EVEN_QUARTERLY
+        spec_grants.append(
+            engine.Grant(
+                value=float(extra_stock_yearly) * schedule.years,
+                schedule=schedule,
+                vest_start=start,
+            )
+        )
+    if refresher_yearly is None:
+        refreshers = [
+            engine.Refresher(
+                yearly_value=float(r.yearly_value), schedule=schedule_of(r), first_year=r.first_year
+            )
+            for r in refresher_rows
+        ]
+    elif float(refresher_yearly) > 0:
+        template = refresher_rows[0] if refresher_rows else None
+        schedule = (
+            schedule_of(template)
+            if template
+            else (spec_grants[0].schedule if spec_grants else EVEN_QUARTERLY)
+        )
+        refreshers = [
+            engine.Refresher(
+                yearly_value=float(refresher_yearly),
+                schedule=schedule,
+                first_year=template.first_year if template else 2,
+            )
+        ]
+    else:
+        refreshers = []
+    return engine.PackageSpec(
+        name=package.name,
+        start=start,
+        horizon_years=horizon_years,
+        currency=package.currency,
+        base=_f(base if base is not None else package.base),
+        raise_pct=float(package.raise_pct),
+        bonus_target_pct=float(package.bonus_target_pct),
+        bonus_multiplier=float(package.bonus_multiplier),
+        sign_on=tuple(sign_on),
+        grants=tuple(spec_grants),
+        refreshers=tuple(refreshers),
+        stock=stock,
+        relocation=float(package.relocation),
+        fx_to_home=float(fx_to_home),
+        tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else _tax_rate_pct(package)),
+    )
+
+
+# Where a package sits in its band --------------------------------------------------------
+
+
+def percentile_in_band(value: float, low: float, mid: float, high: float) -> float | None:
+    """Return 0 at min, 50 at mid, 100 at max (piecewise linear, extrapolated beyond)."""
+    if high <= low:
+        return 50.0 if value == low else None
+    if value <= mid:
+        a, b, pa, pb = (low, mid, 0.0, 50.0) if mid > low else (mid, high, 50.0, 100.0)
+    else:
+        a, b, pa, pb = (mid, high, 50.0, 100.0) if high > mid else (low, mid, 0.0, 50.0)
+    return pa + (pb - pa) * (value - a) / (b - a)
+
+
+def grant_value(grant: EquityGrant) -> Decimal:
+    """Return a grant's value at its grant price."""
+    if grant.value is not None:
+        return grant.value
+    return (grant.shares or Decimal(0)) * grant.grant_price
+
+
+def yearly_stock_value(package: Package) -> Decimal:
+    """Return the initial grants' value per vesting year (grant value / vesting years)."""
+    total = Decimal(0)
+    for grant in package.grants.all():
+        years = len(grant.weights) if isinstance(grant.weights, list) and grant.weights else 4
+        total += grant_value(grant) / years
+    return total
+
+
+def _band_figures(band: Band, factor: Decimal) -> dict[str, dict[str, float]]:
+    def conv(v: Decimal) -> float:
+        return float(v * factor)
+
+    return {
+        "base": {
+            "min": conv(band.base_min),
+            "mid": conv(band.base_mid),
+            "max": conv(band.base_max),
+        },
+        "stock": {
+            "min": conv(band.stock_min),
+            "mid": conv(band.stock_mid),
+            "max": conv(band.stock_max),
+        },
+    }
+
+
+def _factor(package: Package, band: Band | None) -> Decimal:
+    if band is None or band.currency == package.currency:
+        return Decimal(1)
+    return fx_rate_for_owner(
+        owner_id=package.owner_id, currency=band.currency, to_currency=package.currency
+    )
+
+
+def band_position(*, package: Package, band: Band, next_band: Band | None = None) -> dict[str, Any]:
+    """Return where base, yearly stock and bonus target sit in the band, with a chart.
+
+    Percentiles: 0 at min, 50 at mid, 100 at max, piecewise linear, below 0 or above 100
+    outside the band. Bands in another currency are converted into the package's
+    (raises LookupError without a rate). Yearly stock is grant value / vesting years.
+    """
+    factor = _factor(package, band)
+    figures = _band_figures(band, factor)
+    next_figures = _band_figures(next_band, _factor(package, next_band)) if next_band else None
+    values = {"base": float(package.base), "stock": float(yearly_stock_value(package))}
+    labels = {"base": _("Base salary"), "stock": _("Yearly stock (grant value / vesting years)")}
+    components: list[dict[str, Any]] = []
+    for key in ("base", "stock"):
+        fig = figures[key]
+        pct = percentile_in_band(values[key], fig["min"], fig["mid"], fig["max"])
+        components.append(
+            {
+                "key": key,
+                "label": labels[key],
+                "value": values[key],
+                **fig,
+                "percentile": None if pct is None else round(pct, 1),
+                "next": next_figures[key] if next_figures else None,
+            }
+        )
+    bonus_value = float(package.bonus_target_pct)
+    bonus_band = float(band.bonus_target_pct)
+    bonus = {
+        "key": "bonus_target_pct",
+        "label": _("Bonus target %"),
+        "value": bonus_value,
+        "band": bonus_band,
+        "delta": round(bonus_value - bonus_band, 3),
+        "next": float(next_band.bonus_target_pct) if next_band else None,
+    }
+    at_top = values["base"] >= float(TOP_OF_BAND_SHARE) * figures["base"]["max"]
+    by_key = {c["key"]: c for c in components}
+    return {
+        "currency": package.currency,
+        "band": band,
+        "next_band": next_band,
+        "converted_from": band.currency if band.currency != package.currency else None,
+        "components": components,
+        "base": by_key["base"],
+        "stock": by_key["stock"],
+        "bonus": bonus,
+        "at_top_of_band": at_top,
+        "figure": band_position_figure(
+            components, currency=package.currency, level=str(band.level), next_band=next_band
+        ),
+    }
+
+
+def band_position_figure(
+    components: list[dict[str, Any]], *, currency: str, level: str, next_band: Band | None
+) -> dict[str, Any]:
+    """Return a plotly figure: min-max bars per component, mid and package markers."""
+    this_label = _("this level")
+    next_label = str(next_band.level) if next_band else ""
+    ys: list[str] = []
+    bases: list[float] = []
+    widths: list[float] = []
+    colors: list[str] = []
+    mids: list[float] = []
+    mid_ys: list[str] = []
+    texts: list[str] = []
+    for c in components:
+        short = _("Base") if c["key"] == "base" else _("Stock / yr")
+        rows = [(f"{short} · {this_label}", c, "#91a7ff")]
+        if c["next"]:
+            rows.append((f"{short} · {next_label}", c["next"], "#d0d7e6"))
+        for y, fig, color in rows:
+            ys.append(y)
+            bases.append(fig["min"])
+            widths.append(max(fig["max"] - fig["min"], 0.0))
+            colors.append(color)
+            mids.append(fig["mid"])
+            mid_ys.append(y)
+            texts.append(f"{fig['min']:,.0f} – {fig['max']:,.0f}")
+    value_ys = [
+        f"{(_('Base') if c['key'] == 'base' else _('Stock / yr'))} · {this_label}"
+        for c in components
+    ]
+    return {
+        "data": [
+            {
+                "type": "bar",
+                "orientation": "h",
+                "y": ys,
+                "x": widths,
+                "base": bases,
+                "marker": {"color": colors},
+                "name": _("band min – max"),
+                "hovertext": texts,
+                "hoverinfo": "text+y",
+            },
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "y": mid_ys,
+                "x": mids,
+                "name": _("band mid"),
+                "marker": {"symbol": "line-ns-open", "size": 22, "color": "#17203a"},
+            },
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "y": value_ys,
+                "x": [c["value"] for c in components],
+                "name": _("this package"),
+                "marker": {"symbol": "diamond", "size": 13, "color": "#e8590c"},
+            },
+        ],
+        "layout": {
+            "title": {"text": _("Where it sits in the %(level)s band") % {"level": level}},
+            "xaxis": {"title": {"text": currency}, "tickformat": ",.0f", "rangemode": "tozero"},
+            "yaxis": {"autorange": "reversed", "automargin": True},
+            "barmode": "overlay",
+            "height": 120 + 45 * len(ys),
+            "margin": {"l": 150},
+        },
+    }

@@ -1,0 +1,601 @@
+"""Writes: the user's own companies, levels, bands (and their CSV import), FX, places, packages."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.history import object_trash, revision_record
+from accounts.locking import save_if_unchanged
+from accounts.models import Revision
+from compensation import engine
+from compensation.models import (
+    Band,
+    Company,
+    EquityGrant,
+    FxRate,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+    SignOn,
+)
+from compensation.selectors import schedule_of
+
+COMPANY_FIELDS = (
+    "name",
+    "ticker",
+    "is_private",
+    "currency",
+    "share_price",
+    "growth_pct",
+    "volatility_pct",
+    "liquidity_discount_pct",
+    "vesting_preset",
+    "notes",
+)
+BAND_FIELDS = (
+    "level",
+    "currency",
+    "base_min",
+    "base_mid",
+    "base_max",
+    "stock_min",
+    "stock_mid",
+    "stock_max",
+    "bonus_target_pct",
+    "location",
+    "source",
+    "as_of",
+)
+PACKAGE_FIELDS = (
+    "name",
+    "company",
+    "level",
+    "is_current_job",
+    "currency",
+    "base",
+    "raise_pct",
+    "bonus_target_pct",
+    "bonus_multiplier",
+    "relocation",
+    "start_date",
+    "location",
+)
+SIGN_ON_FIELDS = ("amount", "year", "clawback_months")
+VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies")
+GRANT_FIELDS = ("label", "value", "shares", "grant_price", "vest_start", *VESTING_FIELDS)
+REFRESHER_FIELDS = ("yearly_value", "first_year", *VESTING_FIELDS)
+
+
+def _assign(obj: models.Model, values: Mapping[str, Any], allowed: Iterable[str]) -> None:
+    allowed = set(allowed)
+    unknown = set(values) - allowed
+    if unknown:
+        raise TypeError(f"unexpected fields: {sorted(unknown)}")
+    for name, value in values.items():
+        setattr(obj, name, value)
+
+
+def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
+    if owner_id is not None and owner_id != user.pk:
+        raise ValidationError(
+            {what: _("Choose one of your own or a shared %(what)s.") % {"what": what}}
+        )
+
+
+# Companies and levels --------------------------------------------------------------------
+
+
+@transaction.atomic
+def company_create(*, user: AbstractBaseUser, **fields: Any) -> Company:
+    """Create one of the user's own companies."""
+    company = Company(owner=user)
+    _assign(company, fields, COMPANY_FIELDS)
+    company.full_clean()
+    company.save()
+    return company
+
+
+@transaction.atomic
+def company_update(*, user: AbstractBaseUser, company: Company, **fields: Any) -> Company:
+    """Change one of the user's own companies (shared ones are read-only)."""
+    if company.owner_id != user.pk:
+        raise PermissionError("not your company")
+    _assign(company, fields, COMPANY_FIELDS)
+    company.full_clean()
+    company.save()
+    return company
+
+
+@transaction.atomic
+def level_create(
+    *,
+    user: AbstractBaseUser,
+    company: Company,
+    code: str,
+    order: int,
+    title: str = "",
+    equivalence: int | None = None,
+) -> Level:
+    """Add a rung to the ladder of one of the user's own companies."""
+    if company.owner_id != user.pk:
+        raise PermissionError("not your company")
+    level = Level(company=company, code=code, order=order, title=title, equivalence=equivalence)
+    level.full_clean()
+    level.save()
+    return level
+
+
+# Bands -----------------------------------------------------------------------------------
+
+
+def _check_band(user: AbstractBaseUser, band: Band) -> None:
+    _check_visible(user, band.level.company.owner_id, "level")
+    band.full_clean()
+
+
+@transaction.atomic
+def band_create(*, user: AbstractBaseUser, **fields: Any) -> Band:
+    """Create one of the user's own bands (for a shared or own company's level)."""
+    band = Band(owner=user)
+    _assign(band, fields, BAND_FIELDS)
+    _check_band(user, band)
+    band.save()
+    return band
+
+
+@transaction.atomic
+def band_update(*, user: AbstractBaseUser, band: Band, **fields: Any) -> Band:
+    """Change one of the user's own bands."""
+    if band.owner_id != user.pk:
+        raise PermissionError("not your band")
+    _assign(band, fields, BAND_FIELDS)
+    _check_band(user, band)
+    band.save()
+    return band
+
+
+@transaction.atomic
+def band_delete(*, user: AbstractBaseUser, band: Band) -> Revision:
+    """Move one of the user's own bands to the trash."""
+    if band.owner_id != user.pk:
+        raise PermissionError("not your band")
+    return object_trash(user=user, obj=band)
+
+
+# Band CSV import -------------------------------------------------------------------------
+
+CSV_COLUMNS = (
+    "company",
+    "level",
+    "currency",
+    "base_min",
+    "base_mid",
+    "base_max",
+    "stock_min",
+    "stock_mid",
+    "stock_max",
+    "bonus_target_pct",
+    "location",
+    "source",
+    "as_of",
+)
+CSV_REQUIRED = ("company", "level", "currency", "base_min", "base_mid", "base_max")
+CSV_MAX_BYTES = 5 * 1024 * 1024
+CSV_EXAMPLE = (
+    ",".join(CSV_COLUMNS)
+    + "\n"
+    + "Meta,E5,USD,196000,218000,240000,80000,115000,150000,15,,recruiter call (illustrative),2026-10-20\n"
+    + "TikTok,2-2,SGD,180000,215000,250000,60000,90000,120000,25,Singapore,levels.fyi (illustrative),2026-10-01\n"
+)
+
+
+@dataclass
+class ImportResult:
+    """Outcome of a CSV import: counts when it was written, else the errors by line."""
+
+    created: int = 0
+    updated: int = 0
+    errors: list[str] = field(default_factory=list)
+    bands: list[Band] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """Return True when the file was valid and written."""
+        return not self.errors
+
+
+def _money(raw: str) -> Decimal:
+    text = raw.strip().replace(",", "").replace("_", "").replace(" ", "")
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]}) from None
+    if not value.is_finite():
+        raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]})
+    if value < 0:
+        raise ValueError(_("must not be negative"))
+    return value
+
+
+def _csv_text(file: Any) -> str:
+    size = getattr(file, "size", None)
+    if size is not None and size > CSV_MAX_BYTES:
+        raise ValueError(_("The file is larger than 5 MB."))
+    data = file.read(CSV_MAX_BYTES + 1)
+    if len(data) > CSV_MAX_BYTES:
+        raise ValueError(_("The file is larger than 5 MB."))
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(_("The file is not UTF-8 text; save it as CSV UTF-8.")) from None
+
+
+def _parse_row(
+    row: dict[str, str],
+    companies: dict[str, Company],
+    levels: dict[tuple[int, str], Level],
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """Return the band fields of one CSV row and its (column, message) errors."""
+    errors: list[tuple[str, str]] = []
+    values: dict[str, Any] = {}
+    cell = {k: (row.get(k) or "").strip() for k in CSV_COLUMNS}
+    for col in CSV_REQUIRED:
+        if not cell[col]:
+            errors.append((col, _("is required")))
+    company = companies.get(cell["company"].casefold()) if cell["company"] else None
+    if cell["company"] and company is None:
+        errors.append(("company", _("unknown company %(name)r") % {"name": cell["company"][:60]}))
+    if company is not None and cell["level"]:
+        level = levels.get((company.pk, cell["level"].casefold()))
+        if level is None:
+            errors.append(
+                (
+                    "level",
+                    _("unknown level %(code)r of %(company)s")
+                    % {"code": cell["level"][:20], "company": company.name},
+                )
+            )
+        values["level"] = level
+    if cell["currency"]:
+        currency = cell["currency"].upper()
+        if len(currency) != 3 or not currency.isalpha() or not currency.isascii():
+            errors.append(("currency", _("use a three-letter code such as USD")))
+        values["currency"] = currency
+    for col in ("base_min", "base_mid", "base_max", "stock_min", "stock_mid", "stock_max"):
+        if not cell[col]:
+            if col.startswith("stock"):
+                values[col] = Decimal(0)
+            continue
+        try:
+            values[col] = _money(cell[col])
+        except ValueError as error:
+            errors.append((col, str(error)))
+    for prefix in ("base", "stock"):
+        lo, mid, hi = (values.get(f"{prefix}_{k}") for k in ("min", "mid", "max"))
+        if lo is not None and mid is not None and mid < lo:
+            errors.append((f"{prefix}_mid", _("must be >= %(col)s") % {"col": f"{prefix}_min"}))
+        if mid is not None and hi is not None and hi < mid:
+            errors.append((f"{prefix}_max", _("must be >= %(col)s") % {"col": f"{prefix}_mid"}))
+        elif mid is None and lo is not None and hi is not None and hi < lo:
+            errors.append((f"{prefix}_max", _("must be >= %(col)s") % {"col": f"{prefix}_min"}))
+    if cell["bonus_target_pct"]:
+        try:
+            bonus = _money(cell["bonus_target_pct"].rstrip("%"))
+            if bonus > 200:
+                raise ValueError(_("must be at most 200"))
+            values["bonus_target_pct"] = bonus
+        except ValueError as error:
+            errors.append(("bonus_target_pct", str(error)))
+    else:
+        values["bonus_target_pct"] = Decimal(0)
+    values["as_of"] = None
+    if cell["as_of"]:
+        try:
+            values["as_of"] = dt.date.fromisoformat(cell["as_of"])
+        except ValueError:
+            errors.append(("as_of", _("use a date like 2026-10-01")))
+    for col, limit in (("location", 80), ("source", 200)):
+        if len(cell[col]) > limit:
+            errors.append((col, _("at most %(n)d characters") % {"n": limit}))
+        values[col] = cell[col]  # kept as plain text, even when it looks like a formula
+    return values, errors
+
+
+def band_import_csv(*, user: AbstractBaseUser, file: Any) -> ImportResult:
+    """Import the user's own bands from CSV: all rows or, at the first invalid one, none.
+
+    Columns: company, level, currency, base_min, base_mid, base_max, stock_min, stock_mid,
+    stock_max, bonus_target_pct, location, source, as_of. The company (shared or own) and
+    its level must exist: an unknown company or level is an error, never created. A row
+    matching one of the user's bands (level, currency, location, as_of) updates it.
+    Errors read "line 7: base_max: must be >= base_mid". Files over 5 MB or not UTF-8 are
+    refused; cells are stored as plain text.
+    """
+    result = ImportResult()
+    try:
+        text = _csv_text(file)
+    except ValueError as error:
+        result.errors.append(str(error))
+        return result
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    missing = [c for c in CSV_REQUIRED if c not in header]
+    if missing:
+        result.errors.append(_("line 1: missing columns: %(cols)s") % {"cols": ", ".join(missing)})
+        return result
+    reader.fieldnames = header
+    companies: dict[str, Company] = {}
+    visible = Company.objects.filter(models.Q(owner__isnull=True) | models.Q(owner=user))
+    for company in visible.order_by(models.F("owner").asc(nulls_first=True)):
+        companies[company.name.casefold()] = company  # the user's own wins over a shared one
+    levels = {
+        (lv.company_id, lv.code.casefold()): lv
+        for lv in Level.objects.filter(company__in=list(companies.values())).select_related(
+            "company"
+        )
+    }
+    pending: list[tuple[int, dict[str, Any]]] = []
+    line = 1
+    try:
+        for row in reader:
+            line = reader.line_num
+            if not any((v or "").strip() for k, v in row.items() if k is not None):
+                continue
+            values, errors = _parse_row(row, companies, levels)
+            for col, message in errors:
+                result.errors.append(f"line {line}: {col}: {message}")
+            if not errors:
+                pending.append((line, values))
+    except csv.Error as error:
+        result.errors.append(_("line %(n)d: %(e)s") % {"n": line, "e": error})
+    if not pending and not result.errors:
+        result.errors.append(_("The file has no rows to import."))
+    if result.errors:
+        return result
+    _write_bands(user, pending, result)
+    return result
+
+
+def _write_bands(
+    user: AbstractBaseUser, pending: list[tuple[int, dict[str, Any]]], result: ImportResult
+) -> None:
+    try:
+        with transaction.atomic():
+            for line, values in pending:
+                band = Band.objects.filter(
+                    owner=user,
+                    level=values["level"],
+                    currency=values["currency"],
+                    location=values["location"],
+                    as_of=values["as_of"],
+                ).first()
+                created = band is None
+                band = band or Band(owner=user)
+                _assign(band, values, BAND_FIELDS)
+                try:
+                    band.full_clean()
+                except ValidationError as error:
+                    for col, messages in error.message_dict.items():
+                        for message in messages:
+                            result.errors.append(f"line {line}: {col}: {message}")
+                    continue
+                band.save()
+                result.bands.append(band)
+                if created:
+                    result.created += 1
+                else:
+                    result.updated += 1
+            if result.errors:
+                raise _Rollback
+    except _Rollback:
+        result.created = result.updated = 0
+        result.bands = []
+
+
+class _Rollback(Exception):
+    """Undo a partly written import."""
+
+
+# FX rates and location presets -----------------------------------------------------------
+
+
+@transaction.atomic
+def fx_rate_create(
+    *, user: AbstractBaseUser, currency: str, to_currency: str, rate: Decimal, as_of: dt.date
+) -> FxRate:
+    """Create one of the user's own exchange rates."""
+    fx = FxRate(
+        owner=user,
+        currency=currency.upper(),
+        to_currency=to_currency.upper(),
+        rate=rate,
+        as_of=as_of,
+    )
+    if fx.currency == fx.to_currency:
+        raise ValidationError({"to_currency": _("Choose two different currencies.")})
+    fx.full_clean()
+    fx.save()
+    return fx
+
+
+@transaction.atomic
+def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRate:
+    """Change one of the user's own exchange rates."""
+    if fx.owner_id != user.pk:
+        raise PermissionError("not your rate")
+    _assign(fx, fields, ("currency", "to_currency", "rate", "as_of"))
+    fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
+    if fx.currency == fx.to_currency:
+        raise ValidationError({"to_currency": _("Choose two different currencies.")})
+    fx.full_clean()
+    fx.save()
+    return fx
+
+
+LOCATION_FIELDS = ("name", "currency", "effective_tax_pct", "cost_of_living_index", "time_zone")
+
+
+@transaction.atomic
+def location_create(*, user: AbstractBaseUser, **fields: Any) -> LocationPreset:
+    """Create one of the user's own location presets."""
+    place = LocationPreset(owner=user)
+    _assign(place, fields, LOCATION_FIELDS)
+    place.full_clean()
+    place.save()
+    return place
+
+
+@transaction.atomic
+def location_update(
+    *, user: AbstractBaseUser, location: LocationPreset, **fields: Any
+) -> LocationPreset:
+    """Change one of the user's own location presets."""
+    if location.owner_id != user.pk:
+        raise PermissionError("not your location")
+    _assign(location, fields, LOCATION_FIELDS)
+    location.full_clean()
+    location.save()
+    return location
+
+
+# Packages --------------------------------------------------------------------------------
+
+
+def _check_package_refs(user: AbstractBaseUser, package: Package) -> None:
+    if package.company is not None:
+        _check_visible(user, package.company.owner_id, "company")
+    if package.level is not None:
+        _check_visible(user, package.level.company.owner_id, "level")
+        if package.company is not None and package.level.company_id != package.company.pk:
+            raise ValidationError({"level": _("Choose a level of the package's company.")})
+    if package.location is not None:
+        _check_visible(user, package.location.owner_id, "location")
+
+
+def _check_schedule(item: EquityGrant | Refresher) -> None:
+    try:
+        schedule_of(item)
+    except engine.EngineInputError as error:
+        name = error.field if error.field in VESTING_FIELDS else "weights"
+        if error.field in ("year_weights", "total_months"):
+            name = "weights"
+        raise ValidationError({name: error.message}) from None
+
+
+def _sync_children(
+    package: Package,
+    model: type[models.Model],
+    rows: Sequence[Mapping[str, Any]],
+    allowed: Sequence[str],
+) -> list[models.Model]:
+    """Make the package's children of ``model`` exactly ``rows`` (with "id" to keep one)."""
+    existing = {obj.pk: obj for obj in model.objects.filter(package=package)}  # type: ignore[attr-defined]
+    kept: list[models.Model] = []
+    for index, row in enumerate(rows):
+        values = dict(row)
+        pk = values.pop("id", None)
+        obj = existing.pop(pk, None) if pk is not None else None
+        if obj is None:
+            obj = model(package=package)
+        _assign(obj, values, allowed)
+        try:
+            if isinstance(obj, EquityGrant | Refresher):
+                _check_schedule(obj)
+            obj.full_clean(exclude=["package"])
+        except ValidationError as error:
+            raise ChildValidationError(model, index, error) from None
+        obj.save()
+        kept.append(obj)
+    for obj in existing.values():
+        obj.delete()
+    return kept
+
+
+class ChildValidationError(ValidationError):
+    """A sign-on, grant or refresher row is invalid; ``index`` says which."""
+
+    def __init__(self, model: type[models.Model], index: int, error: ValidationError) -> None:
+        super().__init__(error.error_dict if hasattr(error, "error_dict") else error.error_list)
+        self.model = model
+        self.index = index
+
+
+def _children(package: Package) -> list[models.Model]:
+    return [
+        *SignOn.objects.filter(package=package),
+        *EquityGrant.objects.filter(package=package),
+        *Refresher.objects.filter(package=package),
+    ]
+
+
+@transaction.atomic
+def package_create(
+    *,
+    user: AbstractBaseUser,
+    fields: Mapping[str, Any],
+    sign_ons: Sequence[Mapping[str, Any]] = (),
+    grants: Sequence[Mapping[str, Any]] = (),
+    refreshers: Sequence[Mapping[str, Any]] = (),
+) -> Package:
+    """Create a package with its sign-ons, grants and refreshers; record a revision."""
+    package = Package(owner=user)
+    _assign(package, fields, PACKAGE_FIELDS)
+    _check_package_refs(user, package)
+    package.full_clean()
+    package.save()
+    _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
+    _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
+    _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
+    revision_record(
+        user=user, obj=package, action=Revision.Action.CREATED, children=_children(package)
+    )
+    return package
+
+
+@transaction.atomic
+def package_update(
+    *,
+    user: AbstractBaseUser,
+    package: Package,
+    expected_version: int,
+    fields: Mapping[str, Any],
+    sign_ons: Sequence[Mapping[str, Any]],
+    grants: Sequence[Mapping[str, Any]],
+    refreshers: Sequence[Mapping[str, Any]],
+) -> Package:
+    """Save a package and its children if nobody changed it since ``expected_version``.
+
+    Raises StaleEditError (nothing written) when the stored version moved on, and
+    ValidationError / ChildValidationError for invalid input. Records a revision.
+    """
+    if package.owner_id != user.pk:
+        raise PermissionError("not your package")
+    _assign(package, fields, PACKAGE_FIELDS)
+    _check_package_refs(user, package)
+    package.full_clean(exclude=["version"])
+    package.updated_at = timezone.now()
+    save_if_unchanged(
+        package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]
+    )
+    _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
+    _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
+    _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
+    revision_record(
+        user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
+    )
+    return package

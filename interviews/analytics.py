@@ -1,0 +1,223 @@
+"""Interview figures from plain data: funnel, signals, rounds, time to offer, level check.
+
+Pure functions (no database): `interview_stats` takes lists of dicts and returns a dict;
+`stats_figures` turns that dict into plotly figures (dicts with `data` and `layout`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+from typing import Any
+
+FUNNEL = (
+    "applied",
+    "recruiter_screen",
+    "phone_screen",
+    "onsite",
+    "debrief",
+    "team_match",
+    "offer",
+    "negotiating",
+    "accepted",
+)
+OFFER_STAGES = ("offer", "negotiating", "accepted")
+SIGNALS = (
+    "strong_hire",
+    "hire",
+    "lean_hire",
+    "lean_no_hire",
+    "no_hire",
+    "strong_no_hire",
+    "unknown",
+)
+NEGATIVE = ("lean_no_hire", "no_hire", "strong_no_hire")
+KEY_CONVERSIONS = (("recruiter_screen", "onsite"), ("onsite", "offer"))
+SIGNAL_COLOURS = {
+    "strong_hire": "#2b8a3e",
+    "hire": "#51cf66",
+    "lean_hire": "#a9e34b",
+    "lean_no_hire": "#ffa94d",
+    "no_hire": "#f76707",
+    "strong_no_hire": "#c92a2a",
+    "unknown": "#adb5bd",
+}
+
+
+def _rate(num: int, den: int) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def furthest_stage_index(history: list[tuple[str, date]]) -> int:
+    """Return the index in FUNNEL of the furthest funnel stage in a history (-1 if none)."""
+    reached = [FUNNEL.index(stage) for stage, _day in history if stage in FUNNEL]
+    return max(reached, default=-1)
+
+
+def offer_date(history: list[tuple[str, date]]) -> date | None:
+    """Return the first day the history reached an offer (or a later stage)."""
+    days = [day for stage, day in history if stage in OFFER_STAGES]
+    return min(days) if days else None
+
+
+def interview_stats(
+    processes: list[dict[str, Any]], rounds: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Compute the funnel, conversions, signals by kind, rounds per company, days to offer
+    and the level check of each offer.
+
+    processes: dicts with id, name, company, first_contact (date), history
+      ([(stage, date)] in order), target_level and offered_level (None or a dict with
+      code, order, equivalence).
+    rounds: dicts with process_id, company, kind, signal, order.
+    """
+    furthest = {p["id"]: furthest_stage_index(p["history"]) for p in processes}
+    funnel = [
+        {"stage": stage, "count": sum(1 for f in furthest.values() if f >= i)}
+        for i, stage in enumerate(FUNNEL)
+    ]
+    counts = {row["stage"]: row["count"] for row in funnel}
+    steps = [
+        {
+            "from": FUNNEL[i],
+            "to": FUNNEL[i + 1],
+            "rate": _rate(counts[FUNNEL[i + 1]], counts[FUNNEL[i]]),
+        }
+        for i in range(len(FUNNEL) - 1)
+    ]
+    conversions = {
+        f"{a}->{b}": {"reached": counts[b], "of": counts[a], "rate": _rate(counts[b], counts[a])}
+        for a, b in KEY_CONVERSIONS
+    }
+
+    by_kind: dict[str, Counter[str]] = {}
+    for r in rounds:
+        by_kind.setdefault(r["kind"], Counter())[r["signal"]] += 1
+    signal_by_kind = {
+        kind: {s: c[s] for s in SIGNALS if c[s]} for kind, c in sorted(by_kind.items())
+    }
+    rounds_per_company = dict(sorted(Counter(r["company"] for r in rounds).items()))
+
+    days_to_offer = []
+    for p in processes:
+        day = offer_date(p["history"])
+        if day is not None:
+            days_to_offer.append(
+                {
+                    "process": p["name"],
+                    "company": p["company"],
+                    "days": (day - p["first_contact"]).days,
+                }
+            )
+    days_values = [d["days"] for d in days_to_offer]
+
+    rounds_by_process: dict[Any, list[dict[str, Any]]] = {}
+    for r in rounds:
+        rounds_by_process.setdefault(r["process_id"], []).append(r)
+    level_checks = []
+    for p in processes:
+        target, offered = p.get("target_level"), p.get("offered_level")
+        if target is None or offered is None:
+            continue
+        own = sorted(rounds_by_process.get(p["id"], []), key=lambda r: r.get("order", 0))
+        delta = offered["order"] - target["order"]
+        level_checks.append(
+            {
+                "process": p["name"],
+                "company": p["company"],
+                "target": target["code"],
+                "offered": offered["code"],
+                "delta": delta,
+                "levels_apart": abs(delta),
+                "verdict": "down" if delta < 0 else ("up" if delta > 0 else "as_targeted"),
+                "signals": [(r["kind"], r["signal"]) for r in own],
+                "signal_counts": {
+                    s: n for s in SIGNALS if (n := sum(1 for r in own if r["signal"] == s))
+                },
+                "negative": [(r["kind"], r["signal"]) for r in own if r["signal"] in NEGATIVE],
+            }
+        )
+
+    return {
+        "process_count": len(processes),
+        "round_count": len(rounds),
+        "funnel": funnel,
+        "steps": steps,
+        "conversions": conversions,
+        "signal_by_kind": signal_by_kind,
+        "rounds_per_company": rounds_per_company,
+        "days_to_offer": days_to_offer,
+        "median_days_to_offer": _median(days_values),
+        "level_checks": level_checks,
+    }
+
+
+def _median(values: list[int]) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    if len(ordered) % 2:
+        return float(ordered[mid])
+    return (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Build the plotly figures of the analytics page; `labels` translates codes to text."""
+
+    def lab(code: str) -> str:
+        return labels.get(code, code)
+
+    funnel = {
+        "data": [
+            {
+                "type": "funnel",
+                "y": [lab(r["stage"]) for r in stats["funnel"]],
+                "x": [r["count"] for r in stats["funnel"]],
+                "textinfo": "value",
+                "textfont": {"color": "#ffffff"},
+                "marker": {"color": "#3b5bdb"},
+            }
+        ],
+        "layout": {"title": {"text": lab("title_funnel")}, "margin": {"l": 130}, "height": 380},
+    }
+    kinds = list(stats["signal_by_kind"])
+    signals = {
+        "data": [
+            {
+                "type": "bar",
+                "name": lab(s),
+                "x": [lab(k) for k in kinds],
+                "y": [stats["signal_by_kind"][k].get(s, 0) for k in kinds],
+                "marker": {"color": SIGNAL_COLOURS[s]},
+            }
+            for s in SIGNALS
+            if any(stats["signal_by_kind"][k].get(s) for k in kinds)
+        ],
+        "layout": {"barmode": "stack", "title": {"text": lab("title_signals")}},
+    }
+    companies = list(stats["rounds_per_company"])
+    per_company = {
+        "data": [
+            {
+                "type": "bar",
+                "x": companies,
+                "y": [stats["rounds_per_company"][c] for c in companies],
+                "marker": {"color": "#5c7cfa"},
+            }
+        ],
+        "layout": {"title": {"text": lab("title_rounds")}},
+    }
+    days = {
+        "data": [
+            {
+                "type": "bar",
+                "orientation": "h",
+                "y": [d["company"] for d in stats["days_to_offer"]],
+                "x": [d["days"] for d in stats["days_to_offer"]],
+                "marker": {"color": "#2f9e44"},
+            }
+        ],
+        "layout": {"title": {"text": lab("title_days")}, "margin": {"l": 110}, "height": 320},
+    }
+    return {"funnel": funnel, "signals": signals, "per_company": per_company, "days": days}

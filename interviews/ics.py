@@ -1,0 +1,83 @@
+"""RFC 5545 calendar text for interview rounds: CRLF lines folded at 75 octets, UTC times."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+CRLF = "\r\n"
+MAX_OCTETS = 75
+
+
+@dataclass(frozen=True)
+class CalendarEvent:
+    """One VEVENT: instants are aware datetimes, written in UTC with a trailing Z."""
+
+    uid: str
+    start: datetime
+    end: datetime
+    summary: str
+    description: str = ""
+    location: str = ""
+
+
+def escape_text(value: str) -> str:
+    """Escape a TEXT value: backslash, semicolon, comma and newlines."""
+    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return value.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
+
+
+def fold_line(line: str) -> str:
+    """Fold a content line so that no physical line exceeds 75 octets (UTF-8 safe)."""
+    out: list[str] = []
+    current = ""
+    current_len = 0
+    limit = MAX_OCTETS
+    for char in line:
+        size = len(char.encode("utf-8"))
+        if current_len + size > limit:
+            out.append(current)
+            current, current_len = " ", 1  # continuation lines start with one space
+        current += char
+        current_len += size
+    out.append(current)
+    return CRLF.join(out)
+
+
+def utc_stamp(moment: datetime) -> str:
+    """Return an aware datetime as a UTC DATE-TIME value (YYYYMMDDTHHMMSSZ)."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetime: calendar times must be aware")
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+
+def calendar_text(
+    events: Iterable[CalendarEvent], *, now: datetime, name: str = "Interviews"
+) -> str:
+    """Return a VCALENDAR with one VEVENT an event."""
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Offerdesk//Interviews//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{escape_text(name)}",
+    ]
+    stamp = utc_stamp(now)
+    for event in events:
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:{event.uid}",
+            f"DTSTAMP:{stamp}",
+            f"DTSTART:{utc_stamp(event.start)}",
+            f"DTEND:{utc_stamp(event.end)}",
+            f"SUMMARY:{escape_text(event.summary)}",
+        ]
+        if event.description:
+            lines.append(f"DESCRIPTION:{escape_text(event.description)}")
+        if event.location:
+            lines.append(f"LOCATION:{escape_text(event.location)}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "".join(fold_line(line) + CRLF for line in lines)
