@@ -35,7 +35,7 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
     for ev in ranked:
         assert ev.yearly is not None
         for year in ev.yearly.index:
-            xs[0].append(ev.offer.name[:24])
+            xs[0].append(ev.offer.name[:16])
             xs[1].append(_("Y%(y)s") % {"y": year})
     data = []
     for comp in COMPONENTS:
@@ -59,8 +59,11 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
             "title": {
                 "text": _("Total comp by year (%(c)s, gross)") % {"c": board.prefs.home_currency}
             },
-            "yaxis": {"tickformat": ",.0f"},
-            "height": 380,
+            "yaxis": {"tickformat": "~s", "automargin": True},
+            "xaxis": {"tickangle": 0, "automargin": True, "tickfont": {"size": 10}},
+            "legend": {"orientation": "h", "y": 1.12, "x": 0},
+            "margin": {"t": 70},
+            "height": 420,
         },
     }
 
@@ -127,8 +130,10 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
                 % {"c": board.prefs.home_currency}
             },
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
-            "yaxis": {"tickformat": ",.0f"},
-            "height": 380,
+            "yaxis": {"tickformat": "~s", "automargin": True},
+            "legend": {"orientation": "h", "y": 1.12, "x": 0},
+            "margin": {"t": 70},
+            "height": 420,
         },
     }
 
@@ -149,7 +154,7 @@ def score_contributions(board: Board) -> dict[str, Any]:
                         ::-1
                     ],
                     "marker": {"color": PALETTE[i % len(PALETTE)]},
-                    }
+                }
             )
     return {
         "data": data,
@@ -157,7 +162,9 @@ def score_contributions(board: Board) -> dict[str, Any]:
             "barmode": "stack",
             "title": {"text": _("What each criterion adds to the score")},
             "xaxis": {"range": [0, 1]},
-            "height": max(260, 60 + 36 * len(names)),
+            "yaxis": {"automargin": True},
+            "legend": {"orientation": "h", "y": -0.15},
+            "height": max(280, 90 + 36 * len(names)),
         },
     }
 
@@ -193,7 +200,7 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
                 % {"a": a.offer.name, "b": b.offer.name, "c": currency}
             },
             "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
-            "yaxis": {"tickformat": ",.0f"},
+            "yaxis": {"tickformat": "~s", "automargin": True},
             "height": 340,
         },
     }

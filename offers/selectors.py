@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -93,7 +95,7 @@ class FxTable:
         for row in ordered:
             self.rates[(row.currency, row.to_currency)] = float(row.rate)
 
-    def rate(self, currency: str, to_currency: str) -> float:
+    def rate(self, currency: str, to_currency: str, *, pivot: bool = True) -> float:
         """Return how many `to_currency` one `currency` buys; LookupError if unknown."""
         if currency == to_currency:
             return 1.0
@@ -101,13 +103,17 @@ class FxTable:
             return self.rates[(currency, to_currency)]
         if (to_currency, currency) in self.rates:
             return 1.0 / self.rates[(to_currency, currency)]
-        for via in ("USD", "EUR"):
-            if via in (currency, to_currency):
-                continue
-            try:
-                return self.rate(currency, via) * self.rate(via, to_currency)
-            except LookupError:
-                continue
+        if pivot:
+            # One step through a common currency at most, so unknown codes end quickly.
+            for via in ("USD", "EUR"):
+                if via in (currency, to_currency):
+                    continue
+                try:
+                    return self.rate(currency, via, pivot=False) * self.rate(
+                        via, to_currency, pivot=False
+                    )
+                except LookupError:
+                    continue
         raise LookupError(
             f"No exchange rate from {currency} to {to_currency}; add one on the FX page."
         )
@@ -295,13 +301,33 @@ def _mc_basis(prefs: Preferences) -> str:
 def run_dashboard_mc(
     evs: list[Evaluation], prefs: Preferences, paths: int, seed: int
 ) -> MonteCarloResult | None:
-    """Return a small seeded Monte Carlo over all evaluated options (None if none)."""
+    """Return a small seeded Monte Carlo over all evaluated options (None if none).
+
+    The result depends only on the specs, paths, seed and basis, so it is cached by their hash:
+    repeated page views of unchanged data skip the simulation.
+    """
     specs = [e.spec for e in evs if e.spec is not None]
     if not specs or paths <= 0:
         return None
-    return simulate(
-        specs, paths, np.random.default_rng(seed), years=prefs.horizon_years, basis=_mc_basis(prefs)
-    )  # type: ignore[arg-type]
+    basis = _mc_basis(prefs)
+    key = (
+        "mc:"
+        + hashlib.sha256(
+            repr((specs, paths, seed, prefs.horizon_years, basis)).encode()
+        ).hexdigest()
+    )
+    cached = cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    result = simulate(
+        specs,
+        paths,
+        np.random.default_rng(seed),
+        years=prefs.horizon_years,
+        basis=basis,  # type: ignore[arg-type]
+    )
+    cache.set(key, result, timeout=3600)
+    return result
 
 
 def board_build(
@@ -360,12 +386,19 @@ def money(value: float | Decimal) -> float:
     return round(float(value), 2)
 
 
-def tz_strips_by_zone(evs: Sequence[Evaluation], prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:
+def tz_strips_by_zone(
+    evs: Sequence[Evaluation], prefs: Preferences, day: dt.date
+) -> list[dict[str, Any]]:
     """Return one 24-hour strip per distinct work time zone, with the options that use it."""
     zones: dict[str, dict[str, Any]] = {}
     for ev in evs:
         tz = ev.offer.work_timezone
         if tz not in zones:
-            zones[tz] = {"zone": tz, "overlap": ev.overlap, "strip": tz_strip(ev.offer, prefs, day), "offers": []}
+            zones[tz] = {
+                "zone": tz,
+                "overlap": ev.overlap,
+                "strip": tz_strip(ev.offer, prefs, day),
+                "offers": [],
+            }
         zones[tz]["offers"].append(ev.offer)
     return list(zones.values())

@@ -33,9 +33,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
         "has_prefs": board.prefs.pk is not None,
         "rounds": list(upcoming_rounds(user=request.user, limit=6)),
         "deadlines": list(upcoming_deadlines(user=request.user)),
-        "strips": [
-            (ev.offer, ev.overlap, selectors.tz_strip(ev.offer, board.prefs, today)) for ev in ok
-        ],
+        "strips": selectors.tz_strips_by_zone(ok, board.prefs, today),
         "offer_deadlines": [
             e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
         ],
