@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import authenticate
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 
@@ -19,13 +21,23 @@ class PasswordConfirmForm(forms.Form):
 
     password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput)
 
-    def __init__(self, *args: object, user: User, request: object = None, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, user: User, request: HttpRequest | None = None, **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.user = user
         self.request = request
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        # Through authenticate() so that django-axes counts failures here as at log-in:
+        # a stolen session cannot be used to guess the password.
+        if self.request is None:
+            valid = self.user.check_password(password)
+        else:
+            username = self.user.get_username()
+            checked = authenticate(self.request, username=username, password=password)
+            valid = checked is not None and checked.pk == self.user.pk
+        if not valid:
             raise forms.ValidationError(_("That is not your password."))
         return password

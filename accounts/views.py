@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.forms import PasswordConfirmForm, SignUpForm
 from accounts.reauth import mark_reauthenticated, reauth_required
+from accounts.services import account_delete
 
 
 @login_not_required
@@ -34,7 +35,7 @@ def reauth(request: HttpRequest) -> HttpResponse:
     next_url = request.POST.get("next") or request.GET.get("next") or "/"
     if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         next_url = "/"
-    form = PasswordConfirmForm(request.POST or None, user=request.user)
+    form = PasswordConfirmForm(request.POST or None, user=request.user, request=request)
     if request.method == "POST" and form.is_valid():
         mark_reauthenticated(request)
         return redirect(next_url)
@@ -47,8 +48,8 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     """Delete the user and every object they own, after a fresh password check."""
     if request.method == "POST":
         user = request.user
+        account_delete(user=user)
         logout(request)
-        user.delete()
         messages.success(request, _("Your account and all of its data were deleted."))
         return redirect("login")
     return render(request, "registration/delete_account.html")

@@ -8,8 +8,18 @@ from collections.abc import Callable
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from kombu.exceptions import OperationalError as BrokerOperationalError
+
+try:  # the Redis client is only there when the broker is Redis
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+except ImportError:  # pragma: no cover
+    RedisConnectionError = RedisTimeoutError = BrokerOperationalError  # type: ignore[misc]
 
 logger = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+BROKER_ERRORS = (BrokerOperationalError, RedisConnectionError, RedisTimeoutError)
 
 
 class ServiceUnavailable(Exception):
@@ -28,6 +38,20 @@ def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
     return response
 
 
+def response_for(request: HttpRequest, exc: BaseException) -> HttpResponse | None:
+    """Return the 503 for an unreachable backing service, or None for any other error."""
+    if isinstance(exc, DATABASE_ERRORS):
+        logger.warning("database unavailable: %s", type(exc).__name__)
+        return unavailable_response(request, "The database")
+    if isinstance(exc, BROKER_ERRORS):
+        # The message may carry the broker URL; log the type only.
+        logger.warning("broker unavailable: %s", type(exc).__name__)
+        return unavailable_response(request, "The job queue")
+    if isinstance(exc, ServiceUnavailable):
+        return unavailable_response(request, str(exc) or "A backing service")
+    return None
+
+
 class ServiceUnavailableMiddleware:
     """Answer 503 when the database or the broker is down, so no half-done work is kept."""
 
@@ -37,16 +61,10 @@ class ServiceUnavailableMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
             return self.get_response(request)
-        except (OperationalError, InterfaceError) as exc:
-            logger.warning("database unavailable: %s", type(exc).__name__)
-            return unavailable_response(request, "The database")
-        except ServiceUnavailable as exc:
-            return unavailable_response(request, str(exc) or "A backing service")
+        except (*DATABASE_ERRORS, *BROKER_ERRORS, ServiceUnavailable) as exc:
+            response = response_for(request, exc)
+            assert response is not None
+            return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, (OperationalError, InterfaceError)):
-            logger.warning("database unavailable: %s", type(exception).__name__)
-            return unavailable_response(request, "The database")
-        if isinstance(exception, ServiceUnavailable):
-            return unavailable_response(request, str(exception) or "A backing service")
-        return None
+        return response_for(request, exception)

@@ -60,10 +60,11 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Before the session timeout, which leaves a "your session ended" message.
+    "django.contrib.messages.middleware.MessageMiddleware",
     "accounts.middleware.SessionTimeoutMiddleware",
     "offers.middleware.UserTimezoneMiddleware",
     "accounts.middleware.NoStoreMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -183,6 +184,7 @@ CONTENT_SECURITY_POLICY = {
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("zh-hant", _("Traditional Chinese"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # zh-Hant amounts grouped by thousands
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
@@ -221,7 +223,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600, "max_retries": 1}
+# A message whose worker died unacknowledged is redelivered after this many seconds; it must
+# exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests that kill workers lower it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "600"),
+    "max_retries": 1,
+}
 
 LOGGING = {
     "version": 1,

@@ -275,6 +275,7 @@ class Scenario(models.Model):
     mc_input_hash = models.CharField(max_length=64, blank=True)
     mc_result = models.JSONField(null=True, blank=True)
     mc_error = models.CharField(max_length=300, blank=True)
+    mc_task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the run.")
     mc_runs = models.PositiveIntegerField(
         default=0, help_text="How many times a result was stored."
     )
@@ -301,3 +302,50 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ExportJob(models.Model):
+    """A large comparison export built in the background, with its progress and file."""
+
+    class Format(models.TextChoices):
+        CSV = "csv", "CSV"
+        XLSX = "xlsx", _("Excel (XLSX)")
+        JSON = "json", "JSON"
+        HTML = "html", _("HTML report")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
+    )
+    format = models.CharField(_("format"), max_length=4, choices=Format.choices)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    file_path = models.CharField(max_length=300, blank=True)
+    file_bytes = models.PositiveBigIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="exportjob_progress_range"),
+            models.CheckConstraint(
+                condition=Q(format__in=["csv", "xlsx", "json", "html"]),
+                name="exportjob_format_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} export #{self.pk}"
+
+    @property
+    def filename(self) -> str:
+        """Return the name the download is saved under."""
+        stamp = self.created_at.strftime("%Y%m%d-%H%M") if self.created_at else "export"
+        return f"offerdesk-comparison-{stamp}.{self.format}"

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.history import object_trash, revision_record
@@ -15,6 +17,18 @@ from accounts.locking import save_if_unchanged
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
 from offers.models import Offer, Preferences, Scenario
+
+try:  # the errors a publish raises when the broker is unreachable
+    from kombu.exceptions import OperationalError as KombuOperationalError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    BROKER_ERRORS: tuple[type[BaseException], ...] = (
+        KombuOperationalError,
+        RedisConnectionError,
+        OSError,
+    )
+except ImportError:  # pragma: no cover
+    BROKER_ERRORS = (OSError,)
 
 OFFER_FIELDS = [
     "name",
@@ -379,3 +393,111 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
         summary=f"accepted scenario “{scenario.name}”",
     )
     return offer
+
+
+@transaction.atomic
+def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
+    """Queue the scenario's Monte Carlo unless a result or a run for the same inputs exists.
+
+    The row is marked queued in the request's transaction and the message is published on
+    commit; if the broker cannot be reached the row goes back to "not run" and the request
+    answers 503, so no job is left half-done.
+    """
+    from offers.scenarios import mc_input_hash
+
+    input_hash = mc_input_hash(scenario, user=user)
+    busy = (Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING, Scenario.McStatus.DONE)
+    if scenario.mc_input_hash == input_hash and scenario.mc_status in busy:
+        return False
+    task_id = uuid.uuid4().hex
+    Scenario.objects.filter(pk=scenario.pk, owner=user).update(
+        mc_status=Scenario.McStatus.QUEUED,
+        mc_progress=0,
+        mc_input_hash=input_hash,
+        mc_task_id=task_id,
+        mc_result=None,
+        mc_error="",
+    )
+    scenario.refresh_from_db()
+    scenario_pk = scenario.pk
+    transaction.on_commit(lambda: _publish_mc(scenario_pk, input_hash, task_id))
+    return True
+
+
+def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
+    from config.middleware import ServiceUnavailable
+    from offers.tasks import scenario_monte_carlo_task
+
+    try:
+        scenario_monte_carlo_task.apply_async((scenario_id, input_hash), task_id=task_id)
+    except BROKER_ERRORS as exc:
+        Scenario.objects.filter(
+            pk=scenario_id, mc_task_id=task_id, mc_status=Scenario.McStatus.QUEUED
+        ).update(mc_status=Scenario.McStatus.NONE, mc_task_id="", mc_input_hash="")
+        raise ServiceUnavailable("The task queue") from exc
+
+
+def scenario_mc_cancel(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
+    """Ask a queued or running Monte Carlo to stop (the task checks between chunks)."""
+    return bool(
+        Scenario.objects.filter(
+            pk=scenario.pk,
+            owner=user,
+            mc_status__in=[Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING],
+        ).update(mc_status=Scenario.McStatus.CANCELLED)
+    )
+
+
+def scenario_mc_claim(*, scenario_id: int, input_hash: str, task_id: str | None = None) -> bool:
+    """Claim a run with a compare-and-set; False if another task has it or it moved on.
+
+    A message redelivered after its worker died carries the same task id, so it may take
+    over the row that the dead attempt left "running".
+    """
+    claimable = Q(mc_status=Scenario.McStatus.QUEUED)
+    if task_id:
+        claimable |= Q(mc_status=Scenario.McStatus.RUNNING, mc_task_id=task_id)
+    rows = Scenario.objects.filter(claimable, pk=scenario_id, mc_input_hash=input_hash)
+    if task_id:
+        rows = rows.filter(Q(mc_task_id=task_id) | Q(mc_task_id=""))
+    return rows.update(mc_status=Scenario.McStatus.RUNNING, mc_progress=0) == 1
+
+
+def scenario_mc_requeue(*, scenario_id: int, input_hash: str) -> None:
+    """Hand a claimed run back to the queue so that a retry can claim it again."""
+    Scenario.objects.filter(
+        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
+    ).update(mc_status=Scenario.McStatus.QUEUED)
+
+
+def scenario_mc_progress(*, scenario_id: int, input_hash: str, progress: int) -> bool:
+    """Record progress; False when the run was cancelled or its inputs changed."""
+    return (
+        Scenario.objects.filter(
+            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
+        ).update(mc_progress=progress)
+        == 1
+    )
+
+
+def scenario_mc_store(*, scenario_id: int, input_hash: str, result: dict[str, Any]) -> bool:
+    """Store a finished result once: only over a running claim of the same inputs."""
+    return (
+        Scenario.objects.filter(
+            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
+        ).update(
+            mc_status=Scenario.McStatus.DONE,
+            mc_progress=100,
+            mc_result=result,
+            mc_error="",
+            mc_runs=F("mc_runs") + 1,
+        )
+        == 1
+    )
+
+
+def scenario_mc_fail(*, scenario_id: int, input_hash: str, error: str) -> None:
+    """Mark a running Monte Carlo as failed with a message for the page."""
+    Scenario.objects.filter(
+        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
+    ).update(mc_status=Scenario.McStatus.FAILED, mc_error=error[:300])

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from offers import views
+from offers import selectors, views, views_export, views_scenarios
+from offers.views_scenarios import object_first, revision_of_user
 
 app_name = "offers"
 urlpatterns = [
@@ -10,13 +11,56 @@ urlpatterns = [
     path("offers/", views.offer_list, name="offer_list"),
     path("offers/new/", views.offer_create, name="offer_create"),
     path("offers/compare/", views.offer_compare, name="offer_compare"),
-    path("offers/<int:pk>/", views.offer_detail, name="offer_detail"),
+    path(
+        "offers/<int:pk>/",
+        object_first(views.offer_detail, selectors.offer_get),
+        name="offer_detail",
+    ),
     path("offers/<int:pk>/edit/", views.offer_edit, name="offer_edit"),
     path("offers/<int:pk>/delete/", views.offer_delete, name="offer_delete"),
-    path("offers/<int:pk>/history/", views.offer_history, name="offer_history"),
-    path("history/<int:pk>/restore/", views.revision_restore_view, name="revision_restore"),
+    path(
+        "offers/<int:pk>/history/",
+        object_first(views.offer_history, selectors.offer_get),
+        name="offer_history",
+    ),
+    path(
+        "history/<int:pk>/restore/",
+        object_first(views.revision_restore_view, revision_of_user),
+        name="revision_restore",
+    ),
     path("trash/", views.trash, name="trash"),
     path("preferences/", views.preferences, name="preferences"),
-    path("scenarios/", views.scenario_list, name="scenario_list"),
-    path("export/", views.export, name="export"),
+    path("offers/<int:pk>/negotiation/", views_scenarios.negotiation, name="negotiation"),
+    path("scenarios/", views_scenarios.scenario_list, name="scenario_list"),
+    path("scenarios/new/", views_scenarios.scenario_create, name="scenario_create"),
+    path("scenarios/<int:pk>/", views_scenarios.scenario_detail, name="scenario_detail"),
+    path("scenarios/<int:pk>/update/", views_scenarios.scenario_update, name="scenario_update"),
+    path("scenarios/<int:pk>/flip/", views_scenarios.scenario_flip, name="scenario_flip"),
+    path(
+        "scenarios/<int:pk>/mc/start/", views_scenarios.scenario_mc_start, name="scenario_mc_start"
+    ),
+    path(
+        "scenarios/<int:pk>/mc/cancel/",
+        views_scenarios.scenario_mc_cancel,
+        name="scenario_mc_cancel",
+    ),
+    path(
+        "scenarios/<int:pk>/mc/status/",
+        views_scenarios.scenario_mc_status,
+        name="scenario_mc_status",
+    ),
+    path("scenarios/<int:pk>/clone/", views_scenarios.scenario_clone, name="scenario_clone"),
+    path("scenarios/<int:pk>/delete/", views_scenarios.scenario_delete, name="scenario_delete"),
+    path("scenarios/<int:pk>/accept/", views_scenarios.scenario_accept, name="scenario_accept"),
+    path("export/", views_export.export, name="export"),
+    path("export/start/", views_export.export_start, name="export_start"),
+    path("export/report/", views_export.export_report, name="export_report"),
+    path("export/jobs/<int:pk>/", views_export.export_job, name="export_job"),
+    path(
+        "export/jobs/<int:pk>/download/",
+        views_export.export_job_download,
+        name="export_job_download",
+    ),
+    path("export/backup/", views_export.backup_download, name="backup_download"),
+    path("export/restore/", views_export.backup_import, name="backup_import"),
 ]

@@ -72,6 +72,9 @@ def _worker_env() -> dict[str, str]:
         f"{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{name}"
     )
     env["DB_CONN_MAX_AGE"] = "0"
+    # A killed worker's unacknowledged task comes back after this many seconds (600 in
+    # production); short here so the worker-kill test sees the redelivery.
+    env["CELERY_VISIBILITY_TIMEOUT"] = os.environ.get("CELERY_VISIBILITY_TIMEOUT", "10")
     return env
 
 

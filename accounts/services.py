@@ -1,0 +1,38 @@
+"""Writes for accounts: deleting a user with everything they own."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models, transaction
+
+
+def _owned_models() -> list[type[models.Model]]:
+    user_model = get_user_model()
+    found = []
+    for model in apps.get_models():
+        field = next((f for f in model._meta.concrete_fields if f.name == "owner"), None)
+        if field is not None and field.related_model is user_model:
+            found.append(model)
+    return found
+
+
+@transaction.atomic
+def account_delete(*, user: AbstractBaseUser) -> None:
+    """Delete the user and every row they own, whatever the PROTECT links between apps."""
+    # Apps protect some links (an offer protects its package, a process its company), so a
+    # plain user.delete() is refused; delete owners' rows in whatever order the links allow.
+    remaining = _owned_models()
+    while remaining:
+        blocked = []
+        for model in remaining:
+            try:
+                with transaction.atomic():
+                    model._default_manager.filter(owner=user).delete()
+            except models.ProtectedError:
+                blocked.append(model)
+        if len(blocked) == len(remaining):
+            break  # something outside the user's data protects it: let user.delete() say so
+        remaining = blocked
+    user.delete()

@@ -1,0 +1,312 @@
+"""Load test on loopback: gunicorn + PostgreSQL, N logged-in users browsing the main pages.
+
+Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
+(`config.wsgi`, 2 workers x 4 threads) on 127.0.0.1 only, then for `--seconds` has `--users`
+threads request the dashboard, offers list, an offer, the interviews board, the compensation
+list and (when the route exists) a scenario update POST. Prints requests per second,
+p50/p95/p99 latency and the error count, and the same for a bare `/healthz` baseline.
+
+    .venv/bin/python bench/bench_load.py --seconds 60 --users 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import http.cookies
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/offerdesk_bench"
+DEMO_USER, DEMO_PASSWORD = "demo", "offerdesk-demo"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def psql(db_url: str, sql: str) -> None:
+    parts = urllib.parse.urlsplit(db_url)
+    admin = parts._replace(path="/postgres").geturl()
+    subprocess.run(["psql", admin, "-q", "-c", sql], check=True)
+
+
+class Session:
+    """One user's cookie jar over one keep-alive connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: dict[str, str] | None = None):
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        data = None
+        if body is not None:
+            data = urllib.parse.urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Referer"] = f"http://{HOST}:{self.port}{path}"
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+            raise
+        content = resp.read()
+        for header in resp.headers.get_all("Set-Cookie") or []:
+            cookie = http.cookies.SimpleCookie(header)
+            for k, morsel in cookie.items():
+                self.cookies[k] = morsel.value
+        return resp.status, resp.getheader("Location", ""), content
+
+    def login(self) -> None:
+        self.request("GET", "/accounts/login/")
+        status, location, _ = self.request(
+            "POST",
+            "/accounts/login/",
+            {
+                "username": DEMO_USER,
+                "password": DEMO_PASSWORD,
+                "csrfmiddlewaretoken": self.cookies.get("csrftoken", ""),
+            },
+        )
+        if status != 302:
+            raise RuntimeError(f"log-in failed: {status}")
+
+
+def discover(port: int) -> tuple[list[str], str | None]:
+    """Return the GET pages to request and a scenario update URL if there is one."""
+    s = Session(port)
+    s.login()
+    pages = ["/", "/offers/", "/interviews/", "/compensation/"]
+    _, _, body = s.request("GET", "/offers/")
+    match = re.search(rb'href="(/offers/\d+/)"', body)
+    if match:
+        pages.append(match.group(1).decode())
+    scenario_update = None
+    _, _, body = s.request("GET", "/scenarios/")
+    match = re.search(rb'"/scenarios/(\d+)/', body)
+    if match:
+        pk = match.group(1).decode()
+        status, _, _ = s.request("GET", f"/scenarios/{pk}/")
+        if status == 200:
+            scenario_update = f"/scenarios/{pk}/update/"
+    return pages, scenario_update
+
+
+def run_load(port: int, users: int, seconds: float, pages: list[str], post: str | None) -> dict:
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+    max_requests = 2_000_000  # a hard bound besides the time
+
+    def user(n: int) -> None:
+        s = Session(port)
+        try:
+            s.login()
+        except Exception as exc:
+            with lock:
+                errors.append(f"login: {exc}")
+            return
+        i = n
+        while time.monotonic() < stop_at and len(latencies) < max_requests:
+            i += 1
+            t0 = time.perf_counter()
+            try:
+                if post and i % 10 == 0:
+                    status, _, _ = s.request(
+                        "POST",
+                        post,
+                        {
+                            "csrfmiddlewaretoken": s.cookies.get("csrftoken", ""),
+                            "name": "Bench scenario",
+                            "extra_sign_on": "0",
+                            "extra_stock_yearly": "0",
+                            "notes": f"bench {n}-{i}",
+                        },
+                    )
+                    ok = status in (200, 302, 409)  # 409: a concurrent edit, refused cleanly
+                else:
+                    status, _, _ = s.request("GET", pages[i % len(pages)])
+                    ok = status == 200
+            except Exception as exc:
+                ok, status = False, repr(exc)
+            elapsed = time.perf_counter() - t0
+            with lock:
+                latencies.append(elapsed)
+                if not ok:
+                    errors.append(str(status))
+
+    threads = [threading.Thread(target=user, args=(n,), daemon=True) for n in range(users)]
+    t_start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 120)
+    wall = time.monotonic() - t_start
+    return summarize(latencies, errors, wall)
+
+
+def run_baseline(port: int, users: int, seconds: float) -> dict:
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    stop_at = time.monotonic() + seconds
+
+    def user() -> None:
+        s = Session(port)
+        while time.monotonic() < stop_at:
+            t0 = time.perf_counter()
+            try:
+                status, _, _ = s.request("GET", "/healthz")
+                ok = status == 200
+            except Exception as exc:
+                ok, status = False, repr(exc)
+            with lock:
+                latencies.append(time.perf_counter() - t0)
+                if not ok:
+                    errors.append(str(status))
+
+    threads = [threading.Thread(target=user, daemon=True) for _ in range(users)]
+    t_start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 60)
+    return summarize(latencies, errors, time.monotonic() - t_start)
+
+
+def summarize(latencies: list[float], errors: list[str], wall: float) -> dict:
+    ordered = sorted(latencies) or [0.0]
+
+    def pct(p: float) -> float:
+        return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] * 1000
+
+    return {
+        "requests": len(latencies),
+        "rps": len(latencies) / wall if wall else 0.0,
+        "p50": pct(50),
+        "p95": pct(95),
+        "p99": pct(99),
+        "mean": statistics.fmean(ordered) * 1000,
+        "errors": len(errors),
+        "error_samples": sorted(set(errors))[:5],
+    }
+
+
+def show(label: str, r: dict) -> None:
+    print(
+        f"{label:<10} {r['requests']:>7} req  {r['rps']:>8.1f} req/s  "
+        f"p50 {r['p50']:>7.1f} ms  p95 {r['p95']:>7.1f} ms  p99 {r['p99']:>7.1f} ms  "
+        f"errors {r['errors']}" + (f"  {r['error_samples']}" if r["errors"] else "")
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    args = parser.parse_args()
+    if not 1 <= args.users <= 500 or not 0 < args.seconds <= 3600:
+        parser.error("--users 1..500, --seconds up to 3600")
+    db_name = urllib.parse.urlsplit(args.database_url).path.lstrip("/")
+    if not re.fullmatch(r"[A-Za-z0-9_]+", db_name):
+        parser.error("database name must be a plain identifier")
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "DEBUG": "0",
+        "SECURE_SSL": "0",
+        "ALLOWED_HOSTS": HOST,
+        "AXES_ENABLED": "0",  # 50 users share one address and one account
+        "LOG_LEVEL": "ERROR",
+        "DB_CONN_MAX_AGE": "60",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    py = sys.executable
+    psql(args.database_url, f"DROP DATABASE IF EXISTS {db_name}")
+    psql(args.database_url, f"CREATE DATABASE {db_name}")
+    server = None
+    try:
+        for cmd in (
+            ["manage.py", "migrate", "--noinput", "-v0"],
+            ["manage.py", "seed_demo"],
+            ["manage.py", "collectstatic", "--noinput", "-v0"],
+        ):
+            subprocess.run([py, *cmd], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                py,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"{HOST}:{port}",
+                "--workers",
+                "2",
+                "--threads",
+                "4",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if Session(port).request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("gunicorn did not come up")
+            time.sleep(0.3)
+        pages, post = discover(port)
+        print(f"gunicorn 2x4 on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s")
+        print(f"pages: {pages}; POST: {post or 'none (no scenario update route)'}")
+        base = run_baseline(port, args.users, min(args.seconds, 10))
+        app = run_load(port, args.users, args.seconds, pages, post)
+        show("healthz", base)
+        show("app", app)
+        if base["p50"] and base["rps"]:
+            print(
+                f"ratio app/healthz: p50 x{app['p50'] / base['p50']:.1f}, "
+                f"throughput x{app['rps'] / base['rps']:.2f}"
+            )
+        return 1 if app["errors"] or base["errors"] else 0
+    finally:
+        if server is not None and server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            server.wait(timeout=30)
+        if not args.keep_db:
+            time.sleep(0.5)
+            psql(
+                args.database_url,
+                f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname='{db_name}'",
+            )
+            psql(args.database_url, f"DROP DATABASE IF EXISTS {db_name}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

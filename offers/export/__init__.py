@@ -1,0 +1,23 @@
+"""Comparison exports (CSV, XLSX, JSON, HTML) and the backup and restore of a user's data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# More than this many options or interview rounds: the export runs as a background job.
+LARGE_OPTIONS = 50
+LARGE_ROUNDS = 5000
+CONTENT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "json": "application/json",
+    "html": "text/html; charset=utf-8",
+}
+
+
+def neutralise(value: Any) -> Any:
+    """Return text that a spreadsheet would run as a formula with a leading quote; else as is."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value

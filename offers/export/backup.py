@@ -1,0 +1,658 @@
+"""Backup and restore of everything a user owns, as one JSON file (see docs/export.md).
+
+Records refer to each other by local ids (their position in the file, from 1); shared
+reference data (companies, levels and places with no owner) is referred to by natural key:
+``{"name": "Meta"}``, ``{"company": "Meta", "code": "E5"}``. A restore checks the whole file
+first and then writes everything in one transaction, as new rows owned by the target user.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from compensation.models import (
+    Band,
+    Company,
+    EquityGrant,
+    FxRate,
+    Level,
+    LocationPreset,
+    Package,
+    Refresher,
+    SignOn,
+)
+from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
+from offers.models import Offer, Preferences, Scenario
+
+FORMAT = "offerdesk-backup"
+BACKUP_VERSION = 1
+MAX_ERRORS = 25
+MAX_RECORDS = 500_000
+BATCH = 500
+
+
+class BackupError(Exception):
+    """A backup file that cannot be restored; `errors` name the record and the field."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors[:5]))
+        self.errors = errors
+
+
+@dataclasses.dataclass(frozen=True)
+class Section:
+    """One list of records in the file: its model, how to find the user's rows, its references.
+
+    ``refs`` maps a foreign key to "company", "level" or "location" (the user's own by local
+    id, or shared by natural key) or to "@section" (a record of that section, by local id).
+    """
+
+    key: str
+    model: type[models.Model]
+    owned_by: str
+    refs: dict[str, str]
+    has_owner: bool = True
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("companies", Company, "owner", {}),
+    Section("levels", Level, "company__owner", {"company": "@companies"}, has_owner=False),
+    Section("locations", LocationPreset, "owner", {}),
+    Section("fx_rates", FxRate, "owner", {}),
+    Section("bands", Band, "owner", {"level": "level"}),
+    Section(
+        "packages",
+        Package,
+        "owner",
+        {"company": "company", "level": "level", "location": "location"},
+    ),
+    Section("sign_ons", SignOn, "package__owner", {"package": "@packages"}, has_owner=False),
+    Section("grants", EquityGrant, "package__owner", {"package": "@packages"}, has_owner=False),
+    Section("refreshers", Refresher, "package__owner", {"package": "@packages"}, has_owner=False),
+    Section(
+        "processes",
+        Process,
+        "owner",
+        {"company": "company", "target_level": "level", "offered_level": "level"},
+    ),
+    Section(
+        "stage_changes", StageChange, "process__owner", {"process": "@processes"}, has_owner=False
+    ),
+    Section("rounds", Round, "owner", {"process": "@processes"}),
+    Section("questions", Question, "round__owner", {"round": "@rounds"}, has_owner=False),
+    Section("debriefs", Debrief, "owner", {"process": "@processes", "level_decided": "level"}),
+    Section("team_matches", TeamMatch, "owner", {"process": "@processes"}),
+    Section(
+        "offers",
+        Offer,
+        "owner",
+        {
+            "package": "@packages",
+            "company": "company",
+            "level": "level",
+            "target_level": "level",
+            "process": "@processes",
+        },
+    ),
+    Section("scenarios", Scenario, "owner", {"offer": "@offers", "level": "level"}),
+)
+SECTION_KEYS = tuple(s.key for s in SECTIONS)
+# Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
+# rows above) and export jobs (files that can be made again).
+NOT_BACKED_UP = ("accounts.Revision", "offers.ExportJob")
+SINGULAR = {
+    "companies": "company",
+    "processes": "process",
+    "fx_rates": "FX rate",
+    "team_matches": "team match",
+}
+
+
+def singular(section: str) -> str:
+    return SINGULAR.get(section, section.rstrip("s").replace("_", " "))
+
+
+def data_fields(model: type[models.Model], refs: Iterable[str]) -> list[models.Field]:
+    """Return the fields a record carries as plain values (no id, owner, references, timestamps)."""
+    skip = {"id", "owner", *refs}
+    fields = []
+    for field in model._meta.concrete_fields:
+        if field.name in skip or getattr(field, "auto_now", False):
+            continue
+        if getattr(field, "auto_now_add", False):
+            continue
+        if field.is_relation:
+            raise TypeError(f"{model.__name__}.{field.name} is a reference with no rule")
+        fields.append(field)
+    return fields
+
+
+# Export ----------------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dt.date | dt.time):  # datetime is a date
+        return value.isoformat()
+    return value
+
+
+class _Refs:
+    """Turn database ids into local ids or natural keys while exporting."""
+
+    def __init__(self, user: AbstractBaseUser) -> None:
+        self.local: dict[str, dict[int, int]] = {}
+        self.companies = dict(Company.objects.filter(owner__isnull=True).values_list("pk", "name"))
+        self.levels = {
+            pk: {"company": name, "code": code}
+            for pk, name, code in Level.objects.filter(company__owner__isnull=True).values_list(
+                "pk", "company__name", "code"
+            )
+        }
+        self.locations = dict(
+            LocationPreset.objects.filter(owner__isnull=True).values_list("pk", "name")
+        )
+
+    def ref(self, kind: str, pk: int | None) -> Any:
+        if pk is None:
+            return None
+        if kind.startswith("@"):
+            return self.local[kind[1:]].get(pk)
+        own = {"company": "companies", "level": "levels", "location": "locations"}[kind]
+        if pk in self.local[own]:
+            return self.local[own][pk]
+        if kind == "company" and pk in self.companies:
+            return {"name": self.companies[pk]}
+        if kind == "level" and pk in self.levels:
+            return dict(self.levels[pk])
+        if kind == "location" and pk in self.locations:
+            return {"name": self.locations[pk]}
+        return None  # someone else's row: never leaks into this user's file
+
+
+def backup_build(*, user: AbstractBaseUser) -> dict[str, Any]:
+    """Return every object the user owns as one JSON-ready document."""
+    refs = _Refs(user)
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "schema_version": BACKUP_VERSION,
+        "exported_at": timezone.now().isoformat(timespec="seconds"),
+        "username": user.get_username(),
+    }
+    prefs = Preferences.objects.filter(owner=user).values().first()
+    fields = data_fields(Preferences, ())
+    doc["preferences"] = (
+        {f.name: _plain(prefs[f.attname]) for f in fields} if prefs is not None else None
+    )
+    for section in SECTIONS:
+        fields = data_fields(section.model, section.refs)
+        ref_fields = [section.model._meta.get_field(name) for name in section.refs]
+        attnames = ["pk", *[f.attname for f in fields], *[f.attname for f in ref_fields]]
+        rows = section.model.objects.filter(**{section.owned_by: user}).order_by("pk")
+        local: dict[int, int] = {}
+        records = []
+        for i, row in enumerate(rows.values(*attnames).iterator(chunk_size=2000), start=1):
+            local[row["pk"]] = i
+            record: dict[str, Any] = {"id": i}
+            for f in ref_fields:
+                record[f.name] = refs.ref(section.refs[f.name], row[f.attname])
+            for f in fields:
+                record[f.name] = _plain(row[f.attname])
+            records.append(record)
+        refs.local[section.key] = local
+        doc[section.key] = records
+    return doc
+
+
+def backup_bytes(*, user: AbstractBaseUser) -> bytes:
+    """Return the user's backup as UTF-8 JSON."""
+    return json.dumps(backup_build(user=user), ensure_ascii=False, indent=1).encode("utf-8")
+
+
+# Restore ---------------------------------------------------------------------------------
+
+_INT_TYPES = (
+    models.IntegerField,
+    models.SmallIntegerField,
+    models.BigIntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.PositiveBigIntegerField,
+)
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)[:60]
+    return text
+
+
+class _Restore:
+    """Check a parsed backup and turn it into unsaved model instances."""
+
+    def __init__(self, user: AbstractBaseUser) -> None:
+        self.user = user
+        self.errors: list[str] = []
+        self.objects: dict[str, dict[int, models.Model]] = {}
+        self.positions: dict[str, dict[int, int]] = {}
+        self.shared_companies = {c.name: c for c in Company.objects.filter(owner__isnull=True)}
+        self.shared_levels = {
+            (lv.company.name, lv.code): lv
+            for lv in Level.objects.filter(company__owner__isnull=True).select_related("company")
+        }
+        self.shared_locations = {
+            loc.name: loc for loc in LocationPreset.objects.filter(owner__isnull=True)
+        }
+
+    def error(self, where: str, message: str) -> None:
+        if len(self.errors) >= MAX_ERRORS:
+            raise BackupError([*self.errors, "… and more; fix these first."])
+        self.errors.append(f"{where}: {message}")
+
+    # Values ----------------------------------------------------------------------------
+
+    def value(self, where: str, field: models.Field, raw: Any) -> tuple[bool, Any]:
+        """Return (ok, python value) of one plain field, recording an error if it is wrong."""
+        if raw is None:
+            if field.null:
+                return True, None
+            self.error(where, "may not be null")
+            return False, None
+        if isinstance(field, models.BooleanField):
+            ok = isinstance(raw, bool)
+            expected = "true or false"
+        elif isinstance(field, _INT_TYPES):
+            ok = isinstance(raw, int) and not isinstance(raw, bool)
+            expected = "a whole number"
+        elif isinstance(field, models.DecimalField):
+            ok = isinstance(raw, str | int | float) and not isinstance(raw, bool)
+            expected = "a number"
+            if ok and isinstance(raw, float):
+                raw = repr(raw)
+        elif isinstance(field, models.JSONField):
+            ok, expected = True, ""
+        else:  # text, dates and times are strings in the file
+            ok = isinstance(raw, str)
+            expected = "a string"
+        if not ok:
+            self.error(where, f"expected {expected}, got {_describe(raw)}")
+            return False, None
+        if isinstance(field, models.JSONField):
+            return True, raw
+        try:
+            value = field.to_python(raw)
+        except ValidationError as exc:
+            self.error(where, " ".join(exc.messages))
+            return False, None
+        if isinstance(value, dt.datetime) and timezone.is_naive(value):
+            self.error(where, "needs a time zone offset, e.g. 2026-11-03T09:00:00+00:00")
+            return False, None
+        return True, value
+
+    def reference(self, where: str, kind: str, raw: Any, field: models.Field) -> Any:
+        """Return the model instance a reference points to, or None (recording any error)."""
+        if raw is None:
+            if not field.null:
+                self.error(where, "may not be null")
+            return None
+        if kind.startswith("@"):
+            section = kind[1:]
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                target = self.objects.get(section, {}).get(raw)
+                if target is None:
+                    self.error(where, f"unknown {singular(section)} id {raw}")
+                return target
+            self.error(where, f"expected the id of a {singular(section)}, got {_describe(raw)}")
+            return None
+        own = {"company": "companies", "level": "levels", "location": "locations"}[kind]
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            target = self.objects.get(own, {}).get(raw)
+            if target is None:
+                self.error(where, f"unknown {kind} id {raw}")
+            return target
+        if isinstance(raw, dict):
+            if kind in ("company", "location") and set(raw) == {"name"}:
+                table = self.shared_companies if kind == "company" else self.shared_locations
+                target = table.get(raw["name"]) if isinstance(raw["name"], str) else None
+                if target is None:
+                    self.error(where, f"unknown shared {kind} {_describe(raw['name'])}")
+                return target
+            if kind == "level" and set(raw) == {"company", "code"}:
+                key = (raw["company"], raw["code"])
+                target = (
+                    self.shared_levels.get(key) if all(isinstance(k, str) for k in key) else None
+                )
+                if target is None:
+                    self.error(where, f"unknown shared level {_describe(raw)}")
+                return target
+        self.error(where, f"expected a {kind} id or a shared {kind}'s name, got {_describe(raw)}")
+        return None
+
+    # Records ---------------------------------------------------------------------------
+
+    def record(
+        self, where: str, model: type[models.Model], refs: dict[str, str], raw: Any
+    ) -> models.Model | None:
+        if not isinstance(raw, dict):
+            self.error(where, f"expected an object, got {_describe(raw)}")
+            return None
+        fields = data_fields(model, refs)
+        known = {"id", *refs, *(f.name for f in fields)}
+        for key in raw:
+            if key not in known:
+                self.error(f"{where}.{key}", "unknown field")
+        values: dict[str, Any] = {}
+        failed = False
+        for f in fields:
+            if f.name not in raw:
+                continue  # an older file without this field: the model's default applies
+            ok, value = self.value(f"{where}.{f.name}", f, raw[f.name])
+            failed |= not ok
+            values[f.attname] = value
+        obj = model(**values)
+        for name, kind in refs.items():
+            field = model._meta.get_field(name)
+            if name not in raw:
+                if not field.null:
+                    self.error(f"{where}.{name}", "missing")
+                    failed = True
+                continue
+            target = self.reference(f"{where}.{name}", kind, raw[name], field)
+            if target is None and raw[name] is not None:
+                failed = True
+            setattr(obj, name, target)
+        if any(f.name == "owner" for f in model._meta.concrete_fields):
+            obj.owner = self.user
+        if failed:
+            return None
+        try:
+            obj.clean_fields(exclude=[*refs, "owner"])
+            obj.clean()
+        except ValidationError as exc:
+            for field_name, messages in exc.message_dict.items():
+                at = where if field_name == NON_FIELD_ERRORS else f"{where}.{field_name}"
+                self.error(at, " ".join(messages))
+            return None
+        return obj
+
+    def section(self, section: Section, raw: Any) -> None:
+        objects: dict[int, models.Model] = {}
+        self.objects[section.key] = objects
+        positions = self.positions[section.key] = {}
+        if raw is None:
+            return
+        if not isinstance(raw, list):
+            self.error(section.key, f"expected a list, got {_describe(raw)}")
+            return
+        for i, item in enumerate(raw):
+            where = f"{section.key}[{i}]"
+            local = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(local, int) or isinstance(local, bool) or local < 1:
+                self.error(
+                    f"{where}.id", f"expected a positive whole number, got {_describe(local)}"
+                )
+                continue
+            if local in objects:
+                self.error(f"{where}.id", f"duplicate {singular(section.key)} id {local}")
+                continue
+            obj = self.record(where, section.model, section.refs, item)
+            if obj is not None:
+                objects[local] = obj
+                positions[local] = i
+
+    # Whole-file rules ------------------------------------------------------------------
+
+    def unique(self, section: str, fields: tuple[str, ...], existing: set[tuple[Any, ...]]) -> None:
+        seen = set(existing)
+        for local, obj in self.objects[section].items():
+            key = tuple(
+                id(getattr(obj, f)) if f in ("company", "process", "package") else getattr(obj, f)
+                for f in fields
+            )
+            if key in seen:
+                shown = ", ".join(f"{f}={getattr(obj, f)}" for f in fields)
+                where = self.where(section, local)
+                if key in existing:
+                    self.error(where, f"you already have a {singular(section)} with {shown}")
+                else:
+                    self.error(where, f"another {singular(section)} in the file has {shown}")
+            seen.add(key)
+
+    def where(self, section: str, local: int) -> str:
+        return f"{section}[{self.positions[section][local]}]"
+
+    def same_company(self, where: str, level: Level | None, company: Company | None) -> None:
+        if level is None or company is None:
+            return
+        if level.company is company or (company.pk is not None and level.company_id == company.pk):
+            return
+        self.error(where, f"level {level.code} is not on {company.name}'s ladder")
+
+    def cross_checks(self) -> None:
+        user = self.user
+        self.unique(
+            "companies", ("name",), set(Company.objects.filter(owner=user).values_list("name"))
+        )
+        self.unique("levels", ("company", "code"), set())
+        self.unique(
+            "locations",
+            ("name",),
+            set(LocationPreset.objects.filter(owner=user).values_list("name")),
+        )
+        self.unique(
+            "fx_rates",
+            ("currency", "to_currency", "as_of"),
+            set(FxRate.objects.filter(owner=user).values_list("currency", "to_currency", "as_of")),
+        )
+        self.unique("debriefs", ("process",), set())
+        self.unique("offers", ("package",), set())
+        for local, process in self.objects["processes"].items():
+            for name in ("target_level", "offered_level"):
+                self.same_company(
+                    f"{self.where('processes', local)}.{name}",
+                    getattr(process, name),
+                    process.company,
+                )
+        for local, debrief in self.objects["debriefs"].items():
+            self.same_company(
+                f"{self.where('debriefs', local)}.level_decided",
+                debrief.level_decided,
+                debrief.process.company,
+            )
+
+
+@dataclasses.dataclass
+class RestoreResult:
+    """What a restore created, by section."""
+
+    counts: dict[str, int]
+    preferences: bool
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values()) + int(self.preferences)
+
+
+def backup_parse(raw: bytes | str) -> dict[str, Any]:
+    """Return the parsed document, or raise BackupError saying why the file is not a backup."""
+    limit = settings.IMPORT_MAX_BYTES
+    size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    if size > limit:
+        raise BackupError(
+            [f"file: {size:,} bytes is more than the {limit // (1024 * 1024)} MB a backup may be"]
+        )
+    try:
+        doc = json.loads(raw)
+    except UnicodeDecodeError:
+        raise BackupError(["file: not UTF-8 text; is this an Offerdesk backup?"]) from None
+    except json.JSONDecodeError as exc:
+        raise BackupError(
+            [f"file: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"]
+        ) from None
+    except RecursionError:
+        raise BackupError(["file: nested too deeply to be a backup"]) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise BackupError([f'file: not an Offerdesk backup (no "format": "{FORMAT}")'])
+    if doc.get("schema_version") != BACKUP_VERSION:
+        raise BackupError(
+            [
+                f"schema_version: this version reads version {BACKUP_VERSION}, "
+                f"the file is {_describe(doc.get('schema_version'))}"
+            ]
+        )
+    allowed = {"format", "schema_version", "exported_at", "username", "preferences", *SECTION_KEYS}
+    unknown = sorted(set(doc) - allowed)
+    if unknown:
+        raise BackupError([f"{key}: unknown section" for key in unknown])
+    total = sum(len(doc[k]) for k in SECTION_KEYS if isinstance(doc.get(k), list))
+    if total > MAX_RECORDS:
+        raise BackupError([f"file: {total:,} records is more than the {MAX_RECORDS:,} allowed"])
+    return doc
+
+
+def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
+    """Check every record of a parsed backup against the target user; raise BackupError."""
+    restore = _Restore(user)
+    for section in SECTIONS:
+        restore.section(section, doc.get(section.key))
+    prefs = doc.get("preferences")
+    restore.objects["preferences"] = {}
+    if prefs is not None:
+        obj = restore.record("preferences", Preferences, {}, prefs)
+        if obj is not None:
+            restore.objects["preferences"][1] = obj
+    if not restore.errors:
+        restore.cross_checks()
+    if restore.errors:
+        raise BackupError(restore.errors)
+    return restore
+
+
+def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult:
+    """Check a backup file, then create all of it for ``user`` in one transaction, or nothing."""
+    doc = backup_parse(raw)
+    restore = backup_check(user=user, doc=doc)
+    counts: dict[str, int] = {}
+    try:
+        with transaction.atomic():
+            for section in SECTIONS:
+                objs = list(restore.objects[section.key].values())
+                section.model.objects.bulk_create(objs, batch_size=BATCH)
+                counts[section.key] = len(objs)
+            prefs = restore.objects["preferences"].get(1)
+            if prefs is not None:
+                existing = Preferences.objects.filter(owner=user).first()
+                if existing is not None:
+                    prefs.pk = existing.pk
+                    prefs.version = existing.version + 1
+                prefs.save()
+    except IntegrityError as exc:
+        raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
+    return RestoreResult(counts=counts, preferences=prefs is not None)
+
+
+# Schema ----------------------------------------------------------------------------------
+
+
+def _field_schema(field: models.Field) -> dict[str, Any]:
+    if isinstance(field, models.BooleanField):
+        schema: dict[str, Any] = {"type": "boolean"}
+    elif isinstance(field, _INT_TYPES):
+        schema = {"type": "integer"}
+    elif isinstance(field, models.DecimalField):
+        schema = {"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?$"}
+    elif isinstance(field, models.JSONField):
+        return {}
+    elif isinstance(field, models.DateTimeField):
+        schema = {"type": "string", "format": "date-time"}
+    elif isinstance(field, models.DateField):
+        schema = {"type": "string", "format": "date"}
+    elif isinstance(field, models.TimeField):
+        schema = {"type": "string", "format": "time"}
+    else:
+        schema = {"type": "string"}
+        if getattr(field, "max_length", None):
+            schema["maxLength"] = field.max_length
+    if field.choices:
+        schema["enum"] = [value for value, _label in field.flatchoices]
+    if field.null:
+        schema["type"] = [
+            *([schema["type"]] if isinstance(schema["type"], str) else schema["type"]),
+            "null",
+        ]
+        if "enum" in schema:
+            schema["enum"].append(None)
+    return schema
+
+
+def _record_schema(model: type[models.Model], refs: dict[str, str]) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    if refs or model is not Preferences:
+        props["id"] = {"type": "integer", "minimum": 1}
+    for name, kind in refs.items():
+        field = model._meta.get_field(name)
+        options: list[dict[str, Any]] = [{"type": "integer", "minimum": 1}]
+        if not kind.startswith("@"):
+            options.append({"$ref": f"#/$defs/shared_{kind}"})
+        if field.null:
+            options.append({"type": "null"})
+        props[name] = {"anyOf": options}
+    for field in data_fields(model, refs):
+        props[field.name] = _field_schema(field)
+    required = ["id", *[n for n in refs if not model._meta.get_field(n).null]]
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": required if "id" in props else [],
+        "properties": props,
+    }
+
+
+def backup_schema() -> dict[str, Any]:
+    """Return the JSON Schema of a backup file, derived from the models."""
+    name = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://offerdesk.example/schema/backup-v1.json",
+        "title": "Offerdesk backup of one user's data, version 1",
+        "description": "See docs/export.md. Local ids refer to records of the same file.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["format", "schema_version"],
+        "$defs": {
+            "shared_company": name,
+            "shared_location": name,
+            "shared_level": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["company", "code"],
+                "properties": {"company": {"type": "string"}, "code": {"type": "string"}},
+            },
+        },
+        "properties": {
+            "format": {"const": FORMAT},
+            "schema_version": {"const": BACKUP_VERSION},
+            "exported_at": {"type": "string", "format": "date-time"},
+            "username": {"type": "string"},
+            "preferences": {"anyOf": [_record_schema(Preferences, {}), {"type": "null"}]},
+            **{
+                s.key: {"type": "array", "items": _record_schema(s.model, s.refs)} for s in SECTIONS
+            },
+        },
+    }

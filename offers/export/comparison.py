@@ -1,0 +1,426 @@
+"""The comparison as plain data: ranking, year-by-year figures, assumptions, interviews.
+
+One `Comparison` feeds every format (CSV, XLSX, JSON, HTML), so they all show the same figures.
+Money is kept as floats straight from the engine; nothing is rounded here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count
+from django.utils import timezone
+
+from compensation.engine import assumptions, describe_schedule
+from offers.models import Scenario
+from offers.selectors import COMPONENTS, Board, Evaluation, board_build
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+YEARLY_COMPONENTS = (*COMPONENTS, "total")
+BASES = ("gross", "net")
+# Negotiation points are worked out for the top of the ranking only: a person negotiates with
+# a handful of companies, and each option's points compare it with every other option.
+NEGOTIATION_TOP = 10
+Progress = Callable[[int], None]
+
+
+@dataclasses.dataclass
+class Comparison:
+    """Everything an export shows, as JSON-ready lists of dicts."""
+
+    meta: dict[str, Any]
+    options: list[dict[str, Any]]
+    yearly: list[dict[str, Any]]
+    assumptions: list[dict[str, Any]]
+    vesting: list[dict[str, Any]]
+    fx_rates: list[dict[str, Any]]
+    negotiation: list[dict[str, Any]]
+    scenarios: list[dict[str, Any]]
+    processes: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the versioned JSON document (see docs/export.md)."""
+        return {"schema_version": SCHEMA_VERSION, **dataclasses.asdict(self)}
+
+    def yearly_totals(self, basis: str = "gross") -> dict[str, list[float]]:
+        """Return each option's yearly totals in home currency, keyed by option name."""
+        home = self.meta["home_currency"]
+        out: dict[str, list[float]] = {}
+        names = {o["key"]: o["name"] for o in self.options}
+        for row in self.yearly:
+            if (
+                row["component"] == "total"
+                and row["basis"] == basis
+                and row["currency"] == home
+                and row["in_home_currency"]
+            ):
+                out.setdefault(names[row["option_key"]], []).append(row["amount"])
+        return out
+
+
+def _iso(value: dt.date | dt.datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
+    """Return the tidy rows of one option: year x component x basis x currency."""
+    assert ev.spec is not None and ev.yearly is not None
+    spec, frame = ev.spec, ev.yearly
+    net = 1.0 - spec.tax_rate_pct / 100.0
+    # A home-currency row only when it differs, so (option, year, component, basis, currency)
+    # stays a key; a row in home currency is flagged, whichever currency the package is in.
+    variants = [] if home == spec.currency else [(spec.currency, 1.0, False)]
+    variants.append((home, ev.fx_to_home, True))
+    totals = {
+        ("gross", False): frame["total"],
+        ("net", False): frame["total_net"],
+        ("gross", True): frame["total_home"],
+        ("net", True): frame["total_net_home"],
+    }
+    rows = []
+    for year in frame.index:
+        for component in YEARLY_COMPONENTS:
+            for basis in BASES:
+                for currency, fx, in_home in variants:
+                    if component == "total":
+                        amount = float(totals[(basis, in_home)][year])
+                    else:
+                        amount = float(frame.at[year, component]) * fx
+                        if basis == "net":
+                            amount *= net
+                    rows.append(
+                        {
+                            "option_key": ev.key,
+                            "option": ev.offer.name,
+                            "year": int(year),
+                            "component": component,
+                            "basis": basis,
+                            "currency": currency,
+                            "in_home_currency": in_home,
+                            "amount": amount,
+                        }
+                    )
+    return rows
+
+
+def _criteria(ranked: Any) -> dict[str, dict[str, Any]]:
+    return {
+        name: {
+            "score": float(c.score),
+            "weight": float(c.weight),
+            "contribution": float(c.contribution),
+            "explanation": c.explanation,
+        }
+        for name, c in ranked.criteria.items()
+    }
+
+
+def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
+    offer = ev.offer
+    package = offer.package
+    spec = ev.spec
+    column = "total_net_home" if board.prefs.basis == "net" else "total_home"
+    first = cumulative = None
+    if ev.yearly is not None:
+        first = float(ev.yearly[column].iloc[0])
+        cumulative = float(ev.yearly[column].sum())
+    return {
+        "key": ev.key,
+        "name": offer.name,
+        "company": offer.company.name if offer.company else "",
+        "kind": offer.kind,
+        "status": offer.status,
+        "level": offer.level.code if offer.level else "",
+        "location": offer.location,
+        "remote_policy": offer.remote_policy,
+        "remote_weeks_per_year": ev.remote_weeks,
+        "overlap_hours": ev.overlap.average_hours if ev.overlap else None,
+        "start_date": _iso(offer.start_date),
+        "deadline": _iso(offer.deadline),
+        "currency": package.currency,
+        "fx_to_home": ev.fx_to_home,
+        "tax_rate_pct": spec.tax_rate_pct if spec else None,
+        "rank": ranked.rank if ranked else None,
+        "score": float(ranked.total) if ranked else None,
+        "comp_value_home": float(ranked.comp_value) if ranked else None,
+        "first_year_home": first,
+        "horizon_total_home": cumulative,
+        "excluded": bool(ranked.excluded) if ranked else False,
+        "exclusion_reasons": list(ranked.exclusion_reasons) if ranked else [],
+        "error": ev.error,
+        "notes": offer.notes,
+        "criteria": _criteria(ranked) if ranked else {},
+    }
+
+
+def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    assert ev.spec is not None
+    spec = ev.spec
+    facts = assumptions(spec)
+    stock = facts["stock"]
+    row = {
+        "option_key": ev.key,
+        "option": ev.offer.name,
+        "currency": spec.currency,
+        "home_currency": home,
+        "fx_to_home": spec.fx_to_home,
+        "tax_rate_pct": spec.tax_rate_pct,
+        "location": ev.offer.package.location.name if ev.offer.package.location else "",
+        "start": facts["start"],
+        "horizon_years": spec.horizon_years,
+        "base": spec.base,
+        "raise_pct": spec.raise_pct,
+        "bonus_target_pct": spec.bonus_target_pct,
+        "bonus_multiplier": spec.bonus_multiplier,
+        "sign_on_total": float(sum(s.amount for s in spec.sign_on)),
+        "relocation": spec.relocation,
+        "ticker": stock["ticker"] or "",
+        "share_price": stock["price"],
+        "growth_pct": stock["growth_pct"],
+        "volatility_pct": stock["volatility_pct"],
+        "liquidity_discount_pct": stock["liquidity_discount_pct"],
+        "projected_price_by_year": [float(p) for p in stock["projected_price_by_year"]],
+        "grant_value_total": float(facts["grant_value_total"]),
+    }
+    vesting = [
+        {
+            "option_key": ev.key,
+            "option": ev.offer.name,
+            "kind": "grant",
+            "label": f"Grant {i + 1}",
+            "value": float(g["value_at_grant"]),
+            "shares": float(g["shares"]),
+            "price": float(g["grant_price"]),
+            "first_year": None,
+            "start": g["vest_start"],
+            "end": g["vest_end"],
+            "schedule": g["schedule"],
+        }
+        for i, g in enumerate(facts["grants"])
+    ]
+    vesting += [
+        {
+            "option_key": ev.key,
+            "option": ev.offer.name,
+            "kind": "refresher",
+            "label": f"Refresher {i + 1}",
+            "value": float(r.yearly_value),
+            "shares": None,
+            "price": None,
+            "first_year": r.first_year,
+            "start": None,
+            "end": None,
+            "schedule": describe_schedule(r.schedule),
+        }
+        for i, r in enumerate(spec.refreshers)
+    ]
+    return row, vesting
+
+
+def _plain(value: Any) -> Any:
+    """Return a JSON-ready copy of a negotiation point (dataclass, dict or anything else)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return {"title": str(value)}
+
+
+def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, Any]]:
+    """Return every option's negotiation points; empty if that feature is absent or fails."""
+    try:
+        from offers.negotiation import negotiation_for_offer  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    rows: list[dict[str, Any]] = []
+    top = [ev for _ranked, ev in board.ranked[:NEGOTIATION_TOP]]
+    if len(board.evaluations) > NEGOTIATION_TOP:
+        # Each option's points weigh it against the others: against the top of the ranking
+        # only, or a thousand options would take minutes.
+        board = board_build(user=user, offers=[ev.offer for ev in top], prefs=board.prefs)
+        top = [ev for _ranked, ev in board.ranked]
+    for ev in top:
+        try:
+            result = negotiation_for_offer(user=user, offer=ev.offer, board=board)
+        except Exception:  # an optional section must never break the export
+            logger.exception("negotiation points failed for offer %s", ev.offer.pk)
+            continue
+        points = getattr(result, "points", result) or []
+        for point in points:
+            data = _plain(point)
+            figures = data.get("figures")
+            rows.append(
+                {
+                    "option_key": ev.key,
+                    "option": ev.offer.name,
+                    "priority": data.get("priority"),
+                    "title": str(data.get("title", "")),
+                    "ask_amount": data.get("ask_amount"),
+                    "ask_currency": data.get("ask_currency") or "",
+                    "ask_term": data.get("ask_term") or "",
+                    "trigger": str(data.get("trigger", "")),
+                    "evidence": str(data.get("evidence", "")),
+                    "rule": str(data.get("rule", "")),
+                    "figures": {str(k): v for k, v in figures.items()}
+                    if isinstance(figures, dict)
+                    else {},
+                }
+            )
+    return rows
+
+
+def _decimal(value: Any) -> float | None:
+    return float(value) if value is not None else None
+
+
+def _scenario_rows(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    rows = []
+    for s in (
+        Scenario.objects.filter(owner=user)
+        .select_related("offer", "level")
+        .order_by("offer__name", "name", "id")
+    ):
+        result = s.mc_result if isinstance(s.mc_result, dict) else {}
+        rows.append(
+            {
+                "option_key": str(s.offer_id),
+                "option": s.offer.name,
+                "name": s.name,
+                "base": _decimal(s.base),
+                "raise_pct": _decimal(s.raise_pct),
+                "extra_sign_on": float(s.extra_sign_on),
+                "extra_stock_yearly": float(s.extra_stock_yearly),
+                "refresher_yearly": _decimal(s.refresher_yearly),
+                "level": s.level.code if s.level else "",
+                "remote_weeks_per_year": s.remote_weeks_per_year,
+                "start_date": _iso(s.start_date),
+                "growth_pct": _decimal(s.growth_pct),
+                "volatility_pct": _decimal(s.volatility_pct),
+                "mc_status": s.mc_status,
+                "mc_result": result,
+                "notes": s.notes,
+            }
+        )
+    return rows
+
+
+def _interview_rows(user: AbstractBaseUser) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from interviews.models import Process, Round
+
+    processes = []
+    for p in (
+        Process.objects.filter(owner=user)
+        .select_related("company", "target_level", "offered_level", "debrief")
+        .annotate(n_rounds=Count("rounds"))
+        .order_by("company__name", "role", "id")
+    ):
+        debrief = getattr(p, "debrief", None)
+        processes.append(
+            {
+                "process_key": str(p.pk),
+                "company": p.company.name,
+                "role": p.role,
+                "team": p.team,
+                "stage": p.stage,
+                "priority": p.priority,
+                "source": p.source,
+                "first_contact": _iso(p.first_contact),
+                "deadline": _iso(p.deadline),
+                "target_level": p.target_level.code if p.target_level else "",
+                "offered_level": p.offered_level.code if p.offered_level else "",
+                "rounds": p.n_rounds,
+                "debrief_decision": debrief.decision if debrief else "",
+                "next_step": p.next_step,
+            }
+        )
+    rounds = []
+    for r in (
+        Round.objects.filter(owner=user)
+        .select_related("process__company")
+        .prefetch_related("questions")
+        .order_by("process__company__name", "process__role", "process_id", "order", "id")
+    ):
+        rounds.append(
+            {
+                "process_key": str(r.process_id),
+                "company": r.process.company.name,
+                "role": r.process.role,
+                "order": r.order,
+                "kind": r.kind,
+                "scheduled_at": _iso(r.scheduled_at),
+                "timezone": r.timezone,
+                "duration_minutes": r.duration_minutes,
+                "mode": r.mode,
+                "interviewer": r.interviewer_name,
+                "signal": r.signal,
+                "self_assessment": r.self_assessment,
+                "questions": [q.text for q in r.questions.all()],
+            }
+        )
+    return processes, rounds
+
+
+def comparison_build(
+    *,
+    user: AbstractBaseUser,
+    board: Board | None = None,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Return the user's comparison: the dashboard's board turned into plain rows."""
+    report = progress or (lambda _pct: None)
+    board = board or board_build(user=user)
+    report(40)
+    prefs = board.prefs
+    home = prefs.home_currency
+    by_key = {r.key: r for r in board.ranking}
+    ordered = [ev for _r, ev in board.ranked] + board.failed
+    options, yearly, assumption_rows, vesting = [], [], [], []
+    for ev in ordered:
+        options.append(_option_row(ev, by_key.get(ev.key), board))
+        if ev.error:
+            continue
+        yearly.extend(_yearly_rows(ev, home))
+        row, schedules = _assumption_rows(ev, home)
+        assumption_rows.append(row)
+        vesting.extend(schedules)
+    report(60)
+    fx_rates = sorted(
+        {
+            (ev.offer.package.currency, home, ev.fx_to_home)
+            for ev in ordered
+            if not ev.error and ev.offer.package.currency != home
+        }
+    )
+    negotiation = _negotiation_rows(user, board)
+    scenarios = _scenario_rows(user)
+    processes, rounds = _interview_rows(user)
+    report(75)
+    meta = {
+        "generated_at": timezone.now().isoformat(timespec="seconds"),
+        "user": user.get_username(),
+        "home_currency": home,
+        "basis": prefs.basis,
+        "horizon_years": prefs.horizon_years,
+        "risk_percentile": prefs.risk_percentile,
+        "weights": prefs.weights,
+    }
+    return Comparison(
+        meta=meta,
+        options=options,
+        yearly=yearly,
+        assumptions=assumption_rows,
+        vesting=vesting,
+        fx_rates=[{"currency": c, "to_currency": t, "rate": r} for c, t, r in fx_rates],
+        negotiation=negotiation,
+        scenarios=scenarios,
+        processes=processes,
+        rounds=rounds,
+    )

@@ -1,0 +1,158 @@
+"""The printable HTML report: the comparison's tables and charts, to save as PDF from a browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from offers.charts import PALETTE
+from offers.export.comparison import Comparison
+
+CHART_OPTIONS = 12
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= 28 else name[:27] + "…"
+
+
+def figure_yearly(c: Comparison) -> dict[str, Any]:
+    """Return grouped bars of each top option's yearly total in home currency."""
+    basis = c.meta["basis"]
+    totals = list(c.yearly_totals(basis).items())[:CHART_OPTIONS]
+    data = [
+        {
+            "type": "bar",
+            "name": _short(name),
+            "x": [_("Y%(y)s") % {"y": i + 1} for i in range(len(values))],
+            "y": [round(v) for v in values],
+            "marker": {"color": PALETTE[i % len(PALETTE)]},
+        }
+        for i, (name, values) in enumerate(totals)
+    ]
+    return {
+        "data": data,
+        "layout": {
+            "barmode": "group",
+            "title": {
+                "text": _("Total compensation by year (%(c)s, %(b)s)")
+                % {"c": c.meta["home_currency"], "b": basis}
+            },
+            "yaxis": {"tickformat": ",.0f"},
+            "height": 360,
+            "margin": {"l": 80},
+        },
+    }
+
+
+def figure_cumulative(c: Comparison) -> dict[str, Any]:
+    """Return lines of each top option's cumulative total in home currency."""
+    basis = c.meta["basis"]
+    data = []
+    for i, (name, values) in enumerate(list(c.yearly_totals(basis).items())[:CHART_OPTIONS]):
+        running, ys = 0.0, []
+        for v in values:
+            running += v
+            ys.append(round(running))
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "name": _short(name),
+                "x": list(range(1, len(ys) + 1)),
+                "y": ys,
+                "line": {"color": PALETTE[i % len(PALETTE)]},
+            }
+        )
+    return {
+        "data": data,
+        "layout": {
+            "title": {"text": _("Cumulative (%(c)s)") % {"c": c.meta["home_currency"]}},
+            "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
+            "yaxis": {"tickformat": ",.0f"},
+            "height": 360,
+            "margin": {"l": 80},
+        },
+    }
+
+
+def figure_scores(c: Comparison) -> dict[str, Any]:
+    """Return stacked horizontal bars: what each criterion adds to each option's score."""
+    ranked = [o for o in c.options if o["rank"] is not None][:CHART_OPTIONS]
+    names = [_short(o["name"]) + (" ⊘" if o["excluded"] else "") for o in ranked][::-1]
+    criteria = list(ranked[0]["criteria"]) if ranked else []
+    data = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "name": criterion,
+            "y": names,
+            "x": [round(o["criteria"][criterion]["contribution"], 4) for o in ranked][::-1],
+            "marker": {"color": PALETTE[i % len(PALETTE)]},
+        }
+        for i, criterion in enumerate(criteria)
+    ]
+    return {
+        "data": data,
+        "layout": {
+            "barmode": "stack",
+            "title": {"text": _("What each criterion adds to the score")},
+            "xaxis": {"range": [0, 1]},
+            "height": max(260, 80 + 34 * len(names)),
+            "margin": {"l": 200},
+        },
+    }
+
+
+def year_table(c: Comparison) -> list[dict[str, Any]]:
+    """Return one row per option: its yearly totals in home currency, gross and net."""
+    gross, net = c.yearly_totals("gross"), c.yearly_totals("net")
+    return [
+        {"name": name, "gross": values, "net": net.get(name, [])} for name, values in gross.items()
+    ]
+
+
+def report_context(c: Comparison) -> dict[str, Any]:
+    """Return the template context shared by the report page and the downloadable file."""
+    horizon = c.meta["horizon_years"]
+    by_option: dict[str, list[dict[str, Any]]] = {}
+    for point in c.negotiation:
+        by_option.setdefault(point["option"], []).append(point)
+    return {
+        "c": c,
+        "meta": c.meta,
+        "years": list(range(1, horizon + 1)),
+        "year_rows": year_table(c),
+        "negotiation_by_option": by_option,
+        "criteria": list(c.options[0]["criteria"])
+        if c.options and c.options[0]["criteria"]
+        else [],
+        "fig_yearly": figure_yearly(c),
+        "fig_cumulative": figure_cumulative(c),
+        "fig_scores": figure_scores(c),
+        "has_charts": any(o["rank"] is not None for o in c.options),
+    }
+
+
+def _static_text(path: str) -> str:
+    found = finders.find(path)
+    if not found:
+        return ""
+    with open(found, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def html_bytes(c: Comparison) -> bytes:
+    """Return a self-contained report (styles and chart library inlined) to open offline."""
+    context = report_context(c)
+    # A saved file carries no Content-Security-Policy; inlining is what lets it work offline.
+    context["inline_css"] = _static_text("css/app.css")
+    context["inline_js"] = [
+        _static_text(name).replace("</script", "<\\/script")
+        for name in ("vendor/plotly-4.1.2.min.js", "js/app.js")
+    ]
+    context["LANGUAGE_CODE"] = settings.LANGUAGE_CODE
+    return render_to_string("offers/export_report_file.html", context).encode("utf-8")

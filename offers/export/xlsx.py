@@ -1,0 +1,483 @@
+"""The comparison as a workbook a person would lay out: six sheets, formats, a chart."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
+
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.chart import BarChart, Reference
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from offers.export import neutralise
+from offers.export.comparison import YEARLY_COMPONENTS, Comparison
+
+CHART_OPTIONS = 12  # more bars than this is unreadable: the chart shows the top of the ranking
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
+TITLE_FONT = Font(bold=True, size=14)
+SECTION_FONT = Font(bold=True, size=12)
+WRAP = Alignment(wrap_text=True, vertical="top")
+RATE = "0.0000"
+PCT = '0.0"%"'
+SCORE = "0.000"
+INT = "0"
+
+
+def money_format(currency: str) -> str:
+    """Return a number format showing the currency code and thousands separators."""
+    return f"[${currency}] #,##0;[${currency}] -#,##0"
+
+
+class Sheet:
+    """A streaming sheet with a few helpers for headers, typed cells and widths."""
+
+    def __init__(self, wb: Workbook, title: str, widths: Sequence[int], freeze: str) -> None:
+        self.ws: WriteOnlyWorksheet = wb.create_sheet(title)
+        # A streaming sheet writes its view with the first row: freeze before any row.
+        self.ws.freeze_panes = freeze
+        for i, width in enumerate(widths, start=1):
+            self.ws.column_dimensions[get_column_letter(i)].width = width
+        self.rows = 0
+
+    def cell(self, value: Any, fmt: str | None = None, font: Font | None = None) -> Any:
+        value = neutralise(value)
+        if fmt is None and font is None:
+            return value
+        cell = WriteOnlyCell(self.ws, value=value)
+        if fmt is not None and isinstance(value, int | float) and not isinstance(value, bool):
+            cell.number_format = fmt
+        if font is not None:
+            cell.font = font
+        return cell
+
+    def append(self, values: Iterable[Any]) -> None:
+        self.ws.append([neutralise(v) for v in values])
+        self.rows += 1
+
+    def title(self, text: str, font: Font = TITLE_FONT) -> None:
+        self.append([self.cell(text, font=font)])
+
+    def header(self, names: Sequence[str]) -> None:
+        cells = []
+        for name in names:
+            cell = WriteOnlyCell(self.ws, value=neutralise(name))
+            cell.font = HEADER_FONT
+            cell.fill = HEADER_FILL
+            cell.alignment = WRAP
+            cells.append(cell)
+        self.append(cells)
+
+    def blank(self) -> None:
+        self.append([])
+
+
+def _yes(flag: bool) -> str:
+    return _("yes") if flag else _("no")
+
+
+def _summary(wb: Workbook, c: Comparison) -> None:
+    home = c.meta["home_currency"]
+    money = money_format(home)
+    criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
+    sheet = Sheet(
+        wb, _("Summary"), [6, 34, 16, 12, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
+    )
+    sheet.title(_("Offerdesk comparison"))
+    sheet.append(
+        [
+            _("Home currency %(c)s, basis %(b)s, %(h)s-year horizon, generated %(t)s")
+            % {
+                "c": home,
+                "b": c.meta["basis"],
+                "h": c.meta["horizon_years"],
+                "t": c.meta["generated_at"],
+            }
+        ]
+    )
+    sheet.blank()
+    sheet.header(
+        [
+            _("Rank"),
+            _("Option"),
+            _("Company"),
+            _("Kind"),
+            _("Status"),
+            _("Score"),
+            _("Value over horizon (%(c)s)") % {"c": home},
+            _("First year (%(c)s)") % {"c": home},
+            _("Excluded"),
+            _("Exclusion reasons / errors"),
+            *[_("%(c)s score") % {"c": name} for name in criteria],
+        ]
+    )
+    for o in c.options:
+        reasons = "; ".join(o["exclusion_reasons"]) or o["error"]
+        sheet.append(
+            [
+                o["rank"],
+                sheet.cell(o["name"]),
+                sheet.cell(o["company"]),
+                o["kind"],
+                o["status"],
+                sheet.cell(o["score"], SCORE),
+                sheet.cell(o["comp_value_home"], money),
+                sheet.cell(o["first_year_home"], money),
+                _yes(o["excluded"]),
+                sheet.cell(reasons),
+                *[sheet.cell(o["criteria"][k]["score"], SCORE) for k in criteria if o["criteria"]],
+            ]
+        )
+    totals = c.yearly_totals(c.meta["basis"])
+    if not totals:
+        return
+    names = list(totals)[:CHART_OPTIONS]
+    years = max(len(v) for v in totals.values())
+    sheet.blank()
+    sheet.title(
+        _("Yearly totals (%(c)s, %(b)s), top %(n)s options")
+        % {"c": home, "b": c.meta["basis"], "n": len(names)},
+        SECTION_FONT,
+    )
+    sheet.header([_("Year"), *names])
+    first = sheet.rows + 1
+    for year in range(years):
+        sheet.append(
+            [
+                year + 1,
+                *[
+                    sheet.cell(totals[n][year] if year < len(totals[n]) else None, money)
+                    for n in names
+                ],
+            ]
+        )
+    chart = BarChart()
+    chart.type = "col"
+    chart.title = _("Total compensation by year (%(c)s)") % {"c": home}
+    chart.y_axis.title = home
+    chart.x_axis.title = _("Year")
+    chart.y_axis.numFmt = "#,##0"
+    chart.height, chart.width = 9, 22
+    data = Reference(
+        sheet.ws, min_col=2, max_col=1 + len(names), min_row=first - 1, max_row=first + years - 1
+    )
+    cats = Reference(sheet.ws, min_col=1, min_row=first, max_row=first + years - 1)
+    chart.add_data(data, titles_from_data=True)
+    chart.set_categories(cats)
+    sheet.ws.add_chart(chart, f"C{first + years + 2}")
+
+
+def _year_by_year(wb: Workbook, c: Comparison) -> None:
+    sheet = Sheet(wb, _("Year by year"), [34, 6, 8, 9, 10, 14, 14, 14, 14, 14, 15], "B2")
+    sheet.header(
+        [
+            _("Option"),
+            _("Year"),
+            _("Basis"),
+            _("Currency"),
+            _("Home currency"),
+            _("Base"),
+            _("Bonus"),
+            _("Sign-on"),
+            _("Relocation"),
+            _("Stock"),
+            _("Total"),
+        ]
+    )
+    index: dict[tuple[str, int, str, str], dict[str, float]] = {}
+    order: list[tuple[str, int, str, str]] = []
+    labels: dict[tuple[str, int, str, str], tuple[str, bool]] = {}
+    for row in c.yearly:
+        key = (row["option_key"], row["year"], row["basis"], row["currency"])
+        if key not in index:
+            index[key] = {}
+            order.append(key)
+            labels[key] = (row["option"], row["in_home_currency"])
+        index[key][row["component"]] = row["amount"]
+    bold = Font(bold=True)
+    for key in order:
+        name, in_home = labels[key]
+        money = money_format(key[3])
+        figures = index[key]
+        sheet.append(
+            [
+                sheet.cell(name),
+                key[1],
+                key[2],
+                key[3],
+                _yes(in_home),
+                *[sheet.cell(figures.get(comp), money) for comp in YEARLY_COMPONENTS[:-1]],
+                sheet.cell(figures.get("total"), money, bold),
+            ]
+        )
+
+
+def _assumptions(wb: Workbook, c: Comparison) -> None:
+    sheet = Sheet(
+        wb,
+        _("Assumptions"),
+        [34, 10, 10, 11, 9, 22, 12, 9, 14, 9, 9, 9, 14, 12, 9, 12, 9, 9, 9, 30, 14],
+        "B2",
+    )
+    sheet.header(
+        [
+            _("Option"),
+            _("Currency"),
+            _("Home currency"),
+            _("FX to home"),
+            _("Tax %"),
+            _("Location"),
+            _("Start"),
+            _("Horizon (years)"),
+            _("Base"),
+            _("Raise %"),
+            _("Bonus target %"),
+            _("Bonus multiplier"),
+            _("Sign-on total"),
+            _("Relocation"),
+            _("Ticker"),
+            _("Share price"),
+            _("Growth %"),
+            _("Volatility %"),
+            _("Liquidity discount %"),
+            _("Projected price by year"),
+            _("Initial grants value"),
+        ]
+    )
+    for a in c.assumptions:
+        money = money_format(a["currency"])
+        sheet.append(
+            [
+                sheet.cell(a["option"]),
+                a["currency"],
+                a["home_currency"],
+                sheet.cell(a["fx_to_home"], RATE),
+                sheet.cell(a["tax_rate_pct"], PCT),
+                sheet.cell(a["location"]),
+                a["start"],
+                a["horizon_years"],
+                sheet.cell(a["base"], money),
+                sheet.cell(a["raise_pct"], PCT),
+                sheet.cell(a["bonus_target_pct"], PCT),
+                sheet.cell(a["bonus_multiplier"], "0.00"),
+                sheet.cell(a["sign_on_total"], money),
+                sheet.cell(a["relocation"], money),
+                a["ticker"],
+                sheet.cell(a["share_price"], "#,##0.00"),
+                sheet.cell(a["growth_pct"], PCT),
+                sheet.cell(a["volatility_pct"], PCT),
+                sheet.cell(a["liquidity_discount_pct"], PCT),
+                ", ".join(f"{p:,.2f}" for p in a["projected_price_by_year"]),
+                sheet.cell(a["grant_value_total"], money),
+            ]
+        )
+    currency_of = {a["option_key"]: a["currency"] for a in c.assumptions}
+    sheet.blank()
+    sheet.title(_("Vesting schedules"), SECTION_FONT)
+    sheet.header(
+        [
+            _("Option"),
+            _("Kind"),
+            _("Label"),
+            _("Value (per year for refreshers)"),
+            _("Shares"),
+            _("Grant price"),
+            _("First year"),
+            _("Vesting start"),
+            _("Vesting end"),
+            _("Schedule"),
+        ]
+    )
+    for v in c.vesting:
+        money = money_format(currency_of.get(v["option_key"], "USD"))
+        sheet.append(
+            [
+                sheet.cell(v["option"]),
+                v["kind"],
+                v["label"],
+                sheet.cell(v["value"], money),
+                sheet.cell(v["shares"], "#,##0.00"),
+                sheet.cell(v["price"], "#,##0.00"),
+                v["first_year"],
+                v["start"],
+                v["end"],
+                v["schedule"],
+            ]
+        )
+    sheet.blank()
+    sheet.title(_("Exchange rates used"), SECTION_FONT)
+    sheet.header([_("1 unit of"), _("buys this many"), _("Rate")])
+    for fx in c.fx_rates:
+        sheet.append([fx["currency"], fx["to_currency"], sheet.cell(fx["rate"], RATE)])
+
+
+def _negotiation(wb: Workbook, c: Comparison) -> None:
+    sheet = Sheet(wb, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30, 18], "B2")
+    sheet.header(
+        [
+            _("Option"),
+            _("Priority"),
+            _("Point"),
+            _("Ask"),
+            _("Currency"),
+            _("Term"),
+            _("Why"),
+            _("Evidence"),
+            _("Rule"),
+        ]
+    )
+    if not c.negotiation:
+        sheet.append([_("No negotiation points available.")])
+    for n in c.negotiation:
+        sheet.append(
+            [
+                sheet.cell(n["option"]),
+                n["priority"],
+                sheet.cell(n["title"]),
+                sheet.cell(n["ask_amount"], money_format(n["ask_currency"] or "USD")),
+                n["ask_currency"],
+                sheet.cell(n["ask_term"]),
+                sheet.cell(n["trigger"]),
+                sheet.cell(n["evidence"]),
+                n["rule"],
+            ]
+        )
+
+
+def _scenarios(wb: Workbook, c: Comparison) -> None:
+    sheet = Sheet(wb, _("Scenarios"), [34, 28, 14, 9, 14, 14, 14, 8, 10, 12, 9, 11, 11, 40], "C2")
+    sheet.header(
+        [
+            _("Option"),
+            _("Scenario"),
+            _("Base"),
+            _("Raise %"),
+            _("Extra sign-on"),
+            _("Extra stock a year"),
+            _("Refreshers a year"),
+            _("Level"),
+            _("Remote weeks"),
+            _("Start"),
+            _("Growth %"),
+            _("Volatility %"),
+            _("Monte Carlo"),
+            _("Notes"),
+        ]
+    )
+    currency_of = {o["key"]: o["currency"] for o in c.options}
+    for s in c.scenarios:
+        money = money_format(currency_of.get(s["option_key"], "USD"))
+        sheet.append(
+            [
+                sheet.cell(s["option"]),
+                sheet.cell(s["name"]),
+                sheet.cell(s["base"], money),
+                sheet.cell(s["raise_pct"], PCT),
+                sheet.cell(s["extra_sign_on"], money),
+                sheet.cell(s["extra_stock_yearly"], money),
+                sheet.cell(s["refresher_yearly"], money),
+                s["level"],
+                s["remote_weeks_per_year"],
+                s["start_date"],
+                sheet.cell(s["growth_pct"], PCT),
+                sheet.cell(s["volatility_pct"], PCT),
+                s["mc_status"],
+                sheet.cell(s["notes"]),
+            ]
+        )
+
+
+def _interviews(wb: Workbook, c: Comparison) -> None:
+    sheet = Sheet(wb, _("Interviews"), [22, 30, 16, 16, 9, 8, 22, 14, 14, 14, 14, 30, 40], "B2")
+    sheet.header(
+        [
+            _("Company"),
+            _("Role"),
+            _("Team"),
+            _("Stage"),
+            _("Priority"),
+            _("Rounds"),
+            _("Debrief"),
+            _("First contact"),
+            _("Deadline"),
+            _("Target level"),
+            _("Offered level"),
+            _("Next step"),
+        ]
+    )
+    for p in c.processes:
+        sheet.append(
+            [
+                sheet.cell(p["company"]),
+                sheet.cell(p["role"]),
+                sheet.cell(p["team"]),
+                p["stage"],
+                p["priority"],
+                p["rounds"],
+                p["debrief_decision"],
+                p["first_contact"],
+                p["deadline"],
+                p["target_level"],
+                p["offered_level"],
+                sheet.cell(p["next_step"]),
+            ]
+        )
+    sheet.blank()
+    sheet.title(_("Rounds"), SECTION_FONT)
+    sheet.header(
+        [
+            _("Company"),
+            _("Role"),
+            _("Round"),
+            _("Kind"),
+            _("Mode"),
+            _("Minutes"),
+            _("Scheduled (UTC)"),
+            _("Time zone"),
+            _("Signal"),
+            _("Self-assessment"),
+            _("Interviewer"),
+            _("Questions"),
+        ]
+    )
+    for r in c.rounds:
+        sheet.append(
+            [
+                sheet.cell(r["company"]),
+                sheet.cell(r["role"]),
+                r["order"],
+                r["kind"],
+                r["mode"],
+                r["duration_minutes"],
+                r["scheduled_at"],
+                r["timezone"],
+                r["signal"],
+                r["self_assessment"],
+                sheet.cell(r["interviewer"]),
+                sheet.cell("; ".join(r["questions"])),
+            ]
+        )
+
+
+def write_xlsx(comparison: Comparison, stream: IO[bytes]) -> None:
+    """Write the workbook to a binary stream."""
+    wb = Workbook(write_only=True)
+    _summary(wb, comparison)
+    _year_by_year(wb, comparison)
+    _assumptions(wb, comparison)
+    _negotiation(wb, comparison)
+    _scenarios(wb, comparison)
+    _interviews(wb, comparison)
+    wb.save(stream)
+
+
+def xlsx_bytes(comparison: Comparison) -> bytes:
+    """Return the workbook as bytes."""
+    buffer = io.BytesIO()
+    write_xlsx(comparison, buffer)
+    return buffer.getvalue()

@@ -1,0 +1,306 @@
+"""Negotiation points of one offer: the database turned into the pure rules' context."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from compensation.engine import EngineInputError, forfeited_on_leave, unvested_schedule
+from compensation.engine import next_vest_date as engine_next_vest_date
+from compensation.models import Band, Level
+from compensation.selectors import band_for, next_level, yearly_stock_value
+from offers.logic.negotiation import (
+    AlternativeFacts,
+    BandFacts,
+    CurrentJobFacts,
+    NegotiationContext,
+    NegotiationPoint,
+    NegotiationPrefs,
+    OfferFacts,
+    negotiation_points,
+)
+from offers.logic.ranking import money_value_of_weight
+from offers.models import Offer
+from offers.selectors import (
+    Board,
+    Evaluation,
+    FxTable,
+    board_build,
+    fx_table,
+    option_facts,
+    ranking_prefs,
+)
+
+# Hours of the team's day the user wants to share when time zone counts in their weights.
+MIN_OVERLAP_HOURS = 4.0
+IN_HAND = (Offer.Status.RECEIVED, Offer.Status.NEGOTIATING, Offer.Status.ACCEPTED)
+GONE = (Offer.Status.DECLINED, Offer.Status.EXPIRED)
+
+
+def _target_level(offer: Offer) -> Level | None:
+    """Return the level the user aimed for: the offer's, else its process's."""
+    if offer.target_level_id:
+        return offer.target_level
+    if offer.process_id and offer.process is not None:
+        return offer.process.target_level
+    return None
+
+
+def _band_facts(*, user: AbstractBaseUser, offer: Offer, fx: FxTable) -> BandFacts | None:
+    """Return the offered level's band (and the next level's stock) in the offer currency."""
+    package = offer.package
+    location = package.location.name if package.location_id and package.location else None
+    band = band_for(user=user, level=offer.level, currency=package.currency, location=location)
+    if band is None:
+        return None
+
+    def conv(value: Decimal, row: Band) -> float:
+        return float(value) * fx.rate(row.currency, package.currency)
+
+    upper = next_level(offer.level) if offer.level else None
+    upper_band = (
+        band_for(user=user, level=upper, currency=package.currency, location=location)
+        if upper
+        else None
+    )
+    try:
+        return BandFacts(
+            level_code=band.level.code,
+            base_min=conv(band.base_min, band),
+            base_mid=conv(band.base_mid, band),
+            base_max=conv(band.base_max, band),
+            stock_min=conv(band.stock_min, band),
+            stock_mid=conv(band.stock_mid, band),
+            stock_max=conv(band.stock_max, band),
+            next_level_code=upper.code if upper else None,
+            next_level_stock_mid=conv(upper_band.stock_mid, upper_band) if upper_band else None,
+            next_level_stock_max=conv(upper_band.stock_max, upper_band) if upper_band else None,
+        )
+    except LookupError:
+        return None
+
+
+def _p_cumulative(board: Board, ev: Evaluation, column: str) -> float | None:
+    """Return a Monte Carlo percentile of the horizon total, in the offer currency."""
+    label = board.mc_labels.get(ev.key)
+    if board.mc is None or label is None or ev.fx_to_home <= 0:
+        return None
+    final = board.mc.cumulative
+    row = final[(final["option"] == label) & (final["year"] == board.mc.years)]
+    if row.empty or column not in row.columns:
+        return None
+    return float(row[column].iloc[0]) / ev.fx_to_home
+
+
+def offer_facts(
+    *, user: AbstractBaseUser, offer: Offer, ev: Evaluation, board: Board, fx: FxTable
+) -> OfferFacts:
+    """Return the offer as the rules see it."""
+    package = offer.package
+    assert ev.yearly is not None
+    level = offer.level
+    target = _target_level(offer)
+    grants = list(package.grants.all())
+    weights = grants[0].weights if grants and isinstance(grants[0].weights, list) else []
+    signals: tuple[str, ...] = ()
+    if offer.process_id and offer.process is not None:
+        from interviews.selectors import process_signals
+
+        signals = tuple(process_signals(process=offer.process))
+    company = offer.company or package.company
+    return OfferFacts(
+        key=ev.key,
+        name=offer.name,
+        company=company.name if company else offer.name,
+        currency=package.currency,
+        yearly_totals=tuple(float(v) for v in ev.yearly["total"]),
+        yearly_home=tuple(ev.yearly_home(board.prefs.basis)),
+        base=float(package.base),
+        stock_per_year=float(yearly_stock_value(package)),
+        sign_on_total=float(sum(s.amount for s in package.sign_ons.all())),
+        level_code=level.code if level else None,
+        level_order=level.equivalence if level and level.equivalence else None,
+        target_level_code=target.code if target else None,
+        target_level_order=target.equivalence if target and target.equivalence else None,
+        band=_band_facts(user=user, offer=offer, fx=fx),
+        remote_weeks_allowed=ev.remote_weeks,
+        relocation_required=offer.relocation_required,
+        relocation_amount=float(package.relocation),
+        overlap_hours=ev.overlap.average_hours if ev.overlap else 8.0,
+        start_date=offer.start_date,
+        deadline=offer.deadline,
+        vesting_year_weights=tuple(float(w) for w in weights),
+        is_private=bool(company and company.is_private),
+        volatility_pct=ev.spec.stock.volatility_pct if ev.spec else None,
+        p10_cumulative=_p_cumulative(board, ev, "p10"),
+        p50_cumulative=_p_cumulative(board, ev, "p50"),
+        signals=signals,
+        shareable=offer.shareable,
+    )
+
+
+def current_job_facts(
+    *, offer: Offer, stay: Evaluation | None, board: Board, today: dt.date
+) -> CurrentJobFacts | None:
+    """Return the current job's pay if staying and what moving to ``offer`` forfeits."""
+    if stay is None or stay.spec is None or offer.kind == Offer.Kind.STAY:
+        return None
+    totals = tuple(stay.yearly_home(board.prefs.basis))
+    if offer.kind == Offer.Kind.INTERNAL:
+        # A transfer keeps the unvested grants and the sign-on.
+        return CurrentJobFacts(yearly_totals_if_stay=totals)
+    leave = offer.start_date or today
+    fx = stay.fx_to_home
+    try:
+        lost = forfeited_on_leave(stay.spec, leave)
+        vest = engine_next_vest_date(stay.spec, leave - dt.timedelta(days=1))
+        vest_value = 0.0
+        if vest is not None:
+            pending = unvested_schedule(stay.spec, leave - dt.timedelta(days=1))
+            vest_value = float(pending.loc[pending["date"] == vest, "value"].sum()) * fx
+    except EngineInputError:
+        return CurrentJobFacts(yearly_totals_if_stay=totals)
+    return CurrentJobFacts(
+        yearly_totals_if_stay=totals,
+        unvested_forfeited_by_year=tuple(
+            (row["year"], row["value"] * fx) for row in lost["unvested_by_year"]
+        ),
+        unvested_total=lost["unvested_value"] * fx,
+        sign_on_clawback=lost["sign_on_clawback"] * fx,
+        next_vest_date=vest,
+        next_vest_value=vest_value,
+    )
+
+
+def _band_estimate(
+    *, user: AbstractBaseUser, level: Level | None, board: Board, fx: FxTable
+) -> float:
+    """Return a level's band midpoint pay over the horizon in home currency (0 if unknown)."""
+    band = band_for(user=user, level=level)
+    if band is None:
+        return 0.0
+    yearly = float(band.base_mid) * (1 + float(band.bonus_target_pct) / 100) + float(band.stock_mid)
+    try:
+        rate = fx.rate(band.currency, board.prefs.home_currency)
+    except LookupError:
+        return 0.0
+    return yearly * rate * board.prefs.horizon_years
+
+
+def alternatives(
+    *, user: AbstractBaseUser, offer: Offer, board: Board, fx: FxTable
+) -> tuple[AlternativeFacts, ...]:
+    """Return the other options and the interview processes still running without an offer."""
+    from interviews.selectors import active_processes
+
+    running = {p.pk: p for p in active_processes(user=user)}
+    found: list[AlternativeFacts] = []
+    linked: set[int] = set()
+    for ev in board.evaluations:
+        other = ev.offer
+        if other.process_id:
+            linked.add(other.process_id)
+        if other.pk == offer.pk or ev.error or other.kind == Offer.Kind.STAY:
+            continue
+        if other.status in GONE:
+            continue
+        process = running.get(other.process_id) if other.process_id else None
+        if other.status in IN_HAND:
+            kind = "offer_in_hand"
+        elif process is not None:
+            kind = "active_process"
+        else:
+            kind = "band_median"
+        found.append(
+            AlternativeFacts(
+                name=other.name,
+                company=(other.company.name if other.company else other.name),
+                value=ev.cumulative_home,
+                first_year=ev.first_year_home,
+                evidence_kind=kind,
+                shareable=other.shareable,
+                next_round_date=_next_round_date(process),
+                stage=process.get_stage_display() if process is not None else "",
+            )
+        )
+    for process in running.values():
+        if process.pk in linked:
+            continue
+        found.append(
+            AlternativeFacts(
+                name=f"{process.company.name}: {process.role}",
+                company=process.company.name,
+                value=_band_estimate(user=user, level=process.target_level, board=board, fx=fx),
+                first_year=0.0,
+                evidence_kind="active_process",
+                shareable=False,
+                next_round_date=_next_round_date(process),
+                stage=process.get_stage_display(),
+            )
+        )
+    return tuple(found)
+
+
+def _next_round_date(process: object | None) -> dt.date | None:
+    when = getattr(process, "next_round_at", None)
+    return timezone.localdate(when) if when is not None else None
+
+
+def negotiation_prefs(*, offer_key: str, ev: Evaluation, board: Board) -> NegotiationPrefs:
+    """Return the user's needs, with what a remote week is worth under their weights."""
+    prefs = board.prefs
+    ok = [e for e in board.evaluations if not e.error]
+    per_week: float | None = None
+    if prefs.required_remote_weeks > 0 and ok:
+        value = money_value_of_weight(
+            [option_facts(e) for e in ok], ranking_prefs(prefs), "remote", offer_key
+        )
+        if value.amount is not None:
+            per_week = value.amount / float(prefs.required_remote_weeks)
+    return NegotiationPrefs(
+        required_remote_weeks=float(prefs.required_remote_weeks),
+        money_per_remote_week=per_week,
+        min_overlap_hours=MIN_OVERLAP_HOURS if prefs.weight_timezone > 0 else 0.0,
+        home_currency=prefs.home_currency,
+        horizon_years=prefs.horizon_years,
+        fx_offer_to_home=ev.fx_to_home,
+    )
+
+
+def negotiation_context(
+    *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
+) -> NegotiationContext | None:
+    """Return everything the rules look at for one offer (None if it cannot be evaluated)."""
+    today = today or timezone.localdate()
+    key = str(offer.pk)
+    ev = next((e for e in board.evaluations if e.key == key), None)
+    if ev is None or ev.error or ev.yearly is None:
+        return None
+    fx = fx_table(user=user)
+    stay = next(
+        (
+            e
+            for e in board.evaluations
+            if e.offer.kind == Offer.Kind.STAY and not e.error and e.offer.pk != offer.pk
+        ),
+        None,
+    )
+    return NegotiationContext(
+        offer=offer_facts(user=user, offer=ev.offer, ev=ev, board=board, fx=fx),
+        current=current_job_facts(offer=ev.offer, stay=stay, board=board, today=today),
+        alternatives=alternatives(user=user, offer=ev.offer, board=board, fx=fx),
+        prefs=negotiation_prefs(offer_key=key, ev=ev, board=board),
+        today=today,
+    )
+
+
+def negotiation_for_offer(
+    *, user: AbstractBaseUser, offer: Offer, board: Board | None = None
+) -> list[NegotiationPoint]:
+    """Return the offer's negotiation points, most important first."""
+    board = board or board_build(user=user)
+    ctx = negotiation_context(user=user, offer=offer, board=board)
+    return negotiation_points(ctx) if ctx is not None else []

@@ -1,0 +1,66 @@
+"""Background work for offers: the scenario Monte Carlo."""
+
+from __future__ import annotations
+
+import contextlib
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import OperationalError
+
+
+@shared_task(
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=240,
+    time_limit=300,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=5,
+)
+def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  # type: ignore[no-untyped-def]
+    """Run a scenario's 200,000-path Monte Carlo once and store it under its input hash."""
+    from compensation.engine import EngineInputError
+    from offers import services
+    from offers.models import Scenario
+    from offers.scenarios import mc_compute
+
+    if not services.scenario_mc_claim(
+        scenario_id=scenario_id, input_hash=input_hash, task_id=self.request.id
+    ):
+        return "skipped"
+    try:
+        scenario = Scenario.objects.select_related("offer__package", "owner", "level").get(
+            pk=scenario_id
+        )
+        result = mc_compute(
+            scenario,
+            input_hash,
+            progress=lambda pct: services.scenario_mc_progress(
+                scenario_id=scenario_id, input_hash=input_hash, progress=pct
+            ),
+        )
+    except Scenario.DoesNotExist:
+        return "gone"
+    except OperationalError:
+        # Transient database trouble: give the claim back so that the retry can take it.
+        with contextlib.suppress(OperationalError):
+            services.scenario_mc_requeue(scenario_id=scenario_id, input_hash=input_hash)
+        raise
+    except SoftTimeLimitExceeded:
+        services.scenario_mc_fail(
+            scenario_id=scenario_id, input_hash=input_hash, error="The simulation took too long."
+        )
+        return "timeout"
+    except (EngineInputError, LookupError, ValueError) as exc:
+        services.scenario_mc_fail(scenario_id=scenario_id, input_hash=input_hash, error=str(exc))
+        return "failed"
+    if result is None:
+        return "cancelled"
+    stored = services.scenario_mc_store(
+        scenario_id=scenario_id, input_hash=input_hash, result=result
+    )
+    return "stored" if stored else "superseded"

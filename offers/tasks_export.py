@@ -1,0 +1,13 @@
+"""Background export of large comparisons."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(acks_late=True, soft_time_limit=600, time_limit=660)
+def export_comparison_task(job_id: int) -> str:
+    """Build the file of one export job; running it twice is harmless."""
+    from offers.export.jobs import export_job_run
+
+    return export_job_run(job_id=job_id)

@@ -1,0 +1,163 @@
+"""Export page: comparison downloads, background export jobs, the report, backup and restore."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.reauth import reauth_required
+from offers.export import CONTENT_TYPES, LARGE_OPTIONS, LARGE_ROUNDS
+from offers.export.backup import BackupError, backup_bytes, backup_restore
+from offers.export.comparison import comparison_build
+from offers.export.html import report_context
+from offers.export.jobs import (
+    comparison_render,
+    export_is_large,
+    export_job_create,
+    export_job_path,
+)
+from offers.models import ExportJob
+
+
+class ExportForm(forms.Form):
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=ExportJob.Format.choices)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Backup file (.json)"),
+        help_text=gettext_lazy("A file made with “Download all my data”."),
+    )
+
+
+def _attachment(data: bytes, fmt: str, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type=CONTENT_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _stamp() -> str:
+    return timezone.localtime().strftime("%Y%m%d-%H%M")
+
+
+def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
+    jobs = list(ExportJob.objects.filter(owner=request.user)[:10])
+    context: dict[str, object] = {
+        "form": ExportForm(),
+        "import_form": ImportForm(),
+        "jobs": jobs,
+        "large": export_is_large(user=request.user),
+        "large_options": LARGE_OPTIONS,
+        "large_rounds": LARGE_ROUNDS,
+    }
+    context.update(extra)
+    return context
+
+
+@require_GET
+def export(request: HttpRequest) -> HttpResponse:
+    """Show the export choices, recent background exports, backup and restore."""
+    return render(request, "offers/export.html", _page(request))
+
+
+@require_POST
+def export_start(request: HttpRequest) -> HttpResponse:
+    """Download the comparison now, or start a background job when it is large."""
+    form = ExportForm(request.POST)
+    if not form.is_valid():
+        return render(request, "offers/export.html", _page(request, form=form), status=400)
+    fmt = form.cleaned_data["format"]
+    if export_is_large(user=request.user):
+        job = export_job_create(user=request.user, fmt=fmt)
+        messages.info(request, _("Your export is being prepared; this page shows its progress."))
+        return redirect("offers:export_job", pk=job.pk)
+    data = comparison_render(comparison_build(user=request.user), fmt)
+    return _attachment(data, fmt, f"offerdesk-comparison-{_stamp()}.{fmt}")
+
+
+@require_GET
+def export_report(request: HttpRequest) -> HttpResponse:
+    """Show the printable report: ranking, charts, figures, assumptions, interviews."""
+    return render(
+        request, "offers/report.html", report_context(comparison_build(user=request.user))
+    )
+
+
+def _own_job(request: HttpRequest, pk: int) -> ExportJob:
+    job = get_object_or_404(ExportJob, pk=pk, owner=request.user)
+    if request.method not in ("GET", "HEAD", "POST"):
+        raise Http404
+    return job
+
+
+def export_job(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show one background export's progress (polled by htmx) and its download link."""
+    job = _own_job(request, pk)
+    partial = request.headers.get("HX-Request") == "true"
+    template = "offers/export_job_status.html" if partial else "offers/export_job.html"
+    return render(request, template, {"job": job})
+
+
+def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """Send the file of a finished background export to its owner."""
+    job = _own_job(request, pk)
+    if job.status != ExportJob.Status.DONE:
+        return redirect("offers:export_job", pk=job.pk)  # not ready: show its progress
+    path = export_job_path(job)
+    if not job.file_path or not path.is_file():
+        raise Http404
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=True,
+        filename=job.filename,
+        content_type=CONTENT_TYPES[job.format],
+    )
+
+
+@reauth_required
+@require_http_methods(["GET", "POST"])
+def backup_download(request: HttpRequest) -> HttpResponse:
+    """Download everything the user owns as one JSON file (asks for the password first)."""
+    return _attachment(backup_bytes(user=request.user), "json", f"offerdesk-backup-{_stamp()}.json")
+
+
+@reauth_required
+@require_http_methods(["GET", "POST"])
+def backup_import(request: HttpRequest) -> HttpResponse:
+    """Restore a backup file into this account: all of it, or nothing with the reasons."""
+    if request.method == "GET":
+        return render(request, "offers/export_import.html", {"import_form": ImportForm()})
+    form = ImportForm(request.POST, request.FILES)
+    errors: list[str] = []
+    if form.is_valid():
+        upload = form.cleaned_data["file"]
+        if upload.size > settings.IMPORT_MAX_BYTES:
+            errors = [
+                _("file: larger than the %(mb)s MB a backup may be")
+                % {"mb": settings.IMPORT_MAX_BYTES // (1024 * 1024)}
+            ]
+        else:
+            try:
+                result = backup_restore(user=request.user, raw=upload.read())
+            except BackupError as exc:
+                errors = exc.errors
+            else:
+                messages.success(
+                    request,
+                    _("Backup restored: %(n)s records added to your account.")
+                    % {"n": result.total},
+                )
+                return redirect("offers:export")
+    return render(
+        request,
+        "offers/export_import.html",
+        {"import_form": form, "import_errors": errors},
+        status=400,
+    )

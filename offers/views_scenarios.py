@@ -1,0 +1,364 @@
+"""Views for negotiation points and scenarios: what-ifs, flip finder, Monte Carlo, accept."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.locking import StaleEditError
+from accounts.models import Revision
+from offers import scenarios, selectors, services
+from offers.forms import ScenarioForm
+from offers.logic.negotiation import NegotiationPoint
+from offers.models import Offer, Scenario
+from offers.negotiation import negotiation_for_offer
+
+STOCK_RULES = ("top_of_band", "down_level")
+SIGN_ON_RULES = ("make_whole", "clawback", "back_loaded", "below_stay", "competing_offer")
+
+
+class ScenarioCreateForm(forms.Form):
+    """Pick an offer (and optionally the negotiation point to play out)."""
+
+    offer = forms.ModelChoiceField(queryset=Offer.objects.none(), label=gettext_lazy("Offer"))
+    name = forms.CharField(max_length=120, required=False, label=gettext_lazy("Name"))
+    point = forms.SlugField(max_length=40, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["offer"].queryset = Offer.objects.filter(owner=user).order_by("name", "id")
+
+
+class FlipForm(forms.Form):
+    """Which component to ask for, and whom to beat (empty: rank first)."""
+
+    component = forms.ChoiceField(
+        label=gettext_lazy("Ask for"),
+        choices=[
+            ("stock", gettext_lazy("Stock a year")),
+            ("base", gettext_lazy("Base salary")),
+            ("sign_on", gettext_lazy("Sign-on")),
+        ],
+    )
+    rival = forms.ChoiceField(label=gettext_lazy("To beat"), required=False)
+
+    def __init__(self, *args: Any, others: list[tuple[str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rival"].choices = [("", _("every option (rank first)")), *others]
+
+
+def _post_only(request: HttpRequest) -> HttpResponse | None:
+    """Refuse anything but POST (after the object lookup, so that others get a 404)."""
+    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
+
+
+def _get_only(request: HttpRequest) -> HttpResponse | None:
+    """Refuse anything but GET/HEAD (after the object lookup, so that others get a 404)."""
+    return None if request.method in ("GET", "HEAD") else HttpResponseNotAllowed(["GET"])
+
+
+def object_first(
+    view: Callable[..., HttpResponse], lookup: Callable[..., Any]
+) -> Callable[..., HttpResponse]:
+    """Wrap a view so that the owner lookup (404 for others) runs before its method check."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, pk: int) -> HttpResponse:
+        lookup(user=request.user, pk=pk)
+        return view(request, pk=pk)
+
+    return wrapped
+
+
+def revision_of_user(*, user: AbstractBaseUser, pk: int) -> Revision:
+    """Return one of the user's revisions or 404."""
+    return get_object_or_404(Revision, pk=pk, owner=user)
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] | None:
+    """Return the scenario adjustments that play out a point's ask (None: nothing to model)."""
+    ask = Decimal(str(round(point.ask_amount))) if point.ask_amount is not None else None
+    name = point.title[:120]
+    if point.rule in STOCK_RULES and ask:
+        data: dict[str, Any] = {"name": name, "extra_stock_yearly": ask}
+        if point.rule == "down_level" and offer.target_level_id:
+            data["level"] = offer.target_level
+        return data
+    if point.rule in SIGN_ON_RULES and ask:
+        return {"name": name, "extra_sign_on": ask}
+    if point.rule == "remote_gap":
+        weeks = point.figures.get("required_remote_weeks")
+        return {"name": name, "remote_weeks_per_year": int(float(weeks or 0))}
+    if point.rule == "stock_risk" and ask:
+        years = 4
+        return {"name": name, "base": offer.package.base + (ask / years).quantize(Decimal("1"))}
+    if point.rule == "start_date":
+        import datetime as dt
+
+        proposed = point.figures.get("proposed_start")
+        return {"name": name, "start_date": dt.date.fromisoformat(str(proposed))}
+    return None
+
+
+# Negotiation -----------------------------------------------------------------------------
+
+
+def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
+    """List what to ask for on one offer, why, and what to say."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    if refused := _get_only(request):
+        return refused
+    board = selectors.board_build(user=request.user)
+    points = negotiation_for_offer(user=request.user, offer=offer, board=board)
+    rows = [(p, point_adjustments(p, offer) is not None) for p in points]
+    ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
+    return render(
+        request,
+        "offers/negotiation.html",
+        {"offer": offer, "rows": rows, "ev": ev, "prefs": board.prefs},
+    )
+
+
+# Scenarios -------------------------------------------------------------------------------
+
+
+@require_GET
+def scenario_list(request: HttpRequest) -> HttpResponse:
+    """List the scenarios grouped by offer, with a form to start a new one."""
+    offers = list(selectors.offer_list(user=request.user))
+    by_offer: dict[int, list[Scenario]] = {o.pk: [] for o in offers}
+    for scenario in selectors.scenario_list(user=request.user).order_by("name", "id"):
+        by_offer.setdefault(scenario.offer_id, []).append(scenario)
+    groups = [(o, by_offer[o.pk]) for o in offers if by_offer[o.pk]]
+    form = ScenarioCreateForm(user=request.user)
+    return render(
+        request,
+        "offers/scenario_list.html",
+        {"groups": groups, "form": form, "has_offers": bool(offers)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_create(request: HttpRequest) -> HttpResponse:
+    """Create a scenario on an offer, pre-filled from a negotiation point if one is named."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    form = ScenarioCreateForm(request.POST, user=request.user)
+    if not form.is_valid():
+        messages.error(request, _("Pick one of your offers to start a scenario."))
+        return redirect("offers:scenario_list")
+    offer = selectors.offer_get(user=request.user, pk=form.cleaned_data["offer"].pk)
+    data: dict[str, Any] = {}
+    if form.cleaned_data["point"]:
+        points = negotiation_for_offer(user=request.user, offer=offer)
+        point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)
+        data = (point_adjustments(point, offer) if point else None) or {}
+        if point is not None:
+            data["notes"] = f"{point.title}: {point.ask_term or ''}".strip()
+    if form.cleaned_data["name"]:
+        data["name"] = form.cleaned_data["name"]
+    scenario = services.scenario_create(user=request.user, offer=offer, data=data)
+    messages.success(request, _("Scenario “%(name)s” created.") % {"name": scenario.name})
+    return redirect("offers:scenario_detail", pk=scenario.pk)
+
+
+def _results_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
+    view = scenarios.scenario_view(user=request.user, scenario=scenario)
+    context: dict[str, Any] = {"scenario": scenario, "view": view, "prefs": view.prefs}
+    if not view.ev.error:
+        context["fig_cumulative"] = scenarios.cumulative_figure(view)
+    return context
+
+
+def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm) -> dict[str, Any]:
+    context = _results_context(request, scenario)
+    others = [(e.key, e.offer.name) for e in context["view"].others]
+    context.update(
+        {
+            "form": form,
+            "flip_form": FlipForm(others=others),
+            "fig_mc": scenarios.mc_fan_figure(scenario) if scenario.mc_result else None,
+        }
+    )
+    return context
+
+
+def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show a scenario against its original offer and every other option."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _get_only(request):
+        return refused
+    form = ScenarioForm(instance=scenario, user=request.user)
+    return render(request, "offers/scenario_detail.html", _detail_context(request, scenario, form))
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change the adjustments: live (htmx, no history entry) or saved (with history)."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    live = _is_htmx(request)
+    stored_version = scenario.version
+    form = ScenarioForm(request.POST, instance=scenario, user=request.user)
+    if form.is_valid():
+        expected = form.cleaned_data.get("version") or stored_version
+        try:
+            services.scenario_update(
+                user=request.user,
+                scenario=scenario,
+                data=dict(form.cleaned_data),
+                expected_version=expected,
+                record=not live,
+            )
+        except StaleEditError as exc:
+            form.add_error(None, str(exc))
+        else:
+            if not live:
+                messages.success(request, _("Scenario saved."))
+                return redirect("offers:scenario_detail", pk=scenario.pk)
+            context = _results_context(request, scenario)
+            context["form"] = form
+            return render(request, "offers/partials/scenario_results.html", context)
+    fresh = selectors.scenario_get(user=request.user, pk=pk)
+    if live:
+        context = {"scenario": fresh, "form": form, "errors_only": True}
+        return render(request, "offers/partials/scenario_results.html", context, status=400)
+    return render(
+        request,
+        "offers/scenario_detail.html",
+        _detail_context(request, fresh, form),
+        status=409 if form.non_field_errors() else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
+    """Find the smallest ask that makes this offer rank first or beat a named option."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    others = [
+        (str(o.pk), o.name)
+        for o in selectors.offer_list(user=request.user)
+        if o.pk != scenario.offer_id
+    ]
+    form = FlipForm(request.POST, others=others)
+    if not form.is_valid():
+        return render(
+            request,
+            "offers/partials/scenario_flip.html",
+            {"flip_form": form, "scenario": scenario},
+            status=400,
+        )
+    answer = scenarios.flip_find(
+        user=request.user,
+        scenario=scenario,
+        component=form.cleaned_data["component"],
+        rival_key=form.cleaned_data["rival"] or None,
+    )
+    return render(
+        request,
+        "offers/partials/scenario_flip.html",
+        {"flip_form": form, "scenario": scenario, "answer": answer},
+    )
+
+
+def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
+    if _is_htmx(request):
+        scenario.refresh_from_db()
+        return render(
+            request,
+            "offers/partials/scenario_mc.html",
+            {"scenario": scenario, "fig_mc": scenarios.mc_fan_figure(scenario)},
+        )
+    return redirect("offers:scenario_detail", pk=scenario.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_mc_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue the scenario's 200,000-path Monte Carlo."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    services.scenario_mc_start(user=request.user, scenario=scenario)
+    return _mc_response(request, scenario)
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_mc_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """Stop a queued or running Monte Carlo."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    services.scenario_mc_cancel(user=request.user, scenario=scenario)
+    return _mc_response(request, scenario)
+
+
+def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """Return the Monte Carlo progress bar or result (polled by the page)."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _get_only(request):
+        return refused
+    fig = scenarios.mc_fan_figure(scenario) if scenario.mc_result else None
+    return render(
+        request, "offers/partials/scenario_mc.html", {"scenario": scenario, "fig_mc": fig}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_clone(request: HttpRequest, pk: int) -> HttpResponse:
+    """Copy a scenario under a new name."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    copy = services.scenario_clone(user=request.user, scenario=scenario)
+    messages.success(request, _("Copied to “%(name)s”.") % {"name": copy.name})
+    return redirect("offers:scenario_detail", pk=copy.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move a scenario to the trash."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        services.scenario_delete(user=request.user, scenario=scenario)
+        messages.success(
+            request,
+            _("“%(name)s” moved to the trash; you can restore it for 30 days.")
+            % {"name": scenario.name},
+        )
+        return redirect("offers:scenario_list")
+    return render(
+        request, "offers/scenario_confirm_delete.html", {"object": scenario, "scenario": scenario}
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    """Make the scenario's terms the offer's new terms (the old ones stay in its history)."""
+    scenario = selectors.scenario_get(user=request.user, pk=pk)
+    if refused := _post_only(request):
+        return refused
+    offer = services.scenario_accept(user=request.user, scenario=scenario)
+    messages.success(
+        request,
+        _("“%(offer)s” now has the terms of “%(name)s”; the earlier terms are in its history.")
+        % {"offer": offer.name, "name": scenario.name},
+    )
+    return redirect("offers:offer_detail", pk=offer.pk)

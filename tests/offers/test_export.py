@@ -1,0 +1,227 @@
+"""Comparison exports: figures checked against the engine, formats read back, schema, formulas."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+from decimal import Decimal
+
+import jsonschema
+import pandas as pd
+import pytest
+from django.core.management import call_command
+from openpyxl import load_workbook
+
+from compensation.engine import project_yearly
+from compensation.selectors import package_to_spec
+from offers.export import neutralise
+from offers.export.comparison import comparison_build
+from offers.export.csv_export import csv_bytes
+from offers.export.html import html_bytes
+from offers.export.json_export import json_bytes, load_schema
+from offers.export.xlsx import xlsx_bytes
+from tests.factories import (
+    EquityGrantFactory,
+    FxRateFactory,
+    LocationPresetFactory,
+    OfferFactory,
+    PackageFactory,
+    PreferencesFactory,
+    RefresherFactory,
+    SignOnFactory,
+)
+from tests.interviews.factories import QuestionFactory, RoundFactory
+
+pytestmark = pytest.mark.django_db
+EVIL = '=HYPERLINK("http://evil.example","click")'
+
+
+@pytest.fixture
+def board_user(alice):
+    """Alice with a USD offer and an SGD offer taxed at 17 %, home currency USD."""
+    PreferencesFactory(owner=alice, home_currency="USD", horizon_years=4)
+    FxRateFactory(currency="SGD", to_currency="USD", rate=Decimal("0.74"))
+    usd = OfferFactory(owner=alice, name="Acme USD")
+    SignOnFactory(package=usd.package)
+    EquityGrantFactory(package=usd.package)
+    RefresherFactory(package=usd.package)
+    place = LocationPresetFactory(name="Singapore", currency="SGD", effective_tax_pct=Decimal("17"))
+    sgd_pkg = PackageFactory(owner=alice, currency="SGD", base=Decimal("300000"), location=place)
+    EquityGrantFactory(package=sgd_pkg, value=Decimal("200000"))
+    sgd = OfferFactory(owner=alice, name=EVIL, package=sgd_pkg, notes="-1 and @me")
+    RoundFactory(owner=alice, process__owner=alice, interviewer_name="+ascii", feedback="ok")
+    QuestionFactory(round__owner=alice, round__process__owner=alice, text="@who =1+1")
+    return {"user": alice, "usd": usd, "sgd": sgd}
+
+
+def engine_yearly(offer, fx):
+    """Return the engine's own projection of an offer, built straight from its package."""
+    offer.refresh_from_db()
+    spec = package_to_spec(offer.package, horizon_years=4, fx_to_home=fx, start=offer.start_date)
+    return project_yearly(spec)
+
+
+def test_csv_reads_back_with_pandas_and_matches_the_engine(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    frame = pd.read_csv(io.BytesIO(csv_bytes(comparison)))
+    assert list(frame.columns) == [
+        "option_key",
+        "option",
+        "year",
+        "component",
+        "basis",
+        "currency",
+        "in_home_currency",
+        "amount",
+    ]
+    assert frame["amount"].dtype == float
+    assert not frame.duplicated(["option_key", "year", "component", "basis", "currency"]).any()
+    for offer, fx, cur in ((board_user["sgd"], 0.74, "SGD"), (board_user["usd"], 1.0, "USD")):
+        expected = engine_yearly(offer, fx)
+        rows = frame[frame["option_key"] == offer.pk]
+        for year in expected.index:
+            at = rows[(rows["year"] == year) & (rows["component"] == "total")]
+            gross_own = at[(at["basis"] == "gross") & (at["currency"] == cur)]["amount"].item()
+            net_home = at[(at["basis"] == "net") & (at["currency"] == "USD")]["amount"].item()
+            assert gross_own == pytest.approx(expected.at[year, "total"], rel=1e-12)
+            assert net_home == pytest.approx(expected.at[year, "total_net_home"], rel=1e-12)
+            for comp in ("base", "bonus", "sign_on", "relocation", "equity"):
+                value = rows[
+                    (rows["year"] == year)
+                    & (rows["component"] == comp)
+                    & (rows["basis"] == "gross")
+                    & (rows["currency"] == cur)
+                ]["amount"].item()
+                assert value == pytest.approx(expected.at[year, comp], rel=1e-12)
+    # Package and home currency rows for the SGD option; the components add up to the total.
+    sgd_rows = frame[frame["option_key"] == board_user["sgd"].pk]
+    assert set(sgd_rows["currency"]) == {"SGD", "USD"}
+    y1 = sgd_rows[
+        (sgd_rows["year"] == 1) & (sgd_rows["basis"] == "gross") & (sgd_rows["currency"] == "USD")
+    ]
+    parts = y1[y1["component"] != "total"]["amount"].sum()
+    assert parts == pytest.approx(y1[y1["component"] == "total"]["amount"].item(), rel=1e-9)
+
+
+def test_csv_keeps_exact_floats(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    frame = pd.read_csv(io.BytesIO(csv_bytes(comparison)))
+    assert frame["amount"].tolist() == [r["amount"] for r in comparison.yearly]
+
+
+def test_xlsx_sheets_figures_and_layout(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    assert wb.sheetnames == [
+        "Summary",
+        "Year by year",
+        "Assumptions",
+        "Negotiation points",
+        "Scenarios",
+        "Interviews",
+    ]
+    summary = wb["Summary"]
+    assert summary.freeze_panes == "C5"
+    assert len(summary._charts) == 1
+    names = [summary.cell(row=r, column=2).value for r in range(5, 7)]
+    assert "'" + EVIL in names and "Acme USD" in names
+    yby = wb["Year by year"]
+    assert yby.freeze_panes == "B2"
+    assert yby.column_dimensions["A"].width >= 30
+    header = [c.value for c in yby[1]]
+    expected = engine_yearly(board_user["sgd"], 0.74)
+    found = 0
+    for row in yby.iter_rows(min_row=2):
+        values = dict(zip(header, row, strict=False))
+        if values["Option"].value == "'" + EVIL and values["Basis"].value == "gross":
+            year = values["Year"].value
+            column = "total" if values["Currency"].value == "SGD" else "total_home"
+            assert values["Total"].value == pytest.approx(expected.at[year, column], rel=1e-12)
+            assert values["Currency"].value in values["Total"].number_format
+            assert values["Stock"].value == pytest.approx(
+                expected.at[year, "equity"] * (1 if column == "total" else 0.74), rel=1e-12
+            )
+            found += 1
+    assert found == 8  # 4 years x (SGD, USD)
+    assumptions = wb["Assumptions"]
+    rows = [[c.value for c in r] for r in assumptions.iter_rows()]
+    assert any(r[0] == "'" + EVIL and r[4] == pytest.approx(17.0) for r in rows)
+    assert any(r[0] == "Vesting schedules" for r in rows)
+    assert any(r[:3] == ["SGD", "USD", pytest.approx(0.74)] for r in rows)
+
+
+def test_formulas_are_neutralised_but_numbers_stay_numbers(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    # A negative figure must stay a number in both formats.
+    comparison.yearly[0]["amount"] = -1234.5
+    text = csv_bytes(comparison).decode("utf-8-sig")
+    assert "'" + EVIL.replace('"', '""') in text
+    assert ",-1234.5\r\n" in text
+    frame = pd.read_csv(io.StringIO(text))
+    assert frame["amount"].iloc[0] == -1234.5
+    assert not any(str(v).startswith(("=", "+", "-", "@")) for v in frame["option"])
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", (ws.title, cell.coordinate, cell.value)
+                if isinstance(cell.value, str):
+                    assert not cell.value.startswith(("=", "+", "-", "@", "\t", "\r")), cell.value
+    yby = wb["Year by year"]
+    assert yby["F2"].value == -1234.5 or any(c.value == -1234.5 for r in yby.iter_rows() for c in r)
+    interviews = [[c.value for c in r] for r in wb["Interviews"].iter_rows()]
+    assert any("'+ascii" in r for r in interviews)
+    assert neutralise("\tx") == "'\tx" and neutralise("\rx") == "'\rx"
+    assert neutralise(-5) == -5 and neutralise("Plain") == "Plain"
+
+
+def test_json_validates_against_its_schema(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    doc = json.loads(json_bytes(comparison))
+    assert doc["schema_version"] == 1
+    jsonschema.validate(doc, load_schema("comparison-v1.json"))
+    bad = {**doc, "yearly": [{**doc["yearly"][0], "amount": "12"}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(bad, load_schema("comparison-v1.json"))
+
+
+def test_html_report_file_is_self_contained(board_user):
+    comparison = comparison_build(user=board_user["user"])
+    html = html_bytes(comparison).decode("utf-8")
+    assert '<div class="chart" data-chart="fig-report-yearly"' in html
+    assert "@media print" in html  # the app's print styles, inlined
+    assert "Acme USD" in html and "&quot;click&quot;" in html
+    assert 'src="http' not in html and "<script src" not in html
+
+
+def test_failed_option_is_listed_with_its_error(alice):
+    PreferencesFactory(owner=alice, home_currency="JPY")
+    OfferFactory(owner=alice, name="No FX")
+    comparison = comparison_build(user=alice)
+    assert comparison.options[0]["error"] and comparison.options[0]["rank"] is None
+    assert comparison.yearly == []
+    load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    jsonschema.validate(json.loads(json_bytes(comparison)), load_schema("comparison-v1.json"))
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx", "json", "html"])
+def test_command_writes_every_format(board_user, tmp_path, fmt):
+    out = tmp_path / f"c.{fmt}"
+    call_command("export_comparison", user="alice", format=fmt, output=str(out))
+    assert out.stat().st_size > 100
+
+
+def test_demo_data_exports_with_negotiation_points(django_user_model, tmp_path):
+    from compensation.demo import seed_reference
+
+    seed_reference()
+    call_command("seed_demo")
+    demo = django_user_model.objects.get(username="demo")
+    comparison = comparison_build(user=demo)
+    assert len(comparison.options) >= 5 and comparison.rounds
+    doc = json.loads(json_bytes(comparison))
+    jsonschema.validate(doc, load_schema("comparison-v1.json"))
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    assert wb["Negotiation points"].max_row >= 2
+    assert dt.date.fromisoformat(doc["assumptions"][0]["start"])

@@ -1,0 +1,117 @@
+"""Negotiation points from the database: the demo story and the page."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from offers.models import Offer, Scenario
+from offers.negotiation import negotiation_for_offer
+from offers.selectors import board_build
+from tests.factories import OfferFactory
+from tests.offers.scenario_demo import seed_demo_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo():
+    return seed_demo_user()
+
+
+def _rules(user, name_start: str) -> tuple[Offer, dict[str, object]]:
+    offer = Offer.objects.get(owner=user, name__startswith=name_start)
+    points = negotiation_for_offer(user=user, offer=offer)
+    return offer, {p.rule: p for p in points}
+
+
+def test_meta_offer_raises_the_points_of_its_story(demo):
+    _offer, points = _rules(demo, "Meta")
+    expected = {
+        "top_of_band",
+        "down_level",
+        "make_whole",
+        "remote_gap",
+        "exploding_deadline",
+        "low_overlap",
+    }
+    assert expected <= set(points)
+    top = points["top_of_band"]
+    # Base at the top of the E5 band: the ask is E6 stock mid (240k) minus 150k a year.
+    assert top.ask_amount == pytest.approx(90_000)
+    assert top.ask_currency == "USD"
+    down = points["down_level"]
+    assert "E6" in down.title and "E5" in down.title
+    assert "Strong Hire" in down.evidence and "out of" in down.evidence
+    assert points["make_whole"].ask_amount > 0
+    remote = points["remote_gap"]
+    assert remote.figures["remote_weeks_allowed"] == 4
+    assert remote.figures["required_remote_weeks"] == 8
+    deadline = points["exploding_deadline"]
+    assert deadline.figures["days_left"] == 6
+    assert "TikTok" in deadline.trigger
+    assert points["low_overlap"].figures["overlap_hours"] < 4
+
+
+def test_tiktok_offer_is_private_stock_and_relocation(demo):
+    _offer, points = _rules(demo, "TikTok")
+    assert {"stock_risk", "relocation"} <= set(points)
+    assert "private" in points["stock_risk"].title
+
+
+def test_every_point_has_title_trigger_ask_priority_and_evidence(demo):
+    board = board_build(user=demo)
+    for offer in Offer.objects.filter(owner=demo):
+        for point in negotiation_for_offer(user=demo, offer=offer, board=board):
+            assert point.title and point.trigger and point.evidence
+            assert point.priority in (1, 2, 3)
+            if point.rule != "verdict":
+                assert point.ask_amount is not None or point.ask_term
+
+
+def test_page_lists_points_with_priority_classes(client, demo):
+    client.force_login(demo)
+    offer = Offer.objects.get(owner=demo, name__startswith="Meta")
+    response = client.get(reverse("offers:negotiation", args=[offer.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'class="card point p1"' in html
+    assert 'data-rule="top_of_band"' in html
+    assert "Play it out" in html
+    detail = client.get(reverse("offers:offer_detail", args=[offer.pk])).content.decode()
+    assert reverse("offers:negotiation", args=[offer.pk]) in detail
+
+
+def test_play_it_out_creates_a_scenario_with_the_ask(client, demo):
+    client.force_login(demo)
+    offer = Offer.objects.get(owner=demo, name__startswith="Meta")
+    before = Scenario.objects.count()
+    response = client.post(
+        reverse("offers:scenario_create"), {"offer": offer.pk, "point": "top_of_band"}
+    )
+    assert response.status_code == 302
+    assert Scenario.objects.count() == before + 1
+    scenario = Scenario.objects.latest("pk")
+    assert scenario.offer == offer
+    assert scenario.extra_stock_yearly == 90_000
+    remote = client.post(
+        reverse("offers:scenario_create"), {"offer": offer.pk, "point": "remote_gap"}
+    )
+    assert remote.status_code == 302
+    assert Scenario.objects.latest("pk").remote_weeks_per_year == 8
+
+
+def test_offer_without_figures_has_no_points_and_page_still_renders(client_alice, alice):
+    offer = OfferFactory(owner=alice)
+    response = client_alice.get(reverse("offers:negotiation", args=[offer.pk]))
+    assert response.status_code == 200
+
+
+def test_another_users_offer_is_404(client_charlie, alice):
+    offer = OfferFactory(owner=alice)
+    assert client_charlie.get(reverse("offers:negotiation", args=[offer.pk])).status_code == 404
+    response = client_charlie.post(
+        reverse("offers:scenario_create"), {"offer": offer.pk, "point": "top_of_band"}
+    )
+    assert response.status_code == 302
+    assert not Scenario.objects.exists()
