@@ -95,12 +95,40 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
         )
     for deserialized in objs:
         deserialized.save()
+    if revision.action != Revision.Action.DELETED:
+        _drop_children_added_later(objs)
     if hasattr(main, "version"):
         model.objects.filter(pk=main.pk).update(version=models.F("version") + 1)
     revision.restored_at = timezone.now()
     revision.save(update_fields=["restored_at"])
     revision_record(user=user, obj=model.objects.get(pk=main.pk), action=Revision.Action.RESTORED)
     return model.objects.get(pk=main.pk)
+
+
+# Child rows that belong wholly to a restored parent: rows added after the snapshot are removed,
+# so that a restored version has exactly the grants, sign-ons and questions it had then.
+RESTORED_CHILDREN = {
+    "compensation.signon",
+    "compensation.equitygrant",
+    "compensation.refresher",
+    "interviews.question",
+}
+
+
+def _drop_children_added_later(objs: list[Any]) -> None:
+    kept: dict[str, set[Any]] = {}
+    for deserialized in objs:
+        kept.setdefault(deserialized.object._meta.label_lower, set()).add(deserialized.object.pk)
+    for deserialized in objs:
+        parent = deserialized.object
+        for relation in parent._meta.related_objects:
+            child = relation.related_model
+            if child._meta.label_lower not in RESTORED_CHILDREN or not relation.one_to_many:
+                continue
+            stale = child.objects.filter(**{relation.field.name: parent.pk}).exclude(
+                pk__in=kept.get(child._meta.label_lower, set())
+            )
+            stale.delete()
 
 
 def trash_purge(*, now: Any = None) -> int:

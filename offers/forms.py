@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Company, Level, LocationPreset
-from offers.models import Offer, Preferences, Scenario
+from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 MAX_MONEY = Decimal("1000000000")
 COMMON_ZONES = [
@@ -142,31 +142,7 @@ class OfferForm(forms.ModelForm):
 
     class Meta:
         model = Offer
-        fields = [
-            "name",
-            "kind",
-            "status",
-            "company",
-            "process",
-            "level",
-            "target_level",
-            "team",
-            "title",
-            "location",
-            "work_timezone",
-            "remote_policy",
-            "office_days_per_week",
-            "remote_weeks_per_year",
-            "relocation_required",
-            "start_date",
-            "deadline",
-            "rating_scope",
-            "rating_growth",
-            "rating_team",
-            "rating_learning",
-            "shareable",
-            "notes",
-        ]
+        fields = OFFER_FIELDS
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "deadline": forms.DateInput(attrs={"type": "date"}),

@@ -22,6 +22,34 @@ WEIGHT = {
 CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
 
 
+# The fields of an option that its form edits and its services write.
+OFFER_FIELDS = [
+    "name",
+    "kind",
+    "status",
+    "company",
+    "process",
+    "level",
+    "target_level",
+    "team",
+    "title",
+    "location",
+    "work_timezone",
+    "remote_policy",
+    "office_days_per_week",
+    "remote_weeks_per_year",
+    "relocation_required",
+    "start_date",
+    "deadline",
+    "rating_scope",
+    "rating_growth",
+    "rating_team",
+    "rating_learning",
+    "shareable",
+    "notes",
+]
+
+
 class Offer(models.Model):
     """One option on the table: an external offer, an internal transfer, or staying."""
 

@@ -16,7 +16,7 @@ from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
-from offers.models import Offer, Preferences, Scenario
+from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 try:  # the errors a publish raises when the broker is unreachable
     from kombu.exceptions import OperationalError as KombuOperationalError
@@ -30,31 +30,6 @@ try:  # the errors a publish raises when the broker is unreachable
 except ImportError:  # pragma: no cover
     BROKER_ERRORS = (OSError,)
 
-OFFER_FIELDS = [
-    "name",
-    "kind",
-    "status",
-    "company",
-    "process",
-    "level",
-    "target_level",
-    "team",
-    "title",
-    "location",
-    "work_timezone",
-    "remote_policy",
-    "office_days_per_week",
-    "remote_weeks_per_year",
-    "relocation_required",
-    "start_date",
-    "deadline",
-    "rating_scope",
-    "rating_growth",
-    "rating_team",
-    "rating_learning",
-    "shareable",
-    "notes",
-]
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
 
 
@@ -391,6 +366,22 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
         action="changed",
         children=[package, *package_children(package)],
         summary=f"accepted scenario “{scenario.name}”",
+    )
+    # The terms now live in the offer: the scenario restarts from them, so nothing counts twice.
+    revision_record(user=user, obj=scenario, action="changed", summary="before acceptance")
+    Scenario.objects.filter(pk=scenario.pk).update(
+        base=None,
+        raise_pct=None,
+        extra_sign_on=Decimal("0"),
+        extra_stock_yearly=Decimal("0"),
+        refresher_yearly=None,
+        level=None,
+        remote_weeks_per_year=None,
+        start_date=None,
+        notes=(f"Accepted into the offer on {timezone.localdate().isoformat()}. " + scenario.notes)[
+            :2000
+        ],
+        version=F("version") + 1,
     )
     return offer
 

@@ -82,6 +82,7 @@ def test_check_deploy_has_no_warnings():
         "SECRET_KEY": "x" * 64 + "-production-secret-key-value",
         "ALLOWED_HOSTS": "offerdesk.example",
     }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests' conftest only
     out = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,

@@ -278,3 +278,22 @@ def test_offer_list_query_count_constant(client_alice, alice):
     few = count()
     _many_offers(alice, 20)
     assert count() == few <= 6
+
+
+def test_restoring_a_version_drops_children_added_later(client_alice, alice):
+    from accounts.history import history_for
+    from compensation.models import SignOn
+    from offers import services
+
+    offer = OfferFactory(owner=alice)
+    EquityGrantFactory(package=offer.package)
+    scenario = services.scenario_create(
+        user=alice, offer=offer, data={"name": "more", "extra_sign_on": Decimal("25000"), "extra_stock_yearly": Decimal("10000")}
+    )
+    services.scenario_accept(user=alice, scenario=scenario)
+    assert offer.package.grants.count() == 2 and SignOn.objects.filter(package=offer.package).count() == 1
+    before = history_for(user=alice, obj=offer).filter(summary__startswith="before accepting").get()
+    response = client_alice.post(reverse("offers:revision_restore", args=[before.pk]))
+    assert response.status_code == 302
+    assert offer.package.grants.count() == 1
+    assert not SignOn.objects.filter(package=offer.package).exists()
