@@ -31,12 +31,18 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
+    from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
-    from django.db import connection
 
     call_command("migrate", verbosity=0)
-    from tests.factories import CompanyFactory, EquityGrantFactory, OfferFactory, PreferencesFactory, UserFactory
+    from tests.factories import (
+        CompanyFactory,
+        EquityGrantFactory,
+        OfferFactory,
+        PreferencesFactory,
+        UserFactory,
+    )
 
     def timed(client: Client, url: str) -> tuple[float, int, int]:
         client.get(url)
@@ -56,14 +62,18 @@ def main() -> None:
         PreferencesFactory(owner=user)
         company = CompanyFactory(owner=user)
         for i in range(n):
-            offer = OfferFactory(owner=user, name=f"Option {i}", package__company=company, company=company)
+            offer = OfferFactory(
+                owner=user, name=f"Option {i}", package__company=company, company=company
+            )
             EquityGrantFactory(package=offer.package)
         client = Client()
         client.force_login(user)
         bare, _, _ = timed(client, "/healthz")
         dash, queries, size = timed(client, "/")
-        print(f"options={n:3d}  dashboard: {dash * 1000:7.1f} ms  bare view: {bare * 1000:5.2f} ms  "
-              f"ratio: {dash / bare:6.1f}x  queries: {queries}  html: {size / 1024:.0f} KB")
+        print(
+            f"options={n:3d}  dashboard: {dash * 1000:7.1f} ms  bare view: {bare * 1000:5.2f} ms  "
+            f"ratio: {dash / bare:6.1f}x  queries: {queries}  html: {size / 1024:.0f} KB"
+        )
 
 
 if __name__ == "__main__":

@@ -288,10 +288,19 @@ def test_restoring_a_version_drops_children_added_later(client_alice, alice):
     offer = OfferFactory(owner=alice)
     EquityGrantFactory(package=offer.package)
     scenario = services.scenario_create(
-        user=alice, offer=offer, data={"name": "more", "extra_sign_on": Decimal("25000"), "extra_stock_yearly": Decimal("10000")}
+        user=alice,
+        offer=offer,
+        data={
+            "name": "more",
+            "extra_sign_on": Decimal("25000"),
+            "extra_stock_yearly": Decimal("10000"),
+        },
     )
     services.scenario_accept(user=alice, scenario=scenario)
-    assert offer.package.grants.count() == 2 and SignOn.objects.filter(package=offer.package).count() == 1
+    assert (
+        offer.package.grants.count() == 2
+        and SignOn.objects.filter(package=offer.package).count() == 1
+    )
     before = history_for(user=alice, obj=offer).filter(summary__startswith="before accepting").get()
     response = client_alice.post(reverse("offers:revision_restore", args=[before.pk]))
     assert response.status_code == 302
