@@ -47,8 +47,11 @@ serve: install
 bench: install
 	$(BIN)/python bench/bench_montecarlo.py
 
+screenshots: install
+	$(BIN)/python tests/browser/take_screenshots.py
+
 messages: install
-	$(BIN)/python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=tests
+	$(BIN)/python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=tests --ignore=bench
 	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv
 
 clean:

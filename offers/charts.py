@@ -25,6 +25,7 @@ def component_label(name: str) -> str:
         "sign_on": _("Sign-on"),
         "relocation": _("Relocation"),
         "equity": _("Stock"),
+        "total": _("Total"),
     }.get(name, name)
 
 
@@ -117,7 +118,7 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
                 "mode": "lines+markers",
                 "x": years,
                 "y": cumulative,
-                "name": ev.offer.name[:24],
+                "name": ev.offer.name[:32],
                 "line": {"color": color, "width": 2.5},
                 "legendgroup": ev.key,
             }
@@ -131,9 +132,9 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
             },
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": "~s", "automargin": True},
-            "legend": {"orientation": "h", "y": 1.12, "x": 0},
-            "margin": {"t": 70},
-            "height": 420,
+            "legend": {"orientation": "h", "y": -0.22, "x": 0},
+            "margin": {"t": 40, "b": 110},
+            "height": 460,
         },
     }
 

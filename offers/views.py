@@ -174,7 +174,7 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         "b": b,
         "rows": rows,
         "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
-        "components": (*selectors.COMPONENTS, "total"),
+        "components": [(c, charts.component_label(c)) for c in (*selectors.COMPONENTS, "total")],
     }
     return render(request, "offers/compare.html", context)
 

@@ -214,7 +214,13 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
 
     columns = {c: per_year(monthly[c]) for c in ("base", "bonus", "sign_on", "relocation")}
     columns["equity"] = per_year(monthly["equity_grants"] + monthly["refreshers"])
-    total = columns["base"] + columns["bonus"] + columns["sign_on"] + columns["relocation"] + columns["equity"]
+    total = (
+        columns["base"]
+        + columns["bonus"]
+        + columns["sign_on"]
+        + columns["relocation"]
+        + columns["equity"]
+    )
     columns["total"] = total
     columns["cumulative"] = np.cumsum(total)
     total_home = total * spec.fx_to_home

@@ -12,8 +12,10 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM refuses to run inside
-# one unless told it is safe (it is: the loop only drives the browser).
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+# one unless told it is safe (it is: the loop only drives the browser). Set only while a browser
+# is open: left in os.environ it would leak into the rest of the session (`check --deploy`
+# rejects it, async.E001).
+ASYNC_UNSAFE = "DJANGO_ALLOW_ASYNC_UNSAFE"
 
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = Path(__file__).with_name("axe-4.14.1.min.js")
@@ -47,18 +49,26 @@ def url_exists(name: str, **kwargs: Any) -> bool:
     return True
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is not installed")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+    previous = os.environ.get(ASYNC_UNSAFE)
+    os.environ[ASYNC_UNSAFE] = "true"
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop(ASYNC_UNSAFE, None)
+        else:
+            os.environ[ASYNC_UNSAFE] = previous
 
 
 @pytest.fixture

@@ -169,4 +169,6 @@ def test_redelivered_task_reclaims_its_own_dead_attempt_only(alice):
     assert not services.scenario_mc_claim(scenario_id=scenario.pk, input_hash="h", task_id="other")
     assert not services.scenario_mc_claim(scenario_id=scenario.pk, input_hash="h")
     assert services.scenario_mc_claim(scenario_id=scenario.pk, input_hash="h", task_id="task-1")
-    assert not services.scenario_mc_claim(scenario_id=scenario.pk, input_hash="other", task_id="task-1")
+    assert not services.scenario_mc_claim(
+        scenario_id=scenario.pk, input_hash="other", task_id="task-1"
+    )
