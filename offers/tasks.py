@@ -65,5 +65,6 @@ def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  
     )
     return "stored" if stored else "superseded"
 
+
 # Celery's autodiscovery imports `tasks` modules only: register the export task here too.
 from offers.tasks_export import export_comparison_task  # noqa: E402, F401
