@@ -21,6 +21,8 @@ def broker_down(monkeypatch):
 
     monkeypatch.setitem(app.conf, "task_always_eager", False)
     monkeypatch.setitem(app.conf, "broker_url", CLOSED_PORT_BROKER)
+    # Celery's conf prefers the CELERY_BROKER_URL environment variable over the setting.
+    monkeypatch.setenv("CELERY_BROKER_URL", CLOSED_PORT_BROKER)
     monkeypatch.setitem(app.conf, "broker_connection_timeout", 1)
     # Forget any pooled connection to the real broker so the closed port is used.
     monkeypatch.setattr(app, "_pool", None)
