@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from offers.selectors import COMPONENTS, Board, Evaluation
 
@@ -16,6 +17,23 @@ COMPONENT_COLORS = {
     "relocation": "#adb5bd",
     "equity": "#2f9e44",
 }
+
+
+CRITERION_LABELS = {
+    "comp": gettext_lazy("Compensation"),
+    "remote": gettext_lazy("Remote work"),
+    "timezone": gettext_lazy("Time zone"),
+    "level": gettext_lazy("Level"),
+    "scope": gettext_lazy("Scope"),
+    "growth": gettext_lazy("Growth"),
+    "team": gettext_lazy("Team"),
+    "learning": gettext_lazy("Learning"),
+}
+
+
+def criterion_label(name: str) -> str:
+    """Return the translated name of a ranking criterion."""
+    return str(CRITERION_LABELS.get(name, name))
 
 
 def component_label(name: str) -> str:
@@ -149,7 +167,7 @@ def score_contributions(board: Board) -> dict[str, Any]:
                 {
                     "type": "bar",
                     "orientation": "h",
-                    "name": _(criterion),
+                    "name": criterion_label(criterion),
                     "y": names,
                     "x": [round(r.criteria[criterion].contribution, 4) for r in board.ranking][
                         ::-1

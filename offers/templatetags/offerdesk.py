@@ -81,3 +81,11 @@ def field(form: Any, name: str) -> Any:
         return form[name]
     except KeyError:
         return None
+
+
+@register.filter
+def criterion(name: str) -> str:
+    """Return the translated label of a ranking criterion."""
+    from offers.charts import criterion_label
+
+    return criterion_label(name)
