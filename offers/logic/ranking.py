@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from offers.logic.errors import LogicInputError
 
 CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
@@ -394,19 +396,20 @@ def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> S
         trial[criterion] = weight
         return _rank_with_weights(options, prefs, trial)[0].key
 
-    def breakpoints(criterion: str) -> list[float]:
-        points: set[float] = set()
-        for i, a in enumerate(pool):
-            for b in pool[i + 1 :]:
-                d = scores[a.key][criterion] - scores[b.key][criterion]
-                c = sum(
-                    raw[j] * (scores[a.key][j] - scores[b.key][j])
-                    for j in CRITERIA
-                    if j != criterion
-                )
-                if d != 0 and 0 <= -c / d <= search_max:
-                    points.add(-c / d)
-        return sorted(points)
+    matrix = np.array([[scores[o.key][j] for j in CRITERIA] for o in pool], dtype=np.float64)
+    weights = np.array([raw[j] for j in CRITERIA], dtype=np.float64)
+    weighted = matrix @ weights
+    upper = np.triu_indices(len(pool), k=1)
+
+    def breakpoints(criterion: str) -> np.ndarray:
+        """Return the sorted weights of `criterion` at which any two options swap places."""
+        i = CRITERIA.index(criterion)
+        d = (matrix[:, i][:, None] - matrix[:, i][None, :])[upper]
+        c = (weighted[:, None] - weighted[None, :])[upper] - weights[i] * d
+        nonzero = d != 0
+        points = -c[nonzero] / d[nonzero]
+        points = points[(points >= 0) & (points <= search_max)]
+        return np.unique(points)
 
     ranges: dict[str, WeightRange] = {}
     for criterion in CRITERIA:
@@ -434,12 +437,12 @@ def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> S
         points = breakpoints(criterion)
         top_below = top_above = None
         if not low_is_limit:
-            below = [p for p in points if p < low - 1e-12]
-            probe = (low + (below[-1] if below else 0.0)) / 2
+            below = points[points < low - 1e-12]
+            probe = (low + (float(below[-1]) if below.size else 0.0)) / 2
             top_below = top_at(criterion, probe) if probe < low else None
         if not high_is_limit:
-            above = [p for p in points if p > high + 1e-12]
-            probe = (high + (above[0] if above else search_max)) / 2
+            above = points[points > high + 1e-12]
+            probe = (high + (float(above[0]) if above.size else search_max)) / 2
             top_above = top_at(criterion, probe)
         ranges[criterion] = WeightRange(
             criterion=criterion,
