@@ -21,6 +21,13 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
+from compensation.services import (
+    BAND_FIELDS,
+    COMPANY_FIELDS,
+    LOCATION_FIELDS,
+    PACKAGE_FIELDS,
+    SIGN_ON_FIELDS,
+)
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -40,18 +47,7 @@ class CompanyForm(forms.ModelForm):
 
     class Meta:
         model = Company
-        fields = [
-            "name",
-            "ticker",
-            "is_private",
-            "currency",
-            "share_price",
-            "growth_pct",
-            "volatility_pct",
-            "liquidity_discount_pct",
-            "vesting_preset",
-            "notes",
-        ]
+        fields = list(COMPANY_FIELDS)
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
 
@@ -64,20 +60,7 @@ class LevelForm(forms.ModelForm):
 class BandForm(forms.ModelForm):
     class Meta:
         model = Band
-        fields = [
-            "level",
-            "currency",
-            "base_min",
-            "base_mid",
-            "base_max",
-            "stock_min",
-            "stock_mid",
-            "stock_max",
-            "bonus_target_pct",
-            "location",
-            "source",
-            "as_of",
-        ]
+        fields = list(BAND_FIELDS)
         widgets = {"as_of": DATE}
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -111,7 +94,7 @@ class FxRateForm(forms.ModelForm):
 class LocationForm(forms.ModelForm):
     class Meta:
         model = LocationPreset
-        fields = ["name", "currency", "effective_tax_pct", "cost_of_living_index", "time_zone"]
+        fields = list(LOCATION_FIELDS)
 
 
 class PackageForm(forms.ModelForm):
@@ -119,20 +102,7 @@ class PackageForm(forms.ModelForm):
 
     class Meta:
         model = Package
-        fields = [
-            "name",
-            "company",
-            "level",
-            "is_current_job",
-            "currency",
-            "base",
-            "raise_pct",
-            "bonus_target_pct",
-            "bonus_multiplier",
-            "relocation",
-            "start_date",
-            "location",
-        ]
+        fields = list(PACKAGE_FIELDS)
         widgets = {"start_date": DATE}
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -250,7 +220,7 @@ class VestingFormMixin(forms.ModelForm):
 class SignOnForm(forms.ModelForm):
     class Meta:
         model = SignOn
-        fields = ["amount", "year", "clawback_months"]
+        fields = list(SIGN_ON_FIELDS)
 
 
 class GrantForm(VestingFormMixin):
