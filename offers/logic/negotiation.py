@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from offers.logic.errors import LogicInputError
+from offers.logic.i18n import gettext as _
 
 EVIDENCE_STRENGTH = {"offer_in_hand": 3, "active_process": 2, "band_median": 1}
 EVIDENCE_PRIORITY = {"offer_in_hand": 1, "active_process": 2, "band_median": 3}
@@ -152,7 +153,19 @@ def _money(amount: float, currency: str) -> str:
 
 def _count(n: int) -> str:
     """Return a small count as a word."""
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+    words = (
+        _("zero"),
+        _("one"),
+        _("two"),
+        _("three"),
+        _("four"),
+        _("five"),
+        _("six"),
+        _("seven"),
+        _("eight"),
+        _("nine"),
+    )
+    return words[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
 def _to_offer(ctx: NegotiationContext, home_amount: float) -> float:
@@ -201,16 +214,24 @@ def rule_below_stay(ctx: NegotiationContext) -> NegotiationPoint | None:
     ask = _to_offer(ctx, gap_home)
     return NegotiationPoint(
         rule="below_stay",
-        title="Offer is worth less than staying",
-        trigger=f"{years}-year value {_money(offer_value, home)} vs staying "
-        f"{_money(stay_value, home)}",
+        title=_("Offer is worth less than staying"),
+        trigger=_("{years}-year value {offer_value} vs staying {stay_value}").format(
+            years=years, offer_value=_money(offer_value, home), stay_value=_money(stay_value, home)
+        ),
         ask_amount=ask,
         ask_currency=ctx.offer.currency,
-        ask_term="as a sign-on bonus or additional stock",
+        ask_term=_("as a sign-on bonus or additional stock"),
         priority=1,
-        evidence=f"Over {years} years, staying pays me {_money(stay_value, home)} with the "
-        f"stock still to vest; this offer is {_money(gap_home, home)} short. I'd need about "
-        f"{_money(ask, ctx.offer.currency)} more, as sign-on or stock, to make the move.",
+        evidence=_(
+            "Over {years} years, staying pays me {stay_value} with the stock still to vest; "
+            "this offer is {gap} short. I'd need about {ask} more, as sign-on or stock, to make "
+            "the move."
+        ).format(
+            years=years,
+            stay_value=_money(stay_value, home),
+            gap=_money(gap_home, home),
+            ask=_money(ask, ctx.offer.currency),
+        ),
         figures={
             "offer_value_home": offer_value,
             "stay_value_home": stay_value,
@@ -230,21 +251,29 @@ def rule_make_whole(ctx: NegotiationContext) -> NegotiationPoint | None:
         return None
     home = ctx.prefs.home_currency
     ask = _to_offer(ctx, total)
-    start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else "the start date"
+    start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else _("the start date")
     schedule = ", ".join(f"{year}: {_money(value, home)}" for year, value in by_year)
     figures: dict[str, float | str] = {"unvested_total_home": total}
     figures.update({f"forfeited_{year}": value for year, value in by_year})
     return NegotiationPoint(
         rule="make_whole",
-        title="Make-whole for forfeited stock",
-        trigger=f"leaving on {start} forfeits {_money(total, home)} of unvested stock",
+        title=_("Make-whole for forfeited stock"),
+        trigger=_("leaving on {start} forfeits {total} of unvested stock").format(
+            start=start, total=_money(total, home)
+        ),
         ask_amount=ask,
         ask_currency=ctx.offer.currency,
-        ask_term="make-whole sign-on or equity grant",
+        ask_term=_("make-whole sign-on or equity grant"),
         priority=1,
-        evidence=f"Starting on {start} I walk away from {_money(total, home)} of unvested "
-        f"stock ({schedule or 'by year not given'}). I'm asking for a make-whole grant or "
-        f"sign-on of {_money(ask, ctx.offer.currency)} to cover it.",
+        evidence=_(
+            "Starting on {start} I walk away from {total} of unvested stock ({schedule}). I'm "
+            "asking for a make-whole grant or sign-on of {ask} to cover it."
+        ).format(
+            start=start,
+            total=_money(total, home),
+            schedule=schedule or _("by year not given"),
+            ask=_money(ask, ctx.offer.currency),
+        ),
         figures=figures,
     )
 
@@ -258,15 +287,18 @@ def rule_clawback(ctx: NegotiationContext) -> NegotiationPoint | None:
     ask = _to_offer(ctx, clawback)
     return NegotiationPoint(
         rule="clawback",
-        title="Cover the sign-on clawback",
-        trigger=f"current sign-on repayable if leaving now: {_money(clawback, home)}",
+        title=_("Cover the sign-on clawback"),
+        trigger=_("current sign-on repayable if leaving now: {amount}").format(
+            amount=_money(clawback, home)
+        ),
         ask_amount=ask,
         ask_currency=ctx.offer.currency,
-        ask_term="sign-on covering the repayment (gross)",
+        ask_term=_("sign-on covering the repayment (gross)"),
         priority=1,
-        evidence=f"Leaving now means repaying {_money(clawback, home)} of my current sign-on "
-        f"(gross). I'm asking you to cover it with a sign-on of "
-        f"{_money(ask, ctx.offer.currency)}.",
+        evidence=_(
+            "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
+            "to cover it with a sign-on of {ask}."
+        ).format(amount=_money(clawback, home), ask=_money(ask, ctx.offer.currency)),
         figures={"clawback_home": clawback},
     )
 
@@ -289,38 +321,52 @@ def rule_top_of_band(ctx: NegotiationContext) -> NegotiationPoint | None:
         figures["next_level_stock_per_year"] = next_stock
         if band.next_level_stock_max is not None:
             figures["stretch_ask_per_year"] = band.next_level_stock_max - offer.stock_per_year
-        level = band.next_level_code or "the next level"
-        term = f"stock at {level} level, per year of the grant (an exception needing approval)"
-        say = (
-            f"I understand base is capped at {_money(band.base_max, cur)} for {band.level_code}. "
-            f"Could we move the difference into stock at the {level} level: "
-            f"{_money(next_stock, cur)} a year instead of {_money(offer.stock_per_year, cur)}, "
-            f"{_money(ask, cur)} a year more?"
+        level = band.next_level_code or _("the next level")
+        term = _(
+            "stock at {level} level, per year of the grant (an exception needing approval)"
+        ).format(level=level)
+        say = _(
+            "I understand base is capped at {base_max} for {band_level}. Could we move the "
+            "difference into stock at the {level} level: {next_stock} a year instead of "
+            "{stock}, {ask} a year more?"
+        ).format(
+            base_max=_money(band.base_max, cur),
+            band_level=band.level_code,
+            level=level,
+            next_stock=_money(next_stock, cur),
+            stock=_money(offer.stock_per_year, cur),
+            ask=_money(ask, cur),
         )
     elif band.stock_max > offer.stock_per_year:
         ask = band.stock_max - offer.stock_per_year
-        term = "stock to the top of the band, per year of the grant"
-        say = (
-            f"Base is at the top of the band, so could the stock move to the top of its band: "
-            f"{_money(band.stock_max, cur)} a year, {_money(ask, cur)} more?"
-        )
+        term = _("stock to the top of the band, per year of the grant")
+        say = _(
+            "Base is at the top of the band, so could the stock move to the top of its band: "
+            "{stock_max} a year, {ask} more?"
+        ).format(stock_max=_money(band.stock_max, cur), ask=_money(ask, cur))
     else:
         return NegotiationPoint(
             rule="top_of_band",
-            title="Base and stock at the top of the band",
-            trigger=f"base {_money(offer.base, cur)} >= band max {_money(band.base_max, cur)}",
+            title=_("Base and stock at the top of the band"),
+            trigger=_("base {base} >= band max {base_max}").format(
+                base=_money(offer.base, cur), base_max=_money(band.base_max, cur)
+            ),
             ask_amount=None,
             ask_currency=None,
-            ask_term="a sign-on bonus, the only lever left in the band",
+            ask_term=_("a sign-on bonus, the only lever left in the band"),
             priority=2,
-            evidence="Base and stock are already at the top of the band, so I'd like to talk "
-            "about a sign-on bonus.",
+            evidence=_(
+                "Base and stock are already at the top of the band, so I'd like to talk "
+                "about a sign-on bonus."
+            ),
             figures=figures,
         )
     return NegotiationPoint(
         rule="top_of_band",
-        title="Base capped: move the ask to stock",
-        trigger=f"base {_money(offer.base, cur)} >= band max {_money(band.base_max, cur)}",
+        title=_("Base capped: move the ask to stock"),
+        trigger=_("base {base} >= band max {base_max}").format(
+            base=_money(offer.base, cur), base_max=_money(band.base_max, cur)
+        ),
         ask_amount=ask,
         ask_currency=cur,
         ask_term=term,
@@ -330,12 +376,31 @@ def rule_top_of_band(ctx: NegotiationContext) -> NegotiationPoint | None:
     )
 
 
+def _signal_label(signal: str) -> str:
+    """Return an interview signal's label in the active language."""
+    labels = {
+        "strong_hire": _("Strong Hire"),
+        "hire": _("Hire"),
+        "lean_hire": _("Lean Hire"),
+        "lean_no_hire": _("Lean No Hire"),
+        "no_hire": _("No Hire"),
+        "strong_no_hire": _("Strong No Hire"),
+    }
+    return labels.get(signal, SIGNAL_LABELS.get(signal, signal))
+
+
 def _signal_summary(signals: tuple[str, ...]) -> str:
     """Return rounds as text like 'four Strong Hire and one Hire out of five rounds'."""
     counts = [(s, signals.count(s)) for s in SIGNAL_LABELS if signals.count(s)]
-    parts = [f"{_count(n)} {SIGNAL_LABELS[s]}" for s, n in counts]
-    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"{listed} out of {_count(len(signals))} rounds"
+    parts = [
+        _("{count} {signal}").format(count=_count(n), signal=_signal_label(s)) for s, n in counts
+    ]
+    listed = (
+        parts[0]
+        if len(parts) == 1
+        else _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
+    )
+    return _("{listed} out of {rounds} rounds").format(listed=listed, rounds=_count(len(signals)))
 
 
 def rule_down_level(ctx: NegotiationContext) -> NegotiationPoint | None:
@@ -347,8 +412,8 @@ def rule_down_level(ctx: NegotiationContext) -> NegotiationPoint | None:
         or offer.level_order >= offer.target_level_order
     ):
         return None
-    target = offer.target_level_code or "the target level"
-    level = offer.level_code or "the offered level"
+    target = offer.target_level_code or _("the target level")
+    level = offer.level_code or _("the offered level")
     known = tuple(s for s in offer.signals if s in SIGNAL_LABELS)
     positive = sum(1 for s in known if s in POSITIVE_SIGNALS)
     strong = bool(known) and positive * 2 > len(known)
@@ -363,22 +428,27 @@ def rule_down_level(ctx: NegotiationContext) -> NegotiationPoint | None:
     }
     if next_stock is not None:
         figures["next_level_stock_per_year"] = next_stock
-    rounds = _signal_summary(known) if known else "no round signals recorded"
-    say = f"I interviewed for {target} and the feedback was {rounds}. I'd like the level reviewed"
+    rounds = _signal_summary(known) if known else _("no round signals recorded")
     if ask is not None and ask > 0:
-        say += (
-            f", or, if the level can't move, {target} pay: "
-            f"{_money(ask, offer.currency)} a year more stock"
-        )
+        say = _(
+            "I interviewed for {target} and the feedback was {rounds}. I'd like the level "
+            "reviewed, or, if the level can't move, {target} pay: {ask} a year more stock."
+        ).format(target=target, rounds=rounds, ask=_money(ask, offer.currency))
+    else:
+        say = _(
+            "I interviewed for {target} and the feedback was {rounds}. I'd like the level reviewed."
+        ).format(target=target, rounds=rounds)
     return NegotiationPoint(
         rule="down_level",
-        title=f"Down-levelled: {level} instead of {target}",
-        trigger=f"offered {level}, targeted {target}; {rounds}",
+        title=_("Down-levelled: {level} instead of {target}").format(level=level, target=target),
+        trigger=_("offered {level}, targeted {target}; {rounds}").format(
+            level=level, target=target, rounds=rounds
+        ),
         ask_amount=ask if ask is not None and ask > 0 else None,
         ask_currency=offer.currency if ask is not None and ask > 0 else None,
-        ask_term=f"re-level to {target}, or {target} pay",
+        ask_term=_("re-level to {target}, or {target} pay").format(target=target),
         priority=1 if strong else 2,
-        evidence=say + ".",
+        evidence=say,
         figures=figures,
     )
 
@@ -388,6 +458,16 @@ def _by_strength(alternatives: tuple[AlternativeFacts, ...]) -> list[Alternative
     return sorted(
         alternatives, key=lambda a: (-EVIDENCE_STRENGTH[a.evidence_kind], -a.value, a.name)
     )
+
+
+def _evidence_kind_label(kind: str) -> str:
+    """Return an evidence kind as words in the active language."""
+    labels = {
+        "offer_in_hand": _("offer in hand"),
+        "active_process": _("active process"),
+        "band_median": _("band median"),
+    }
+    return labels.get(kind, kind.replace("_", " "))
 
 
 def rule_competing_offer(ctx: NegotiationContext) -> NegotiationPoint | None:
@@ -400,21 +480,24 @@ def rule_competing_offer(ctx: NegotiationContext) -> NegotiationPoint | None:
     home = ctx.prefs.home_currency
     gap_home = lead.value - offer_value
     ask = _to_offer(ctx, gap_home)
-    kind = lead.evidence_kind.replace("_", " ")
+    kind = _evidence_kind_label(lead.evidence_kind)
     if lead.shareable:
         say = (
-            f"I have {'an offer' if lead.evidence_kind == 'offer_in_hand' else 'a process'} "
-            f"with {lead.company} worth {_money(lead.value, home)} over "
-            f"{ctx.prefs.horizon_years} years"
+            _("I have an offer with {company} worth {value} over {years} years")
+            if lead.evidence_kind == "offer_in_hand"
+            else _("I have a process with {company} worth {value} over {years} years")
+        ).format(
+            company=lead.company, value=_money(lead.value, home), years=ctx.prefs.horizon_years
         )
     else:
-        say = "I have a competing option that is worth more over the same period"
+        say = _("I have a competing option that is worth more over the same period")
     if lead.evidence_kind == "band_median":
         say = (
-            f"Market data for comparable roles ({lead.company}) puts the value at "
-            f"{_money(lead.value, home)}"
+            _("Market data for comparable roles ({company}) puts the value at {value}").format(
+                company=lead.company, value=_money(lead.value, home)
+            )
             if lead.shareable
-            else "Market data for comparable roles puts the value higher"
+            else _("Market data for comparable roles puts the value higher")
         )
     figures: dict[str, float | str] = {
         "offer_value_home": offer_value,
@@ -427,15 +510,20 @@ def rule_competing_offer(ctx: NegotiationContext) -> NegotiationPoint | None:
         figures[f"alternative_{position}"] = f"{other.name} ({other.evidence_kind})"
     return NegotiationPoint(
         rule="competing_offer",
-        title=f"Competing {kind}: {lead.name}",
-        trigger=f"{lead.name} ({kind}) worth {_money(lead.value, home)} vs this offer "
-        f"{_money(offer_value, home)}",
+        title=_("Competing {kind}: {name}").format(kind=kind, name=lead.name),
+        trigger=_("{name} ({kind}) worth {value} vs this offer {offer_value}").format(
+            name=lead.name,
+            kind=kind,
+            value=_money(lead.value, home),
+            offer_value=_money(offer_value, home),
+        ),
         ask_amount=ask,
         ask_currency=ctx.offer.currency,
-        ask_term="match in stock or sign-on",
+        ask_term=_("match in stock or sign-on"),
         priority=EVIDENCE_PRIORITY[lead.evidence_kind],
-        evidence=f"{say}. Closing the {_money(ask, ctx.offer.currency)} gap would make this an "
-        "easy yes.",
+        evidence=_("{say}. Closing the {ask} gap would make this an easy yes.").format(
+            say=say, ask=_money(ask, ctx.offer.currency)
+        ),
         figures=figures,
     )
 
@@ -457,21 +545,26 @@ def rule_remote_gap(ctx: NegotiationContext) -> NegotiationPoint | None:
         worth_home = gap * ctx.prefs.money_per_remote_week
         figures["gap_worth_home"] = worth_home
         figures["gap_worth_offer_currency"] = _to_offer(ctx, worth_home)
-        worth = (
-            f" By your own weights the missing {gap:g} weeks are worth about "
-            f"{_money(worth_home, ctx.prefs.home_currency)} to you."
-        )
+        worth = _(
+            " By your own weights the missing {gap} weeks are worth about {worth} to you."
+        ).format(gap=f"{gap:g}", worth=_money(worth_home, ctx.prefs.home_currency))
     return NegotiationPoint(
         rule="remote_gap",
-        title="Remote work short of what you need",
-        trigger=f"{allowed:g} remote weeks a year allowed, {required:g} needed",
+        title=_("Remote work short of what you need"),
+        trigger=_("{allowed} remote weeks a year allowed, {required} needed").format(
+            allowed=f"{allowed:g}", required=f"{required:g}"
+        ),
         ask_amount=None,
         ask_currency=None,
-        ask_term=f"written remote arrangement for {required:g} weeks a year",
+        ask_term=_("written remote arrangement for {required} weeks a year").format(
+            required=f"{required:g}"
+        ),
         priority=1,
-        evidence=f"I need to work remotely {required:g} weeks a year; the policy allows "
-        f"{allowed:g}. Can we put a remote arrangement in writing in "
-        f"the offer?{worth}",
+        evidence=_(
+            "I need to work remotely {required} weeks a year; the policy allows {allowed}. Can "
+            "we put a remote arrangement in writing in the offer?"
+        ).format(required=f"{required:g}", allowed=f"{allowed:g}")
+        + worth,
         figures=figures,
     )
 
@@ -484,15 +577,18 @@ def rule_low_overlap(ctx: NegotiationContext) -> NegotiationPoint | None:
         return None
     return NegotiationPoint(
         rule="low_overlap",
-        title="Little working-hours overlap with home",
-        trigger=f"{overlap:.1f} h a day of overlap, {needed:g} h needed",
+        title=_("Little working-hours overlap with home"),
+        trigger=_("{overlap} h a day of overlap, {needed} h needed").format(
+            overlap=f"{overlap:.1f}", needed=f"{needed:g}"
+        ),
         ask_amount=None,
         ask_currency=None,
-        ask_term="adjusted core hours, or a base in an office in the home region",
+        ask_term=_("adjusted core hours, or a base in an office in the home region"),
         priority=2,
-        evidence=f"Working from home the team's day overlaps mine by {overlap:.1f} hours. Could "
-        f"we agree core hours that give at least {needed:g} hours, or base me in the region's "
-        "office?",
+        evidence=_(
+            "Working from home the team's day overlaps mine by {overlap} hours. Could we agree "
+            "core hours that give at least {needed} hours, or base me in the region's office?"
+        ).format(overlap=f"{overlap:.1f}", needed=f"{needed:g}"),
         figures={"overlap_hours": overlap, "min_overlap_hours": needed},
     )
 
@@ -514,23 +610,33 @@ def rule_back_loaded(ctx: NegotiationContext) -> NegotiationPoint | None:
         return None
     cur = offer.currency
     ask = sum(gaps.values())
-    schedule = "/".join(f"{w:.0%}" for w in weights) if weights else "back-loaded"
-    by_year = " and ".join(f"{_money(gap, cur)} in year {year}" for year, gap in gaps.items())
+    schedule = "/".join(f"{w:.0%}" for w in weights) if weights else _("back-loaded")
+    by_year = _(" and ").join(
+        _("{amount} in year {year}").format(amount=_money(gap, cur), year=year)
+        for year, gap in gaps.items()
+    )
     figures: dict[str, float | str] = {"average_year": average}
     figures.update({f"year_{year}_total": totals[year - 1] for year in gaps})
     figures.update({f"year_{year}_gap": gap for year, gap in gaps.items()})
     return NegotiationPoint(
         rule="back_loaded",
-        title="Back-loaded vesting: level the first years",
-        trigger=f"vesting {schedule}; "
-        + ", ".join(f"year {y} {_money(totals[y - 1], cur)}" for y in gaps)
-        + f" vs average {_money(average, cur)}",
+        title=_("Back-loaded vesting: level the first years"),
+        trigger=_("vesting {schedule}; {years} vs average {average}").format(
+            schedule=schedule,
+            years=_(", ").join(
+                _("year {year} {amount}").format(year=y, amount=_money(totals[y - 1], cur))
+                for y in gaps
+            ),
+            average=_money(average, cur),
+        ),
         ask_amount=ask,
         ask_currency=cur,
-        ask_term=f"sign-on of {by_year}",
+        ask_term=_("sign-on of {by_year}").format(by_year=by_year),
         priority=2,
-        evidence=f"With {schedule} vesting my first years are below the {_money(average, cur)} "
-        f"average. A sign-on of {by_year} would even them out.",
+        evidence=_(
+            "With {schedule} vesting my first years are below the {average} average. A sign-on "
+            "of {by_year} would even them out."
+        ).format(schedule=schedule, average=_money(average, cur), by_year=by_year),
         figures=figures,
     )
 
@@ -557,8 +663,11 @@ def rule_exploding_deadline(ctx: NegotiationContext) -> NegotiationPoint | None:
     extend_to = max(latest + timedelta(days=EXPLODING_DAYS) if latest else deadline, ctx.today)
     if extend_to <= deadline:
         extend_to = deadline + timedelta(days=EXPLODING_DAYS)
-    listed = "; ".join(
-        f"{a.company} ({a.stage or 'in process'}, next round {a.next_round_date})" for a in pending
+    listed = _("; ").join(
+        _("{company} ({stage}, next round {date})").format(
+            company=a.company, stage=a.stage or _("in process"), date=a.next_round_date
+        )
+        for a in pending
     )
     figures: dict[str, float | str] = {
         "deadline": deadline.isoformat(),
@@ -566,20 +675,24 @@ def rule_exploding_deadline(ctx: NegotiationContext) -> NegotiationPoint | None:
         "extend_to": extend_to.isoformat(),
     }
     figures.update({f"process_{a.company}": str(a.next_round_date) for a in pending})
-    trigger = f"deadline {deadline} is {days_left} days away"
+    trigger = _("deadline {deadline} is {days} days away").format(deadline=deadline, days=days_left)
     if pending:
-        trigger += f"; still in process: {listed}"
+        trigger += _("; still in process: {listed}").format(listed=listed)
     return NegotiationPoint(
         rule="exploding_deadline",
-        title="Deadline too early",
+        title=_("Deadline too early"),
         trigger=trigger,
         ask_amount=None,
         ask_currency=None,
-        ask_term=f"extend the deadline to {extend_to.isoformat()}",
+        ask_term=_("extend the deadline to {date}").format(date=extend_to.isoformat()),
         priority=1 if days_left < EXPLODING_DAYS else 2,
-        evidence="I'm excited about this offer and want to decide well. "
-        + (f"I have processes finishing soon ({listed}). " if pending else "")
-        + f"Could we move the deadline to {extend_to.isoformat()}?",
+        evidence=_("I'm excited about this offer and want to decide well. ")
+        + (
+            _("I have processes finishing soon ({listed}). ").format(listed=listed)
+            if pending
+            else ""
+        )
+        + _("Could we move the deadline to {date}?").format(date=extend_to.isoformat()),
         figures=figures,
     )
 
@@ -592,7 +705,11 @@ def rule_stock_risk(ctx: NegotiationContext) -> NegotiationPoint | None:
         return None
     cur = offer.currency
     years = ctx.prefs.horizon_years
-    kind = "private" if offer.is_private else f"volatile ({offer.volatility_pct:g}% a year)"
+    kind = (
+        _("private")
+        if offer.is_private
+        else _("volatile ({pct}% a year)").format(pct=f"{offer.volatility_pct:g}")
+    )
     figures: dict[str, float | str] = {"stock_per_year": offer.stock_per_year}
     if offer.volatility_pct is not None:
         figures["volatility_pct"] = offer.volatility_pct
@@ -602,31 +719,33 @@ def rule_stock_risk(ctx: NegotiationContext) -> NegotiationPoint | None:
         figures.update(
             {"p10_cumulative": offer.p10_cumulative, "p50_cumulative": offer.p50_cumulative}
         )
-        how = (
-            f"in a bad case (1 in 10) the package is worth {_money(ask, cur)} less over "
-            f"{years} years than in the median case"
-        )
+        how = _(
+            "in a bad case (1 in 10) the package is worth {ask} less over {years} years than in "
+            "the median case"
+        ).format(ask=_money(ask, cur), years=years)
     elif offer.is_private:
         ask = PRIVATE_LIQUIDITY_HAIRCUT * offer.stock_per_year * years
         figures["liquidity_haircut"] = PRIVATE_LIQUIDITY_HAIRCUT
-        how = (
-            f"private shares only sell in buybacks; a {PRIVATE_LIQUIDITY_HAIRCUT:.0%} liquidity "
-            f"discount on {years} years of stock is {_money(ask, cur)}"
-        )
+        how = _(
+            "private shares only sell in buybacks; a {haircut} liquidity discount on {years} "
+            "years of stock is {ask}"
+        ).format(haircut=f"{PRIVATE_LIQUIDITY_HAIRCUT:.0%}", years=years, ask=_money(ask, cur))
     else:
         ask = None
-        how = "the share price swings a lot, so the stock part is far from certain"
+        how = _("the share price swings a lot, so the stock part is far from certain")
     if ask is not None:
         figures["risk_ask"] = ask
     return NegotiationPoint(
         rule="stock_risk",
-        title=f"Stock is {kind}: ask for cash",
-        trigger=f"stock is {kind}",
+        title=_("Stock is {kind}: ask for cash").format(kind=kind),
+        trigger=_("stock is {kind}").format(kind=kind),
         ask_amount=ask,
         ask_currency=cur if ask is not None else None,
-        ask_term="more of the package as cash (base, bonus or sign-on)",
+        ask_term=_("more of the package as cash (base, bonus or sign-on)"),
         priority=2,
-        evidence=f"The stock is {kind}: {how}. I'd value moving part of it into cash.",
+        evidence=_("The stock is {kind}: {how}. I'd value moving part of it into cash.").format(
+            kind=kind, how=how
+        ),
         figures=figures,
     )
 
@@ -637,19 +756,24 @@ def rule_relocation(ctx: NegotiationContext) -> NegotiationPoint | None:
     if not offer.relocation_required:
         return None
     offered = offer.relocation_amount or 0.0
-    term = "relocation package: moving, temporary housing, flights home, tax gross-up"
+    term = _("relocation package: moving, temporary housing, flights home, tax gross-up")
     if offered > 0:
-        say = (
-            f"The relocation offer of {_money(offered, offer.currency)}: can it be grossed up "
-            "and cover temporary housing and flights home?"
-        )
+        say = _(
+            "The relocation offer of {amount}: can it be grossed up and cover temporary housing "
+            "and flights home?"
+        ).format(amount=_money(offered, offer.currency))
     else:
-        say = "The role needs me to move. Could the offer include a relocation package?"
+        say = _("The role needs me to move. Could the offer include a relocation package?")
     return NegotiationPoint(
         rule="relocation",
-        title="Relocation required",
-        trigger="offer requires relocation"
-        + (f"; {_money(offered, offer.currency)} offered" if offered > 0 else "; none offered"),
+        title=_("Relocation required"),
+        trigger=(
+            _("offer requires relocation; {amount} offered").format(
+                amount=_money(offered, offer.currency)
+            )
+            if offered > 0
+            else _("offer requires relocation; none offered")
+        ),
         ask_amount=None,
         ask_currency=None,
         ask_term=term,
@@ -672,15 +796,20 @@ def rule_start_date(ctx: NegotiationContext) -> NegotiationPoint | None:
     home = ctx.prefs.home_currency
     return NegotiationPoint(
         rule="start_date",
-        title="Start after the next vest",
-        trigger=f"next vest {vest} ({_money(current.next_vest_value, home)}) is {days_after} "
-        f"days after the planned start {start}",
+        title=_("Start after the next vest"),
+        trigger=_(
+            "next vest {vest} ({value}) is {days} days after the planned start {start}"
+        ).format(
+            vest=vest, value=_money(current.next_vest_value, home), days=days_after, start=start
+        ),
         ask_amount=None,
         ask_currency=None,
-        ask_term=f"start on {proposed.isoformat()}",
+        ask_term=_("start on {date}").format(date=proposed.isoformat()),
         priority=2,
-        evidence=f"Could we set the start date to {proposed.isoformat()}? Starting after my "
-        f"{vest} vest keeps {_money(current.next_vest_value, home)} I would otherwise lose.",
+        evidence=_(
+            "Could we set the start date to {date}? Starting after my {vest} vest keeps {value} "
+            "I would otherwise lose."
+        ).format(date=proposed.isoformat(), vest=vest, value=_money(current.next_vest_value, home)),
         figures={
             "next_vest_value_home": current.next_vest_value,
             "days_after_start": float(days_after),
@@ -701,7 +830,9 @@ def rule_verdict(ctx: NegotiationContext) -> NegotiationPoint | None:
         band_ratio = (offer.base + offer.stock_per_year) / (band.base_mid + band.stock_mid)
         figures["band_ratio"] = band_ratio
         reasons.append(
-            f"base plus stock is {band_ratio:.0%} of the {band.level_code} band midpoint"
+            _("base plus stock is {ratio} of the {level} band midpoint").format(
+                ratio=f"{band_ratio:.0%}", level=band.level_code
+            )
         )
     serious = [a for a in ctx.alternatives if a.evidence_kind != "band_median"]
     best = max(serious, key=lambda a: a.value, default=None)
@@ -710,7 +841,11 @@ def rule_verdict(ctx: NegotiationContext) -> NegotiationPoint | None:
         alt_ratio = best.value / offer_value
         figures["best_alternative_ratio"] = alt_ratio
         figures["best_alternative"] = best.name
-        reasons.append(f"the best alternative ({best.name}) is worth {alt_ratio:.0%} of it")
+        reasons.append(
+            _("the best alternative ({name}) is worth {ratio} of it").format(
+                name=best.name, ratio=f"{alt_ratio:.0%}"
+            )
+        )
     if (band_ratio is not None and band_ratio < 1 - VERDICT_BAND) or (
         alt_ratio is not None and alt_ratio > 1 + VERDICT_BAND
     ):
@@ -724,16 +859,21 @@ def rule_verdict(ctx: NegotiationContext) -> NegotiationPoint | None:
     else:
         verdict = "fair"
     figures["verdict"] = verdict
-    explanation = "; ".join(reasons) if reasons else "no band or alternative to compare against"
+    explanation = (
+        _("; ").join(reasons) if reasons else _("no band or alternative to compare against")
+    )
+    verdict_label = {"low": _("low"), "fair": _("fair"), "high": _("high")}[verdict]
     return NegotiationPoint(
         rule="verdict",
-        title=f"Verdict: {verdict}",
+        title=_("Verdict: {verdict}").format(verdict=verdict_label),
         trigger=explanation,
         ask_amount=None,
         ask_currency=None,
         ask_term=None,
         priority=3,
-        evidence=f"{offer.name} looks {verdict}: {explanation}.",
+        evidence=_("{name} looks {verdict}: {explanation}.").format(
+            name=offer.name, verdict=verdict_label, explanation=explanation
+        ),
         figures=figures,
     )
 

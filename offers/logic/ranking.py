@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from offers.logic.errors import LogicInputError
+from offers.logic.i18n import gettext as _
 
 CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
 RATING_CRITERIA = ("scope", "growth", "team", "learning")
@@ -161,6 +162,21 @@ def _money(amount: float, currency: str) -> str:
     return f"{currency} {amount:,.0f}"
 
 
+def _criterion_label(criterion: str) -> str:
+    """Return a criterion's name in the active language (the key itself when unknown)."""
+    labels = {
+        "comp": _("comp"),
+        "remote": _("remote"),
+        "timezone": _("timezone"),
+        "level": _("level"),
+        "scope": _("scope"),
+        "growth": _("growth"),
+        "team": _("team"),
+        "learning": _("learning"),
+    }
+    return labels.get(criterion, criterion)
+
+
 def _check_options(options: Sequence[OptionFacts]) -> None:
     """Raise LogicInputError unless the options are usable."""
     if not options:
@@ -217,13 +233,14 @@ def _criterion_scores(
 
     if best_comp > 0 and option.comp_value > 0:
         comp = option.comp_value / best_comp
-        text = (
-            f"{_money(option.comp_value, cur)} is {comp:.0%} of the best option "
-            f"({_money(best_comp, cur)})"
+        text = _("{amount} is {share} of the best option ({best})").format(
+            amount=_money(option.comp_value, cur), share=f"{comp:.0%}", best=_money(best_comp, cur)
         )
     else:
         comp = 0.0
-        text = f"{_money(option.comp_value, cur)} is not positive, or no option has positive pay"
+        text = _("{amount} is not positive, or no option has positive pay").format(
+            amount=_money(option.comp_value, cur)
+        )
     scores["comp"] = (
         comp,
         text,
@@ -233,11 +250,11 @@ def _criterion_scores(
     required = prefs.required_remote_weeks
     allowed = option.remote_weeks_allowed
     if required <= 0:
-        remote, text = 1.0, "you need no remote weeks"
+        remote, text = 1.0, _("you need no remote weeks")
     else:
         remote = max(0.0, min(1.0, allowed / required))
-        text = (
-            f"{allowed:g} of the {required:g} remote weeks a year you need ({option.remote_policy})"
+        text = _("{allowed} of the {required} remote weeks a year you need ({policy})").format(
+            allowed=f"{allowed:g}", required=f"{required:g}", policy=option.remote_policy
         )
     scores["remote"] = (
         remote,
@@ -248,19 +265,24 @@ def _criterion_scores(
     timezone = max(0.0, min(1.0, option.overlap_hours / option.office_hours))
     scores["timezone"] = (
         timezone,
-        f"{option.overlap_hours:.1f} of {option.office_hours:g} office hours a day fall in "
-        "your working hours at home",
+        _("{overlap} of {office} office hours a day fall in your working hours at home").format(
+            overlap=f"{option.overlap_hours:.1f}", office=f"{option.office_hours:g}"
+        ),
         {"overlap_hours": option.overlap_hours, "office_hours": option.office_hours},
     )
 
     if option.level_order is None or option.target_level_order is None:
-        level, text = 1.0, "level or target level unknown; not penalised"
+        level, text = 1.0, _("level or target level unknown; not penalised")
     elif option.level_order >= option.target_level_order:
-        level, text = 1.0, "at or above your target level"
+        level, text = 1.0, _("at or above your target level")
     else:
         steps = option.target_level_order - option.level_order
         level = max(0.0, 1.0 - LEVEL_PENALTY_PER_STEP * steps)
-        text = f"{steps} level{'s' if steps > 1 else ''} below your target"
+        text = (
+            _("{steps} levels below your target")
+            if steps > 1
+            else _("{steps} level below your target")
+        ).format(steps=steps)
     scores["level"] = (
         level,
         text,
@@ -272,12 +294,17 @@ def _criterion_scores(
 
     for criterion in RATING_CRITERIA:
         rating = getattr(option, criterion)
+        label = _criterion_label(criterion)
         if rating is None:
-            scores[criterion] = (0.5, f"no {criterion} rating; scored as neutral", {"rating": None})
+            scores[criterion] = (
+                0.5,
+                _("no {criterion} rating; scored as neutral").format(criterion=label),
+                {"rating": None},
+            )
         else:
             scores[criterion] = (
                 (rating - 1) / 4,
-                f"rated {rating}/5 on {criterion}",
+                _("rated {rating}/5 on {criterion}").format(rating=rating, criterion=label),
                 {"rating": float(rating)},
             )
     return scores
@@ -289,8 +316,10 @@ def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
     if option.remote_weeks_allowed < prefs.required_remote_weeks:
         found.append(
             _Exclusion(
-                f"allows {option.remote_weeks_allowed:g} remote weeks a year; "
-                f"you need {prefs.required_remote_weeks:g}",
+                _("allows {allowed} remote weeks a year; you need {required}").format(
+                    allowed=f"{option.remote_weeks_allowed:g}",
+                    required=f"{prefs.required_remote_weeks:g}",
+                ),
                 about_money=False,
             )
         )
@@ -299,14 +328,16 @@ def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
     ):
         found.append(
             _Exclusion(
-                f"first-year total {_money(option.first_year_total, prefs.currency)} is below "
-                f"your minimum of {_money(prefs.min_first_year_total, prefs.currency)}",
+                _("first-year total {total} is below your minimum of {minimum}").format(
+                    total=_money(option.first_year_total, prefs.currency),
+                    minimum=_money(prefs.min_first_year_total, prefs.currency),
+                ),
                 about_money=True,
             )
         )
     if option.relocation_required and not prefs.relocation_ok:
         found.append(
-            _Exclusion("requires relocation; you said you cannot relocate", about_money=False)
+            _Exclusion(_("requires relocation; you said you cannot relocate"), about_money=False)
         )
     return found
 
@@ -590,7 +621,9 @@ def flip_blocker(
         rivals = [_key_of(options, rival_key, "rival_key")]
     if all(any(not e.about_money for e in _exclusions(r, prefs)) for r in rivals):
         return None
-    return f"{target.name} stays excluded whatever the pay: " + "; ".join(blocking)
+    return _("{name} stays excluded whatever the pay: {reasons}").format(
+        name=target.name, reasons=_("; ").join(blocking)
+    )
 
 
 def money_value_of_weight(
@@ -614,8 +647,10 @@ def money_value_of_weight(
             key=key,
             amount=None,
             currency=prefs.currency,
-            explanation="pay has no weight (or no option has positive pay), so weights give no "
-            "money equivalent",
+            explanation=_(
+                "pay has no weight (or no option has positive pay), so weights give no "
+                "money equivalent"
+            ),
         )
     amount = raw[criterion] / raw["comp"] * best
     return MoneyValue(
@@ -623,9 +658,16 @@ def money_value_of_weight(
         key=key,
         amount=amount,
         currency=prefs.currency,
-        explanation=(
-            f"your weights ({criterion} {raw[criterion]:g} vs pay {raw['comp']:g}) make a full "
-            f"point of {criterion} for {option.name} worth {_money(amount, prefs.currency)} of "
-            f"pay over the horizon (best option pays {_money(best, prefs.currency)})"
+        explanation=_(
+            "your weights ({criterion} {weight} vs pay {pay_weight}) make a full point of "
+            "{criterion} for {name} worth {amount} of pay over the horizon (best option pays "
+            "{best})"
+        ).format(
+            criterion=_criterion_label(criterion),
+            weight=f"{raw[criterion]:g}",
+            pay_weight=f"{raw['comp']:g}",
+            name=option.name,
+            amount=_money(amount, prefs.currency),
+            best=_money(best, prefs.currency),
         ),
     )
