@@ -39,10 +39,6 @@ class HeadingParser(HTMLParser):
         classes = (attributes.get("class") or "").split()
         if tag not in VOID:
             self._tags.append((tag, "data-rule" in attributes))
-        if any(generated for _, generated in self._tags):
-            # Negotiation points: their titles come from offers/logic/negotiation.py, pure Python
-            # without gettext; known gap, see the report.
-            return
         if tag == "nav" and "mainnav" in classes:
             self._in_mainnav = 1
         elif tag == "nav" and self._in_mainnav:
