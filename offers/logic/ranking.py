@@ -253,7 +253,7 @@ def _criterion_scores(
         remote, text = 1.0, _("you need no remote weeks")
     else:
         remote = max(0.0, min(1.0, allowed / required))
-        text = _("{allowed} of the {required} remote weeks a year you need ({policy})").format(
+        text = _("{allowed} remote weeks a year allowed ({policy}); you need {required}").format(
             allowed=f"{allowed:g}", required=f"{required:g}", policy=option.remote_policy
         )
     scores["remote"] = (
