@@ -135,7 +135,10 @@ def test_scores_by_hand():
     assert "unknown" in stay.criteria["level"].explanation
     assert meta.criteria["scope"].score == 0.75
     assert stay.criteria["scope"].score == 0.25
-    assert "10 remote weeks a year allowed (hybrid); you need 26" in stay.criteria["remote"].explanation
+    assert (
+        "10 remote weeks a year allowed (hybrid); you need 26"
+        in stay.criteria["remote"].explanation
+    )
     assert meta.criteria["comp"].figures["best_comp_value"] == 1_600_000
 
 
