@@ -174,33 +174,55 @@ def _best_rate(
     return None if best is None else best[1]
 
 
+class FxTable:
+    """Exchange rates already loaded: direct, inverse, or one step through USD."""
+
+    def __init__(self, rows: Iterable[FxRate], owner_id: Any, on: dt.date | None = None) -> None:
+        self.rows = list(rows)
+        self.owner_id = owner_id
+        self.on = on
+
+    def decimal_rate(self, currency: str, to_currency: str) -> Decimal:
+        """Return units of ``to_currency`` per ``currency``; LookupError naming the pair."""
+        currency, to_currency = currency.upper(), to_currency.upper()
+        if currency == to_currency:
+            return Decimal(1)
+        rate = _best_rate(self.rows, self.owner_id, currency, to_currency, self.on)
+        if rate is not None:
+            return rate
+        if PIVOT_CURRENCY not in (currency, to_currency):
+            first = _best_rate(self.rows, self.owner_id, currency, PIVOT_CURRENCY, self.on)
+            second = _best_rate(self.rows, self.owner_id, PIVOT_CURRENCY, to_currency, self.on)
+            if first is not None and second is not None:
+                return first * second
+        raise LookupError(
+            _("No exchange rate from %(a)s to %(b)s: add one on the FX rates page.")
+            % {"a": currency, "b": to_currency}
+        )
+
+    def rate(self, currency: str, to_currency: str) -> float:
+        """Return units of ``to_currency`` per ``currency`` as a float for the engine."""
+        return float(self.decimal_rate(currency, to_currency))
+
+
+def fx_table(*, user: AbstractBaseUser, on: dt.date | None = None) -> FxTable:
+    """Load every exchange rate the user can see, in one query."""
+    return FxTable(fx_list(user=user), user.pk, on)
+
+
 def fx_rate_for_owner(
     *, owner_id: Any, currency: str, to_currency: str, on: dt.date | None = None
 ) -> Decimal:
     """Return units of ``to_currency`` per ``currency`` (see `fx_rate`) for a user id."""
-    currency, to_currency = currency.upper(), to_currency.upper()
-    if currency == to_currency:
+    if currency.upper() == to_currency.upper():
         return Decimal(1)
-    wanted = {currency, to_currency, PIVOT_CURRENCY}
-    rows = list(
-        FxRate.objects.filter(
-            Q(owner__isnull=True) | Q(owner_id=owner_id),
-            currency__in=wanted,
-            to_currency__in=wanted,
-        )
+    wanted = {currency.upper(), to_currency.upper(), PIVOT_CURRENCY}
+    rows = FxRate.objects.filter(
+        Q(owner__isnull=True) | Q(owner_id=owner_id),
+        currency__in=wanted,
+        to_currency__in=wanted,
     )
-    rate = _best_rate(rows, owner_id, currency, to_currency, on)
-    if rate is not None:
-        return rate
-    if PIVOT_CURRENCY not in (currency, to_currency):
-        first = _best_rate(rows, owner_id, currency, PIVOT_CURRENCY, on)
-        second = _best_rate(rows, owner_id, PIVOT_CURRENCY, to_currency, on)
-        if first is not None and second is not None:
-            return first * second
-    raise LookupError(
-        _("No exchange rate from %(a)s to %(b)s: add one on the FX rates page.")
-        % {"a": currency, "b": to_currency}
-    )
+    return FxTable(rows, owner_id, on).decimal_rate(currency, to_currency)
 
 
 def fx_rate(

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -25,8 +25,7 @@ from compensation.engine import (
     project_yearly,
     simulate,
 )
-from compensation.models import FxRate
-from compensation.selectors import package_to_spec
+from compensation.selectors import FxTable, fx_table, package_to_spec
 from offers.logic.ranking import (
     OptionFacts,
     RankedOption,
@@ -83,46 +82,6 @@ def scenario_list(*, user: AbstractBaseUser) -> QuerySet[Scenario]:
 def scenario_get(*, user: AbstractBaseUser, pk: int) -> Scenario:
     """Return one of the user's scenarios or 404."""
     return get_object_or_404(scenario_list(user=user), pk=pk)
-
-
-class FxTable:
-    """Currency conversion from one query: the user's rates first, then shared ones."""
-
-    def __init__(self, rows: Sequence[FxRate], user_id: int | None) -> None:
-        self.rates: dict[tuple[str, str], float] = {}
-        # Newest first; the user's own rows override shared ones.
-        ordered = sorted(rows, key=lambda r: (r.owner_id == user_id, r.as_of))
-        for row in ordered:
-            self.rates[(row.currency, row.to_currency)] = float(row.rate)
-
-    def rate(self, currency: str, to_currency: str, *, pivot: bool = True) -> float:
-        """Return how many `to_currency` one `currency` buys; LookupError if unknown."""
-        if currency == to_currency:
-            return 1.0
-        if (currency, to_currency) in self.rates:
-            return self.rates[(currency, to_currency)]
-        if (to_currency, currency) in self.rates:
-            return 1.0 / self.rates[(to_currency, currency)]
-        if pivot:
-            # One step through a common currency at most, so unknown codes end quickly.
-            for via in ("USD", "EUR"):
-                if via in (currency, to_currency):
-                    continue
-                try:
-                    return self.rate(currency, via, pivot=False) * self.rate(
-                        via, to_currency, pivot=False
-                    )
-                except LookupError:
-                    continue
-        raise LookupError(
-            f"No exchange rate from {currency} to {to_currency}; add one on the FX page."
-        )
-
-
-def fx_table(*, user: AbstractBaseUser) -> FxTable:
-    """Load every exchange rate the user can see in one query."""
-    rows = list(FxRate.objects.filter(Q(owner=user) | Q(owner__isnull=True)))
-    return FxTable(rows, user.pk)
 
 
 @lru_cache(maxsize=512)

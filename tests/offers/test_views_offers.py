@@ -306,3 +306,13 @@ def test_restoring_a_version_drops_children_added_later(client_alice, alice):
     assert response.status_code == 302
     assert offer.package.grants.count() == 1
     assert not SignOn.objects.filter(package=offer.package).exists()
+
+
+def test_unknown_currency_is_shown_as_not_evaluable(client_alice, alice):
+    assert (
+        client_alice.post(reverse("offers:offer_create"), offer_post(currency="NAN")).status_code
+        == 302
+    )
+    response = client_alice.get(reverse("offers:dashboard"))
+    assert response.status_code == 200
+    assert b"No exchange rate from NAN to USD" in response.content

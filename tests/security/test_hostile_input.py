@@ -103,10 +103,8 @@ def _saved_text(client: Client, url: str, data: dict[str, str], page_of) -> str:
 
 
 # Offers --------------------------------------------------------------------------------------
-# "currency" is left out: any unknown three-letter code (e.g. "NAN") sends
-# offers.selectors.FxTable.rate into endless recursion, a 500 on every page (reported to the
-# lead; add it back once FxTable stops pivoting recursively).
-OFFER_FIELDS = [f for f in offer_post() if f != "currency"] + [
+# "currency" is fuzzed too: an unknown code (e.g. "NAN") must show as "cannot evaluate", not a 500.
+OFFER_FIELDS = [*offer_post()] + [
     "notes",
     "team",
     "title",
