@@ -279,7 +279,7 @@ def negotiation_context(
     ev = next((e for e in board.evaluations if e.key == key), None)
     if ev is None or ev.error or ev.yearly is None:
         return None
-    fx = fx_table(user=user)
+    fx = board.fx or fx_table(user=user)
     stay = next(
         (
             e

@@ -277,9 +277,11 @@ def scenario_view(
     original = board_build(user=user, offers=offers, prefs=prefs, today=today)
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
-    ev = scenario_evaluation(scenario, prefs, fx_table(user=user), today=today)
+    ev = scenario_evaluation(scenario, prefs, original.fx or fx_table(user=user), today=today)
     board = (
-        board_build(user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev})
+        board_build(
+            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=original.fx
+        )
         if not ev.error
         else original
     )
@@ -348,7 +350,9 @@ def flip_find(
 
     def board_at(ask: float) -> tuple[Board, Evaluation]:
         ev = scenario_evaluation(scenario, prefs, fx, today=today, **_more(component, ask))
-        board = board_build(user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev})
+        board = board_build(
+            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=fx
+        )
         return board, ev
 
     board, ev = board_at(0.0)

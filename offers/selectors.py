@@ -239,6 +239,7 @@ class Board:
     sensitivity: Sensitivity | None
     mc: MonteCarloResult | None
     mc_labels: dict[str, str]
+    fx: FxTable | None = None
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
@@ -298,15 +299,15 @@ def board_build(
     mc_paths: int = DASHBOARD_MC_PATHS,
     seed: int = DASHBOARD_MC_SEED,
     overrides: dict[str, Evaluation] | None = None,
+    fx: FxTable | None = None,
 ) -> Board:
     """Evaluate, simulate and rank the user's options (overrides replace some evaluations)."""
     prefs = prefs or preferences_get(user=user)
     today = today or timezone.localdate()
     offers = list(offers) if offers is not None else list(offer_list(user=user))
-    fx = fx_table(user=user)
-    evs = [evaluate_offer(o, prefs, fx, today=today) for o in offers]
-    if overrides:
-        evs = [overrides.get(e.key, e) for e in evs]
+    fx = fx or fx_table(user=user)
+    overrides = overrides or {}
+    evs = [overrides.get(str(o.pk)) or evaluate_offer(o, prefs, fx, today=today) for o in offers]
     ok = [e for e in evs if not e.error]
     mc = run_dashboard_mc(ok, prefs, mc_paths, seed) if ok else None
     labels: dict[str, str] = {}
@@ -322,7 +323,7 @@ def board_build(
     rprefs = ranking_prefs(prefs)
     ranking = rank_options(facts, rprefs) if facts else []
     sensitivity = weight_sensitivity(facts, rprefs) if len(facts) >= 2 else None
-    return Board(prefs, evs, ranking, sensitivity, mc, labels)
+    return Board(prefs, evs, ranking, sensitivity, mc, labels, fx)
 
 
 def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:

@@ -15,7 +15,8 @@ from django.utils import timezone
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from compensation.engine import VESTING_PRESETS
-from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
+from compensation.models import EquityGrant, Package, Refresher, SignOn
+from compensation.selectors import band_for
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 try:  # the errors a publish raises when the broker is unreachable
@@ -31,13 +32,6 @@ except ImportError:  # pragma: no cover
     BROKER_ERRORS = (OSError,)
 
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
-
-
-def _band(level: Any, user: AbstractBaseUser) -> Band | None:
-    if level is None:
-        return None
-    own = Band.objects.filter(level=level, owner=user).order_by("-as_of").first()
-    return own or Band.objects.filter(level=level, owner__isnull=True).order_by("-as_of").first()
 
 
 def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
@@ -61,7 +55,7 @@ def package_children(package: Package) -> list[Any]:
 @transaction.atomic
 def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
     """Create an option and its package; missing figures default to the level's band."""
-    band = _band(data.get("level"), user)
+    band = band_for(user=user, level=data.get("level"))
     company = data.get("company")
     base = data.get("base")
     if base is None:
