@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import zoneinfo
 from decimal import Decimal
 from typing import Any
@@ -10,6 +11,7 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from compensation.engine import VESTING_PRESETS
@@ -224,6 +226,7 @@ class PreferencesForm(forms.ModelForm):
             "required_remote_weeks",
             "min_first_year_total",
             "relocation_ok",
+            "decision_date",
             "horizon_years",
             "home_currency",
             "basis",
@@ -242,7 +245,17 @@ class PreferencesForm(forms.ModelForm):
             "day_end": forms.TimeInput(attrs={"type": "time"}),
             "family_start": forms.TimeInput(attrs={"type": "time"}),
             "family_end": forms.TimeInput(attrs={"type": "time"}),
+            "decision_date": forms.DateInput(attrs={"type": "date"}),
         }
+
+    def clean_decision_date(self) -> dt.date | None:
+        value = self.cleaned_data.get("decision_date")
+        today = timezone.localdate()
+        if value is not None and not (
+            today - dt.timedelta(days=366 * 5) <= value <= today + dt.timedelta(days=366 * 5)
+        ):
+            raise forms.ValidationError(_("Pick a decision date within five years of today."))
+        return value
 
     def clean_home_currency(self) -> str:
         value = (self.cleaned_data.get("home_currency") or "").strip().upper()

@@ -170,8 +170,8 @@ class Preferences(models.Model):
     """How this user weighs money against remote work, time zone and growth."""
 
     class Basis(models.TextChoices):
-        GROSS = "gross", _("Gross")
-        NET = "net", _("Net of tax")
+        GROSS = "gross", _("Gross (before tax)")
+        NET = "net", _("After tax")
 
     owner = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
@@ -198,11 +198,21 @@ class Preferences(models.Model):
     home_currency = models.CharField(
         _("home currency"), max_length=3, default="USD", validators=[currency_validator]
     )
-    basis = models.CharField(_("compare"), max_length=5, choices=Basis.choices, default=Basis.GROSS)
+    basis = models.CharField(_("compare"), max_length=5, choices=Basis.choices, default=Basis.NET)
+    decision_date = models.DateField(
+        _("decision date"),
+        null=True,
+        blank=True,
+        help_text=_("Every option is valued from this day on; empty means today."),
+    )
     risk_percentile = models.PositiveSmallIntegerField(
-        _("rank on Monte Carlo percentile"),
+        _("stock price basis"),
         default=50,
-        choices=[(10, _("P10 (cautious)")), (50, _("P50 (median)")), (90, _("P90 (optimistic)"))],
+        choices=[
+            (10, _("Cautious: P10 share price")),
+            (50, _("Median share price")),
+            (90, _("Optimistic: P90 share price")),
+        ],
     )
     weight_comp = models.DecimalField(_("weight: compensation"), default=Decimal("3"), **WEIGHT)
     weight_remote = models.DecimalField(_("weight: remote work"), default=Decimal("2"), **WEIGHT)

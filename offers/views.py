@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.locking import StaleEditError
 from accounts.models import Revision
+from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.middleware import SESSION_TZ_KEY
@@ -24,7 +25,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     """Return everything the dashboard shows."""
     from interviews.selectors import upcoming_deadlines, upcoming_rounds
 
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     today = timezone.localdate()
     ok = [ev for _r, ev in board.ranked]
     context: dict[str, Any] = {
@@ -33,7 +34,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
         "has_prefs": board.prefs.pk is not None,
         "rounds": list(upcoming_rounds(user=request.user, limit=6)),
         "deadlines": list(upcoming_deadlines(user=request.user)),
-        "strips": selectors.tz_strips_by_zone(ok, board.prefs, today),
+        "strips": valuation.tz_strips_by_zone(ok, board.prefs, today),
         "offer_deadlines": [
             e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
         ],
@@ -82,7 +83,7 @@ def offer_create(request: HttpRequest) -> HttpResponse:
 def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one option: its figures by year, its time-zone strip and its place in the ranking."""
     offer = selectors.offer_get(user=request.user, pk=pk)
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
     ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
     today = timezone.localdate()
@@ -92,7 +93,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ranked": ranked,
         "prefs": board.prefs,
         "board": board,
-        "strip": selectors.tz_strip(offer, board.prefs, today),
+        "strip": valuation.tz_strip(offer, board.prefs, today),
         "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
     }
     return render(request, "offers/offer_detail.html", context)
@@ -145,7 +146,7 @@ def offer_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def offer_compare(request: HttpRequest) -> HttpResponse:
     """Compare two options side by side: difference per year and per component."""
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     evs = [e for e in board.evaluations if not e.error]
     if len(evs) < 2:
         return render(request, "offers/compare.html", {"evs": evs, "board": board})
@@ -156,15 +157,12 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
     )
     if a is b:
         b = next(e for e in evs if e is not a)
+    shown = board.basis.shown_columns
     rows = []
-    assert a.yearly is not None and b.yearly is not None
-    for year in a.yearly.index:
-        if year not in b.yearly.index:
-            continue
-        row: dict[str, Any] = {"year": int(year), "cells": []}
-        for comp in (*selectors.COMPONENTS, "total"):
-            va = float(a.yearly.loc[year, comp]) * a.fx_to_home
-            vb = float(b.yearly.loc[year, comp]) * b.fx_to_home
+    for year in range(1, min(len(a.values), len(b.values)) + 1):
+        row: dict[str, Any] = {"year": year, "cells": []}
+        for comp in shown:
+            va, vb = a.component(comp)[year - 1], b.component(comp)[year - 1]
             row["cells"].append((comp, va, vb, va - vb))
         rows.append(row)
     context = {
@@ -174,7 +172,7 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         "b": b,
         "rows": rows,
         "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
-        "components": [(c, charts.component_label(c)) for c in (*selectors.COMPONENTS, "total")],
+        "components": [(c, charts.component_label(c)) for c in shown],
     }
     return render(request, "offers/compare.html", context)
 

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.locking import StaleEditError
 from accounts.models import Revision
+from offers import board as valuation
 from offers import scenarios, selectors, services
 from offers.forms import ScenarioForm
 from offers.logic.negotiation import NegotiationPoint
@@ -123,7 +124,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     if refused := _get_only(request):
         return refused
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     points = negotiation_for_offer(user=request.user, offer=offer, board=board)
     rows = [(p, point_adjustments(p, offer) is not None) for p in points]
     ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
