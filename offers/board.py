@@ -35,6 +35,7 @@ from compensation.engine.window import (
 )
 from compensation.models import Package
 from compensation.selectors import FxTable, fx_table, package_to_spec
+from offers.logic.criteria import RATINGS
 from offers.logic.ranking import (
     OptionFacts,
     RankedOption,
@@ -391,10 +392,7 @@ def option_facts(ev: Evaluation) -> OptionFacts:
         level_order=level.equivalence if level and level.equivalence else None,
         target_level_order=target.equivalence if target and target.equivalence else None,
         relocation_required=offer.relocation_required,
-        scope=offer.rating_scope,
-        growth=offer.rating_growth,
-        team=offer.rating_team,
-        learning=offer.rating_learning,
+        **{c.key: getattr(offer, c.rating_field) for c in RATINGS},
     )
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from offers.board import COMPONENTS, Board, Evaluation
+from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
 COMPONENT_COLORS = {
@@ -19,21 +19,9 @@ COMPONENT_COLORS = {
 }
 
 
-CRITERION_LABELS = {
-    "comp": gettext_lazy("Compensation"),
-    "remote": gettext_lazy("Remote work"),
-    "timezone": gettext_lazy("Time zone"),
-    "level": gettext_lazy("Level"),
-    "scope": gettext_lazy("Scope"),
-    "growth": gettext_lazy("Growth"),
-    "team": gettext_lazy("Team"),
-    "learning": gettext_lazy("Learning"),
-}
-
-
 def criterion_label(name: str) -> str:
-    """Return the translated name of a ranking criterion."""
-    return str(CRITERION_LABELS.get(name, name))
+    """Return the translated name of a ranking criterion (from the criteria registry)."""
+    return criteria.label(name)
 
 
 def component_label(name: str) -> str:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Company, Level, LocationPreset
+from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 MAX_MONEY = Decimal("1000000000")
@@ -95,6 +96,9 @@ PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
 
 class OfferForm(forms.ModelForm):
     """One form for an option and its package: the quick way to add an offer."""
+
+    # The 1-5 rating fields, one per rating criterion, for the template's field list.
+    rating_names = ",".join(c.rating_field for c in RATINGS)
 
     currency = forms.CharField(
         label=_("Currency"),
@@ -212,6 +216,8 @@ class OfferForm(forms.ModelForm):
 
 
 class PreferencesForm(forms.ModelForm):
+    # The weight fields, one per ranking criterion, for the template's field list.
+    weight_names = ",".join(c.weight_field for c in CRITERIA)
     home_timezone = TimezoneField(label=_("Home time zone"))
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -231,14 +237,7 @@ class PreferencesForm(forms.ModelForm):
             "home_currency",
             "basis",
             "risk_percentile",
-            "weight_comp",
-            "weight_remote",
-            "weight_timezone",
-            "weight_level",
-            "weight_scope",
-            "weight_growth",
-            "weight_team",
-            "weight_learning",
+            *(c.weight_field for c in CRITERIA),
         ]
         widgets = {
             "day_start": forms.TimeInput(attrs={"type": "time"}),
@@ -269,10 +268,7 @@ class PreferencesForm(forms.ModelForm):
             self.add_error("day_end", _("The working window cannot be empty."))
         if bool(data.get("family_start")) != bool(data.get("family_end")):
             self.add_error("family_end", _("Give both ends of the family time, or neither."))
-        weights = [
-            data.get(f"weight_{c}")
-            for c in ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
-        ]
+        weights = [data.get(c.weight_field) for c in CRITERIA]
         if all(w is not None for w in weights) and sum(weights) <= 0:  # type: ignore[arg-type]
             raise forms.ValidationError(_("At least one weight must be above zero."))
         return data

@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
+from offers.logic.criteria import CRITERIA, RATINGS
 
 RATING = [MinValueValidator(1), MaxValueValidator(5)]
 WEIGHT = {
@@ -19,7 +20,24 @@ WEIGHT = {
     "decimal_places": 2,
     "validators": [MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10"))],
 }
-CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
+
+
+def weight_fields() -> dict[str, models.Field]:
+    """Return Preferences' weight_<key> field for every ranking criterion, by name."""
+    return {
+        c.weight_field: models.DecimalField(_(c.weight_label), default=c.default_weight, **WEIGHT)
+        for c in CRITERIA
+    }
+
+
+def rating_fields() -> dict[str, models.Field]:
+    """Return Offer's rating_<key> field for every 1-5 rating criterion, by name."""
+    return {
+        c.rating_field: models.PositiveSmallIntegerField(
+            _(c.rating_label or c.key), null=True, blank=True, validators=RATING
+        )
+        for c in RATINGS
+    }
 
 
 # The fields of an option that its form edits and its services write.
@@ -41,10 +59,7 @@ OFFER_FIELDS = [
     "relocation_required",
     "start_date",
     "deadline",
-    "rating_scope",
-    "rating_growth",
-    "rating_team",
-    "rating_learning",
+    *(c.rating_field for c in RATINGS),
     "shareable",
     "notes",
 ]
@@ -125,18 +140,9 @@ class Offer(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.RECEIVED
     )
-    rating_scope = models.PositiveSmallIntegerField(
-        _("scope (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_growth = models.PositiveSmallIntegerField(
-        _("growth (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_team = models.PositiveSmallIntegerField(
-        _("team (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_learning = models.PositiveSmallIntegerField(
-        _("learning (1-5)"), null=True, blank=True, validators=RATING
-    )
+    # rating_<key> for every 1-5 rating criterion. A class body's locals() is its namespace,
+    # so the fields are defined here, in this place in the field order.
+    locals().update(rating_fields())
     shareable = models.BooleanField(_("figures may be shared with other companies"), default=False)
     notes = models.TextField(_("notes"), blank=True)
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -154,11 +160,11 @@ class Offer(models.Model):
             ),
             *[
                 models.CheckConstraint(
-                    condition=Q(**{f"rating_{c}__isnull": True})
-                    | Q(**{f"rating_{c}__gte": 1, f"rating_{c}__lte": 5}),
-                    name=f"offer_rating_{c}_range",
+                    condition=Q(**{f"{c.rating_field}__isnull": True})
+                    | Q(**{f"{c.rating_field}__gte": 1, f"{c.rating_field}__lte": 5}),
+                    name=f"offer_rating_{c.key}_range",
                 )
-                for c in ("scope", "growth", "team", "learning")
+                for c in RATINGS
             ],
         ]
 
@@ -214,14 +220,8 @@ class Preferences(models.Model):
             (90, _("Optimistic: P90 share price")),
         ],
     )
-    weight_comp = models.DecimalField(_("weight: compensation"), default=Decimal("3"), **WEIGHT)
-    weight_remote = models.DecimalField(_("weight: remote work"), default=Decimal("2"), **WEIGHT)
-    weight_timezone = models.DecimalField(_("weight: time zone"), default=Decimal("2"), **WEIGHT)
-    weight_level = models.DecimalField(_("weight: level"), default=Decimal("1"), **WEIGHT)
-    weight_scope = models.DecimalField(_("weight: scope"), default=Decimal("1"), **WEIGHT)
-    weight_growth = models.DecimalField(_("weight: growth"), default=Decimal("1"), **WEIGHT)
-    weight_team = models.DecimalField(_("weight: team"), default=Decimal("1"), **WEIGHT)
-    weight_learning = models.DecimalField(_("weight: learning"), default=Decimal("1"), **WEIGHT)
+    # weight_<key> for every ranking criterion, defined here like the ratings above.
+    locals().update(weight_fields())
     version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
@@ -235,8 +235,8 @@ class Preferences(models.Model):
             ),
             *[
                 models.CheckConstraint(
-                    condition=Q(**{f"weight_{c}__gte": 0, f"weight_{c}__lte": 10}),
-                    name=f"prefs_weight_{c}_range",
+                    condition=Q(**{f"{c.weight_field}__gte": 0, f"{c.weight_field}__lte": 10}),
+                    name=f"prefs_weight_{c.key}_range",
                 )
                 for c in CRITERIA
             ],
@@ -248,7 +248,7 @@ class Preferences(models.Model):
     @property
     def weights(self) -> dict[str, float]:
         """Return the criteria weights as floats."""
-        return {c: float(getattr(self, f"weight_{c}")) for c in CRITERIA}
+        return {c.key: float(getattr(self, c.weight_field)) for c in CRITERIA}
 
 
 class Scenario(models.Model):

@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from offers.charts import PALETTE
+from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
 
 CHART_OPTIONS = 12
@@ -88,7 +88,7 @@ def figure_scores(c: Comparison) -> dict[str, Any]:
         {
             "type": "bar",
             "orientation": "h",
-            "name": criterion,
+            "name": criterion_label(criterion),
             "y": names,
             "x": [round(o["criteria"][criterion]["contribution"], 4) for o in ranked][::-1],
             "marker": {"color": PALETTE[i % len(PALETTE)]},

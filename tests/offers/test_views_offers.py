@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts.models import Revision
 from compensation.models import Package
+from offers.logic.criteria import CRITERIA
 from offers.models import Offer, Preferences
 from tests.factories import (
     BandFactory,
@@ -170,10 +171,7 @@ def test_preferences_save_and_bad_timezone(client_alice, alice):
         "basis": "gross",
         "risk_percentile": "50",
         "relocation_ok": "on",
-        **{
-            f"weight_{c}": "1"
-            for c in ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
-        },
+        **{c.weight_field: "1" for c in CRITERIA},
     }
     assert client_alice.post(url, data).status_code == 302
     prefs = Preferences.objects.get(owner=alice)
@@ -187,19 +185,7 @@ def test_preferences_save_and_bad_timezone(client_alice, alice):
         dict(
             data,
             version=str(prefs.version),
-            **{
-                f"weight_{c}": "0"
-                for c in (
-                    "comp",
-                    "remote",
-                    "timezone",
-                    "level",
-                    "scope",
-                    "growth",
-                    "team",
-                    "learning",
-                )
-            },
+            **{c.weight_field: "0" for c in CRITERIA},
         ),
     )
     assert zero.status_code == 400
