@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
+from offers.export.formats import EXPORT_FORMATS, FORMAT_CHOICES
 from offers.logic.criteria import CRITERIA, RATINGS
 
 RATING = [MinValueValidator(1), MaxValueValidator(5)]
@@ -345,12 +346,6 @@ class Scenario(models.Model):
 class ExportJob(models.Model):
     """A large comparison export built in the background, with its progress and file."""
 
-    class Format(models.TextChoices):
-        CSV = "csv", "CSV"
-        XLSX = "xlsx", _("Excel (XLSX)")
-        JSON = "json", "JSON"
-        HTML = "html", _("HTML report")
-
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
@@ -360,7 +355,8 @@ class ExportJob(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
     )
-    format = models.CharField(_("format"), max_length=4, choices=Format.choices)
+    # The formats are registered in offers/export/formats.py; a new one needs a migration.
+    format = models.CharField(_("format"), max_length=4, choices=FORMAT_CHOICES)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     file_path = models.CharField(max_length=300, blank=True)
@@ -374,7 +370,7 @@ class ExportJob(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(progress__lte=100), name="exportjob_progress_range"),
             models.CheckConstraint(
-                condition=Q(format__in=["csv", "xlsx", "json", "html"]),
+                condition=Q(format__in=list(EXPORT_FORMATS)),
                 name="exportjob_format_valid",
             ),
         ]
@@ -386,4 +382,4 @@ class ExportJob(models.Model):
     def filename(self) -> str:
         """Return the name the download is saved under."""
         stamp = self.created_at.strftime("%Y%m%d-%H%M") if self.created_at else "export"
-        return f"offerdesk-comparison-{stamp}.{self.format}"
+        return f"offerdesk-comparison-{stamp}.{EXPORT_FORMATS[self.format].extension}"

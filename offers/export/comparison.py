@@ -19,6 +19,7 @@ from django.utils import timezone
 from compensation.engine import assumptions, describe_schedule
 from offers.board import COMPONENTS, Board, Evaluation, board_build
 from offers.models import Scenario
+from offers.negotiation import negotiation_for_offer
 
 logger = logging.getLogger(__name__)
 
@@ -213,21 +214,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
     return row, vesting
 
 
-def _plain(value: Any) -> Any:
-    """Return a JSON-ready copy of a negotiation point (dataclass, dict or anything else)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, dict):
-        return dict(value)
-    return {"title": str(value)}
-
-
 def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, Any]]:
-    """Return every option's negotiation points; empty if that feature is absent or fails."""
-    try:
-        from offers.negotiation import negotiation_for_offer  # type: ignore[import-not-found]
-    except ImportError:
-        return []
+    """Return the negotiation points of the top options; an option whose points fail has none."""
     rows: list[dict[str, Any]] = []
     top = [ev for _ranked, ev in board.ranked[:NEGOTIATION_TOP]]
     if len(board.evaluations) > NEGOTIATION_TOP:
@@ -237,29 +225,24 @@ def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, An
         top = [ev for _ranked, ev in board.ranked]
     for ev in top:
         try:
-            result = negotiation_for_offer(user=user, offer=ev.offer, board=board)
+            points = negotiation_for_offer(user=user, offer=ev.offer, board=board)
         except Exception:  # an optional section must never break the export
             logger.exception("negotiation points failed for offer %s", ev.offer.pk)
             continue
-        points = getattr(result, "points", result) or []
         for point in points:
-            data = _plain(point)
-            figures = data.get("figures")
             rows.append(
                 {
                     "option_key": ev.key,
                     "option": ev.offer.name,
-                    "priority": data.get("priority"),
-                    "title": str(data.get("title", "")),
-                    "ask_amount": data.get("ask_amount"),
-                    "ask_currency": data.get("ask_currency") or "",
-                    "ask_term": data.get("ask_term") or "",
-                    "trigger": str(data.get("trigger", "")),
-                    "evidence": str(data.get("evidence", "")),
-                    "rule": str(data.get("rule", "")),
-                    "figures": {str(k): v for k, v in figures.items()}
-                    if isinstance(figures, dict)
-                    else {},
+                    "priority": point.priority,
+                    "title": point.title,
+                    "ask_amount": point.ask_amount,
+                    "ask_currency": point.ask_currency or "",
+                    "ask_term": point.ask_term or "",
+                    "trigger": point.trigger,
+                    "evidence": point.evidence,
+                    "rule": point.rule,
+                    "figures": dict(point.figures),
                 }
             )
     return rows

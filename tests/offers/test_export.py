@@ -212,3 +212,44 @@ def test_demo_data_exports_with_negotiation_points(django_user_model, tmp_path):
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
     assert wb["Negotiation points"].max_row >= 2
     assert dt.date.fromisoformat(doc["assumptions"][0]["start"])
+
+
+def test_negotiation_rows_are_each_options_points(board_user):
+    from offers.negotiation import negotiation_for_offer
+    from offers.selectors import board_build
+
+    user = board_user["user"]
+    comparison = comparison_build(user=user)
+    board = board_build(user=user)
+    expected = []
+    for _ranked, ev in board.ranked:
+        for p in negotiation_for_offer(user=user, offer=ev.offer, board=board):
+            expected.append(
+                {
+                    "option_key": ev.key,
+                    "option": ev.offer.name,
+                    "priority": p.priority,
+                    "title": p.title,
+                    "ask_amount": p.ask_amount,
+                    "ask_currency": p.ask_currency or "",
+                    "ask_term": p.ask_term or "",
+                    "trigger": p.trigger,
+                    "evidence": p.evidence,
+                    "rule": p.rule,
+                    "figures": p.figures,
+                }
+            )
+    assert expected and comparison.negotiation == expected
+
+
+def test_failing_negotiation_points_leave_the_section_empty(board_user, monkeypatch):
+    from offers.export import comparison as module
+
+    def broken(**_kwargs):
+        raise RuntimeError("rule crashed")
+
+    monkeypatch.setattr(module, "negotiation_for_offer", broken)
+    comparison = comparison_build(user=board_user["user"])
+    assert comparison.negotiation == [] and len(comparison.options) == 2
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    assert wb["Negotiation points"]["A2"].value == "No negotiation points available."
