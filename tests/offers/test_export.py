@@ -215,8 +215,8 @@ def test_demo_data_exports_with_negotiation_points(django_user_model, tmp_path):
 
 
 def test_negotiation_rows_are_each_options_points(board_user):
+    from offers.board import board_build
     from offers.negotiation import negotiation_for_offer
-    from offers.selectors import board_build
 
     user = board_user["user"]
     comparison = comparison_build(user=user)
