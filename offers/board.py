@@ -111,7 +111,7 @@ class ValuationBasis:
         return " · ".join(
             [
                 _("%(n)s-year value from %(d)s")
-                % {"n": self.years, "d": formats.date_format(self.start, "DATE_FORMAT")},
+                % {"n": self.years, "d": formats.date_format(self.start, _("j M Y"))},
                 self.currency,
                 self.tax_words(),
                 self.stock_words(),

@@ -102,7 +102,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             "relocation_ok": True,
             "horizon_years": 4,
             "home_currency": "USD",
-            "basis": Preferences.Basis.GROSS,
+            "basis": Preferences.Basis.NET,
             "risk_percentile": 50,
             "weight_comp": Decimal("2"),
             "weight_remote": Decimal("3"),

@@ -37,10 +37,7 @@ def figure_yearly(c: Comparison) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "group",
-            "title": {
-                "text": _("Total compensation by year (%(c)s, %(b)s)")
-                % {"c": c.meta["home_currency"], "b": basis}
-            },
+            "title": {"text": _("Pay by year: %(basis)s") % {"basis": c.meta["basis_label"]}},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
@@ -70,7 +67,7 @@ def figure_cumulative(c: Comparison) -> dict[str, Any]:
     return {
         "data": data,
         "layout": {
-            "title": {"text": _("Cumulative (%(c)s)") % {"c": c.meta["home_currency"]}},
+            "title": {"text": _("Running value: %(basis)s") % {"basis": c.meta["basis_label"]}},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
