@@ -309,9 +309,7 @@ def package_rate(package: Package, fx: FxTable | None = None) -> Rate:
         if fx is not None:
             return fx.rate(currency, to_currency)
         return float(
-            fx_rate_for_owner(
-                owner_id=package.owner_id, currency=currency, to_currency=to_currency
-            )
+            fx_rate_for_owner(owner_id=package.owner_id, currency=currency, to_currency=to_currency)
         )
 
     return rate
@@ -369,9 +367,7 @@ def package_to_spec(
     start = start or package.start_date
     shift = start - package.start_date
     rate = package_rate(package, fx)
-    has_stock = bool(
-        grants or refresher_rows or extra_stock_yearly or (refresher_yearly or 0) > 0
-    )
+    has_stock = bool(grants or refresher_rows or extra_stock_yearly or (refresher_yearly or 0) > 0)
     currency = stock_currency(package) if has_stock else package.currency
     # Nothing vests without grants or refreshers: no rate is needed then.
     stock_fx = rate(currency, package.currency) if currency != package.currency else 1.0

@@ -118,18 +118,14 @@ class Stock:
     fx_to_package: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.currency is not None and (
-            not isinstance(self.currency, str) or not self.currency
-        ):
+        if self.currency is not None and (not isinstance(self.currency, str) or not self.currency):
             raise EngineInputError(
                 "currency", f"must be a currency code or None (got {self.currency!r})"
             )
         object.__setattr__(
             self,
             "fx_to_package",
-            check_number(
-                "fx_to_package", self.fx_to_package, minimum=0.0, exclusive_minimum=True
-            ),
+            check_number("fx_to_package", self.fx_to_package, minimum=0.0, exclusive_minimum=True),
         )
         object.__setattr__(
             self, "price", check_number("price", self.price, minimum=0.0, exclusive_minimum=True)
