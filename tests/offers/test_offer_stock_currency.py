@@ -149,3 +149,40 @@ def test_restore_refuses_an_invalid_price_currency(alice, bob):
         "grants[0].price_currency: Use a three-letter ISO 4217 code, e.g. USD."
     ]
     assert not Package.objects.filter(owner=bob).exists()
+
+
+def test_accepting_a_scenario_converts_its_stock_into_the_grant_currency(alice):
+    from offers import services
+    from tests.factories import OfferFactory, ScenarioFactory
+
+    # SGD pay, USD stock, 1 USD = 1.35 SGD. SGD 13,500 more stock a year over a 4-year
+    # schedule is SGD 54,000 = USD 40,000 of stock; SGD 27,000 of refreshers = USD 20,000.
+    FxRateFactory(owner=None, currency="USD", to_currency="SGD", rate=Decimal("1.35"))
+    company = CompanyFactory(owner=alice, share_price=Decimal("100"))
+    package = PackageFactory(owner=alice, company=company, currency="SGD")
+    EquityGrantFactory(package=package, grant_price=Decimal("100"))
+    offer = OfferFactory(owner=alice, package=package, company=company)
+    scenario = ScenarioFactory(
+        owner=alice,
+        offer=offer,
+        extra_stock_yearly=Decimal("13500"),
+        refresher_yearly=Decimal("27000"),
+    )
+    services.scenario_accept(user=alice, scenario=scenario)
+    added = package.grants.get(label__startswith="Negotiated")
+    assert (added.price_currency, added.value) == ("USD", Decimal("40000.00"))
+    assert package.refreshers.get().yearly_value == Decimal("20000.00")
+
+
+def test_accepting_without_a_rate_is_a_message_not_a_crash(client_alice, alice):
+    from tests.factories import OfferFactory, ScenarioFactory
+
+    company = CompanyFactory(owner=alice, share_price=Decimal("100"))
+    package = PackageFactory(owner=alice, company=company, currency="SGD")
+    EquityGrantFactory(package=package, grant_price=Decimal("100"))
+    offer = OfferFactory(owner=alice, package=package, company=company)
+    scenario = ScenarioFactory(owner=alice, offer=offer, extra_stock_yearly=Decimal("13500"))
+    response = client_alice.post(reverse("offers:scenario_accept", args=[scenario.pk]))
+    assert response.status_code == 302
+    assert response.url == reverse("offers:scenario_detail", args=[scenario.pk])
+    assert package.grants.count() == 1  # nothing written

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from compensation.engine import (
+    VESTING_PRESETS,
     EngineInputError,
     Grant,
     PackageSpec,
     Refresher,
-    VESTING_PRESETS,
     Stock,
     assumptions,
     forfeited_on_leave,
