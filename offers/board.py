@@ -266,7 +266,7 @@ def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
     if offer.kind == Offer.Kind.EXTERNAL and offer.start_date:
         start = offer.start_date
     return dataclasses.replace(
-        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, start=start),
+        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, start=start, fx=fx),
         name=f"o{offer.pk}",
     )
 
@@ -291,7 +291,7 @@ def current_job_spec(
     try:
         rate = fx.rate(package.currency, basis.currency)
         return dataclasses.replace(
-            package_to_spec(package, horizon_years=basis.years, fx_to_home=rate),
+            package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
             name="current",
         )
     except (EngineInputError, LookupError, ValueError):

@@ -130,7 +130,17 @@ class OfferForm(forms.ModelForm):
     stock_grant = money_field(
         _("Initial stock grant (total value)"),
         help_text=_(
-            "The whole grant, not per year. Empty: four times the band's yearly stock midpoint."
+            "The whole grant, not per year, in the stock grant currency below. "
+            "Empty: four times the band's yearly stock midpoint."
+        ),
+    )
+    stock_currency = forms.CharField(
+        label=_("Stock grant currency"),
+        max_length=3,
+        required=False,
+        help_text=_(
+            "The currency of the grant and refresher values as the offer letter states them "
+            "(often USD for a US-listed company). Empty: the salary currency above."
         ),
     )
     vesting_preset = forms.ChoiceField(
@@ -185,6 +195,7 @@ class OfferForm(forms.ModelForm):
                 "sign_on_year2",
                 "clawback_months",
                 "stock_grant",
+                "stock_currency",
                 "vesting_preset",
                 "refresher_yearly",
             ):
@@ -193,6 +204,12 @@ class OfferForm(forms.ModelForm):
     def clean_currency(self) -> str:
         value = (self.cleaned_data.get("currency") or "USD").strip().upper()
         if len(value) != 3 or not value.isalpha() or not value.isascii():
+            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+        return value
+
+    def clean_stock_currency(self) -> str:
+        value = (self.cleaned_data.get("stock_currency") or "").strip().upper()
+        if value and (len(value) != 3 or not value.isalpha() or not value.isascii()):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 

@@ -80,6 +80,7 @@ def scenario_spec(
     *,
     fx_to_home: float,
     today: dt.date,
+    fx: FxTable | None = None,
     more_stock: float = 0.0,
     more_base: float = 0.0,
     more_sign_on: float = 0.0,
@@ -103,6 +104,7 @@ def scenario_spec(
         extra_sign_on=float(scenario.extra_sign_on) + more_sign_on,
         base=base,
         refresher_yearly=scenario.refresher_yearly,
+        fx=fx,
     )
     if scenario.raise_pct is not None:
         spec = dataclasses.replace(spec, raise_pct=float(scenario.raise_pct))
@@ -124,7 +126,7 @@ def scenario_evaluation(
     basis = basis or basis_of(prefs, today)
     try:
         rate = fx.rate(offer.package.currency, basis.currency)
-        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, **more)
+        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, fx=fx, **more)
     except (EngineInputError, LookupError, ValueError) as exc:
         return Evaluation(offer, basis, None, (), None, 1.0, None, 0.0, error=str(exc))
     return evaluate_offer(

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -15,8 +16,13 @@ from django.utils import timezone
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from compensation.engine import VESTING_PRESETS
-from compensation.models import EquityGrant, Package, Refresher, SignOn
-from compensation.selectors import band_for
+from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
+from compensation.selectors import (
+    band_for,
+    fx_rate_for_owner,
+    grant_price_currency,
+    stock_currency,
+)
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 try:  # the errors a publish raises when the broker is unreachable
@@ -50,6 +56,66 @@ def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
 def package_children(package: Package) -> list[Any]:
     """Return the package's sign-ons, grants and refreshers (for snapshots)."""
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
+
+
+CENTS = Decimal("0.01")
+PRICE_PLACES = Decimal("0.0001")
+
+
+def _create_stock(
+    *,
+    user: AbstractBaseUser,
+    package: Package,
+    data: dict[str, Any],
+    band: Band | None,
+    start: dt.date,
+) -> None:
+    """Create the initial grant and refresher of a new offer's package.
+
+    The form's stock values are in ``stock_currency`` (blank: the package currency, like
+    every other amount of the form). The grant keeps that currency as its price currency,
+    priced at the company's share price converted into it, so ``value / price`` is the
+    right number of shares whatever currencies the salary and the stock are in. A
+    refresher is stored in the stock's own currency. A missing exchange rate is a
+    ValidationError on ``stock_currency``.
+    """
+    company = package.company
+    grant_currency = data.get("stock_currency") or package.currency
+    stock_currency = company.currency if company is not None else package.currency
+
+    def rate(currency: str, to_currency: str) -> Decimal:
+        try:
+            return fx_rate_for_owner(owner_id=user.pk, currency=currency, to_currency=to_currency)
+        except LookupError as error:
+            raise ValidationError({"stock_currency": str(error)}) from None
+
+    grant_value = data.get("stock_grant")
+    if grant_value is None and band is not None and band.stock_mid:
+        # The band's yearly stock is in the band's currency.
+        grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
+    schedule = schedule_fields(data.get("vesting_preset"), company)
+    if grant_value:
+        price = Decimal("1")
+        if company is not None and company.share_price > 0:
+            price = company.share_price * rate(company.currency, grant_currency)
+        grant = EquityGrant(
+            package=package,
+            label="Initial grant",
+            value=Decimal(grant_value).quantize(CENTS),
+            grant_price=max(price.quantize(PRICE_PLACES), PRICE_PLACES),
+            price_currency=grant_currency,
+            vest_start=start,
+            **schedule,
+        )
+        grant.full_clean()
+        grant.save()
+    if data.get("refresher_yearly"):
+        yearly = data["refresher_yearly"] * rate(grant_currency, stock_currency)
+        refresher = Refresher(
+            package=package, yearly_value=yearly.quantize(CENTS), first_year=2, **schedule
+        )
+        refresher.full_clean()
+        refresher.save()
 
 
 @transaction.atomic
@@ -90,30 +156,7 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
             SignOn.objects.create(
                 package=package, amount=data[key], year=year, clawback_months=clawback
             )
-    grant_value = data.get("stock_grant")
-    if grant_value is None and band is not None and band.stock_mid:
-        grant_value = band.stock_mid * 4
-    if grant_value:
-        price = (
-            company.share_price if company is not None and company.share_price > 0 else Decimal("1")
-        )
-        grant = EquityGrant(
-            package=package,
-            label="Initial grant",
-            value=grant_value,
-            grant_price=price,
-            vest_start=start,
-            **schedule_fields(data.get("vesting_preset"), company),
-        )
-        grant.full_clean()
-        grant.save()
-    if data.get("refresher_yearly"):
-        Refresher.objects.create(
-            package=package,
-            yearly_value=data["refresher_yearly"],
-            first_year=2,
-            **schedule_fields(data.get("vesting_preset"), company),
-        )
+    _create_stock(user=user, package=package, data=data, band=band, start=start)
     offer = Offer(
         owner=user, package=package, **{f: data.get(f) for f in OFFER_FIELDS if f in data}
     )
@@ -321,21 +364,32 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
                 else Decimal("1")
             )
         )
+        # The scenario's stock is in the package currency; the grant's value is in the
+        # currency of its price (the first grant's, else the stock's).
+        currency = grant_price_currency(first, package) if first else stock_currency(package)
+        to_price = fx_rate_for_owner(
+            owner_id=user.pk, currency=package.currency, to_currency=currency
+        )
         years = len(fields["weights"]) or 4
         EquityGrant.objects.create(
             package=package,
             label=f"Negotiated: {scenario.name}"[:80],
-            value=scenario.extra_stock_yearly * years,
+            value=(scenario.extra_stock_yearly * years * to_price).quantize(CENTS),
             grant_price=price,
+            price_currency=currency,
             vest_start=start,
             **fields,
         )
     if scenario.refresher_yearly is not None:
         package.refreshers.all().delete()
         if scenario.refresher_yearly:
+            # A refresher is stored in the stock's currency; the scenario's is in the package's.
+            to_stock = fx_rate_for_owner(
+                owner_id=user.pk, currency=package.currency, to_currency=stock_currency(package)
+            )
             Refresher.objects.create(
                 package=package,
-                yearly_value=scenario.refresher_yearly,
+                yearly_value=(scenario.refresher_yearly * to_stock).quantize(CENTS),
                 first_year=2,
                 **schedule_fields(None, package.company),
             )

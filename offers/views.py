@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -14,11 +15,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.locking import StaleEditError
 from accounts.models import Revision
+from compensation.plausibility import message_warnings
+from compensation.selectors import package_get
+from compensation.views import add_service_errors
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.middleware import SESSION_TZ_KEY
-from offers.models import Offer
+from offers.models import Offer, Preferences
 
 
 def dashboard_context(request: HttpRequest) -> dict[str, Any]:
@@ -63,14 +67,29 @@ def _form_data(form: OfferForm) -> dict[str, Any]:
     return dict(form.cleaned_data)
 
 
+def warn_implausible(request: HttpRequest, package: Any) -> None:
+    """After a save, say when the package's entries look unusual (they are kept)."""
+    prefs = Preferences.objects.filter(owner=request.user).first()
+    message_warnings(
+        request,
+        package_get(user=request.user, pk=package.pk),
+        home_currency=prefs.home_currency if prefs else None,
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
     form = OfferForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        offer = services.offer_create(user=request.user, data=_form_data(form))
-        messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
-        return redirect("offers:offer_detail", pk=offer.pk)
+        try:
+            offer = services.offer_create(user=request.user, data=_form_data(form))
+        except ValidationError as error:  # e.g. no exchange rate for the stock grant
+            add_service_errors(form, error)
+        else:
+            messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
+            warn_implausible(request, offer.package)
+            return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
         "offers/offer_form.html",
@@ -119,6 +138,7 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 status=409,
             )
         messages.success(request, _("Saved."))
+        warn_implausible(request, offer.package)
         return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,

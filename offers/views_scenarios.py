@@ -356,7 +356,11 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := _post_only(request):
         return refused
-    offer = services.scenario_accept(user=request.user, scenario=scenario)
+    try:
+        offer = services.scenario_accept(user=request.user, scenario=scenario)
+    except LookupError as error:  # no exchange rate between the pay and the stock currency
+        messages.error(request, str(error))
+        return redirect("offers:scenario_detail", pk=scenario.pk)
     messages.success(
         request,
         _("“%(offer)s” now has the terms of “%(name)s”; the earlier terms are in its history.")

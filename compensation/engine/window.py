@@ -30,8 +30,8 @@ COMPONENTS = ("base", "bonus", "sign_on", "relocation", "equity")
 class Segment:
     """One package counted from ``start`` (inclusive) until ``end`` (exclusive, None: window end).
 
-    ``stock_fx_to_home`` converts the stock's currency into home currency (None: the stock is
-    priced in the package currency, so ``spec.fx_to_home`` applies).
+    ``stock_fx_to_home`` converts the stock's currency into home currency (None: through the
+    package currency, ``spec.stock.fx_to_package * spec.fx_to_home``).
     """
 
     spec: PackageSpec
@@ -100,7 +100,11 @@ def _segment_values(
         price0 = pkg_prices[..., 0] if offset < 0 else spec.stock.price
         equity = equity + refresher_vest_value(values, pkg_prices, price0)
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
-    stock_fx = spec.fx_to_home if segment.stock_fx_to_home is None else segment.stock_fx_to_home
+    stock_fx = (
+        spec.stock.fx_to_package * spec.fx_to_home
+        if segment.stock_fx_to_home is None
+        else segment.stock_fx_to_home
+    )
     active = (k >= lo + 1) & (k <= hi)
     out: dict[str, np.ndarray] = {}
     for name in ("base", "bonus", "sign_on", "relocation"):
