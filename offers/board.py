@@ -105,13 +105,18 @@ class ValuationBasis:
         """Return 'after tax' or 'gross'."""
         return _("after tax") if self.after_tax else _("gross")
 
+    @staticmethod
+    def day(value: dt.date) -> str:
+        """Return a date as the basis writes it, e.g. '1 Dec 2026'."""
+        return formats.date_format(value, _("j M Y"))
+
     @property
     def label(self) -> str:
         """Return the basis in one line, e.g. '4-year value from 1 Dec 2026 · USD · after tax'."""
         return " · ".join(
             [
                 _("%(n)s-year value from %(d)s")
-                % {"n": self.years, "d": formats.date_format(self.start, _("j M Y"))},
+                % {"n": self.years, "d": self.day(self.start)},
                 self.currency,
                 self.tax_words(),
                 self.stock_words(),
@@ -222,6 +227,11 @@ class Evaluation:
     def yearly_home(self, basis: str | None = None) -> list[float]:
         """Return the yearly headline figures (the board's basis; the argument is ignored)."""
         return self.values
+
+    @property
+    def bridge_until(self) -> str:
+        """Return the day the current job stops counting for this option, in words."""
+        return self.basis.day(self.segments[1].start) if len(self.segments) > 1 else ""
 
     def rows(self) -> list[dict[str, Any]]:
         """Return one row per window year: the basis's columns and the running headline."""

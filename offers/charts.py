@@ -81,11 +81,11 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "relative",
-            "title": {"text": _("Pay by year: %(basis)s") % {"basis": board.basis.label}},
+            "title": {"text": _("Pay by year") + _subtitle(board.basis.label)},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "xaxis": {"tickangle": 0, "automargin": True, "tickfont": {"size": 10}},
-            "legend": {"orientation": "h", "y": 1.12, "x": 0},
-            "margin": {"t": 90},
+            "legend": {"orientation": "h", "y": -0.18, "x": 0},
+            "margin": {"t": 80, "b": 90},
             "height": 440,
         },
     }
@@ -146,13 +146,13 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
         "data": data,
         "layout": {
             "title": {
-                "text": _("Running value, with the P10–P90 range of share prices: %(basis)s")
-                % {"basis": board.basis.label}
+                "text": _("Running value, with the P10–P90 range of share prices")
+                + _subtitle(board.basis.label)
             },
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "legend": {"orientation": "h", "y": -0.22, "x": 0},
-            "margin": {"t": 60, "b": 110},
+            "margin": {"t": 80, "b": 110},
             "height": 460,
         },
     }
@@ -213,14 +213,19 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
         "layout": {
             "barmode": "relative",
             "title": {
-                "text": _("%(a)s minus %(b)s, by year: %(basis)s")
-                % {"a": a.offer.name, "b": b.offer.name, "basis": a.basis.label}
+                "text": _("%(a)s minus %(b)s, by year") % {"a": a.offer.name, "b": b.offer.name}
+                + _subtitle(a.basis.label)
             },
             "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "height": 340,
         },
     }
+
+
+def _subtitle(text: str) -> str:
+    """Return a second, smaller title line (plotly titles accept <br> and <sub>)."""
+    return "<br><sub>" + text.replace("<", "&lt;").replace(">", "&gt;") + "</sub>"
 
 
 def _rgba(hex_color: str, alpha: float) -> str:

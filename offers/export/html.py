@@ -37,7 +37,7 @@ def figure_yearly(c: Comparison) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "group",
-            "title": {"text": _("Pay by year: %(basis)s") % {"basis": c.meta["basis_label"]}},
+            "title": {"text": _("Pay by year") + "<br><sub>" + c.meta["basis_label"] + "</sub>"},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
@@ -67,7 +67,7 @@ def figure_cumulative(c: Comparison) -> dict[str, Any]:
     return {
         "data": data,
         "layout": {
-            "title": {"text": _("Running value: %(basis)s") % {"basis": c.meta["basis_label"]}},
+            "title": {"text": _("Running value") + "<br><sub>" + c.meta["basis_label"] + "</sub>"},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
