@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from django.urls import path
 
+from accounts.http import lookup_first
 from offers import selectors, views, views_export, views_scenarios
-from offers.views_scenarios import object_first, revision_of_user
+from offers.views_scenarios import revision_of_user
 
 app_name = "offers"
 urlpatterns = [
@@ -13,19 +14,19 @@ urlpatterns = [
     path("offers/compare/", views.offer_compare, name="offer_compare"),
     path(
         "offers/<int:pk>/",
-        object_first(views.offer_detail, selectors.offer_get),
+        lookup_first(views.offer_detail, selectors.offer_get),
         name="offer_detail",
     ),
     path("offers/<int:pk>/edit/", views.offer_edit, name="offer_edit"),
     path("offers/<int:pk>/delete/", views.offer_delete, name="offer_delete"),
     path(
         "offers/<int:pk>/history/",
-        object_first(views.offer_history, selectors.offer_get),
+        lookup_first(views.offer_history, selectors.offer_get),
         name="offer_history",
     ),
     path(
         "history/<int:pk>/restore/",
-        object_first(views.revision_restore_view, revision_of_user),
+        lookup_first(views.revision_restore_view, revision_of_user),
         name="revision_restore",
     ),
     path("trash/", views.trash, name="trash"),

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.forms import form_add_service_errors
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.locking import StaleEditError
 from accounts.models import Revision
@@ -67,9 +69,13 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
     form = OfferForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        offer = services.offer_create(user=request.user, data=_form_data(form))
-        messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
-        return redirect("offers:offer_detail", pk=offer.pk)
+        try:
+            offer = services.offer_create(user=request.user, data=_form_data(form))
+        except ValidationError as exc:
+            form_add_service_errors(form, exc)
+        else:
+            messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
+            return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
         "offers/offer_form.html",
@@ -104,10 +110,14 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     form = OfferForm(request.POST or None, instance=offer, user=request.user)
     if request.method == "POST" and form.is_valid():
-        expected = form.cleaned_data.get("version") or offer.version
         try:
             services.offer_update(
-                user=request.user, offer=offer, data=_form_data(form), expected_version=expected
+                user=request.user,
+                offer=offer,
+                data=_form_data(form),
+                expected_version=form.cleaned_data.get("version") or offer.version,
+                expected_package_version=form.cleaned_data.get("package_version")
+                or offer.package.version,
             )
         except StaleEditError as exc:
             form.add_error(None, str(exc))
@@ -117,8 +127,11 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 {"form": form, "offer": offer, "zones": COMMON_ZONES},
                 status=409,
             )
-        messages.success(request, _("Saved."))
-        return redirect("offers:offer_detail", pk=offer.pk)
+        except ValidationError as exc:
+            form_add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
         "offers/offer_form.html",
