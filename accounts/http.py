@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any
-
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponseNotAllowed
 
 
 def method_refused(request: HttpRequest, *allowed: str) -> HttpResponseNotAllowed | None:
@@ -19,16 +15,3 @@ def method_refused(request: HttpRequest, *allowed: str) -> HttpResponseNotAllowe
     if request.method in methods:
         return None
     return HttpResponseNotAllowed(list(allowed))
-
-
-def lookup_first(
-    view: Callable[..., HttpResponse], lookup: Callable[..., Any]
-) -> Callable[..., HttpResponse]:
-    """Wrap a method-restricted view so that the owner lookup (404 for others) runs first."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, pk: int) -> HttpResponse:
-        lookup(user=request.user, pk=pk)
-        return view(request, pk=pk)
-
-    return wrapped

@@ -10,10 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.forms import form_add_service_errors
 from accounts.history import history_for, revision_restore, trash_list
+from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from offers import charts, selectors, services
@@ -84,10 +85,11 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
 def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one option: its figures by year, its time-zone strip and its place in the ranking."""
     offer = selectors.offer_get(user=request.user, pk=pk)
+    if refused := method_refused(request, "GET"):
+        return refused
     board = selectors.board_build(user=request.user)
     ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
     ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
@@ -225,18 +227,20 @@ def preferences(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
 def offer_history(request: HttpRequest, pk: int) -> HttpResponse:
     """List the saved versions of an option."""
     offer = selectors.offer_get(user=request.user, pk=pk)
+    if refused := method_refused(request, "GET"):
+        return refused
     revisions = history_for(user=request.user, obj=offer)
     return render(request, "offers/history.html", {"offer": offer, "revisions": revisions})
 
 
-@require_POST
 def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Restore a saved version or undo a deletion."""
     revision = get_object_or_404(Revision, pk=pk, owner=request.user)
+    if refused := method_refused(request, "POST"):
+        return refused
     if revision.action == Revision.Action.DELETED and not revision.in_trash:
         raise Http404
     obj = revision_restore(user=request.user, revision=revision)

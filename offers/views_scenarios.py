@@ -10,14 +10,13 @@ from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
-from accounts.models import Revision
 from offers import scenarios, selectors, services
 from offers.forms import ScenarioForm
 from offers.logic.negotiation import NegotiationPoint
@@ -56,11 +55,6 @@ class FlipForm(forms.Form):
     def __init__(self, *args: Any, others: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rival"].choices = [("", _("every option (rank first)")), *others]
-
-
-def revision_of_user(*, user: AbstractBaseUser, pk: int) -> Revision:
-    """Return one of the user's revisions or 404."""
-    return get_object_or_404(Revision, pk=pk, owner=user)
 
 
 def _is_htmx(request: HttpRequest) -> bool:

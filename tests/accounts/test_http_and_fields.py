@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from django.http import Http404, HttpResponse
 from django.test import RequestFactory
 
 from accounts.fields import fields_assign
-from accounts.http import lookup_first, method_refused
+from accounts.http import method_refused
 from offers.models import Offer
 
 
@@ -30,24 +29,6 @@ def test_method_refused(method, allowed, refused):
         assert response["Allow"] == ", ".join(allowed)
     else:
         assert response is None
-
-
-def test_lookup_first_runs_the_lookup_before_the_view():
-    calls = []
-
-    def lookup(*, user, pk):
-        calls.append(("lookup", pk))
-        raise Http404
-
-    def view(request, pk):
-        calls.append(("view", pk))
-        return HttpResponse()
-
-    request = RequestFactory().delete("/")
-    request.user = object()
-    with pytest.raises(Http404):
-        lookup_first(view, lookup)(request, pk=7)
-    assert calls == [("lookup", 7)]
 
 
 def test_fields_assign_sets_allowed_and_refuses_unknown_names():
