@@ -45,11 +45,11 @@ def main() -> None:
     from django.core.management import call_command
     from openpyxl import Workbook
 
+    from offers.board import board_build
     from offers.export.comparison import comparison_build
     from offers.export.csv_export import COLUMNS, csv_bytes
     from offers.export.generate import generate_user_data
     from offers.export.xlsx import xlsx_bytes
-    from offers.selectors import board_build
 
     call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench")

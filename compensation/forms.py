@@ -223,6 +223,14 @@ class SignOnForm(forms.ModelForm):
         fields = list(SIGN_ON_FIELDS)
 
 
+def clean_currency_code(value: str | None) -> str:
+    """Return an ISO 4217 code in capitals ("" stays ""), or raise a ValidationError."""
+    code = (value or "").strip().upper()
+    if code and (len(code) != 3 or not code.isalpha() or not code.isascii()):
+        raise ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+    return code
+
+
 class GrantForm(VestingFormMixin):
     class Meta:
         model = EquityGrant
@@ -231,11 +239,27 @@ class GrantForm(VestingFormMixin):
             "value",
             "shares",
             "grant_price",
+            "price_currency",
             "vest_start",
             "cliff_months",
             "frequency_months",
         ]
         widgets = {"vest_start": DATE}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Show the currency a blank field stands for: the company's share-price currency.
+        try:
+            package = self.instance.package
+        except Package.DoesNotExist:
+            package = None
+        if package is not None and package.company_id is not None:
+            self.fields["price_currency"].widget.attrs["placeholder"] = selectors.stock_currency(
+                package
+            )
+
+    def clean_price_currency(self) -> str:
+        return clean_currency_code(self.cleaned_data.get("price_currency"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -245,8 +269,10 @@ class GrantForm(VestingFormMixin):
 
     def row(self) -> dict[str, Any]:
         d = self.cleaned_data
+        keys = ("label", "value", "shares", "grant_price", "price_currency", "vest_start")
         return {
-            **{k: d.get(k) for k in ("label", "value", "shares", "grant_price", "vest_start")},
+            **{k: d.get(k) for k in keys},
+            "price_currency": d.get("price_currency") or "",
             **self.vesting_values(),
         }
 

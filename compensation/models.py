@@ -384,12 +384,27 @@ class VestingFields(models.Model):
 
 
 class EquityGrant(VestingFields):
-    """An RSU grant: a value (converted at the grant price) or a share count."""
+    """An RSU grant: a value (converted at the grant price) or a share count.
+
+    ``grant_price`` and ``value`` are both in ``price_currency``, the currency the stock
+    is priced in, as an offer letter reads ("USD 400,000 of RSUs at USD 100 a share"
+    is 4,000 shares, whatever currency the salary is paid in). A blank
+    ``price_currency`` means the company's share-price currency (``Company.currency``),
+    or the package currency for a package without a company: see
+    `compensation.selectors.grant_price_currency`. The shares are ``value / grant_price``;
+    at each vest they are worth the share price then, converted into the package
+    currency at the FX table's rate.
+    """
 
     package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="grants")
     label = models.CharField(_("label"), max_length=80, blank=True)
     value = models.DecimalField(
-        _("grant value"), null=True, blank=True, validators=NON_NEGATIVE, **MONEY
+        _("grant value"),
+        null=True,
+        blank=True,
+        validators=NON_NEGATIVE,
+        help_text=_("In the share price's currency, like the grant price."),
+        **MONEY,
     )
     shares = models.DecimalField(
         _("shares"), max_digits=14, decimal_places=4, null=True, blank=True, validators=NON_NEGATIVE
@@ -399,6 +414,17 @@ class EquityGrant(VestingFields):
         max_digits=14,
         decimal_places=4,
         validators=[MinValueValidator(Decimal("0.0001"))],
+    )
+    price_currency = models.CharField(
+        _("share price currency"),
+        max_length=3,
+        blank=True,
+        default="",
+        validators=[currency_validator],
+        help_text=_(
+            "ISO 4217 code of the grant price and value, e.g. USD for a US-listed parent. "
+            "Empty: the company's share-price currency."
+        ),
     )
     vest_start = models.DateField(_("vesting start"))
 
@@ -424,10 +450,20 @@ class EquityGrant(VestingFields):
 
 
 class Refresher(VestingFields):
-    """Yearly refresher grants of a given value, from `first_year` on."""
+    """Yearly refresher grants of a given value, from `first_year` on.
+
+    ``yearly_value`` is in the stock's currency (``Company.currency``, or the package
+    currency without a company), like a grant's value: each refresher becomes shares at
+    the share price on its grant date.
+    """
 
     package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="refreshers")
-    yearly_value = models.DecimalField(_("yearly value"), validators=NON_NEGATIVE, **MONEY)
+    yearly_value = models.DecimalField(
+        _("yearly value"),
+        validators=NON_NEGATIVE,
+        help_text=_("In the share price's currency (the company's)."),
+        **MONEY,
+    )
     first_year = models.PositiveSmallIntegerField(
         _("first year"), default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
     )

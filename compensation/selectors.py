@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -286,25 +286,49 @@ def _f(value: Decimal | float | int | None, default: float = 0.0) -> float:
     return default if value is None else float(value)
 
 
-def _stock_price(package: Package, grants: list[EquityGrant]) -> float:
-    """Return today's share price in the package's currency."""
+def stock_currency(package: Package) -> str:
+    """Return the currency the package's stock is priced in: the company's, else the package's."""
+    company = package.company
+    return company.currency if company is not None else package.currency
+
+
+def grant_price_currency(grant: EquityGrant, package: Package) -> str:
+    """Return the currency of a grant's price and value (blank: the stock's currency)."""
+    return grant.price_currency or stock_currency(package)
+
+
+Rate = Callable[[str, str], float]
+
+
+def package_rate(package: Package, fx: FxTable | None = None) -> Rate:
+    """Return a rate function for the package's owner: ``fx`` when given, else a query per pair."""
+
+    def rate(currency: str, to_currency: str) -> float:
+        if currency.upper() == to_currency.upper():
+            return 1.0
+        if fx is not None:
+            return fx.rate(currency, to_currency)
+        return float(
+            fx_rate_for_owner(owner_id=package.owner_id, currency=currency, to_currency=to_currency)
+        )
+
+    return rate
+
+
+def _stock_price(package: Package, grants: list[EquityGrant], rate: Rate) -> float:
+    """Return today's share price in the stock's currency (see `stock_currency`).
+
+    Without a company price, the first grant's price (converted into the stock's
+    currency) stands in; without either, 1.
+    """
     company = package.company
     price = float(company.share_price) if company is not None else 0.0
-    if price > 0 and company is not None and company.currency != package.currency:
-        try:
-            fx = fx_rate_for_owner(
-                owner_id=package.owner_id,
-                currency=company.currency,
-                to_currency=package.currency,
-            )
-            price *= float(fx)
-        except LookupError:
-            if not grants:
-                raise
-            price = 0.0
-    if price <= 0:
-        price = float(grants[0].grant_price) if grants else 1.0
-    return price
+    if price <= 0 and grants:
+        first = grants[0]
+        price = float(first.grant_price) * rate(
+            grant_price_currency(first, package), stock_currency(package)
+        )
+    return price if price > 0 else 1.0
 
 
 def package_to_spec(
@@ -320,16 +344,21 @@ def package_to_spec(
     extra_sign_on: float = 0.0,
     base: float | Decimal | None = None,
     refresher_yearly: float | Decimal | None = None,
+    fx: FxTable | None = None,
 ) -> engine.PackageSpec:
     """Return the engine's PackageSpec of a package: the one bridge from the database.
 
     Reads the prefetched sign-ons, grants and refreshers (no query when prefetched, as
-    `package_list` does). The stock comes from the company (price converted into the
-    package currency when they differ: the only case that queries). ``start`` moves the
-    grants' vesting starts by the same number of days. ``extra_stock_yearly`` adds a grant
-    worth that much per vesting year (4x on a four-year schedule) on the first grant's
-    schedule (even quarterly without one) vesting from the start; ``extra_sign_on`` is
-    paid in year 1; ``refresher_yearly`` replaces the refreshers (0 removes them).
+    `package_list` does). The stock is priced in the company's currency (`stock_currency`);
+    grant values and prices are converted from each grant's price currency into it (the
+    share count, value / price, does not change) and vests are converted into the package
+    currency at the FX rate. Rates come from ``fx`` (an `FxTable`), or are queried for the
+    package's owner without one; a missing rate raises LookupError naming the pair.
+    ``start`` moves the grants' vesting starts by the same number of days.
+    ``extra_stock_yearly`` (package currency) adds a grant worth that much per vesting
+    year (4x on a four-year schedule) on the first grant's schedule (even quarterly
+    without one) vesting from the start; ``extra_sign_on`` is paid in year 1;
+    ``refresher_yearly`` (package currency) replaces the refreshers (0 removes them).
     Raises EngineInputError for inconsistent data.
     """
     grants = list(package.grants.all())
@@ -337,14 +366,21 @@ def package_to_spec(
     company = package.company
     start = start or package.start_date
     shift = start - package.start_date
+    rate = package_rate(package, fx)
+    has_stock = bool(grants or refresher_rows or extra_stock_yearly or (refresher_yearly or 0) > 0)
+    currency = stock_currency(package) if has_stock else package.currency
+    # Nothing vests without grants or refreshers: no rate is needed then.
+    stock_fx = rate(currency, package.currency) if currency != package.currency else 1.0
     stock = engine.Stock(
-        price=_stock_price(package, grants),
+        price=_stock_price(package, grants, rate) if has_stock else 1.0,
         growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
         volatility_pct=_f(
             volatility_pct if volatility_pct is not None else company and company.volatility_pct
         ),
         liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
         ticker=(company.ticker or None) if company else None,
+        currency=currency if currency != package.currency else None,
+        fx_to_package=stock_fx,
     )
     sign_on = [
         engine.SignOn(amount=float(s.amount), year=s.year, clawback_months=s.clawback_months)
@@ -352,21 +388,24 @@ def package_to_spec(
     ]
     if extra_sign_on:
         sign_on.append(engine.SignOn(amount=float(extra_sign_on), year=1))
-    spec_grants = [
-        engine.Grant(
-            value=_f(g.value) if g.value is not None else None,
-            shares=_f(g.shares) if g.value is None else None,
-            grant_price=float(g.grant_price),
-            schedule=schedule_of(g),
-            vest_start=g.vest_start + shift,
+    spec_grants = []
+    for g in grants:
+        # Value and price move together into the stock's currency: the shares stay put.
+        k = rate(grant_price_currency(g, package), currency)
+        spec_grants.append(
+            engine.Grant(
+                value=_f(g.value) * k if g.value is not None else None,
+                shares=_f(g.shares) if g.value is None else None,
+                grant_price=float(g.grant_price) * k,
+                schedule=schedule_of(g),
+                vest_start=g.vest_start + shift,
+            )
         )
-        for g in grants
-    ]
     if extra_stock_yearly:
         schedule = spec_grants[0].schedule if spec_grants else EVEN_QUARTERLY
         spec_grants.append(
             engine.Grant(
-                value=float(extra_stock_yearly) * schedule.years,
+                value=float(extra_stock_yearly) / stock_fx * schedule.years,
                 schedule=schedule,
                 vest_start=start,
             )
@@ -387,7 +426,7 @@ def package_to_spec(
         )
         refreshers = [
             engine.Refresher(
-                yearly_value=float(refresher_yearly),
+                yearly_value=float(refresher_yearly) / stock_fx,
                 schedule=schedule,
                 first_year=template.first_year if template else 2,
             )
@@ -428,18 +467,32 @@ def percentile_in_band(value: float, low: float, mid: float, high: float) -> flo
 
 
 def grant_value(grant: EquityGrant) -> Decimal:
-    """Return a grant's value at its grant price."""
+    """Return a grant's value at its grant price, in its price currency."""
     if grant.value is not None:
         return grant.value
     return (grant.shares or Decimal(0)) * grant.grant_price
 
 
-def yearly_stock_value(package: Package) -> Decimal:
-    """Return the initial grants' value per vesting year (grant value / vesting years)."""
+def yearly_stock_value(package: Package, fx: FxTable | None = None) -> Decimal:
+    """Return the initial grants' value per vesting year in the package currency.
+
+    That is grant value / vesting years, each grant converted from its price currency
+    (raises LookupError naming the pair without a rate).
+    """
     total = Decimal(0)
     for grant in package.grants.all():
         years = len(grant.weights) if isinstance(grant.weights, list) and grant.weights else 4
-        total += grant_value(grant) / years
+        currency = grant_price_currency(grant, package)
+        factor = Decimal(1)
+        if currency != package.currency:
+            factor = (
+                fx.decimal_rate(currency, package.currency)
+                if fx is not None
+                else fx_rate_for_owner(
+                    owner_id=package.owner_id, currency=currency, to_currency=package.currency
+                )
+            )
+        total += grant_value(grant) * factor / years
     return total
 
 

@@ -76,7 +76,15 @@ PACKAGE_FIELDS = (
 )
 SIGN_ON_FIELDS = ("amount", "year", "clawback_months")
 VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies")
-GRANT_FIELDS = ("label", "value", "shares", "grant_price", "vest_start", *VESTING_FIELDS)
+GRANT_FIELDS = (
+    "label",
+    "value",
+    "shares",
+    "grant_price",
+    "price_currency",
+    "vest_start",
+    *VESTING_FIELDS,
+)
 REFRESHER_FIELDS = ("yearly_value", "first_year", *VESTING_FIELDS)
 
 

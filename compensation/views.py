@@ -30,6 +30,7 @@ from compensation.forms import (
     formset_rows,
 )
 from compensation.models import EquityGrant, Equivalence, Package, Refresher, SignOn
+from compensation.plausibility import message_warnings
 
 DEFAULT_HORIZON = 4
 
@@ -377,7 +378,10 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
             position = selectors.band_position(package=package, band=band, next_band=next_band)
         except LookupError as error:
             position_error = str(error)
-    grants = [(g, _describe(g), selectors.grant_value(g)) for g in package.grants.all()]
+    grants = [
+        (g, _describe(g), selectors.grant_value(g), selectors.grant_price_currency(g, package))
+        for g in package.grants.all()
+    ]
     refreshers = [(r, _describe(r)) for r in package.refreshers.all()]
     return render(
         request,
@@ -390,6 +394,7 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "grants": grants,
             "refreshers": refreshers,
             "tax_rate_pct": selectors.tax_rate_pct(package),
+            "stock_currency": selectors.stock_currency(package),
         },
     )
 
@@ -454,6 +459,7 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
                 form_add_service_errors(form, error)
             else:
                 messages.success(request, _("Package saved."))
+                message_warnings(request, selectors.package_get(user=request.user, pk=saved.pk))
                 return redirect("compensation:package_detail", pk=saved.pk)
     return render(
         request,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from offers.selectors import COMPONENTS, Board, Evaluation
+from offers.board import COMPONENTS, Board, Evaluation
+from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
 COMPONENT_COLORS = {
@@ -19,21 +19,9 @@ COMPONENT_COLORS = {
 }
 
 
-CRITERION_LABELS = {
-    "comp": gettext_lazy("Compensation"),
-    "remote": gettext_lazy("Remote work"),
-    "timezone": gettext_lazy("Time zone"),
-    "level": gettext_lazy("Level"),
-    "scope": gettext_lazy("Scope"),
-    "growth": gettext_lazy("Growth"),
-    "team": gettext_lazy("Team"),
-    "learning": gettext_lazy("Learning"),
-}
-
-
 def criterion_label(name: str) -> str:
-    """Return the translated name of a ranking criterion."""
-    return str(CRITERION_LABELS.get(name, name))
+    """Return the translated name of a ranking criterion (from the criteria registry)."""
+    return criteria.label(name)
 
 
 def component_label(name: str) -> str:
@@ -43,25 +31,23 @@ def component_label(name: str) -> str:
         "sign_on": _("Sign-on"),
         "relocation": _("Relocation"),
         "equity": _("Stock"),
-        "total": _("Total"),
+        "total": _("Total before tax"),
+        "tax": _("Tax"),
+        "net": _("After tax"),
     }.get(name, name)
 
 
 def yearly_by_component(board: Board) -> dict[str, Any]:
-    """Return stacked bars: each option's yearly total by component, home currency."""
+    """Return stacked bars: each option's yearly pay by component on the board's basis."""
     ranked = [ev for _r, ev in board.ranked]
     xs: list[list[str]] = [[], []]
     for ev in ranked:
-        assert ev.yearly is not None
-        for year in ev.yearly.index:
+        for year in range(1, len(ev.values) + 1):
             xs[0].append(ev.offer.name[:16])
             xs[1].append(_("Y%(y)s") % {"y": year})
-    data = []
+    data: list[dict[str, Any]] = []
     for comp in COMPONENTS:
-        ys = []
-        for ev in ranked:
-            assert ev.yearly is not None
-            ys.extend(round(float(v) * ev.fx_to_home) for v in ev.yearly[comp])
+        ys = [round(v) for ev in ranked for v in ev.component(comp)]
         data.append(
             {
                 "type": "bar",
@@ -71,65 +57,80 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
                 "marker": {"color": COMPONENT_COLORS[comp]},
             }
         )
+    if board.basis.after_tax:
+        data.append(
+            {
+                "type": "bar",
+                "name": component_label("tax"),
+                "x": xs,
+                "y": [-round(v) for ev in ranked for v in ev.component("tax")],
+                "marker": {"color": "#868e96"},
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "markers",
+                "name": component_label("net"),
+                "x": xs,
+                "y": [round(v) for ev in ranked for v in ev.values],
+                "marker": {"color": "#212529", "symbol": "diamond", "size": 9},
+            }
+        )
     return {
         "data": data,
         "layout": {
-            "barmode": "stack",
-            "title": {
-                "text": _("Total comp by year (%(c)s, gross)") % {"c": board.prefs.home_currency}
-            },
+            "barmode": "relative",
+            "title": {"text": _("Pay by year: %(basis)s") % {"basis": board.basis.label}},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "xaxis": {"tickangle": 0, "automargin": True, "tickfont": {"size": 10}},
             "legend": {"orientation": "h", "y": 1.12, "x": 0},
-            "margin": {"t": 70},
-            "height": 420,
+            "margin": {"t": 90},
+            "height": 440,
         },
     }
 
 
 def cumulative_with_bands(board: Board) -> dict[str, Any]:
-    """Return cumulative value lines with Monte Carlo P10-P90 bands where computed."""
+    """Return running value lines with the Monte Carlo P10-P90 band of each option."""
     data: list[dict[str, Any]] = []
-    basis = board.prefs.basis
     for i, (_r, ev) in enumerate(board.ranked):
         color = PALETTE[i % len(PALETTE)]
-        yearly = ev.yearly_home(basis)
-        years = list(range(1, len(yearly) + 1))
+        years = list(range(1, len(ev.values) + 1))
         cumulative = []
         total = 0.0
-        for v in yearly:
+        for v in ev.values:
             total += v
             cumulative.append(round(total))
-        label = board.mc_labels.get(ev.key)
-        if board.mc is not None and label is not None:
-            band = board.mc.cumulative[board.mc.cumulative["option"] == label].sort_values("year")
-            if "p10" in band.columns and "p90" in band.columns:
-                data.append(
-                    {
-                        "type": "scatter",
-                        "mode": "lines",
-                        "x": band["year"].tolist(),
-                        "y": [round(float(v)) for v in band["p90"]],
-                        "line": {"width": 0, "color": color},
-                        "showlegend": False,
-                        "hoverinfo": "skip",
-                        "legendgroup": ev.key,
-                    }
-                )
-                data.append(
-                    {
-                        "type": "scatter",
-                        "mode": "lines",
-                        "x": band["year"].tolist(),
-                        "y": [round(float(v)) for v in band["p10"]],
-                        "fill": "tonexty",
-                        "fillcolor": _rgba(color, 0.15),
-                        "line": {"width": 0, "color": color},
-                        "name": _("%(n)s P10–P90") % {"n": ev.offer.name[:24]},
-                        "legendgroup": ev.key,
-                        "showlegend": False,
-                    }
-                )
+        band = board.spread(ev.key)
+        if band is not None:
+            low, high = band
+            data.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "x": years,
+                    "y": [round(v) for v in high],
+                    "line": {"width": 0, "color": color},
+                    "showlegend": False,
+                    "hoverinfo": "skip",
+                    "legendgroup": ev.key,
+                }
+            )
+            data.append(
+                {
+                    "type": "scatter",
+                    "mode": "lines",
+                    "x": years,
+                    "y": [round(v) for v in low],
+                    "fill": "tonexty",
+                    "fillcolor": _rgba(color, 0.15),
+                    "line": {"width": 0, "color": color},
+                    "name": _("%(n)s P10–P90") % {"n": ev.offer.name[:24]},
+                    "legendgroup": ev.key,
+                    "showlegend": False,
+                }
+            )
         data.append(
             {
                 "type": "scatter",
@@ -145,13 +146,13 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
         "data": data,
         "layout": {
             "title": {
-                "text": _("Cumulative value (%(c)s) with P10–P90 band")
-                % {"c": board.prefs.home_currency}
+                "text": _("Running value, with the P10–P90 range of share prices: %(basis)s")
+                % {"basis": board.basis.label}
             },
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "legend": {"orientation": "h", "y": -0.22, "x": 0},
-            "margin": {"t": 40, "b": 110},
+            "margin": {"t": 60, "b": 110},
             "height": 460,
         },
     }
@@ -189,17 +190,14 @@ def score_contributions(board: Board) -> dict[str, Any]:
 
 
 def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, Any]:
-    """Return bars of the yearly difference A - B by component, home currency."""
-    assert a.yearly is not None and b.yearly is not None
-    years = [int(y) for y in a.yearly.index if y in b.yearly.index]
+    """Return bars of the yearly difference A - B by component (tax counted against)."""
+    years = list(range(1, min(len(a.values), len(b.values)) + 1))
     data = []
-    for comp in COMPONENTS:
+    shown = (*COMPONENTS, "tax") if a.basis.after_tax else COMPONENTS
+    for comp in shown:
+        sign = -1 if comp == "tax" else 1
         ys = [
-            round(
-                float(a.yearly.loc[y, comp]) * a.fx_to_home
-                - float(b.yearly.loc[y, comp]) * b.fx_to_home
-            )
-            for y in years
+            sign * round(x - y) for x, y in zip(a.component(comp), b.component(comp), strict=False)
         ]
         data.append(
             {
@@ -207,7 +205,7 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
                 "name": component_label(comp),
                 "x": years,
                 "y": ys,
-                "marker": {"color": COMPONENT_COLORS[comp]},
+                "marker": {"color": COMPONENT_COLORS.get(comp, "#868e96")},
             }
         )
     return {
@@ -215,8 +213,8 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
         "layout": {
             "barmode": "relative",
             "title": {
-                "text": _("%(a)s minus %(b)s, by year (%(c)s)")
-                % {"a": a.offer.name, "b": b.offer.name, "c": currency}
+                "text": _("%(a)s minus %(b)s, by year: %(basis)s")
+                % {"a": a.offer.name, "b": b.offer.name, "basis": a.basis.label}
             },
             "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
             "yaxis": {"tickformat": "~s", "automargin": True},

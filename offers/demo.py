@@ -55,12 +55,14 @@ def _grant(
     weights: list[float],
     frequency: int,
     cliff: int = 0,
+    price_currency: str = "",
 ) -> EquityGrant:
     grant = EquityGrant(
         package=package,
         label=label,
         value=value,
         grant_price=price,
+        price_currency=price_currency,
         vest_start=start,
         weights=weights,
         frequency_months=frequency,
@@ -102,7 +104,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             "relocation_ok": True,
             "horizon_years": 4,
             "home_currency": "USD",
-            "basis": Preferences.Basis.GROSS,
+            "basis": Preferences.Basis.NET,
             "risk_percentile": 50,
             "weight_comp": Decimal("2"),
             "weight_remote": Decimal("3"),
@@ -180,11 +182,13 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         start_date=start,
         location=_location("Taipei"),
     )
+    # Pay is in TWD; the parent's stock stays priced in USD, so the kept grants and the
+    # refreshers are USD values (a refresher of USD 118,750 is about TWD 3.8 million).
     for label, value, price, vest_start in grants:
-        _grant(transfer, label + " (kept)", value, price, vest_start, EVEN, 3)
+        _grant(transfer, label + " (kept)", value, price, vest_start, EVEN, 3, price_currency="USD")
     Refresher.objects.create(
         package=transfer,
-        yearly_value=Decimal("3800000"),
+        yearly_value=Decimal("118750"),
         first_year=2,
         weights=EVEN,
         frequency_months=3,
@@ -342,15 +346,18 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         start_date=start,
         location=_location("Singapore"),
     )
+    # Paid in SGD, stock priced in USD: the band median of SGD 90,000 a year over four
+    # years is SGD 360,000, quoted as USD 266,400 at 1 SGD = 0.74 USD (illustrative).
     _grant(
         tiktok_pkg,
         "RSUs (private, band median)",
-        Decimal("360000"),
+        Decimal("266400"),
         tiktok.share_price,
         start,
         [20.0, 25.0, 25.0, 30.0],
         3,
         cliff=12,
+        price_currency="USD",
     )
     _offer(
         user,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import zoneinfo
 from decimal import Decimal
 from typing import Any
@@ -10,10 +11,12 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Company, Level, LocationPreset
+from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
 MAX_MONEY = Decimal("1000000000")
@@ -94,6 +97,9 @@ PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
 class OfferForm(forms.ModelForm):
     """One form for an option and its package: the quick way to add an offer."""
 
+    # The 1-5 rating fields, one per rating criterion, for the template's field list.
+    rating_names = ",".join(c.rating_field for c in RATINGS)
+
     currency = forms.CharField(
         label=_("Currency"),
         max_length=3,
@@ -124,7 +130,17 @@ class OfferForm(forms.ModelForm):
     stock_grant = money_field(
         _("Initial stock grant (total value)"),
         help_text=_(
-            "The whole grant, not per year. Empty: four times the band's yearly stock midpoint."
+            "The whole grant, not per year, in the stock grant currency below. "
+            "Empty: four times the band's yearly stock midpoint."
+        ),
+    )
+    stock_currency = forms.CharField(
+        label=_("Stock grant currency"),
+        max_length=3,
+        required=False,
+        help_text=_(
+            "The currency of the grant and refresher values as the offer letter states them "
+            "(often USD for a US-listed company). Empty: the salary currency above."
         ),
     )
     vesting_preset = forms.ChoiceField(
@@ -182,6 +198,7 @@ class OfferForm(forms.ModelForm):
                 "sign_on_year2",
                 "clawback_months",
                 "stock_grant",
+                "stock_currency",
                 "vesting_preset",
                 "refresher_yearly",
             ):
@@ -190,6 +207,12 @@ class OfferForm(forms.ModelForm):
     def clean_currency(self) -> str:
         value = (self.cleaned_data.get("currency") or "USD").strip().upper()
         if len(value) != 3 or not value.isalpha() or not value.isascii():
+            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+        return value
+
+    def clean_stock_currency(self) -> str:
+        value = (self.cleaned_data.get("stock_currency") or "").strip().upper()
+        if value and (len(value) != 3 or not value.isalpha() or not value.isascii()):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 
@@ -213,6 +236,8 @@ class OfferForm(forms.ModelForm):
 
 
 class PreferencesForm(forms.ModelForm):
+    # The weight fields, one per ranking criterion, for the template's field list.
+    weight_names = ",".join(c.weight_field for c in CRITERIA)
     home_timezone = TimezoneField(label=_("Home time zone"))
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -227,25 +252,29 @@ class PreferencesForm(forms.ModelForm):
             "required_remote_weeks",
             "min_first_year_total",
             "relocation_ok",
+            "decision_date",
             "horizon_years",
             "home_currency",
             "basis",
             "risk_percentile",
-            "weight_comp",
-            "weight_remote",
-            "weight_timezone",
-            "weight_level",
-            "weight_scope",
-            "weight_growth",
-            "weight_team",
-            "weight_learning",
+            *(c.weight_field for c in CRITERIA),
         ]
         widgets = {
             "day_start": forms.TimeInput(attrs={"type": "time"}),
             "day_end": forms.TimeInput(attrs={"type": "time"}),
             "family_start": forms.TimeInput(attrs={"type": "time"}),
             "family_end": forms.TimeInput(attrs={"type": "time"}),
+            "decision_date": forms.DateInput(attrs={"type": "date"}),
         }
+
+    def clean_decision_date(self) -> dt.date | None:
+        value = self.cleaned_data.get("decision_date")
+        today = timezone.localdate()
+        if value is not None and not (
+            today - dt.timedelta(days=366 * 5) <= value <= today + dt.timedelta(days=366 * 5)
+        ):
+            raise forms.ValidationError(_("Pick a decision date within five years of today."))
+        return value
 
     def clean_home_currency(self) -> str:
         value = (self.cleaned_data.get("home_currency") or "").strip().upper()
@@ -259,10 +288,7 @@ class PreferencesForm(forms.ModelForm):
             self.add_error("day_end", _("The working window cannot be empty."))
         if bool(data.get("family_start")) != bool(data.get("family_end")):
             self.add_error("family_end", _("Give both ends of the family time, or neither."))
-        weights = [
-            data.get(f"weight_{c}")
-            for c in ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
-        ]
+        weights = [data.get(c.weight_field) for c in CRITERIA]
         if all(w is not None for w in weights) and sum(weights) <= 0:  # type: ignore[arg-type]
             raise forms.ValidationError(_("At least one weight must be above zero."))
         return data

@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
+from offers.export.formats import EXPORT_FORMATS, FORMAT_CHOICES
+from offers.logic.criteria import CRITERIA, RATINGS
 
 RATING = [MinValueValidator(1), MaxValueValidator(5)]
 WEIGHT = {
@@ -19,7 +21,24 @@ WEIGHT = {
     "decimal_places": 2,
     "validators": [MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10"))],
 }
-CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
+
+
+def weight_fields() -> dict[str, models.Field]:
+    """Return Preferences' weight_<key> field for every ranking criterion, by name."""
+    return {
+        c.weight_field: models.DecimalField(_(c.weight_label), default=c.default_weight, **WEIGHT)
+        for c in CRITERIA
+    }
+
+
+def rating_fields() -> dict[str, models.Field]:
+    """Return Offer's rating_<key> field for every 1-5 rating criterion, by name."""
+    return {
+        c.rating_field: models.PositiveSmallIntegerField(
+            _(c.rating_label or c.key), null=True, blank=True, validators=RATING
+        )
+        for c in RATINGS
+    }
 
 
 # The fields of an option that its form edits and its services write.
@@ -41,10 +60,7 @@ OFFER_FIELDS = [
     "relocation_required",
     "start_date",
     "deadline",
-    "rating_scope",
-    "rating_growth",
-    "rating_team",
-    "rating_learning",
+    *(c.rating_field for c in RATINGS),
     "shareable",
     "notes",
 ]
@@ -125,18 +141,9 @@ class Offer(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.RECEIVED
     )
-    rating_scope = models.PositiveSmallIntegerField(
-        _("scope (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_growth = models.PositiveSmallIntegerField(
-        _("growth (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_team = models.PositiveSmallIntegerField(
-        _("team (1-5)"), null=True, blank=True, validators=RATING
-    )
-    rating_learning = models.PositiveSmallIntegerField(
-        _("learning (1-5)"), null=True, blank=True, validators=RATING
-    )
+    # rating_<key> for every 1-5 rating criterion. A class body's locals() is its namespace,
+    # so the fields are defined here, in this place in the field order.
+    locals().update(rating_fields())
     shareable = models.BooleanField(_("figures may be shared with other companies"), default=False)
     notes = models.TextField(_("notes"), blank=True)
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -154,11 +161,11 @@ class Offer(models.Model):
             ),
             *[
                 models.CheckConstraint(
-                    condition=Q(**{f"rating_{c}__isnull": True})
-                    | Q(**{f"rating_{c}__gte": 1, f"rating_{c}__lte": 5}),
-                    name=f"offer_rating_{c}_range",
+                    condition=Q(**{f"{c.rating_field}__isnull": True})
+                    | Q(**{f"{c.rating_field}__gte": 1, f"{c.rating_field}__lte": 5}),
+                    name=f"offer_rating_{c.key}_range",
                 )
-                for c in ("scope", "growth", "team", "learning")
+                for c in RATINGS
             ],
         ]
 
@@ -170,8 +177,8 @@ class Preferences(models.Model):
     """How this user weighs money against remote work, time zone and growth."""
 
     class Basis(models.TextChoices):
-        GROSS = "gross", _("Gross")
-        NET = "net", _("Net of tax")
+        GROSS = "gross", _("Gross (before tax)")
+        NET = "net", _("After tax")
 
     owner = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
@@ -198,20 +205,24 @@ class Preferences(models.Model):
     home_currency = models.CharField(
         _("home currency"), max_length=3, default="USD", validators=[currency_validator]
     )
-    basis = models.CharField(_("compare"), max_length=5, choices=Basis.choices, default=Basis.GROSS)
-    risk_percentile = models.PositiveSmallIntegerField(
-        _("rank on Monte Carlo percentile"),
-        default=50,
-        choices=[(10, _("P10 (cautious)")), (50, _("P50 (median)")), (90, _("P90 (optimistic)"))],
+    basis = models.CharField(_("compare"), max_length=5, choices=Basis.choices, default=Basis.NET)
+    decision_date = models.DateField(
+        _("decision date"),
+        null=True,
+        blank=True,
+        help_text=_("Every option is valued from this day on; empty means today."),
     )
-    weight_comp = models.DecimalField(_("weight: compensation"), default=Decimal("3"), **WEIGHT)
-    weight_remote = models.DecimalField(_("weight: remote work"), default=Decimal("2"), **WEIGHT)
-    weight_timezone = models.DecimalField(_("weight: time zone"), default=Decimal("2"), **WEIGHT)
-    weight_level = models.DecimalField(_("weight: level"), default=Decimal("1"), **WEIGHT)
-    weight_scope = models.DecimalField(_("weight: scope"), default=Decimal("1"), **WEIGHT)
-    weight_growth = models.DecimalField(_("weight: growth"), default=Decimal("1"), **WEIGHT)
-    weight_team = models.DecimalField(_("weight: team"), default=Decimal("1"), **WEIGHT)
-    weight_learning = models.DecimalField(_("weight: learning"), default=Decimal("1"), **WEIGHT)
+    risk_percentile = models.PositiveSmallIntegerField(
+        _("stock price basis"),
+        default=50,
+        choices=[
+            (10, _("Cautious: P10 share price")),
+            (50, _("Median share price")),
+            (90, _("Optimistic: P90 share price")),
+        ],
+    )
+    # weight_<key> for every ranking criterion, defined here like the ratings above.
+    locals().update(weight_fields())
     version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
@@ -225,8 +236,8 @@ class Preferences(models.Model):
             ),
             *[
                 models.CheckConstraint(
-                    condition=Q(**{f"weight_{c}__gte": 0, f"weight_{c}__lte": 10}),
-                    name=f"prefs_weight_{c}_range",
+                    condition=Q(**{f"{c.weight_field}__gte": 0, f"{c.weight_field}__lte": 10}),
+                    name=f"prefs_weight_{c.key}_range",
                 )
                 for c in CRITERIA
             ],
@@ -238,7 +249,7 @@ class Preferences(models.Model):
     @property
     def weights(self) -> dict[str, float]:
         """Return the criteria weights as floats."""
-        return {c: float(getattr(self, f"weight_{c}")) for c in CRITERIA}
+        return {c.key: float(getattr(self, c.weight_field)) for c in CRITERIA}
 
 
 class Scenario(models.Model):
@@ -335,12 +346,6 @@ class Scenario(models.Model):
 class ExportJob(models.Model):
     """A large comparison export built in the background, with its progress and file."""
 
-    class Format(models.TextChoices):
-        CSV = "csv", "CSV"
-        XLSX = "xlsx", _("Excel (XLSX)")
-        JSON = "json", "JSON"
-        HTML = "html", _("HTML report")
-
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
@@ -350,7 +355,8 @@ class ExportJob(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
     )
-    format = models.CharField(_("format"), max_length=4, choices=Format.choices)
+    # The formats are registered in offers/export/formats.py; a new one needs a migration.
+    format = models.CharField(_("format"), max_length=4, choices=FORMAT_CHOICES)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     file_path = models.CharField(max_length=300, blank=True)
@@ -364,7 +370,7 @@ class ExportJob(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(progress__lte=100), name="exportjob_progress_range"),
             models.CheckConstraint(
-                condition=Q(format__in=["csv", "xlsx", "json", "html"]),
+                condition=Q(format__in=list(EXPORT_FORMATS)),
                 name="exportjob_format_valid",
             ),
         ]
@@ -376,4 +382,4 @@ class ExportJob(models.Model):
     def filename(self) -> str:
         """Return the name the download is saved under."""
         stamp = self.created_at.strftime("%Y%m%d-%H%M") if self.created_at else "export"
-        return f"offerdesk-comparison-{stamp}.{self.format}"
+        return f"offerdesk-comparison-{stamp}.{EXPORT_FORMATS[self.format].extension}"

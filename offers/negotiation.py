@@ -8,10 +8,16 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from compensation.engine import EngineInputError, forfeited_on_leave, unvested_schedule
+from compensation.engine import (
+    EngineInputError,
+    forfeited_on_leave,
+    project_yearly,
+    unvested_schedule,
+)
 from compensation.engine import next_vest_date as engine_next_vest_date
 from compensation.models import Band, Level
-from compensation.selectors import band_for, next_level, yearly_stock_value
+from compensation.selectors import FxTable, band_for, fx_table, next_level, yearly_stock_value
+from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
 from offers.logic.negotiation import (
     AlternativeFacts,
     BandFacts,
@@ -24,15 +30,6 @@ from offers.logic.negotiation import (
 )
 from offers.logic.ranking import money_value_of_weight
 from offers.models import Offer
-from offers.selectors import (
-    Board,
-    Evaluation,
-    FxTable,
-    board_build,
-    fx_table,
-    option_facts,
-    ranking_prefs,
-)
 
 # Hours of the team's day the user wants to share when time zone counts in their weights.
 MIN_OVERLAP_HOURS = 4.0
@@ -85,14 +82,20 @@ def _band_facts(*, user: AbstractBaseUser, offer: Offer, fx: FxTable) -> BandFac
 
 def _p_cumulative(board: Board, ev: Evaluation, column: str) -> float | None:
     """Return a Monte Carlo percentile of the horizon total, in the offer currency."""
-    label = board.mc_labels.get(ev.key)
-    if board.mc is None or label is None or ev.fx_to_home <= 0:
+    mc = board.mc
+    if mc is None or ev.key not in mc.cumulative or ev.fx_to_home <= 0:
         return None
-    final = board.mc.cumulative
-    row = final[(final["option"] == label) & (final["year"] == board.mc.years)]
-    if row.empty or column not in row.columns:
+    wanted = float(column.lstrip("p"))
+    if wanted not in mc.percentiles:
         return None
-    return float(row[column].iloc[0]) / ev.fx_to_home
+    return float(mc.cumulative[ev.key][mc.percentiles.index(wanted), -1]) / ev.fx_to_home
+
+
+def _own_terms(ev: Evaluation) -> tuple[float, ...]:
+    """Return the offer's own package by package year, in its currency (what its letter says)."""
+    if ev.spec is None:
+        return ()
+    return tuple(float(v) for v in project_yearly(ev.spec)["total"])
 
 
 def offer_facts(
@@ -116,8 +119,8 @@ def offer_facts(
         name=offer.name,
         company=company.name if company else offer.name,
         currency=package.currency,
-        yearly_totals=tuple(float(v) for v in ev.yearly["total"]),
-        yearly_home=tuple(ev.yearly_home(board.prefs.basis)),
+        yearly_totals=_own_terms(ev),
+        yearly_home=tuple(ev.values),
         base=float(package.base),
         stock_per_year=float(yearly_stock_value(package)),
         sign_on_total=float(sum(s.amount for s in package.sign_ons.all())),
@@ -148,7 +151,7 @@ def current_job_facts(
     """Return the current job's pay if staying and what moving to ``offer`` forfeits."""
     if stay is None or stay.spec is None or offer.kind == Offer.Kind.STAY:
         return None
-    totals = tuple(stay.yearly_home(board.prefs.basis))
+    totals = tuple(stay.values)
     if offer.kind == Offer.Kind.INTERNAL:
         # A transfer keeps the unvested grants and the sign-on.
         return CurrentJobFacts(yearly_totals_if_stay=totals)

@@ -17,24 +17,24 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import EngineInputError, PackageSpec
-from compensation.engine.montecarlo import _iter_chunks, _plan
-from compensation.selectors import package_to_spec
+from compensation.engine.window import window_paths
+from compensation.selectors import FxTable, fx_table, package_to_spec
+from offers.board import (
+    Board,
+    Evaluation,
+    ValuationBasis,
+    basis_of,
+    board_build,
+    current_job_spec,
+    evaluate_offer,
+    option_facts,
+    ranking_prefs,
+)
 from offers.logic.negotiation import NegotiationPoint
 from offers.logic.ranking import FlipResult, flip_ask, flip_blocker
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import negotiation_for_offer
-from offers.selectors import (
-    Board,
-    Evaluation,
-    FxTable,
-    board_build,
-    evaluate_offer,
-    fx_table,
-    offer_list,
-    option_facts,
-    preferences_get,
-    ranking_prefs,
-)
+from offers.selectors import offer_list, preferences_get
 
 MC_PATHS = 200_000
 MC_CHUNK = 20_000
@@ -80,6 +80,7 @@ def scenario_spec(
     *,
     fx_to_home: float,
     today: dt.date,
+    fx: FxTable | None = None,
     more_stock: float = 0.0,
     more_base: float = 0.0,
     more_sign_on: float = 0.0,
@@ -87,9 +88,10 @@ def scenario_spec(
     """Return the engine spec of the offer with the scenario's adjustments (and probes)."""
     offer = scenario.offer
     package = offer.package
-    start = scenario.start_date or (
-        today if offer.kind == Offer.Kind.STAY else (offer.start_date or today)
-    )
+    # A new job's grants move with its start date; staying and a transfer keep theirs.
+    start = package.start_date
+    if offer.kind == Offer.Kind.EXTERNAL:
+        start = scenario.start_date or offer.start_date or package.start_date
     base = float(scenario.base if scenario.base is not None else package.base) + more_base
     spec = package_to_spec(
         package,
@@ -102,6 +104,7 @@ def scenario_spec(
         extra_sign_on=float(scenario.extra_sign_on) + more_sign_on,
         base=base,
         refresher_yearly=scenario.refresher_yearly,
+        fx=fx,
     )
     if scenario.raise_pct is not None:
         spec = dataclasses.replace(spec, raise_pct=float(scenario.raise_pct))
@@ -114,16 +117,27 @@ def scenario_evaluation(
     fx: FxTable,
     *,
     today: dt.date,
+    basis: ValuationBasis | None = None,
+    current: PackageSpec | None = None,
     **more: float,
 ) -> Evaluation:
-    """Project the scenario like an option (``more_*`` add to stock, base or sign-on)."""
+    """Value the scenario like an option (``more_*`` add to stock, base or sign-on)."""
     offer = scenario_offer(scenario)
+    basis = basis or basis_of(prefs, today)
     try:
-        rate = fx.rate(offer.package.currency, prefs.home_currency)
-        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, **more)
+        rate = fx.rate(offer.package.currency, basis.currency)
+        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, fx=fx, **more)
     except (EngineInputError, LookupError, ValueError) as exc:
-        return Evaluation(offer, None, None, 1.0, 0.0, 0.0, 0.0, None, 0.0, error=str(exc))
-    return evaluate_offer(offer, prefs, fx, today=today, spec=spec)
+        return Evaluation(offer, basis, None, (), None, 1.0, None, 0.0, error=str(exc))
+    return evaluate_offer(
+        offer,
+        prefs,
+        fx,
+        basis=basis,
+        current=current,
+        spec=spec,
+        remote_weeks=scenario.remote_weeks_per_year,
+    )
 
 
 @dataclasses.dataclass
@@ -189,7 +203,7 @@ def _rows(view_board: Board, original: Board, key: str, prefs: Preferences) -> l
         if ev.error:
             continue
         ranked = ranks.get(ev.key)
-        yearly = ev.yearly_home(prefs.basis)
+        yearly = ev.values
         rows.append(
             Row(
                 key=ev.key,
@@ -205,7 +219,7 @@ def _rows(view_board: Board, original: Board, key: str, prefs: Preferences) -> l
     original_ev = next((e for e in original.evaluations if e.key == key), None)
     if original_ev is not None and not original_ev.error:
         ranked = next((r for r in original.ranking if r.key == key), None)
-        yearly = original_ev.yearly_home(prefs.basis)
+        yearly = original_ev.values
         rows.append(
             Row(
                 key=key,
@@ -277,7 +291,14 @@ def scenario_view(
     original = board_build(user=user, offers=offers, prefs=prefs, today=today)
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
-    ev = scenario_evaluation(scenario, prefs, original.fx or fx_table(user=user), today=today)
+    ev = scenario_evaluation(
+        scenario,
+        prefs,
+        original.fx or fx_table(user=user),
+        today=today,
+        basis=original.basis,
+        current=original.current,
+    )
     board = (
         board_build(
             user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=original.fx
@@ -348,8 +369,19 @@ def flip_find(
     key = str(scenario.offer_id)
     currency = scenario.offer.package.currency
 
+    basis = basis_of(prefs, today)
+    current = current_job_spec(offers, user, basis, fx)
+
     def board_at(ask: float) -> tuple[Board, Evaluation]:
-        ev = scenario_evaluation(scenario, prefs, fx, today=today, **_more(component, ask))
+        ev = scenario_evaluation(
+            scenario,
+            prefs,
+            fx,
+            today=today,
+            basis=basis,
+            current=current,
+            **_more(component, ask),
+        )
         board = board_build(
             user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=fx
         )
@@ -442,7 +474,13 @@ def mc_input_hash(scenario: Scenario, *, user: AbstractBaseUser | None = None) -
             .order_by("pk")
             .values_list("pk", "version", "package__version")
         ),
-        "prefs": [prefs.horizon_years, prefs.basis, prefs.home_currency, prefs.version],
+        "prefs": [
+            prefs.horizon_years,
+            prefs.basis,
+            prefs.home_currency,
+            str(prefs.decision_date or timezone.localdate()),
+            prefs.version,
+        ],
         "paths": MC_PATHS,
         "seed": MC_SEED,
     }
@@ -476,37 +514,47 @@ def mc_compute(
     prefs = preferences_get(user=user)
     fx = fx_table(user=user)
     key = str(scenario.offer_id)
+    offers = list(offer_list(user=user))
+    basis = basis_of(prefs, today)
+    current = current_job_spec(offers, user, basis, fx)
     evs = []
-    for offer in offer_list(user=user):
+    for offer in offers:
         if offer.pk == scenario.offer_id:
-            evs.append(scenario_evaluation(scenario, prefs, fx, today=today))
+            evs.append(
+                scenario_evaluation(scenario, prefs, fx, today=today, basis=basis, current=current)
+            )
         else:
-            evs.append(evaluate_offer(offer, prefs, fx, today=today))
-    evs = [e for e in evs if not e.error and e.spec is not None]
+            evs.append(evaluate_offer(offer, prefs, fx, basis=basis, current=current))
+    evs = [e for e in evs if not e.error and e.segments]
     if not any(e.key == key for e in evs):
         raise EngineInputError("scenario", "the scenario cannot be evaluated")
-    specs = [e.spec for e in evs if e.spec is not None]
-    years = prefs.horizon_years
-    basis = "net_home" if prefs.basis == Preferences.Basis.NET else "home"
-    plan = _plan(specs, years, basis)
-    store = np.empty((len(specs), years, paths), dtype=np.float32)
+    years = basis.years
+    options = {e.key: e.segments for e in evs}
+    store = np.empty((len(evs), years, paths), dtype=np.float64)
     seed = int(input_hash[:16], 16)
     chunks = -(-paths // chunk)
     for k in range(chunks):
         n = min(chunk, paths - k * chunk)
         rng = np.random.default_rng([seed, k])
-        random_part, _prices = next(_iter_chunks(plan, n, rng, n))
-        store[:, :, k * chunk : k * chunk + n] = random_part
+        values = window_paths(
+            options,
+            window_start=basis.start,
+            years=years,
+            paths=n,
+            rng=rng,
+            column=basis.column,
+        )
+        for i, ev in enumerate(evs):
+            store[i, :, k * chunk : k * chunk + n] = values[ev.key].T
         if not progress(min(99, int(100 * (k + 1) / chunks))):
             return None
-    yearly = store.astype(np.float64) + plan.baseline[:, :, None]
-    del store
+    yearly = store
     cumulative = np.cumsum(yearly, axis=1)
     final = cumulative[:, -1, :]
     me = next(i for i, e in enumerate(evs) if e.key == key)
-    options = []
+    summary = []
     for i, ev in enumerate(evs):
-        options.append(
+        summary.append(
             {
                 "key": ev.key,
                 "name": ev.offer.name,
@@ -524,10 +572,11 @@ def mc_compute(
         "chunks": chunks,
         "years": years,
         "basis": prefs.basis,
-        "currency": prefs.home_currency,
+        "basis_label": basis.label,
+        "currency": basis.currency,
         "seed": MC_SEED,
         "input_hash": input_hash,
-        "options": options,
+        "options": summary,
     }
 
 

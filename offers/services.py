@@ -9,6 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -20,8 +21,13 @@ from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from compensation import services as compensation_services
 from compensation.engine import VESTING_PRESETS
-from compensation.models import Package
-from compensation.selectors import band_for
+from compensation.models import Band, Package
+from compensation.selectors import (
+    band_for,
+    fx_rate_for_owner,
+    grant_price_currency,
+    stock_currency,
+)
 from config.middleware import ServiceUnavailable
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.tasks import scenario_monte_carlo_task
@@ -60,6 +66,64 @@ def package_children(package: Package) -> list[Any]:
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
 
 
+CENTS = Decimal("0.01")
+PRICE_PLACES = Decimal("0.0001")
+
+
+def _stock_rows(
+    *,
+    user: AbstractBaseUser,
+    company: Any,
+    currency: str,
+    data: dict[str, Any],
+    band: Band | None,
+    start: dt.date,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the initial grant and refresher rows of a new offer's package.
+
+    The form's stock values are in ``stock_currency`` (blank: the package currency, like
+    every other amount of the form). The grant keeps that currency as its price currency,
+    priced at the company's share price converted into it, so ``value / price`` is the
+    right number of shares whatever currencies the salary and the stock are in. A
+    refresher is stored in the stock's own currency. A missing exchange rate is a
+    ValidationError on ``stock_currency``.
+    """
+    grant_currency = data.get("stock_currency") or currency
+    stock_currency = company.currency if company is not None else currency
+
+    def rate(currency: str, to_currency: str) -> Decimal:
+        try:
+            return fx_rate_for_owner(owner_id=user.pk, currency=currency, to_currency=to_currency)
+        except LookupError as error:
+            raise ValidationError({"stock_currency": str(error)}) from None
+
+    grant_value = data.get("stock_grant")
+    if grant_value is None and band is not None and band.stock_mid:
+        # The band's yearly stock is in the band's currency.
+        grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
+    schedule = schedule_fields(data.get("vesting_preset"), company)
+    grants = []
+    if grant_value:
+        price = Decimal("1")
+        if company is not None and company.share_price > 0:
+            price = company.share_price * rate(company.currency, grant_currency)
+        grants.append(
+            {
+                "label": "Initial grant",
+                "value": Decimal(grant_value).quantize(CENTS),
+                "grant_price": max(price.quantize(PRICE_PLACES), PRICE_PLACES),
+                "price_currency": grant_currency,
+                "vest_start": start,
+                **schedule,
+            }
+        )
+    refreshers = []
+    if data.get("refresher_yearly"):
+        yearly = data["refresher_yearly"] * rate(grant_currency, stock_currency)
+        refreshers.append({"yearly_value": yearly.quantize(CENTS), "first_year": 2, **schedule})
+    return grants, refreshers
+
+
 @transaction.atomic
 def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
     """Create an option and its package; missing figures default to the level's band."""
@@ -79,32 +143,10 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
         for year, key in ((1, "sign_on_year1"), (2, "sign_on_year2"))
         if data.get(key)
     ]
-    grant_value = data.get("stock_grant")
-    if grant_value is None and band is not None and band.stock_mid:
-        grant_value = band.stock_mid * 4
-    grants = []
-    if grant_value:
-        price = (
-            company.share_price if company is not None and company.share_price > 0 else Decimal("1")
-        )
-        grants.append(
-            {
-                "label": "Initial grant",
-                "value": grant_value,
-                "grant_price": price,
-                "vest_start": start,
-                **schedule_fields(data.get("vesting_preset"), company),
-            }
-        )
-    refreshers = []
-    if data.get("refresher_yearly"):
-        refreshers.append(
-            {
-                "yearly_value": data["refresher_yearly"],
-                "first_year": 2,
-                **schedule_fields(data.get("vesting_preset"), company),
-            }
-        )
+    currency = data.get("currency") or (band.currency if band else "USD")
+    grants, refreshers = _stock_rows(
+        user=user, company=company, currency=currency, data=data, band=band, start=start
+    )
     package = compensation_services.package_create(
         user=user,
         fields={
@@ -112,7 +154,7 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
             "company": company,
             "level": data.get("level"),
             "is_current_job": data.get("kind") == Offer.Kind.STAY,
-            "currency": data.get("currency") or (band.currency if band else "USD"),
+            "currency": currency,
             "base": base,
             "raise_pct": data.get("raise_pct")
             if data.get("raise_pct") is not None
@@ -339,12 +381,19 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
                 else Decimal("1")
             )
         )
+        # The scenario's stock is in the package currency; the grant's value is in the
+        # currency of its price (the first grant's, else the stock's).
+        currency = grant_price_currency(first, package) if first else stock_currency(package)
+        to_price = fx_rate_for_owner(
+            owner_id=user.pk, currency=package.currency, to_currency=currency
+        )
         years = len(fields["weights"]) or 4
         grants.append(
             {
                 "label": f"Negotiated: {scenario.name}"[:80],
-                "value": scenario.extra_stock_yearly * years,
+                "value": (scenario.extra_stock_yearly * years * to_price).quantize(CENTS),
                 "grant_price": price,
+                "price_currency": currency,
                 "vest_start": start,
                 **fields,
             }
@@ -353,9 +402,13 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
     if scenario.refresher_yearly is not None:
         refreshers = []
         if scenario.refresher_yearly:
+            # A refresher is stored in the stock's currency; the scenario's is in the package's.
+            to_stock = fx_rate_for_owner(
+                owner_id=user.pk, currency=package.currency, to_currency=stock_currency(package)
+            )
             refreshers.append(
                 {
-                    "yearly_value": scenario.refresher_yearly,
+                    "yearly_value": (scenario.refresher_yearly * to_stock).quantize(CENTS),
                     "first_year": 2,
                     **schedule_fields(None, package.company),
                 }

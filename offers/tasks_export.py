@@ -1,4 +1,8 @@
-"""Background export of large comparisons."""
+"""Background export of large comparisons.
+
+The task imports its service inside its body; `offers.export.job_queue` imports the task at
+module level to queue it, and `offers.export.jobs` never imports this module: no cycle.
+"""
 
 from __future__ import annotations
 

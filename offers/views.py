@@ -17,17 +17,20 @@ from accounts.history import history_for, revision_restore, trash_list
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from accounts.models import Revision
+from compensation.plausibility import message_warnings
+from compensation.selectors import package_get
+from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.middleware import SESSION_TZ_KEY
-from offers.models import Offer
+from offers.models import Offer, Preferences
 
 
 def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     """Return everything the dashboard shows."""
     from interviews.selectors import upcoming_deadlines, upcoming_rounds
 
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     today = timezone.localdate()
     ok = [ev for _r, ev in board.ranked]
     context: dict[str, Any] = {
@@ -36,7 +39,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
         "has_prefs": board.prefs.pk is not None,
         "rounds": list(upcoming_rounds(user=request.user, limit=6)),
         "deadlines": list(upcoming_deadlines(user=request.user)),
-        "strips": selectors.tz_strips_by_zone(ok, board.prefs, today),
+        "strips": valuation.tz_strips_by_zone(ok, board.prefs, today),
         "offer_deadlines": [
             e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
         ],
@@ -65,6 +68,16 @@ def _form_data(form: OfferForm) -> dict[str, Any]:
     return dict(form.cleaned_data)
 
 
+def warn_implausible(request: HttpRequest, package: Any) -> None:
+    """After a save, say when the package's entries look unusual (they are kept)."""
+    prefs = Preferences.objects.filter(owner=request.user).first()
+    message_warnings(
+        request,
+        package_get(user=request.user, pk=package.pk),
+        home_currency=prefs.home_currency if prefs else None,
+    )
+
+
 @require_http_methods(["GET", "POST"])
 def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
@@ -72,10 +85,11 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             offer = services.offer_create(user=request.user, data=_form_data(form))
-        except ValidationError as exc:
+        except ValidationError as exc:  # e.g. no exchange rate for the stock grant
             form_add_service_errors(form, exc)
         else:
             messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
+            warn_implausible(request, offer.package)
             return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
@@ -90,7 +104,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
     ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
     today = timezone.localdate()
@@ -100,7 +114,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ranked": ranked,
         "prefs": board.prefs,
         "board": board,
-        "strip": selectors.tz_strip(offer, board.prefs, today),
+        "strip": valuation.tz_strip(offer, board.prefs, today),
         "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
     }
     return render(request, "offers/offer_detail.html", context)
@@ -133,6 +147,7 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Saved."))
+            warn_implausible(request, offer.package)
             return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
@@ -160,7 +175,7 @@ def offer_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def offer_compare(request: HttpRequest) -> HttpResponse:
     """Compare two options side by side: difference per year and per component."""
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     evs = [e for e in board.evaluations if not e.error]
     if len(evs) < 2:
         return render(request, "offers/compare.html", {"evs": evs, "board": board})
@@ -171,15 +186,12 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
     )
     if a is b:
         b = next(e for e in evs if e is not a)
+    shown = board.basis.shown_columns
     rows = []
-    assert a.yearly is not None and b.yearly is not None
-    for year in a.yearly.index:
-        if year not in b.yearly.index:
-            continue
-        row: dict[str, Any] = {"year": int(year), "cells": []}
-        for comp in (*selectors.COMPONENTS, "total"):
-            va = float(a.yearly.loc[year, comp]) * a.fx_to_home
-            vb = float(b.yearly.loc[year, comp]) * b.fx_to_home
+    for year in range(1, min(len(a.values), len(b.values)) + 1):
+        row: dict[str, Any] = {"year": year, "cells": []}
+        for comp in shown:
+            va, vb = a.component(comp)[year - 1], b.component(comp)[year - 1]
             row["cells"].append((comp, va, vb, va - vb))
         rows.append(row)
     context = {
@@ -189,7 +201,7 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         "b": b,
         "rows": rows,
         "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
-        "components": [(c, charts.component_label(c)) for c in (*selectors.COMPONENTS, "total")],
+        "components": [(c, charts.component_label(c)) for c in shown],
     }
     return render(request, "offers/compare.html", context)
 

@@ -13,21 +13,18 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.reauth import reauth_required
-from offers.export import CONTENT_TYPES, LARGE_OPTIONS, LARGE_ROUNDS
+from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.backup import BackupError, backup_bytes, backup_restore
 from offers.export.comparison import comparison_build
+from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
-from offers.export.jobs import (
-    comparison_render,
-    export_is_large,
-    export_job_create,
-    export_job_path,
-)
+from offers.export.job_queue import export_job_create
+from offers.export.jobs import comparison_file, export_is_large, export_job_path, export_needs_job
 from offers.models import ExportJob
 
 
 class ExportForm(forms.Form):
-    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=ExportJob.Format.choices)
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=FORMAT_CHOICES)
 
 
 class ImportForm(forms.Form):
@@ -37,8 +34,8 @@ class ImportForm(forms.Form):
     )
 
 
-def _attachment(data: bytes, fmt: str, name: str) -> HttpResponse:
-    response = HttpResponse(data, content_type=CONTENT_TYPES[fmt])
+def _attachment(data: bytes, content_type: str, name: str) -> HttpResponse:
+    response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -74,12 +71,13 @@ def export_start(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "offers/export.html", _page(request, form=form), status=400)
     fmt = form.cleaned_data["format"]
-    if export_is_large(user=request.user):
+    if export_needs_job(user=request.user, fmt=fmt):
         job = export_job_create(user=request.user, fmt=fmt)
         messages.info(request, _("Your export is being prepared; this page shows its progress."))
         return redirect("offers:export_job", pk=job.pk)
-    data = comparison_render(comparison_build(user=request.user), fmt)
-    return _attachment(data, fmt, f"offerdesk-comparison-{_stamp()}.{fmt}")
+    spec = export_format(fmt)
+    data = comparison_file(user=request.user, fmt=fmt)
+    return _attachment(data, spec.content_type, f"offerdesk-comparison-{_stamp()}.{spec.extension}")
 
 
 @require_GET
@@ -117,7 +115,7 @@ def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
         path.open("rb"),
         as_attachment=True,
         filename=job.filename,
-        content_type=CONTENT_TYPES[job.format],
+        content_type=export_format(job.format).content_type,
     )
 
 
@@ -125,7 +123,9 @@ def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def backup_download(request: HttpRequest) -> HttpResponse:
     """Download everything the user owns as one JSON file (asks for the password first)."""
-    return _attachment(backup_bytes(user=request.user), "json", f"offerdesk-backup-{_stamp()}.json")
+    return _attachment(
+        backup_bytes(user=request.user), "application/json", f"offerdesk-backup-{_stamp()}.json"
+    )
 
 
 @reauth_required

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
+from offers import board as valuation
 from offers import scenarios, selectors, services
 from offers.forms import ScenarioForm
 from offers.logic.negotiation import NegotiationPoint
@@ -94,7 +95,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    board = selectors.board_build(user=request.user)
+    board = valuation.board_build(user=request.user)
     points = negotiation_for_offer(user=request.user, offer=offer, board=board)
     rows = [(p, point_adjustments(p, offer) is not None) for p in points]
     ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
@@ -328,6 +329,9 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
         offer = services.scenario_accept(user=request.user, scenario=scenario)
     except (StaleEditError, ValidationError) as exc:
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("offers:scenario_detail", pk=scenario.pk)
+    except LookupError as error:  # no exchange rate between the pay and the stock currency
+        messages.error(request, str(error))
         return redirect("offers:scenario_detail", pk=scenario.pk)
     messages.success(
         request,

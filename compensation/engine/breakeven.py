@@ -24,7 +24,8 @@ def _with_extra(spec: PackageSpec, component: str, amount: float) -> PackageSpec
         return dataclasses.replace(spec, sign_on=(*spec.sign_on, SignOn(amount, 1)))
     schedule = _extra_schedule(spec)
     grant = Grant(
-        value=amount * schedule.years,
+        # ``amount`` is in the package currency; a grant's value is in the stock's.
+        value=amount / spec.stock.fx_to_package * schedule.years,
         grant_price=spec.stock.price,
         schedule=schedule,
         vest_start=spec.start,
@@ -87,7 +88,8 @@ def breakeven(
 ) -> dict[str, Any]:
     """Return the extra stock per year (or year-1 sign-on) that makes A's N-year total equal B's.
 
-    Totals are cumulative gross in home currency; the extra is in A's currency.
+    Totals are cumulative gross in home currency; the extra (and its grant value) is in
+    A's package currency, converted into A's stock currency for the grant.
     Extra stock is a new grant of ``years_of_schedule x X`` on A's first grant's
     schedule (4-year even monthly if none) priced at A's current share price.
     With ``paths > 0`` the Monte Carlo medians are matched too, using common

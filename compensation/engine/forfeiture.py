@@ -57,7 +57,7 @@ def _check_day(field: str, value: object) -> datetime.date:
 
 
 def projected_price_on(spec: PackageSpec, day: datetime.date) -> float:
-    """Return the deterministic projected share price on ``day``."""
+    """Return the deterministic projected share price on ``day`` (stock's currency)."""
     return spec.stock.price_at_month((day - spec.start).days / DAYS_PER_MONTH)
 
 
@@ -66,8 +66,8 @@ def unvested_schedule(
 ) -> pd.DataFrame:
     """Return shares granted by ``after`` still to vest after it, by vest date, with their value.
 
-    Value is shares x ``price`` (default: projected price on ``after``) less the
-    liquidity discount.
+    Value is shares x ``price`` (in the stock's currency; default: projected price on
+    ``after``) less the liquidity discount, converted into the package currency.
     """
     _check_day("after", after)
     if price is None:
@@ -76,7 +76,7 @@ def unvested_schedule(
     events = vest_events(spec)
     mask = (events["granted_on"] <= after) & (events["date"] > after)
     pending = events.loc[mask].groupby("date", sort=True)["shares"].sum()
-    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    keep = (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
     return pd.DataFrame(
         {
             "date": list(pending.index),
@@ -97,7 +97,10 @@ def next_vest_date(spec: PackageSpec, after: datetime.date) -> datetime.date | N
 def forfeited_on_leave(
     spec: PackageSpec, leave_date: datetime.date, price: float | None = None
 ) -> dict[str, Any]:
-    """Return what leaving on ``leave_date`` forfeits or repays, in package currency."""
+    """Return what leaving on ``leave_date`` forfeits or repays, in package currency.
+
+    ``price`` (default: the projected price then) is in the stock's currency.
+    """
     _check_day("leave_date", leave_date)
     if price is None:
         price = projected_price_on(spec, leave_date)
@@ -142,6 +145,7 @@ def forfeited_on_leave(
     return {
         "leave_date": leave_date.isoformat(),
         "price": price,
+        "price_currency": spec.stock_currency,
         "unvested_shares": float(pending["shares"].sum()),
         "unvested_value": unvested_value,
         "unvested_by_year": unvested_by_year,

@@ -39,7 +39,15 @@ SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months"})
 GRANT_KEYS = SCHEDULE_KEYS | {"value", "shares", "grant_price", "vest_start"}
 REFRESHER_KEYS = SCHEDULE_KEYS | {"yearly_value", "first_year"}
 STOCK_KEYS = frozenset(
-    {"price", "growth_pct", "volatility_pct", "liquidity_discount_pct", "ticker"}
+    {
+        "price",
+        "growth_pct",
+        "volatility_pct",
+        "liquidity_discount_pct",
+        "ticker",
+        "currency",
+        "fx_to_package",
+    }
 )
 
 
@@ -131,6 +139,8 @@ def _stock(d: Mapping[str, Any]) -> Stock:
         volatility_pct=d.get("volatility_pct", 0.0),
         liquidity_discount_pct=d.get("liquidity_discount_pct", 0.0),
         ticker=d.get("ticker"),
+        currency=d.get("currency"),
+        fx_to_package=d.get("fx_to_package", 1.0),
     )
 
 

@@ -117,7 +117,7 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
         factor = factor * cm.fx_to_home
     if basis == "net_home":
         factor = factor * (1.0 - cm.tax_rate)
-    value_factor = factor * cm.keep
+    value_factor = factor * cm.keep * cm.stock_fx
     to_year = np.zeros((months, years))
     to_year[np.arange(months), np.arange(months) // 12] = 1.0
     t = np.arange(1, months + 1) * DT

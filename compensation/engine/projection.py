@@ -35,9 +35,11 @@ YEARLY_COLUMNS = (
 class CashflowMatrix:
     """Per-option monthly inputs of the vectorised core (options first, months last).
 
-    ``refresher_value[o, g, t]`` is the dollar value, at its grant price, of the
-    refresher granted at month ``12 * g`` that vests in month ``t + 1``; at vest it
-    is worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's price).
+    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant
+    price, of the refresher granted at month ``12 * g`` that vests in month ``t + 1``;
+    at vest it is worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's
+    price). Prices are in the stock's currency; ``stock_fx`` turns a vest value into the
+    package currency.
     """
 
     fixed: np.ndarray  # (options, months) base + bonus + sign-on + relocation
@@ -47,6 +49,7 @@ class CashflowMatrix:
     growth: np.ndarray  # (options,) annual growth as a fraction
     volatility: np.ndarray  # (options,) annual volatility as a fraction
     keep: np.ndarray  # (options,) 1 - liquidity discount
+    stock_fx: np.ndarray  # (options,) package currency per unit of the stock's currency
     fx_to_home: np.ndarray  # (options,)
     tax_rate: np.ndarray  # (options,) as a fraction
     tickers: tuple[str | None, ...]
@@ -127,6 +130,7 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
         growth=np.array([s.stock.growth_pct / 100.0 for s in specs]),
         volatility=np.array([s.stock.volatility_pct / 100.0 for s in specs]),
         keep=np.array([1.0 - s.stock.liquidity_discount_pct / 100.0 for s in specs]),
+        stock_fx=np.array([s.stock.fx_to_package for s in specs]),
         fx_to_home=np.array([s.fx_to_home for s in specs]),
         tax_rate=np.array([s.tax_rate_pct / 100.0 for s in specs]),
         tickers=tuple(s.stock.ticker for s in specs),
@@ -168,11 +172,19 @@ def refresher_vest_value(
     return np.asarray((values * ratio).sum(axis=-2))
 
 
+def _equity_factor(spec: PackageSpec) -> float:
+    """Return what one unit of vested stock value is worth in the package currency."""
+    return (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
+
+
 def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
-    """Return monthly gross cash flows in package currency, indexed by month 1..12*horizon."""
+    """Return monthly gross cash flows in package currency, indexed by month 1..12*horizon.
+
+    ``price_path`` (one price per month) is in the stock's currency.
+    """
     months = spec.months
     prices = _prices(spec, price_path)
-    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    keep = _equity_factor(spec)
     frame = pd.DataFrame(fixed_components(spec, months), index=pd.RangeIndex(1, months + 1))
     per_grant = [grant_shares(spec, g, months) * prices * keep for g in spec.grants]
     frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
@@ -191,7 +203,7 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     """Return the monthly cash flows of ``spec`` as plain arrays (no DataFrame overhead)."""
     months = spec.months
     prices = _prices(spec, price_path)
-    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    keep = _equity_factor(spec)
     out = fixed_components(spec, months)
     equity = np.zeros(months)
     for g in spec.grants:
@@ -258,7 +270,8 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
     for i, grant in enumerate(spec.grants):
         shares = grant.share_count(stock.price)
         price = grant.grant_price if grant.grant_price is not None else stock.price
-        total = grant.value if grant.value is not None else shares * price
+        in_stock_currency = grant.value if grant.value is not None else shares * price
+        total = in_stock_currency * stock.fx_to_package
         vest_start = grant.vest_start or spec.start
         grant_value_total += total
         grants.append(
@@ -266,6 +279,8 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
                 "label": f"grant_{i}",
                 "shares": shares,
                 "grant_price": price,
+                "price_currency": spec.stock_currency,
+                "value_at_grant_stock_currency": in_stock_currency,
                 "value_at_grant": total,
                 "value_per_year_at_grant": total / grant.schedule.years,
                 "schedule": describe_schedule(grant.schedule),
@@ -305,6 +320,8 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
         "refreshers": refreshers,
         "stock": {
             "price": stock.price,
+            "currency": spec.stock_currency,
+            "fx_to_package": stock.fx_to_package,
             "ticker": stock.ticker,
             "growth_pct": stock.growth_pct,
             "volatility_pct": stock.volatility_pct,
@@ -324,6 +341,8 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
             "liquidity discount; growth compounds yearly, applied monthly.",
             "Net figures apply one flat tax rate to everything, equity taxed as income at vest.",
             "Home-currency figures use one fixed exchange rate.",
+            "Share prices and grant prices are in the stock's currency; grant values "
+            "and vest values are converted into the package currency at one fixed rate.",
             "Illustrative projection, not a forecast; check against the offer letter.",
         ],
     }

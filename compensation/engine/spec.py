@@ -41,10 +41,11 @@ class SignOn:
 
 @dataclass(frozen=True, kw_only=True)
 class Grant:
-    """An equity grant given as a dollar value or a share count.
+    """An equity grant given as a value or a share count.
 
-    A dollar ``value`` becomes shares at ``grant_price`` (or at the package's stock
-    price when ``grant_price`` is None). ``vest_start`` None means the package start.
+    ``value`` and ``grant_price`` are in the stock's currency (``Stock.currency``). A
+    ``value`` becomes shares at ``grant_price`` (or at the stock price today when
+    ``grant_price`` is None). ``vest_start`` None means the package start.
     """
 
     value: float | None = None
@@ -81,7 +82,10 @@ class Grant:
 
 @dataclass(frozen=True)
 class Refresher:
-    """A yearly refresher: a new grant of ``yearly_value`` each year from ``first_year`` on."""
+    """A yearly refresher: a new grant of ``yearly_value`` each year from ``first_year`` on.
+
+    ``yearly_value`` is in the stock's currency, like a grant's value.
+    """
 
     yearly_value: float
     schedule: VestingSchedule = field(default_factory=VestingSchedule)
@@ -97,15 +101,32 @@ class Refresher:
 
 @dataclass(frozen=True)
 class Stock:
-    """The share price today and its assumed annual growth, volatility and liquidity haircut."""
+    """The share price today and its assumed annual growth, volatility and liquidity haircut.
+
+    ``price`` is in ``currency`` (None: the package's currency); grant values, grant
+    prices and refresher values are in that currency too. ``fx_to_package`` is how many
+    units of the package currency one unit of ``currency`` buys: vest values are
+    converted into the package currency at that rate (1 when the currencies agree).
+    """
 
     price: float
     growth_pct: float = 0.0
     volatility_pct: float = 0.0
     liquidity_discount_pct: float = 0.0
     ticker: str | None = None
+    currency: str | None = None
+    fx_to_package: float = 1.0
 
     def __post_init__(self) -> None:
+        if self.currency is not None and (not isinstance(self.currency, str) or not self.currency):
+            raise EngineInputError(
+                "currency", f"must be a currency code or None (got {self.currency!r})"
+            )
+        object.__setattr__(
+            self,
+            "fx_to_package",
+            check_number("fx_to_package", self.fx_to_package, minimum=0.0, exclusive_minimum=True),
+        )
         object.__setattr__(
             self, "price", check_number("price", self.price, minimum=0.0, exclusive_minimum=True)
         )
@@ -210,6 +231,17 @@ class PackageSpec:
             object.__setattr__(self, name, items)
         if not isinstance(self.stock, Stock):
             raise EngineInputError("stock", f"must be a Stock (got {self.stock!r})")
+        if self.stock.currency in (None, self.currency) and self.stock.fx_to_package != 1.0:
+            raise EngineInputError(
+                "stock.fx_to_package",
+                "must be 1 when the stock is priced in the package currency "
+                f"(got {self.stock.fx_to_package!r})",
+            )
+
+    @property
+    def stock_currency(self) -> str:
+        """Return the currency of the share price, grant values and refresher values."""
+        return self.stock.currency or self.currency
 
     @property
     def months(self) -> int:

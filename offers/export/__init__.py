@@ -8,12 +8,6 @@ FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 # More than this many options or interview rounds: the export runs as a background job.
 LARGE_OPTIONS = 50
 LARGE_ROUNDS = 5000
-CONTENT_TYPES = {
-    "csv": "text/csv; charset=utf-8",
-    "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "json": "application/json",
-    "html": "text/html; charset=utf-8",
-}
 
 
 def neutralise(value: Any) -> Any:

@@ -17,13 +17,14 @@ from django.db.models import Count
 from django.utils import timezone
 
 from compensation.engine import assumptions, describe_schedule
+from offers.board import COMPONENTS, Board, Evaluation, board_build
 from offers.models import Scenario
-from offers.selectors import COMPONENTS, Board, Evaluation, board_build
+from offers.negotiation import negotiation_for_offer
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-YEARLY_COMPONENTS = (*COMPONENTS, "total")
+SCHEMA_VERSION = 2
+YEARLY_COMPONENTS = (*COMPONENTS, "total", "tax")
 BASES = ("gross", "net")
 # Negotiation points are worked out for the top of the ranking only: a person negotiates with
 # a handful of companies, and each option's points compare it with every other option.
@@ -71,43 +72,31 @@ def _iso(value: dt.date | dt.datetime | None) -> str | None:
 
 
 def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
-    """Return the tidy rows of one option: year x component x basis x currency."""
-    assert ev.spec is not None and ev.yearly is not None
-    spec, frame = ev.spec, ev.yearly
-    net = 1.0 - spec.tax_rate_pct / 100.0
-    # A home-currency row only when it differs, so (option, year, component, basis, currency)
-    # stays a key; a row in home currency is flagged, whichever currency the package is in.
-    variants = [] if home == spec.currency else [(spec.currency, 1.0, False)]
-    variants.append((home, ev.fx_to_home, True))
-    totals = {
-        ("gross", False): frame["total"],
-        ("net", False): frame["total_net"],
-        ("gross", True): frame["total_home"],
-        ("net", True): frame["total_net_home"],
-    }
+    """Return the tidy rows of one option: the board's own figures, in home currency.
+
+    Per year: the gross components, ``total`` (gross) and ``tax`` with basis ``gross``, and
+    the after-tax ``total`` with basis ``net``; (option_key, year, component, basis) is a key.
+    """
+    assert ev.yearly is not None
+    frame = ev.yearly
     rows = []
+
+    def row(year: int, component: str, basis: str, amount: float) -> dict[str, Any]:
+        return {
+            "option_key": ev.key,
+            "option": ev.offer.name,
+            "year": year,
+            "component": component,
+            "basis": basis,
+            "currency": home,
+            "in_home_currency": True,
+            "amount": amount,
+        }
+
     for year in frame.index:
         for component in YEARLY_COMPONENTS:
-            for basis in BASES:
-                for currency, fx, in_home in variants:
-                    if component == "total":
-                        amount = float(totals[(basis, in_home)][year])
-                    else:
-                        amount = float(frame.at[year, component]) * fx
-                        if basis == "net":
-                            amount *= net
-                    rows.append(
-                        {
-                            "option_key": ev.key,
-                            "option": ev.offer.name,
-                            "year": int(year),
-                            "component": component,
-                            "basis": basis,
-                            "currency": currency,
-                            "in_home_currency": in_home,
-                            "amount": amount,
-                        }
-                    )
+            rows.append(row(int(year), component, "gross", float(frame.at[year, component])))
+        rows.append(row(int(year), "total", "net", float(frame.at[year, "net"])))
     return rows
 
 
@@ -127,11 +116,10 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
     offer = ev.offer
     package = offer.package
     spec = ev.spec
-    column = "total_net_home" if board.prefs.basis == "net" else "total_home"
     first = cumulative = None
     if ev.yearly is not None:
-        first = float(ev.yearly[column].iloc[0])
-        cumulative = float(ev.yearly[column].sum())
+        first = ev.first_year
+        cumulative = ev.value
     return {
         "key": ev.key,
         "name": offer.name,
@@ -150,7 +138,8 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
         "tax_rate_pct": spec.tax_rate_pct if spec else None,
         "rank": ranked.rank if ranked else None,
         "score": float(ranked.total) if ranked else None,
-        "comp_value_home": float(ranked.comp_value) if ranked else None,
+        "comp_value_home": cumulative,
+        "bridge_home": ev.bridge,
         "first_year_home": first,
         "horizon_total_home": cumulative,
         "excluded": bool(ranked.excluded) if ranked else False,
@@ -225,21 +214,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
     return row, vesting
 
 
-def _plain(value: Any) -> Any:
-    """Return a JSON-ready copy of a negotiation point (dataclass, dict or anything else)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, dict):
-        return dict(value)
-    return {"title": str(value)}
-
-
 def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, Any]]:
-    """Return every option's negotiation points; empty if that feature is absent or fails."""
-    try:
-        from offers.negotiation import negotiation_for_offer  # type: ignore[import-not-found]
-    except ImportError:
-        return []
+    """Return the negotiation points of the top options; an option whose points fail has none."""
     rows: list[dict[str, Any]] = []
     top = [ev for _ranked, ev in board.ranked[:NEGOTIATION_TOP]]
     if len(board.evaluations) > NEGOTIATION_TOP:
@@ -249,29 +225,24 @@ def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, An
         top = [ev for _ranked, ev in board.ranked]
     for ev in top:
         try:
-            result = negotiation_for_offer(user=user, offer=ev.offer, board=board)
+            points = negotiation_for_offer(user=user, offer=ev.offer, board=board)
         except Exception:  # an optional section must never break the export
             logger.exception("negotiation points failed for offer %s", ev.offer.pk)
             continue
-        points = getattr(result, "points", result) or []
         for point in points:
-            data = _plain(point)
-            figures = data.get("figures")
             rows.append(
                 {
                     "option_key": ev.key,
                     "option": ev.offer.name,
-                    "priority": data.get("priority"),
-                    "title": str(data.get("title", "")),
-                    "ask_amount": data.get("ask_amount"),
-                    "ask_currency": data.get("ask_currency") or "",
-                    "ask_term": data.get("ask_term") or "",
-                    "trigger": str(data.get("trigger", "")),
-                    "evidence": str(data.get("evidence", "")),
-                    "rule": str(data.get("rule", "")),
-                    "figures": {str(k): v for k, v in figures.items()}
-                    if isinstance(figures, dict)
-                    else {},
+                    "priority": point.priority,
+                    "title": point.title,
+                    "ask_amount": point.ask_amount,
+                    "ask_currency": point.ask_currency or "",
+                    "ask_term": point.ask_term or "",
+                    "trigger": point.trigger,
+                    "evidence": point.evidence,
+                    "rule": point.rule,
+                    "figures": dict(point.figures),
                 }
             )
     return rows
@@ -408,6 +379,9 @@ def comparison_build(
         "user": user.get_username(),
         "home_currency": home,
         "basis": prefs.basis,
+        "basis_label": board.basis.label,
+        "window_start": board.basis.start.isoformat(),
+        "window_end": board.basis.end.isoformat(),
         "horizon_years": prefs.horizon_years,
         "risk_percentile": prefs.risk_percentile,
         "weights": prefs.weights,

@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from offers.charts import PALETTE
+from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
 
 CHART_OPTIONS = 12
@@ -37,10 +37,7 @@ def figure_yearly(c: Comparison) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "group",
-            "title": {
-                "text": _("Total compensation by year (%(c)s, %(b)s)")
-                % {"c": c.meta["home_currency"], "b": basis}
-            },
+            "title": {"text": _("Pay by year: %(basis)s") % {"basis": c.meta["basis_label"]}},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
@@ -70,7 +67,7 @@ def figure_cumulative(c: Comparison) -> dict[str, Any]:
     return {
         "data": data,
         "layout": {
-            "title": {"text": _("Cumulative (%(c)s)") % {"c": c.meta["home_currency"]}},
+            "title": {"text": _("Running value: %(basis)s") % {"basis": c.meta["basis_label"]}},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
@@ -88,7 +85,7 @@ def figure_scores(c: Comparison) -> dict[str, Any]:
         {
             "type": "bar",
             "orientation": "h",
-            "name": criterion,
+            "name": criterion_label(criterion),
             "y": names,
             "x": [round(o["criteria"][criterion]["contribution"], 4) for o in ranked][::-1],
             "marker": {"color": PALETTE[i % len(PALETTE)]},

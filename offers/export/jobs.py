@@ -1,4 +1,8 @@
-"""Render a comparison in any format, decide what is large, and run background export jobs."""
+"""Render a comparison in a registered format, decide what is large, and run export jobs.
+
+The export task calls `export_job_run`; this module never imports the task (queueing lives in
+`offers.export.job_queue`), so the two import each other in one direction only.
+"""
 
 from __future__ import annotations
 
@@ -7,40 +11,18 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
-from offers.export.comparison import Comparison, Progress, comparison_build
+from offers.export.comparison import Progress, comparison_build
+from offers.export.formats import export_format
 from offers.models import ExportJob, Offer
-
-FORMATS = tuple(ExportJob.Format.values)
-
-
-def comparison_render(comparison: Comparison, fmt: str) -> bytes:
-    """Return the comparison as a file in one of FORMATS."""
-    if fmt == "csv":
-        from offers.export.csv_export import csv_bytes
-
-        return csv_bytes(comparison)
-    if fmt == "xlsx":
-        from offers.export.xlsx import xlsx_bytes
-
-        return xlsx_bytes(comparison)
-    if fmt == "json":
-        from offers.export.json_export import json_bytes
-
-        return json_bytes(comparison)
-    if fmt == "html":
-        from offers.export.html import html_bytes
-
-        return html_bytes(comparison)
-    raise ValueError(f"unknown export format {fmt!r}")
 
 
 def comparison_file(*, user: AbstractBaseUser, fmt: str, progress: Progress | None = None) -> bytes:
-    """Build the user's comparison and return it as a file in ``fmt``."""
-    return comparison_render(comparison_build(user=user, progress=progress), fmt)
+    """Build the user's comparison and return it as a file in the registered format ``fmt``."""
+    writer = export_format(fmt)
+    return writer.write(comparison_build(user=user, progress=progress))
 
 
 def export_is_large(*, user: AbstractBaseUser) -> bool:
@@ -53,20 +35,13 @@ def export_is_large(*, user: AbstractBaseUser) -> bool:
     )
 
 
+def export_needs_job(*, user: AbstractBaseUser, fmt: str) -> bool:
+    """Return True when this export must be built by a background job instead of at once."""
+    return not export_format(fmt).inline or export_is_large(user=user)
+
+
 def export_dir() -> Path:
     return Path(settings.MEDIA_ROOT) / "exports"
-
-
-@transaction.atomic
-def export_job_create(*, user: AbstractBaseUser, fmt: str) -> ExportJob:
-    """Queue a background export; the task starts once this transaction commits."""
-    from offers.tasks_export import export_comparison_task
-
-    job = ExportJob(owner=user, format=fmt)
-    job.full_clean()
-    job.save()
-    transaction.on_commit(lambda: export_comparison_task.delay(job.pk))
-    return job
 
 
 def export_job_run(*, job_id: int) -> str:
@@ -87,7 +62,7 @@ def export_job_run(*, job_id: int) -> str:
         folder = export_dir() / str(job.owner_id)
         folder.mkdir(parents=True, exist_ok=True)
         # An unguessable name: the file is only ever served through the owner-checked view.
-        name = f"{job.pk}-{secrets.token_hex(8)}.{job.format}"
+        name = f"{job.pk}-{secrets.token_hex(8)}.{export_format(job.format).extension}"
         (folder / name).write_bytes(data)
     except Exception as exc:
         ExportJob.objects.filter(pk=job_id).update(

@@ -1,4 +1,4 @@
-"""The comparison as a versioned JSON document (schema: offers/export/schema/comparison-v1.json)."""
+"""The comparison as a versioned JSON document (schema: offers/export/schema/comparison-v2.json)."""
 
 from __future__ import annotations
 

@@ -91,13 +91,8 @@ def _summary(wb: Workbook, c: Comparison) -> None:
     sheet.title(_("Offerdesk comparison"))
     sheet.append(
         [
-            _("Home currency %(c)s, basis %(b)s, %(h)s-year horizon, generated %(t)s")
-            % {
-                "c": home,
-                "b": c.meta["basis"],
-                "h": c.meta["horizon_years"],
-                "t": c.meta["generated_at"],
-            }
+            _("Every figure: %(basis)s. Generated %(t)s.")
+            % {"basis": c.meta["basis_label"], "t": c.meta["generated_at"]}
         ]
     )
     sheet.blank()
@@ -109,7 +104,7 @@ def _summary(wb: Workbook, c: Comparison) -> None:
             _("Kind"),
             _("Status"),
             _("Score"),
-            _("Value over horizon (%(c)s)") % {"c": home},
+            _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
             _("First year (%(c)s)") % {"c": home},
             _("Excluded"),
             _("Exclusion reasons / errors"),
@@ -140,8 +135,8 @@ def _summary(wb: Workbook, c: Comparison) -> None:
     years = max(len(v) for v in totals.values())
     sheet.blank()
     sheet.title(
-        _("Yearly totals (%(c)s, %(b)s), top %(n)s options")
-        % {"c": home, "b": c.meta["basis"], "n": len(names)},
+        _("Yearly totals, top %(n)s options: %(basis)s")
+        % {"basis": c.meta["basis_label"], "n": len(names)},
         SECTION_FONT,
     )
     sheet.header([_("Year"), *names])

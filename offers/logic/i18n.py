@@ -26,3 +26,8 @@ def install(translator: Callable[[str], str]) -> None:
 def gettext(message: str) -> str:
     """Return message translated by the installed translator."""
     return _translator(message)
+
+
+def gettext_noop(message: str) -> str:
+    """Return message unchanged: marks a message id to translate later, when it is read."""
+    return message

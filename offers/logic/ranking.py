@@ -13,49 +13,20 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from offers.logic.criteria import CRITERIA as REGISTRY
+from offers.logic.criteria import KEYS, RATINGS, ScoreContext, Scored, noun, rating_of
+from offers.logic.criteria import LEVEL_PENALTY_PER_STEP as LEVEL_PENALTY_PER_STEP
+from offers.logic.criteria import Figures as Figures
+from offers.logic.criteria import OptionFacts as OptionFacts
+from offers.logic.criteria import RankingPrefs as RankingPrefs
+from offers.logic.criteria import money as _money
 from offers.logic.errors import LogicInputError
 from offers.logic.i18n import gettext as _
 
-CRITERIA = ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
-RATING_CRITERIA = ("scope", "growth", "team", "learning")
+# The criterion keys in registry order (offers.logic.criteria is the one list).
+CRITERIA = KEYS
 OPTION_KINDS = ("external", "internal", "stay")
-LEVEL_PENALTY_PER_STEP = 0.25
 SEARCH_MAX_FACTOR = 10.0
-
-Figures = dict[str, float | str | None]
-
-
-@dataclass(frozen=True)
-class OptionFacts:
-    """Facts about one option, already reduced to home-currency figures by the caller."""
-
-    key: str
-    name: str
-    kind: str
-    comp_value: float
-    first_year_total: float
-    remote_weeks_allowed: float
-    remote_policy: str
-    overlap_hours: float
-    office_hours: float = 8.0
-    level_order: int | None = None
-    target_level_order: int | None = None
-    relocation_required: bool = False
-    scope: int | None = None
-    growth: int | None = None
-    team: int | None = None
-    learning: int | None = None
-
-
-@dataclass(frozen=True)
-class RankingPrefs:
-    """The user's raw criterion weights and hard constraints."""
-
-    weights: Mapping[str, float]
-    required_remote_weeks: float = 0.0
-    min_first_year_total: float | None = None
-    relocation_ok: bool = True
-    currency: str = "USD"
 
 
 @dataclass(frozen=True)
@@ -157,26 +128,6 @@ class _Exclusion:
     about_money: bool
 
 
-def _money(amount: float, currency: str) -> str:
-    """Return an amount formatted like 'USD 120,000'."""
-    return f"{currency} {amount:,.0f}"
-
-
-def _criterion_label(criterion: str) -> str:
-    """Return a criterion's name in the active language (the key itself when unknown)."""
-    labels = {
-        "comp": _("comp"),
-        "remote": _("remote"),
-        "timezone": _("timezone"),
-        "level": _("level"),
-        "scope": _("scope"),
-        "growth": _("growth"),
-        "team": _("team"),
-        "learning": _("learning"),
-    }
-    return labels.get(criterion, criterion)
-
-
 def _check_options(options: Sequence[OptionFacts]) -> None:
     """Raise LogicInputError unless the options are usable."""
     if not options:
@@ -191,11 +142,11 @@ def _check_options(options: Sequence[OptionFacts]) -> None:
             )
         if not option.office_hours > 0:
             raise LogicInputError("office_hours", f"{option.key}: office hours must be above 0")
-        for criterion in RATING_CRITERIA:
-            rating = getattr(option, criterion)
+        for rated in RATINGS:
+            rating = rating_of(rated, option)
             if rating is not None and not 1 <= rating <= 5:
                 raise LogicInputError(
-                    criterion, f"{option.key}: rating must be 1-5, got {rating!r}"
+                    rated.key, f"{option.key}: rating must be 1-5, got {rating!r}"
                 )
         for name in ("comp_value", "first_year_total", "remote_weeks_allowed", "overlap_hours"):
             if not math.isfinite(getattr(option, name)):
@@ -226,88 +177,10 @@ def _normalised(weights: Mapping[str, float]) -> dict[str, float]:
 
 def _criterion_scores(
     option: OptionFacts, best_comp: float, prefs: RankingPrefs
-) -> dict[str, tuple[float, str, Figures]]:
+) -> dict[str, Scored]:
     """Return each criterion's score, explanation and figures for one option."""
-    cur = prefs.currency
-    scores: dict[str, tuple[float, str, Figures]] = {}
-
-    if best_comp > 0 and option.comp_value > 0:
-        comp = option.comp_value / best_comp
-        text = _("{amount} is {share} of the best option ({best})").format(
-            amount=_money(option.comp_value, cur), share=f"{comp:.0%}", best=_money(best_comp, cur)
-        )
-    else:
-        comp = 0.0
-        text = _("{amount} is not positive, or no option has positive pay").format(
-            amount=_money(option.comp_value, cur)
-        )
-    scores["comp"] = (
-        comp,
-        text,
-        {"comp_value": option.comp_value, "best_comp_value": best_comp, "currency": cur},
-    )
-
-    required = prefs.required_remote_weeks
-    allowed = option.remote_weeks_allowed
-    if required <= 0:
-        remote, text = 1.0, _("you need no remote weeks")
-    else:
-        remote = max(0.0, min(1.0, allowed / required))
-        text = _("{allowed} remote weeks a year allowed ({policy}); you need {required}").format(
-            allowed=f"{allowed:g}", required=f"{required:g}", policy=option.remote_policy
-        )
-    scores["remote"] = (
-        remote,
-        text,
-        {"remote_weeks_allowed": allowed, "required_remote_weeks": required},
-    )
-
-    timezone = max(0.0, min(1.0, option.overlap_hours / option.office_hours))
-    scores["timezone"] = (
-        timezone,
-        _("{overlap} of {office} office hours a day fall in your working hours at home").format(
-            overlap=f"{option.overlap_hours:.1f}", office=f"{option.office_hours:g}"
-        ),
-        {"overlap_hours": option.overlap_hours, "office_hours": option.office_hours},
-    )
-
-    if option.level_order is None or option.target_level_order is None:
-        level, text = 1.0, _("level or target level unknown; not penalised")
-    elif option.level_order >= option.target_level_order:
-        level, text = 1.0, _("at or above your target level")
-    else:
-        steps = option.target_level_order - option.level_order
-        level = max(0.0, 1.0 - LEVEL_PENALTY_PER_STEP * steps)
-        text = (
-            _("{steps} levels below your target")
-            if steps > 1
-            else _("{steps} level below your target")
-        ).format(steps=steps)
-    scores["level"] = (
-        level,
-        text,
-        {
-            "level_order": option.level_order,
-            "target_level_order": option.target_level_order,
-        },
-    )
-
-    for criterion in RATING_CRITERIA:
-        rating = getattr(option, criterion)
-        label = _criterion_label(criterion)
-        if rating is None:
-            scores[criterion] = (
-                0.5,
-                _("no {criterion} rating; scored as neutral").format(criterion=label),
-                {"rating": None},
-            )
-        else:
-            scores[criterion] = (
-                (rating - 1) / 4,
-                _("rated {rating}/5 on {criterion}").format(rating=rating, criterion=label),
-                {"rating": float(rating)},
-            )
-    return scores
+    context = ScoreContext(prefs=prefs, best_comp=best_comp)
+    return {c.key: c.score(option, context) for c in REGISTRY}
 
 
 def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
@@ -663,7 +536,7 @@ def money_value_of_weight(
             "{criterion} for {name} worth {amount} of pay over the horizon (best option pays "
             "{best})"
         ).format(
-            criterion=_criterion_label(criterion),
+            criterion=noun(criterion),
             weight=f"{raw[criterion]:g}",
             pay_weight=f"{raw['comp']:g}",
             name=option.name,

@@ -61,3 +61,23 @@ def criterion(name: str) -> str:
     from offers.charts import criterion_label
 
     return criterion_label(name)
+
+
+@register.filter
+def component(name: str) -> str:
+    """Return the translated name of a yearly column (base, bonus, ..., tax, after tax)."""
+    from offers.charts import component_label
+
+    return component_label(name)
+
+
+@register.filter
+def valuation_rows(ev: Any) -> list[dict[str, Any]]:
+    """Return an evaluation's table rows: year, the basis's columns, the running value."""
+    return ev.rows()  # type: ignore[no-any-return]
+
+
+@register.filter
+def valuation_totals(ev: Any) -> list[float]:
+    """Return the window totals of the basis's columns."""
+    return [sum(ev.component(c)) for c in ev.basis.shown_columns]

@@ -101,11 +101,14 @@ def test_share_grants_and_uneven_schedules(alice, package):
     assert grant.schedule == engine.VESTING_PRESETS["amazon_5_15_40_40"]
 
 
-def test_company_price_converted_into_package_currency(alice, package):
+def test_company_price_stays_in_its_currency_and_vests_convert(alice, package):
+    # The stock is priced in USD (the company's); 1 SGD = 0.8 USD, so 1 USD = 1.25 SGD.
     FxRateFactory(currency="SGD", to_currency="USD", rate=Decimal("0.8"))
     package.currency = "SGD"
     package.save()
-    assert spec_of(alice, package).stock.price == pytest.approx(125.0)
+    stock = spec_of(alice, package).stock
+    assert stock.price == 100.0 and stock.currency == "USD"
+    assert stock.fx_to_package == pytest.approx(1.25)
 
 
 def test_without_company_price_uses_grant_price(alice, package):

@@ -9,11 +9,11 @@ import time
 import pandas as pd
 import pytest
 
+from offers.board import board_build
 from offers.export.backup import backup_build, backup_restore
 from offers.export.comparison import comparison_build
 from offers.export.csv_export import csv_bytes
 from offers.export.generate import generate_user_data
-from offers.selectors import board_build
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ import pytest
 from django.core.management import call_command
 from openpyxl import load_workbook
 
-from compensation.engine import project_yearly
-from compensation.selectors import package_to_spec
+from offers.board import board_build
 from offers.export import neutralise
 from offers.export.comparison import comparison_build
 from offers.export.csv_export import csv_bytes
@@ -55,14 +54,12 @@ def board_user(alice):
     return {"user": alice, "usd": usd, "sgd": sgd}
 
 
-def engine_yearly(offer, fx):
-    """Return the engine's own projection of an offer, built straight from its package."""
-    offer.refresh_from_db()
-    spec = package_to_spec(offer.package, horizon_years=4, fx_to_home=fx, start=offer.start_date)
-    return project_yearly(spec)
+def board_yearly(user, offer):
+    """Return the board's own yearly figures of an option: the one valuation every page uses."""
+    return board_build(user=user).evaluation(str(offer.pk)).yearly
 
 
-def test_csv_reads_back_with_pandas_and_matches_the_engine(board_user):
+def test_csv_reads_back_with_pandas_and_matches_the_board(board_user):
     comparison = comparison_build(user=board_user["user"])
     frame = pd.read_csv(io.BytesIO(csv_bytes(comparison)))
     assert list(frame.columns) == [
@@ -77,31 +74,23 @@ def test_csv_reads_back_with_pandas_and_matches_the_engine(board_user):
     ]
     assert frame["amount"].dtype == float
     assert not frame.duplicated(["option_key", "year", "component", "basis", "currency"]).any()
-    for offer, fx, cur in ((board_user["sgd"], 0.74, "SGD"), (board_user["usd"], 1.0, "USD")):
-        expected = engine_yearly(offer, fx)
+    assert set(frame["currency"]) == {"USD"}
+    for offer in (board_user["sgd"], board_user["usd"]):
+        expected = board_yearly(board_user["user"], offer)
         rows = frame[frame["option_key"] == offer.pk]
         for year in expected.index:
-            at = rows[(rows["year"] == year) & (rows["component"] == "total")]
-            gross_own = at[(at["basis"] == "gross") & (at["currency"] == cur)]["amount"].item()
-            net_home = at[(at["basis"] == "net") & (at["currency"] == "USD")]["amount"].item()
-            assert gross_own == pytest.approx(expected.at[year, "total"], rel=1e-12)
-            assert net_home == pytest.approx(expected.at[year, "total_net_home"], rel=1e-12)
-            for comp in ("base", "bonus", "sign_on", "relocation", "equity"):
-                value = rows[
-                    (rows["year"] == year)
-                    & (rows["component"] == comp)
-                    & (rows["basis"] == "gross")
-                    & (rows["currency"] == cur)
-                ]["amount"].item()
+            at = rows[rows["year"] == year]
+            net = at[(at["component"] == "total") & (at["basis"] == "net")]["amount"].item()
+            assert net == pytest.approx(expected.at[year, "net"], rel=1e-12)
+            for comp in ("base", "bonus", "sign_on", "relocation", "equity", "total", "tax"):
+                value = at[(at["component"] == comp) & (at["basis"] == "gross")]["amount"].item()
                 assert value == pytest.approx(expected.at[year, comp], rel=1e-12)
-    # Package and home currency rows for the SGD option; the components add up to the total.
-    sgd_rows = frame[frame["option_key"] == board_user["sgd"].pk]
-    assert set(sgd_rows["currency"]) == {"SGD", "USD"}
-    y1 = sgd_rows[
-        (sgd_rows["year"] == 1) & (sgd_rows["basis"] == "gross") & (sgd_rows["currency"] == "USD")
-    ]
-    parts = y1[y1["component"] != "total"]["amount"].sum()
-    assert parts == pytest.approx(y1[y1["component"] == "total"]["amount"].item(), rel=1e-9)
+    # The SGD option in home currency: the components add up to the total, tax is 17 %.
+    y1 = frame[(frame["option_key"] == board_user["sgd"].pk) & (frame["year"] == 1)]
+    gross = y1[y1["basis"] == "gross"].set_index("component")["amount"]
+    parts = gross[["base", "bonus", "sign_on", "relocation", "equity"]].sum()
+    assert parts == pytest.approx(gross["total"], rel=1e-9)
+    assert gross["tax"] == pytest.approx(0.17 * gross["total"], rel=1e-9)
 
 
 def test_csv_keeps_exact_floats(board_user):
@@ -130,20 +119,18 @@ def test_xlsx_sheets_figures_and_layout(board_user):
     assert yby.freeze_panes == "B2"
     assert yby.column_dimensions["A"].width >= 30
     header = [c.value for c in yby[1]]
-    expected = engine_yearly(board_user["sgd"], 0.74)
+    expected = board_yearly(board_user["user"], board_user["sgd"])
     found = 0
     for row in yby.iter_rows(min_row=2):
         values = dict(zip(header, row, strict=False))
         if values["Option"].value == "'" + EVIL and values["Basis"].value == "gross":
             year = values["Year"].value
-            column = "total" if values["Currency"].value == "SGD" else "total_home"
-            assert values["Total"].value == pytest.approx(expected.at[year, column], rel=1e-12)
+            assert values["Currency"].value == "USD"
+            assert values["Total"].value == pytest.approx(expected.at[year, "total"], rel=1e-12)
             assert values["Currency"].value in values["Total"].number_format
-            assert values["Stock"].value == pytest.approx(
-                expected.at[year, "equity"] * (1 if column == "total" else 0.74), rel=1e-12
-            )
+            assert values["Stock"].value == pytest.approx(expected.at[year, "equity"], rel=1e-12)
             found += 1
-    assert found == 8  # 4 years x (SGD, USD)
+    assert found == 4  # 4 years, home currency
     assumptions = wb["Assumptions"]
     rows = [[c.value for c in r] for r in assumptions.iter_rows()]
     assert any(r[0] == "'" + EVIL and r[4] == pytest.approx(17.0) for r in rows)
@@ -179,11 +166,11 @@ def test_formulas_are_neutralised_but_numbers_stay_numbers(board_user):
 def test_json_validates_against_its_schema(board_user):
     comparison = comparison_build(user=board_user["user"])
     doc = json.loads(json_bytes(comparison))
-    assert doc["schema_version"] == 1
-    jsonschema.validate(doc, load_schema("comparison-v1.json"))
+    assert doc["schema_version"] == 2
+    jsonschema.validate(doc, load_schema("comparison-v2.json"))
     bad = {**doc, "yearly": [{**doc["yearly"][0], "amount": "12"}]}
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(bad, load_schema("comparison-v1.json"))
+        jsonschema.validate(bad, load_schema("comparison-v2.json"))
 
 
 def test_html_report_file_is_self_contained(board_user):
@@ -202,7 +189,7 @@ def test_failed_option_is_listed_with_its_error(alice):
     assert comparison.options[0]["error"] and comparison.options[0]["rank"] is None
     assert comparison.yearly == []
     load_workbook(io.BytesIO(xlsx_bytes(comparison)))
-    jsonschema.validate(json.loads(json_bytes(comparison)), load_schema("comparison-v1.json"))
+    jsonschema.validate(json.loads(json_bytes(comparison)), load_schema("comparison-v2.json"))
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "json", "html"])
@@ -221,7 +208,48 @@ def test_demo_data_exports_with_negotiation_points(django_user_model, tmp_path):
     comparison = comparison_build(user=demo)
     assert len(comparison.options) >= 5 and comparison.rounds
     doc = json.loads(json_bytes(comparison))
-    jsonschema.validate(doc, load_schema("comparison-v1.json"))
+    jsonschema.validate(doc, load_schema("comparison-v2.json"))
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
     assert wb["Negotiation points"].max_row >= 2
     assert dt.date.fromisoformat(doc["assumptions"][0]["start"])
+
+
+def test_negotiation_rows_are_each_options_points(board_user):
+    from offers.board import board_build
+    from offers.negotiation import negotiation_for_offer
+
+    user = board_user["user"]
+    comparison = comparison_build(user=user)
+    board = board_build(user=user)
+    expected = []
+    for _ranked, ev in board.ranked:
+        for p in negotiation_for_offer(user=user, offer=ev.offer, board=board):
+            expected.append(
+                {
+                    "option_key": ev.key,
+                    "option": ev.offer.name,
+                    "priority": p.priority,
+                    "title": p.title,
+                    "ask_amount": p.ask_amount,
+                    "ask_currency": p.ask_currency or "",
+                    "ask_term": p.ask_term or "",
+                    "trigger": p.trigger,
+                    "evidence": p.evidence,
+                    "rule": p.rule,
+                    "figures": p.figures,
+                }
+            )
+    assert expected and comparison.negotiation == expected
+
+
+def test_failing_negotiation_points_leave_the_section_empty(board_user, monkeypatch):
+    from offers.export import comparison as module
+
+    def broken(**_kwargs):
+        raise RuntimeError("rule crashed")
+
+    monkeypatch.setattr(module, "negotiation_for_offer", broken)
+    comparison = comparison_build(user=board_user["user"])
+    assert comparison.negotiation == [] and len(comparison.options) == 2
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
+    assert wb["Negotiation points"]["A2"].value == "No negotiation points available."

@@ -42,7 +42,7 @@ def test_small_export_downloads_at_once(client_alice, alice, fmt):
     if fmt == "xlsx":
         load_workbook(io.BytesIO(response.content))
     if fmt == "json":
-        assert json.loads(response.content)["schema_version"] == 1
+        assert json.loads(response.content)["schema_version"] == 2
 
 
 def test_bad_format_rerenders_the_form(client_alice):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from offers.board import board_build
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer
-from offers.selectors import board_build
 from tests.factories import OfferFactory
 from tests.offers.scenario_demo import seed_demo_user
 

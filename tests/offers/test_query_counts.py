@@ -31,8 +31,9 @@ pytestmark = pytest.mark.django_db
 BASE = 4
 # An option list is one query with its joins plus three prefetches: sign-ons, grants, refreshers.
 OPTIONS = 4
-# Building the board: preferences, the option list, the user's FX rates.
-BOARD = 1 + OPTIONS + 1
+# Building the board: preferences, the option list, the user's FX rates, the current job's
+# package (the valuation runs from the decision date, in the current job until each start).
+BOARD = 1 + OPTIONS + 1 + 1
 
 
 def make_data(user, n):
@@ -77,11 +78,12 @@ PAGES = [
     # the options, the scenarios with their offers, the options for the "new scenario" form
     ("scenario_list", lambda o: reverse("offers:scenario_list"), OPTIONS + 2),
     # the scenario, the board, its package's grants, refreshers, company and sign-ons, the
-    # processes and the levels of the scenario form
+    # current job's package for the scenario's valuation, the processes and the levels of the
+    # scenario form
     (
         "scenario_detail",
         lambda o: reverse("offers:scenario_detail", args=[o.scenarios.first().pk]),
-        1 + BOARD + 6,
+        1 + BOARD + 7,
     ),
     # the option, its revisions
     ("offer_history", lambda o: reverse("offers:offer_history", args=[o.pk]), OPTIONS + 1),

@@ -13,8 +13,8 @@ from django.urls import reverse
 from accounts.history import history_for, revision_restore
 from accounts.models import Revision
 from offers import scenarios
+from offers.board import board_build
 from offers.models import Offer, Preferences, Scenario
-from offers.selectors import board_build
 from tests.factories import (
     EquityGrantFactory,
     OfferFactory,
@@ -242,7 +242,7 @@ def _rank_first(user, scenario: Scenario, rival_key: str | None = None) -> bool:
     ev = scenarios.scenario_evaluation(
         scenario,
         Preferences.objects.get(owner=user),
-        __import__("offers.selectors", fromlist=["fx_table"]).fx_table(user=user),
+        __import__("compensation.selectors", fromlist=["fx_table"]).fx_table(user=user),
         today=dt.date.today(),
     )
     board = board_build(user=user, overrides={str(scenario.offer_id): ev})

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from accounts.models import Revision
 from compensation.models import Package
+from offers.logic.criteria import CRITERIA
 from offers.models import Offer, Preferences
 from tests.factories import (
     BandFactory,
@@ -141,7 +142,8 @@ def test_delete_moves_to_trash_and_restores(client_alice, alice):
 
 
 def test_compare_shows_difference_per_year(client_alice, alice):
-    PreferencesFactory(owner=alice, home_currency="USD")
+    # Both start on 4 Jan 2027: valued from that day, each year 1 is a full year of base.
+    PreferencesFactory(owner=alice, home_currency="USD", decision_date=dt.date(2027, 1, 4))
     a = OfferFactory(owner=alice, name="A")
     b = OfferFactory(owner=alice, name="B")
     Package.objects.filter(pk=a.package_id).update(
@@ -169,10 +171,7 @@ def test_preferences_save_and_bad_timezone(client_alice, alice):
         "basis": "gross",
         "risk_percentile": "50",
         "relocation_ok": "on",
-        **{
-            f"weight_{c}": "1"
-            for c in ("comp", "remote", "timezone", "level", "scope", "growth", "team", "learning")
-        },
+        **{c.weight_field: "1" for c in CRITERIA},
     }
     assert client_alice.post(url, data).status_code == 302
     prefs = Preferences.objects.get(owner=alice)
@@ -186,19 +185,7 @@ def test_preferences_save_and_bad_timezone(client_alice, alice):
         dict(
             data,
             version=str(prefs.version),
-            **{
-                f"weight_{c}": "0"
-                for c in (
-                    "comp",
-                    "remote",
-                    "timezone",
-                    "level",
-                    "scope",
-                    "growth",
-                    "team",
-                    "learning",
-                )
-            },
+            **{c.weight_field: "0" for c in CRITERIA},
         ),
     )
     assert zero.status_code == 400
@@ -245,13 +232,14 @@ def test_dashboard_query_count_is_constant(client_alice, alice, n):
     _many_offers(alice, n)
     client_alice.get(reverse("offers:dashboard"))  # warm-up: stamps the session once
     # session, user, preferences, offers (+ joins), sign-ons, grants, refreshers, fx rates,
-    # upcoming rounds, deadlines: 10 whatever the number of options. Savepoints of
+    # the current job's package (no stay option here: the pay until each start date comes
+    # from it), upcoming rounds, deadlines: 11 whatever the number of options. Savepoints of
     # ATOMIC_REQUESTS inside the test transaction are not queries of the page.
     with CaptureQueriesContext(connection) as ctx:
         response = client_alice.get(reverse("offers:dashboard"))
     assert response.status_code == 200
     queries = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert len(queries) <= 10, "\n".join(q[:120] for q in queries)
+    assert len(queries) <= 11, "\n".join(q[:120] for q in queries)
     counts = getattr(test_dashboard_query_count_is_constant, "counts", {})
     counts[n] = len(queries)
     test_dashboard_query_count_is_constant.counts = counts

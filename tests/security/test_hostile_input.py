@@ -11,6 +11,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from offers.logic.criteria import CRITERIA
 from tests.factories import CompanyFactory
 from tests.security.helpers import offer_post
 
@@ -151,14 +152,7 @@ PREFS = {
     "home_currency": "USD",
     "basis": "gross",
     "risk_percentile": "50",
-    "weight_comp": "3",
-    "weight_remote": "2",
-    "weight_timezone": "2",
-    "weight_level": "1",
-    "weight_scope": "1",
-    "weight_growth": "1",
-    "weight_team": "1",
-    "weight_learning": "1",
+    **{c.weight_field: str(c.default_weight) for c in CRITERIA},
 }
 
 

@@ -1,4 +1,4 @@
-"""Write a user's comparison to a file: CSV, XLSX, JSON or a printable HTML report."""
+"""Write a user's comparison to a file in one of the registered export formats."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from offers.export.jobs import FORMATS, comparison_file
+from offers.export.formats import EXPORT_FORMATS
+from offers.export.jobs import comparison_file
 
 
 class Command(BaseCommand):
@@ -17,7 +18,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--user", required=True, help="Username whose options to export.")
-        parser.add_argument("--format", required=True, choices=FORMATS)
+        parser.add_argument("--format", required=True, choices=list(EXPORT_FORMATS))
         parser.add_argument("--output", required=True, help="File to write ('-' for stdout).")
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -333,7 +333,9 @@ option_strategy = st.builds(
 @settings(max_examples=60, deadline=None)
 @given(
     options=st.lists(option_strategy, min_size=2, max_size=4),
-    weights=st.lists(st.integers(min_value=0, max_value=10), min_size=len(CRITERIA), max_size=8),
+    weights=st.lists(
+        st.integers(min_value=0, max_value=10), min_size=len(CRITERIA), max_size=len(CRITERIA)
+    ),
 )
 def test_sensitivity_thresholds_really_flip(options, weights):
     options = [replace(o, key=f"o{i}", name=f"o{i}") for i, o in enumerate(options)]

@@ -1,0 +1,543 @@
+"""The valuation: every option valued once, on one basis, over one window, and ranked.
+
+Every page and export reads the figures of an option from the :class:`Board` built here, so the
+same option shows the same value everywhere. The basis is stated by :class:`ValuationBasis`:
+a window of whole years from the decision date, the home currency, gross or after tax, and the
+share price at a percentile of its simulated outcomes (the median by default). A leaving option
+counts the current job until its start date; staying counts the current job for the whole window.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+from collections.abc import Sequence
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from compensation.engine import EngineInputError, PackageSpec
+from compensation.engine.window import (
+    COMPONENTS,
+    Segment,
+    WindowSimulation,
+    percentile_prices,
+    simulate_window,
+    window_yearly,
+)
+from compensation.models import Package
+from compensation.selectors import FxTable, fx_table, package_to_spec
+from offers.logic.criteria import RATINGS
+from offers.logic.ranking import (
+    OptionFacts,
+    RankedOption,
+    RankingPrefs,
+    Sensitivity,
+    rank_options,
+    weight_sensitivity,
+)
+from offers.logic.timezones import OverlapSummary, hour_strip, overlap_summary
+from offers.models import Offer, Preferences
+from offers.selectors import offer_list, preferences_get
+
+DASHBOARD_MC_PATHS = 2000
+DASHBOARD_MC_SEED = 20261130
+OFFICE_WINDOW = (dt.time(9, 0), dt.time(17, 0))
+YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "net")
+
+__all__ = [
+    "COMPONENTS",
+    "DASHBOARD_MC_PATHS",
+    "DASHBOARD_MC_SEED",
+    "OFFICE_WINDOW",
+    "Board",
+    "Evaluation",
+    "ValuationBasis",
+    "board_build",
+    "current_job_spec",
+    "evaluate_offer",
+    "option_facts",
+    "ranking_prefs",
+    "tz_strip",
+    "tz_strips_by_zone",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class ValuationBasis:
+    """What every figure of a board means: window, currency, tax and stock price."""
+
+    start: dt.date
+    years: int
+    currency: str
+    after_tax: bool
+    percentile: int
+
+    @property
+    def column(self) -> str:
+        """Return the yearly column holding the headline figures (``net`` or ``total``)."""
+        return "net" if self.after_tax else "total"
+
+    @property
+    def end(self) -> dt.date:
+        """Return the first day after the window."""
+        from compensation.engine.dates import add_months
+
+        return add_months(self.start, 12 * self.years)
+
+    def stock_words(self) -> str:
+        """Return how the stock is priced, in words."""
+        if self.percentile == 50:
+            return _("stock at the median share price")
+        if self.percentile < 50:
+            return _("stock at a cautious share price (P%(p)s)") % {"p": self.percentile}
+        return _("stock at an optimistic share price (P%(p)s)") % {"p": self.percentile}
+
+    def tax_words(self) -> str:
+        """Return 'after tax' or 'gross'."""
+        return _("after tax") if self.after_tax else _("gross")
+
+    @property
+    def label(self) -> str:
+        """Return the basis in one line, e.g. '4-year value from 1 Dec 2026 · USD · after tax'."""
+        return " · ".join(
+            [
+                _("%(n)s-year value from %(d)s")
+                % {"n": self.years, "d": formats.date_format(self.start, _("j M Y"))},
+                self.currency,
+                self.tax_words(),
+                self.stock_words(),
+            ]
+        )
+
+    @property
+    def shown_columns(self) -> tuple[str, ...]:
+        """Return the yearly columns a table shows: components, total, and tax and net."""
+        return (*COMPONENTS, "total", "tax", "net") if self.after_tax else (*COMPONENTS, "total")
+
+    @property
+    def short(self) -> str:
+        """Return the basis for a column header, e.g. 'USD, after tax'."""
+        return f"{self.currency}, {self.tax_words()}"
+
+
+def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
+    """Return the valuation basis the user chose (decision date defaults to today)."""
+    return ValuationBasis(
+        start=prefs.decision_date or today,
+        years=int(prefs.horizon_years),
+        currency=prefs.home_currency,
+        after_tax=prefs.basis == Preferences.Basis.NET,
+        percentile=int(prefs.risk_percentile),
+    )
+
+
+@lru_cache(maxsize=512)
+def _overlap(
+    office_tz: str,
+    home_tz: str,
+    year: int,
+    home: tuple[dt.time, dt.time],
+    family: tuple[dt.time, dt.time] | None,
+) -> OverlapSummary:
+    return overlap_summary(office_tz, home_tz, year, OFFICE_WINDOW, home, family)
+
+
+def home_window(prefs: Preferences) -> tuple[dt.time, dt.time]:
+    """Return the hours of the day the user is willing to work, home time."""
+    return (prefs.day_start, prefs.day_end)
+
+
+def family_window(prefs: Preferences) -> tuple[dt.time, dt.time] | None:
+    """Return the hours kept free for family, home time, if any."""
+    if prefs.family_start and prefs.family_end and prefs.family_start != prefs.family_end:
+        return (prefs.family_start, prefs.family_end)
+    return None
+
+
+@dataclasses.dataclass
+class Evaluation:
+    """One option valued on the board's basis: yearly home-currency figures and ranking facts.
+
+    ``yearly`` is indexed by window year 1..years with the gross components, ``total``
+    (gross), ``tax`` and ``net``; ``value`` is the sum of the basis column (the headline).
+    ``spec`` is the option's own package from its start date, in its own currency (for the
+    package's terms, not for comparing).
+    """
+
+    offer: Offer
+    basis: ValuationBasis
+    spec: PackageSpec | None
+    segments: tuple[Segment, ...]
+    yearly: pd.DataFrame | None
+    fx_to_home: float
+    overlap: OverlapSummary | None
+    remote_weeks: float
+    bridge: float = 0.0
+    error: str = ""
+
+    @property
+    def key(self) -> str:
+        return str(self.offer.pk)
+
+    @property
+    def values(self) -> list[float]:
+        """Return the headline figure of each window year (basis column)."""
+        if self.yearly is None:
+            return []
+        return [float(v) for v in self.yearly[self.basis.column]]
+
+    @property
+    def value(self) -> float:
+        """Return the headline: the whole window's value on the basis."""
+        return float(sum(self.values))
+
+    @property
+    def first_year(self) -> float:
+        """Return the first window year's value on the basis."""
+        values = self.values
+        return values[0] if values else 0.0
+
+    # Names kept for the pages and exports that read them: one value, one meaning.
+    @property
+    def comp_value(self) -> float:
+        return self.value
+
+    @property
+    def cumulative_home(self) -> float:
+        return self.value
+
+    @property
+    def first_year_home(self) -> float:
+        return self.first_year
+
+    def yearly_home(self, basis: str | None = None) -> list[float]:
+        """Return the yearly headline figures (the board's basis; the argument is ignored)."""
+        return self.values
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Return one row per window year: the basis's columns and the running headline."""
+        running = 0.0
+        out = []
+        columns = [self.component(c) for c in self.basis.shown_columns]
+        for i, value in enumerate(self.values):
+            running += value
+            out.append({"year": i + 1, "cells": [c[i] for c in columns], "running": running})
+        return out
+
+    def component(self, name: str) -> list[float]:
+        """Return one yearly column in home currency."""
+        if self.yearly is None:
+            return []
+        return [float(v) for v in self.yearly[name]]
+
+
+def remote_weeks_allowed(offer: Offer, remote_weeks: int | None = None) -> float:
+    """Return remote weeks a year; a fully remote job allows all 52."""
+    if offer.remote_policy == Offer.RemotePolicy.FULLY_REMOTE:
+        return 52.0
+    return float(offer.remote_weeks_per_year if remote_weeks is None else remote_weeks)
+
+
+def offer_start(offer: Offer, basis: ValuationBasis) -> dt.date:
+    """Return the day an option starts to count: staying counts from the window start."""
+    if offer.kind == Offer.Kind.STAY:
+        return basis.start
+    return offer.start_date or offer.package.start_date
+
+
+def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
+    """Return the engine spec of an option's own package.
+
+    A new job's grants move with its start date; staying and an internal transfer keep the
+    dates of the grants they hold (they are already vesting).
+    """
+    package = offer.package
+    rate = fx.rate(package.currency, basis.currency)
+    start = package.start_date
+    if offer.kind == Offer.Kind.EXTERNAL and offer.start_date:
+        start = offer.start_date
+    return dataclasses.replace(
+        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, start=start, fx=fx),
+        name=f"o{offer.pk}",
+    )
+
+
+def current_job_spec(
+    offers: Sequence[Offer], user: AbstractBaseUser, basis: ValuationBasis, fx: FxTable
+) -> PackageSpec | None:
+    """Return the current job's spec (the stay option's package, else the current-job package)."""
+    stay = next((o for o in offers if o.kind == Offer.Kind.STAY), None)
+    if stay is not None:
+        package = stay.package
+    else:
+        package = (
+            Package.objects.filter(owner=user, is_current_job=True)
+            .select_related("company", "location", "level")
+            .prefetch_related("sign_ons", "grants", "refreshers")
+            .order_by("id")
+            .first()
+        )
+    if package is None:
+        return None
+    try:
+        rate = fx.rate(package.currency, basis.currency)
+        return dataclasses.replace(
+            package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
+            name="current",
+        )
+    except (EngineInputError, LookupError, ValueError):
+        return None
+
+
+def _segments(
+    offer: Offer, spec: PackageSpec, current: PackageSpec | None, basis: ValuationBasis
+) -> tuple[Segment, ...]:
+    start = offer_start(offer, basis)
+    if offer.kind == Offer.Kind.STAY or current is None or start <= basis.start:
+        return (Segment(spec, max(start, basis.start)),)
+    return (Segment(current, basis.start, start), Segment(spec, start))
+
+
+def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
+    return [percentile_prices(s.spec.stock, 12 * basis.years, basis.percentile) for s in segments]
+
+
+def evaluate_offer(
+    offer: Offer,
+    prefs: Preferences,
+    fx: FxTable,
+    *,
+    basis: ValuationBasis,
+    current: PackageSpec | None = None,
+    spec: PackageSpec | None = None,
+    remote_weeks: int | None = None,
+) -> Evaluation:
+    """Value one option on the basis (``spec`` replaces its package, e.g. for a scenario)."""
+    empty = Evaluation(offer, basis, None, (), None, 1.0, None, 0.0)
+    try:
+        rate = fx.rate(offer.package.currency, basis.currency)
+        if spec is None:
+            spec = offer_spec(offer, basis, fx)
+        else:
+            spec = dataclasses.replace(spec, fx_to_home=rate, name=f"o{offer.pk}")
+        segments = _segments(offer, spec, current, basis)
+        values = window_yearly(
+            segments,
+            window_start=basis.start,
+            years=basis.years,
+            prices=_prices(segments, basis),
+        )
+        bridge = 0.0
+        if len(segments) == 2:
+            alone = window_yearly(
+                segments[:1],
+                window_start=basis.start,
+                years=basis.years,
+                prices=_prices(segments[:1], basis),
+            )
+            bridge = float(alone[basis.column].sum())
+    except (EngineInputError, LookupError, ValueError) as exc:
+        return dataclasses.replace(empty, error=str(exc))
+    yearly = pd.DataFrame(
+        {c: values[c] for c in YEARLY_COLUMNS},
+        index=pd.RangeIndex(1, basis.years + 1, name="year"),
+    )
+    try:
+        overlap = _overlap(
+            offer.work_timezone,
+            prefs.home_timezone,
+            basis.start.year,
+            home_window(prefs),
+            family_window(prefs),
+        )
+    except ValueError:
+        overlap = None
+    return Evaluation(
+        offer=offer,
+        basis=basis,
+        spec=spec,
+        segments=segments,
+        yearly=yearly,
+        fx_to_home=rate,
+        overlap=overlap,
+        remote_weeks=remote_weeks_allowed(offer, remote_weeks),
+        bridge=bridge,
+    )
+
+
+def option_facts(ev: Evaluation) -> OptionFacts:
+    """Return what the ranking needs to know about one evaluated option."""
+    offer = ev.offer
+    target = offer.target_level or (offer.process.target_level if offer.process_id else None)
+    level = offer.level
+    return OptionFacts(
+        key=ev.key,
+        name=offer.name,
+        kind=offer.kind,
+        comp_value=ev.value,
+        first_year_total=ev.first_year,
+        remote_weeks_allowed=ev.remote_weeks,
+        remote_policy=offer.remote_policy,
+        overlap_hours=ev.overlap.average_hours if ev.overlap else 0.0,
+        office_hours=8.0,
+        level_order=level.equivalence if level and level.equivalence else None,
+        target_level_order=target.equivalence if target and target.equivalence else None,
+        relocation_required=offer.relocation_required,
+        **{c.key: getattr(offer, c.rating_field) for c in RATINGS},
+    )
+
+
+def ranking_prefs(prefs: Preferences) -> RankingPrefs:
+    """Return the ranking's view of the user's preferences."""
+    return RankingPrefs(
+        weights=prefs.weights,
+        required_remote_weeks=float(prefs.required_remote_weeks),
+        min_first_year_total=float(prefs.min_first_year_total)
+        if prefs.min_first_year_total is not None
+        else None,
+        relocation_ok=prefs.relocation_ok,
+        currency=prefs.home_currency,
+    )
+
+
+@dataclasses.dataclass
+class Board:
+    """Every option valued on one basis and ranked, with the Monte Carlo spread behind it."""
+
+    prefs: Preferences
+    basis: ValuationBasis
+    evaluations: list[Evaluation]
+    ranking: list[RankedOption]
+    sensitivity: Sensitivity | None
+    mc: WindowSimulation | None
+    fx: FxTable | None = None
+    current: PackageSpec | None = None
+
+    def evaluation(self, key: str) -> Evaluation:
+        return next(e for e in self.evaluations if e.key == key)
+
+    @property
+    def ranked(self) -> list[tuple[RankedOption, Evaluation]]:
+        by_key = {e.key: e for e in self.evaluations}
+        return [(r, by_key[r.key]) for r in self.ranking]
+
+    @property
+    def failed(self) -> list[Evaluation]:
+        return [e for e in self.evaluations if e.error]
+
+    def spread(self, key: str) -> tuple[list[float], list[float]] | None:
+        """Return the P10 and P90 of an option's running value per year, if simulated."""
+        if self.mc is None or key not in self.mc.cumulative:
+            return None
+        band = self.mc.cumulative[key]
+        qs = list(self.mc.percentiles)
+        if 10.0 not in qs or 90.0 not in qs:
+            return None
+        return (
+            [float(v) for v in band[qs.index(10.0)]],
+            [float(v) for v in band[qs.index(90.0)]],
+        )
+
+
+def window_mc(
+    evs: Sequence[Evaluation], basis: ValuationBasis, paths: int, seed: int
+) -> WindowSimulation | None:
+    """Return the seeded Monte Carlo of the evaluated options over the window (cached)."""
+    options = {e.key: e.segments for e in evs if e.segments}
+    if not options or paths <= 0:
+        return None
+    key = (
+        "wmc:"
+        + hashlib.sha256(repr((sorted(options.items()), paths, seed, basis)).encode()).hexdigest()
+    )
+    cached = cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    result = simulate_window(
+        options,
+        window_start=basis.start,
+        years=basis.years,
+        paths=paths,
+        rng=np.random.default_rng(seed),
+        column=basis.column,
+    )
+    cache.set(key, result, timeout=3600)
+    return result
+
+
+def board_build(
+    *,
+    user: AbstractBaseUser,
+    offers: Sequence[Offer] | None = None,
+    prefs: Preferences | None = None,
+    today: dt.date | None = None,
+    mc_paths: int = DASHBOARD_MC_PATHS,
+    seed: int = DASHBOARD_MC_SEED,
+    overrides: dict[str, Evaluation] | None = None,
+    fx: FxTable | None = None,
+) -> Board:
+    """Value, simulate and rank the user's options (overrides replace some evaluations)."""
+    prefs = prefs or preferences_get(user=user)
+    basis = basis_of(prefs, today or timezone.localdate())
+    offers = list(offers) if offers is not None else list(offer_list(user=user))
+    fx = fx or fx_table(user=user)
+    overrides = overrides or {}
+    current = current_job_spec(offers, user, basis, fx)
+    evs = [
+        overrides.get(str(o.pk)) or evaluate_offer(o, prefs, fx, basis=basis, current=current)
+        for o in offers
+    ]
+    ok = [e for e in evs if not e.error]
+    mc = window_mc(ok, basis, mc_paths, seed) if ok else None
+    facts = [option_facts(e) for e in ok]
+    rprefs = ranking_prefs(prefs)
+    ranking = rank_options(facts, rprefs) if facts else []
+    sensitivity = weight_sensitivity(facts, rprefs) if len(facts) >= 2 else None
+    return Board(prefs, basis, evs, ranking, sensitivity, mc, fx, current)
+
+
+def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:
+    """Return the 24-hour strip of one option in the user's home time."""
+    try:
+        return hour_strip(
+            offer.work_timezone,
+            prefs.home_timezone,
+            day,
+            OFFICE_WINDOW,
+            home_window(prefs),
+            family_window(prefs),
+        )
+    except ValueError:
+        return []
+
+
+def money(value: float | Decimal) -> float:
+    """Round a figure for display and JSON."""
+    return round(float(value), 2)
+
+
+def tz_strips_by_zone(
+    evs: Sequence[Evaluation], prefs: Preferences, day: dt.date
+) -> list[dict[str, Any]]:
+    """Return one 24-hour strip per distinct work time zone, with the options that use it."""
+    zones: dict[str, dict[str, Any]] = {}
+    for ev in evs:
+        tz = ev.offer.work_timezone
+        if tz not in zones:
+            zones[tz] = {
+                "zone": tz,
+                "overlap": ev.overlap,
+                "strip": tz_strip(ev.offer, prefs, day),
+                "offers": [],
+            }
+        zones[tz]["offers"].append(ev.offer)
+    return list(zones.values())

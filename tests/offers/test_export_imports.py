@@ -1,0 +1,107 @@
+"""The export code imports cleanly on its own and sits in no import cycle.
+
+The task imports its service (`offers.export.jobs`) inside its body; the module that queues
+jobs (`offers.export.job_queue`) imports the task at module level; nothing imports back.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("accounts", "compensation", "config", "interviews", "offers")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Return first-party module -> modules it imports, counting imports inside functions."""
+    files = {
+        _module_name(p): p
+        for package in PACKAGES
+        for p in (ROOT / package).rglob("*.py")
+        if "migrations" not in p.parts
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        is_package = path.name == "__init__.py"
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = name.split(".")
+                    anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets.add(base)
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {t for t in targets if t in files and t != name}
+    return graph
+
+
+def cycle_through(graph: dict[str, set[str]], start: str) -> list[str] | None:
+    """Return an import path from start back to itself, or None."""
+    stack = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        node, path = stack.pop()
+        for nxt in sorted(graph[node]):
+            if nxt == start:
+                return [*path, start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, [*path, nxt]))
+    return None
+
+
+def test_graph_sees_the_queue_to_task_import():
+    graph = import_graph()
+    assert "offers.tasks_export" in graph["offers.export.job_queue"]
+    assert "offers.export.jobs" in graph["offers.tasks_export"]  # inside the task body
+    assert "offers.export.formats" in graph["offers.models"]
+
+
+def test_no_export_module_is_in_an_import_cycle():
+    graph = import_graph()
+    export_modules = [
+        m
+        for m in graph
+        if m.startswith("offers.export")
+        or m in ("offers.tasks_export", "offers.views_export", "offers.models")
+    ]
+    assert "offers.export.jobs" in export_modules
+    cycles = {m: cycle_through(graph, m) for m in export_modules}
+    assert {m: c for m, c in cycles.items() if c} == {}
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "offers.tasks_export",
+        "offers.export.jobs",
+        "offers.export.job_queue",
+    ],
+)
+def test_each_export_module_imports_alone(module):
+    code = (
+        "import django, importlib, os;"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
+        "django.setup();"
+        f"importlib.import_module({module!r})"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
