@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth import authenticate
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -41,3 +42,14 @@ class PasswordConfirmForm(forms.Form):
         if not valid:
             raise forms.ValidationError(_("That is not your password."))
         return password
+
+
+def form_add_service_errors(form: forms.BaseForm, error: ValidationError) -> None:
+    """Put a service's ValidationError on the form's fields (unknown ones on the form)."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.error_dict.items():
+            target = name if name in form.fields else None
+            for e in errors:
+                form.add_error(target, e.messages if target is None else e)
+    else:
+        form.add_error(None, error.messages)

@@ -106,13 +106,19 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
 
 
 # Child rows that belong wholly to a restored parent: rows added after the snapshot are removed,
-# so that a restored version has exactly the grants, sign-ons and questions it had then.
-RESTORED_CHILDREN = {
-    "compensation.signon",
-    "compensation.equitygrant",
-    "compensation.refresher",
-    "interviews.question",
-}
+# so that a restored version has exactly the grants, sign-ons and questions it had then. Each app
+# names its own in AppConfig.ready(), so this module names no app above it.
+_restored_children: set[str] = set()
+
+
+def restored_children_register(*child_models: type[models.Model]) -> None:
+    """Declare child models whose rows a restore resets to exactly the snapshot's rows."""
+    _restored_children.update(m._meta.label_lower for m in child_models)
+
+
+def restored_children() -> frozenset[str]:
+    """Return the labels ("app.model") of the registered child models."""
+    return frozenset(_restored_children)
 
 
 def _drop_children_added_later(objs: list[Any]) -> None:
@@ -123,7 +129,7 @@ def _drop_children_added_later(objs: list[Any]) -> None:
         parent = deserialized.object
         for relation in parent._meta.related_objects:
             child = relation.related_model
-            if child._meta.label_lower not in RESTORED_CHILDREN or not relation.one_to_many:
+            if child._meta.label_lower not in _restored_children or not relation.one_to_many:
                 continue
             stale = child.objects.filter(**{relation.field.name: parent.pk}).exclude(
                 pk__in=kept.get(child._meta.label_lower, set())

@@ -21,8 +21,8 @@ def _owned_models() -> list[type[models.Model]]:
 @transaction.atomic
 def account_delete(*, user: AbstractBaseUser) -> None:
     """Delete the user and every row they own, whatever the PROTECT links between apps."""
-    # Apps protect some links (an offer protects its package, a process its company), so a
-    # plain user.delete() is refused; delete owners' rows in whatever order the links allow.
+    # Apps protect some links between their models (on_delete=PROTECT), so a plain
+    # user.delete() is refused; delete owners' rows in whatever order the links allow.
     remaining = _owned_models()
     while remaining:
         blocked = []

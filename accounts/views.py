@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_not_required
@@ -19,13 +20,13 @@ from accounts.services import account_delete
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in."""
     if request.user.is_authenticated:
-        return redirect("offers:dashboard")
+        return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Offerdesk. Start by setting your preferences."))
-        return redirect("offers:dashboard")
+        return redirect(settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form})
 
 

@@ -96,11 +96,6 @@ class Company(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def is_shared(self) -> bool:
-        """Return True for reference data visible to every user."""
-        return self.owner_id is None
-
 
 class Level(models.Model):
     """One rung of a company's ladder (E5, L5, ICT4...)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
@@ -87,15 +88,6 @@ GRANT_FIELDS = (
 REFRESHER_FIELDS = ("yearly_value", "first_year", *VESTING_FIELDS)
 
 
-def _assign(obj: models.Model, values: Mapping[str, Any], allowed: Iterable[str]) -> None:
-    allowed = set(allowed)
-    unknown = set(values) - allowed
-    if unknown:
-        raise TypeError(f"unexpected fields: {sorted(unknown)}")
-    for name, value in values.items():
-        setattr(obj, name, value)
-
-
 def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
     if owner_id is not None and owner_id != user.pk:
         raise ValidationError(
@@ -110,7 +102,7 @@ def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
 def company_create(*, user: AbstractBaseUser, **fields: Any) -> Company:
     """Create one of the user's own companies."""
     company = Company(owner=user)
-    _assign(company, fields, COMPANY_FIELDS)
+    fields_assign(company, fields, COMPANY_FIELDS)
     company.full_clean()
     company.save()
     return company
@@ -121,7 +113,7 @@ def company_update(*, user: AbstractBaseUser, company: Company, **fields: Any) -
     """Change one of the user's own companies (shared ones are read-only)."""
     if company.owner_id != user.pk:
         raise PermissionError("not your company")
-    _assign(company, fields, COMPANY_FIELDS)
+    fields_assign(company, fields, COMPANY_FIELDS)
     company.full_clean()
     company.save()
     return company
@@ -158,7 +150,7 @@ def _check_band(user: AbstractBaseUser, band: Band) -> None:
 def band_create(*, user: AbstractBaseUser, **fields: Any) -> Band:
     """Create one of the user's own bands (for a shared or own company's level)."""
     band = Band(owner=user)
-    _assign(band, fields, BAND_FIELDS)
+    fields_assign(band, fields, BAND_FIELDS)
     _check_band(user, band)
     band.save()
     return band
@@ -169,7 +161,7 @@ def band_update(*, user: AbstractBaseUser, band: Band, **fields: Any) -> Band:
     """Change one of the user's own bands."""
     if band.owner_id != user.pk:
         raise PermissionError("not your band")
-    _assign(band, fields, BAND_FIELDS)
+    fields_assign(band, fields, BAND_FIELDS)
     _check_band(user, band)
     band.save()
     return band
@@ -394,7 +386,7 @@ def _write_bands(
                 ).first()
                 created = band is None
                 band = band or Band(owner=user)
-                _assign(band, values, BAND_FIELDS)
+                fields_assign(band, values, BAND_FIELDS)
                 try:
                     band.full_clean()
                 except ValidationError as error:
@@ -446,7 +438,7 @@ def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRa
     """Change one of the user's own exchange rates."""
     if fx.owner_id != user.pk:
         raise PermissionError("not your rate")
-    _assign(fx, fields, ("currency", "to_currency", "rate", "as_of"))
+    fields_assign(fx, fields, ("currency", "to_currency", "rate", "as_of"))
     fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
     if fx.currency == fx.to_currency:
         raise ValidationError({"to_currency": _("Choose two different currencies.")})
@@ -462,7 +454,7 @@ LOCATION_FIELDS = ("name", "currency", "effective_tax_pct", "cost_of_living_inde
 def location_create(*, user: AbstractBaseUser, **fields: Any) -> LocationPreset:
     """Create one of the user's own location presets."""
     place = LocationPreset(owner=user)
-    _assign(place, fields, LOCATION_FIELDS)
+    fields_assign(place, fields, LOCATION_FIELDS)
     place.full_clean()
     place.save()
     return place
@@ -475,7 +467,7 @@ def location_update(
     """Change one of the user's own location presets."""
     if location.owner_id != user.pk:
         raise PermissionError("not your location")
-    _assign(location, fields, LOCATION_FIELDS)
+    fields_assign(location, fields, LOCATION_FIELDS)
     location.full_clean()
     location.save()
     return location
@@ -520,7 +512,7 @@ def _sync_children(
         obj = existing.pop(pk, None) if pk is not None else None
         if obj is None:
             obj = model(package=package)
-        _assign(obj, values, allowed)
+        fields_assign(obj, values, allowed)
         try:
             if isinstance(obj, EquityGrant | Refresher):
                 _check_schedule(obj)
@@ -559,19 +551,24 @@ def package_create(
     sign_ons: Sequence[Mapping[str, Any]] = (),
     grants: Sequence[Mapping[str, Any]] = (),
     refreshers: Sequence[Mapping[str, Any]] = (),
+    record: bool = True,
 ) -> Package:
-    """Create a package with its sign-ons, grants and refreshers; record a revision."""
+    """Create a package with its sign-ons, grants and refreshers; record a revision.
+
+    ``record=False`` when the caller records one that holds the package (an offer's).
+    """
     package = Package(owner=user)
-    _assign(package, fields, PACKAGE_FIELDS)
+    fields_assign(package, fields, PACKAGE_FIELDS)
     _check_package_refs(user, package)
     package.full_clean()
     package.save()
     _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
     _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
     _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
-    revision_record(
-        user=user, obj=package, action=Revision.Action.CREATED, children=_children(package)
-    )
+    if record:
+        revision_record(
+            user=user, obj=package, action=Revision.Action.CREATED, children=_children(package)
+        )
     return package
 
 
@@ -582,28 +579,36 @@ def package_update(
     package: Package,
     expected_version: int,
     fields: Mapping[str, Any],
-    sign_ons: Sequence[Mapping[str, Any]],
-    grants: Sequence[Mapping[str, Any]],
-    refreshers: Sequence[Mapping[str, Any]],
+    sign_ons: Sequence[Mapping[str, Any]] | None = None,
+    grants: Sequence[Mapping[str, Any]] | None = None,
+    refreshers: Sequence[Mapping[str, Any]] | None = None,
+    record: bool = True,
 ) -> Package:
     """Save a package and its children if nobody changed it since ``expected_version``.
 
-    Raises StaleEditError (nothing written) when the stored version moved on, and
-    ValidationError / ChildValidationError for invalid input. Records a revision.
+    Children given as None stay as they are. Raises StaleEditError (nothing written) when
+    the stored version moved on, and ValidationError / ChildValidationError for invalid
+    input. Records a revision unless ``record=False`` (the caller records one that holds
+    the package, as an offer's does).
     """
     if package.owner_id != user.pk:
         raise PermissionError("not your package")
-    _assign(package, fields, PACKAGE_FIELDS)
+    fields_assign(package, fields, PACKAGE_FIELDS)
     _check_package_refs(user, package)
     package.full_clean(exclude=["version"])
     package.updated_at = timezone.now()
     save_if_unchanged(
         package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]
     )
-    _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
-    _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
-    _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
-    revision_record(
-        user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
-    )
+    for model, rows, allowed in (
+        (SignOn, sign_ons, SIGN_ON_FIELDS),
+        (EquityGrant, grants, GRANT_FIELDS),
+        (Refresher, refreshers, REFRESHER_FIELDS),
+    ):
+        if rows is not None:
+            _sync_children(package, model, rows, allowed)
+    if record:
+        revision_record(
+            user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
+        )
     return package

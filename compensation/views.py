@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms as djforms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.forms import form_add_service_errors
+from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from compensation import engine, selectors, services
 from compensation.forms import (
@@ -32,17 +33,6 @@ from compensation.models import EquityGrant, Equivalence, Package, Refresher, Si
 from compensation.plausibility import message_warnings
 
 DEFAULT_HORIZON = 4
-
-
-def add_service_errors(form: djforms.BaseForm, error: ValidationError) -> None:
-    """Put a service's ValidationError on the form's fields (unknown ones on the form)."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.error_dict.items():
-            target = name if name in form.fields else None
-            for e in errors:
-                form.add_error(target, e.messages if target is None else e)
-    else:
-        form.add_error(None, error.messages)
 
 
 # Companies -------------------------------------------------------------------------------
@@ -72,7 +62,7 @@ def company_create(request: HttpRequest) -> HttpResponse:
         try:
             company = services.company_create(user=request.user, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Company added."))
             return redirect("compensation:company_detail", pk=company.pk)
@@ -88,7 +78,7 @@ def company_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.company_update(user=request.user, company=company, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Company saved."))
             return redirect("compensation:company_detail", pk=company.pk)
@@ -151,8 +141,8 @@ def _ladder_figure(company: Any, currency: str) -> dict[str, Any] | None:
 def company_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a company: its ladder with cross-company stages, its bands and a range chart."""
     company = selectors.company_get(user=request.user, pk=pk)
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET"])
+    if refused := method_refused(request, "GET"):
+        return refused
     levels = list(company.levels.all())
     currencies = sorted({b.currency for lv in levels for b in lv.bands.all()})
     currency = company.currency if company.currency in currencies else next(iter(currencies), "")
@@ -175,14 +165,14 @@ def company_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def level_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a level to one of the user's own companies."""
     company = selectors.company_get_own(user=request.user, pk=pk)
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
+    if refused := method_refused(request, "POST"):
+        return refused
     form = LevelForm(request.POST)
     if form.is_valid():
         try:
             services.level_create(user=request.user, company=company, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Level added."))
             return redirect("compensation:company_detail", pk=company.pk)
@@ -200,7 +190,7 @@ def band_create(request: HttpRequest) -> HttpResponse:
         try:
             band = services.band_create(user=request.user, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Band saved."))
             return redirect("compensation:company_detail", pk=band.level.company_id)
@@ -216,7 +206,7 @@ def band_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.band_update(user=request.user, band=band, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Band saved."))
             return redirect("compensation:company_detail", pk=band.level.company_id)
@@ -226,8 +216,8 @@ def band_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def band_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Move one of the user's own bands to the trash."""
     band = selectors.band_get_own(user=request.user, pk=pk)
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
+    if refused := method_refused(request, "POST"):
+        return refused
     company_id = band.level.company_id
     services.band_delete(user=request.user, band=band)
     messages.success(request, _("Band moved to the trash (restorable for 30 days)."))
@@ -274,7 +264,7 @@ def fx_list(request: HttpRequest) -> HttpResponse:
         try:
             services.fx_rate_create(user=request.user, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Exchange rate added."))
             return redirect("compensation:fx_list")
@@ -291,7 +281,7 @@ def fx_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.fx_rate_update(user=request.user, fx=fx, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Exchange rate saved."))
             return redirect("compensation:fx_list")
@@ -306,7 +296,7 @@ def location_list(request: HttpRequest) -> HttpResponse:
         try:
             services.location_create(user=request.user, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Location added."))
             return redirect("compensation:location_list")
@@ -323,7 +313,7 @@ def location_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.location_update(user=request.user, location=place, **form.cleaned_data)
         except ValidationError as error:
-            add_service_errors(form, error)
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("Location saved."))
             return redirect("compensation:location_list")
@@ -366,8 +356,8 @@ def _projection(package: Package, horizon: int) -> dict[str, Any]:
 def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a package: components, schedules in words, yearly projection and band position."""
     package = selectors.package_get(user=request.user, pk=pk)
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET"])
+    if refused := method_refused(request, "GET"):
+        return refused
     projection = _projection(package, DEFAULT_HORIZON)
     band = selectors.band_for(
         user=request.user,
@@ -433,7 +423,7 @@ def _child_error(formsets: dict[type, Any], error: services.ChildValidationError
     form = kept[error.index] if error.index < len(kept) else None
     if form is None:
         return
-    add_service_errors(form, error)
+    form_add_service_errors(form, error)
 
 
 @require_http_methods(["GET", "POST"])
@@ -466,7 +456,7 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
             except services.ChildValidationError as error:
                 _child_error({SignOn: sign_ons, EquityGrant: grants, Refresher: refreshers}, error)
             except ValidationError as error:
-                add_service_errors(form, error)
+                form_add_service_errors(form, error)
             else:
                 messages.success(request, _("Package saved."))
                 message_warnings(request, selectors.package_get(user=request.user, pk=saved.pk))

@@ -13,7 +13,6 @@ from django.utils import timezone
 from compensation.models import Company, Level
 from interviews.models import (
     TERMINAL_STAGES,
-    Debrief,
     Process,
     Question,
     Round,
@@ -158,11 +157,6 @@ def team_match_get(*, user: AbstractBaseUser, pk: int) -> TeamMatch:
         ),
         pk=pk,
     )
-
-
-def debrief_for(*, process: Process) -> Debrief | None:
-    """Return the process's debrief if it has one."""
-    return Debrief.objects.filter(process=process).select_related("level_decided").first()
 
 
 def company_choices(*, user: AbstractBaseUser) -> QuerySet[Company]:

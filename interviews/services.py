@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -13,6 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
@@ -38,14 +39,6 @@ def _editable_fields(model: type[models.Model]) -> list[str]:
     return [
         f.attname for f in model._meta.concrete_fields if f.name not in _NOT_EDITABLE and f.editable
     ]
-
-
-def _apply(obj: models.Model, data: dict[str, Any], allowed: Iterable[str]) -> None:
-    """Copy the keys of `data` naming an allowed field (by name or attname) onto `obj`."""
-    allowed_set = set(allowed)
-    for key, value in data.items():
-        if key in allowed_set or f"{key}_id" in allowed_set:
-            setattr(obj, key, value)
 
 
 def _save_locked(obj: models.Model, *, expected_version: int) -> None:
@@ -91,7 +84,7 @@ def process_update(
     *, user: AbstractBaseUser, process: Process, expected_version: int, data: dict[str, Any]
 ) -> Process:
     """Change a process's fields (not its stage); refuse if it changed meanwhile."""
-    _apply(process, data, _editable_fields(Process))
+    fields_assign(process, data, _editable_fields(Process), ignore_unknown=True)
     process.full_clean()
     _save_locked(process, expected_version=expected_version)
     revision_record(user=user, obj=process, action=Revision.Action.CHANGED)
@@ -207,7 +200,7 @@ def round_update(
     questions: Sequence[QuestionInput] | None = None,
 ) -> Round:
     """Change a round; refuse if it changed since the form was opened."""
-    _apply(round_, data, _editable_fields(Round))
+    fields_assign(round_, data, _editable_fields(Round), ignore_unknown=True)
     round_.full_clean()
     _save_locked(round_, expected_version=expected_version)
     if questions is not None:
@@ -242,12 +235,12 @@ def debrief_save(
     debrief = Debrief.objects.filter(process=process).first()
     if debrief is None:
         debrief = Debrief(owner=user, process=process)
-        _apply(debrief, data, _editable_fields(Debrief))
+        fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
         debrief.full_clean()
         debrief.save()
         revision_record(user=user, obj=debrief, action=Revision.Action.CREATED)
         return debrief
-    _apply(debrief, data, _editable_fields(Debrief))
+    fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
     debrief.full_clean()
     _save_locked(
         debrief, expected_version=debrief.version if expected_version is None else expected_version
@@ -271,7 +264,7 @@ def team_match_update(
     *, user: AbstractBaseUser, match: TeamMatch, expected_version: int, data: dict[str, Any]
 ) -> TeamMatch:
     """Change a team match; refuse if it changed meanwhile."""
-    _apply(match, data, _editable_fields(TeamMatch))
+    fields_assign(match, data, _editable_fields(TeamMatch), ignore_unknown=True)
     match.full_clean()
     _save_locked(match, expected_version=expected_version)
     revision_record(user=user, obj=match, action=Revision.Action.CHANGED)

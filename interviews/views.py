@@ -7,12 +7,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.forms import form_add_service_errors
+from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from interviews import analytics, selectors, services
 from interviews.forms import (
@@ -41,21 +43,6 @@ def _bad_request_status(request: HttpRequest) -> int:
     return 400 if _is_htmx(request) else 200
 
 
-def _not_allowed_unless_post(request: HttpRequest) -> HttpResponse | None:
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
-    return None
-
-
-def _apply_model_errors(form: Any, exc: ValidationError) -> None:
-    """Put a service's ValidationError on the form, by field where the form has the field."""
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.message_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        form.add_error(None, exc.messages)
-
-
 # Board ----------------------------------------------------------------------------------
 
 
@@ -81,7 +68,7 @@ def board(request: HttpRequest) -> HttpResponse:
 def process_move(request: HttpRequest, pk: int) -> HttpResponse:
     """Move a process to another stage (htmx swaps the board)."""
     process = selectors.process_get_bare(user=request.user, pk=pk)
-    if (denied := _not_allowed_unless_post(request)) is not None:
+    if denied := method_refused(request, "POST"):
         return denied
     form = MoveStageForm(request.POST)
     status = 200
@@ -120,7 +107,7 @@ def process_create(request: HttpRequest) -> HttpResponse:
         try:
             process = services.process_create(user=request.user, **data)
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Process added."))
             return redirect("interviews:process_detail", pk=process.pk)
@@ -169,7 +156,7 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Process saved."))
             return redirect("interviews:process_detail", pk=process.pk)
@@ -219,7 +206,7 @@ def round_create(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user, process=process, questions=form.question_inputs() or (), **data
             )
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
     if request.method == "POST" and form.is_valid():
         if _is_htmx(request):
             process = selectors.process_get(user=request.user, pk=pk)
@@ -263,7 +250,7 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Round saved."))
             return redirect("interviews:process_detail", pk=round_.process_id)
@@ -314,7 +301,7 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Debrief saved."))
             return redirect("interviews:process_detail", pk=process.pk)
@@ -335,7 +322,7 @@ def team_match_create(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.team_match_create(user=request.user, process=process, **data)
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Team match added."))
             return redirect("interviews:process_detail", pk=process.pk)
@@ -360,7 +347,7 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         except ValidationError as exc:
-            _apply_model_errors(form, exc)
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("Team match saved."))
             return redirect("interviews:process_detail", pk=match.process_id)

@@ -155,6 +155,8 @@ class OfferForm(forms.ModelForm):
         label=_("Work time zone (the team's)"), initial="America/Los_Angeles"
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # The package's own version, so that an edit made on the package page meanwhile is refused.
+    package_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Offer
@@ -185,6 +187,7 @@ class OfferForm(forms.ModelForm):
         if self.instance.pk:
             package = self.instance.package
             self.fields["version"].initial = self.instance.version
+            self.fields["package_version"].initial = package.version
             for name in ("currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"):
                 self.fields[name].initial = getattr(package, name)
             self.fields["relocation_amount"].initial = package.relocation

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -12,31 +13,33 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
+from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
+from compensation import services as compensation_services
 from compensation.engine import VESTING_PRESETS
-from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
+from compensation.models import Band, Package
 from compensation.selectors import (
     band_for,
     fx_rate_for_owner,
     grant_price_currency,
     stock_currency,
 )
+from config.middleware import ServiceUnavailable
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
+from offers.tasks import scenario_monte_carlo_task
 
-try:  # the errors a publish raises when the broker is unreachable
-    from kombu.exceptions import OperationalError as KombuOperationalError
-    from redis.exceptions import ConnectionError as RedisConnectionError
+# The errors a publish raises when the broker is unreachable.
+BROKER_ERRORS: tuple[type[BaseException], ...] = (
+    KombuOperationalError,
+    RedisConnectionError,
+    OSError,
+)
 
-    BROKER_ERRORS: tuple[type[BaseException], ...] = (
-        KombuOperationalError,
-        RedisConnectionError,
-        OSError,
-    )
-except ImportError:  # pragma: no cover
-    BROKER_ERRORS = (OSError,)
-
+# The package terms the offer form edits (grants, sign-ons and refreshers: on the package page).
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
 
 
@@ -53,6 +56,11 @@ def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
     }
 
 
+def _rows(children: Iterable[Any], fields: Iterable[str]) -> list[dict[str, Any]]:
+    """Return existing child rows as the package service takes them (with "id": kept as is)."""
+    return [{"id": c.pk, **{f: getattr(c, f) for f in fields}} for c in children]
+
+
 def package_children(package: Package) -> list[Any]:
     """Return the package's sign-ons, grants and refreshers (for snapshots)."""
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
@@ -62,15 +70,16 @@ CENTS = Decimal("0.01")
 PRICE_PLACES = Decimal("0.0001")
 
 
-def _create_stock(
+def _stock_rows(
     *,
     user: AbstractBaseUser,
-    package: Package,
+    company: Any,
+    currency: str,
     data: dict[str, Any],
     band: Band | None,
     start: dt.date,
-) -> None:
-    """Create the initial grant and refresher of a new offer's package.
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the initial grant and refresher rows of a new offer's package.
 
     The form's stock values are in ``stock_currency`` (blank: the package currency, like
     every other amount of the form). The grant keeps that currency as its price currency,
@@ -79,9 +88,8 @@ def _create_stock(
     refresher is stored in the stock's own currency. A missing exchange rate is a
     ValidationError on ``stock_currency``.
     """
-    company = package.company
-    grant_currency = data.get("stock_currency") or package.currency
-    stock_currency = company.currency if company is not None else package.currency
+    grant_currency = data.get("stock_currency") or currency
+    stock_currency = company.currency if company is not None else currency
 
     def rate(currency: str, to_currency: str) -> Decimal:
         try:
@@ -94,28 +102,26 @@ def _create_stock(
         # The band's yearly stock is in the band's currency.
         grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
     schedule = schedule_fields(data.get("vesting_preset"), company)
+    grants = []
     if grant_value:
         price = Decimal("1")
         if company is not None and company.share_price > 0:
             price = company.share_price * rate(company.currency, grant_currency)
-        grant = EquityGrant(
-            package=package,
-            label="Initial grant",
-            value=Decimal(grant_value).quantize(CENTS),
-            grant_price=max(price.quantize(PRICE_PLACES), PRICE_PLACES),
-            price_currency=grant_currency,
-            vest_start=start,
-            **schedule,
+        grants.append(
+            {
+                "label": "Initial grant",
+                "value": Decimal(grant_value).quantize(CENTS),
+                "grant_price": max(price.quantize(PRICE_PLACES), PRICE_PLACES),
+                "price_currency": grant_currency,
+                "vest_start": start,
+                **schedule,
+            }
         )
-        grant.full_clean()
-        grant.save()
+    refreshers = []
     if data.get("refresher_yearly"):
         yearly = data["refresher_yearly"] * rate(grant_currency, stock_currency)
-        refresher = Refresher(
-            package=package, yearly_value=yearly.quantize(CENTS), first_year=2, **schedule
-        )
-        refresher.full_clean()
-        refresher.save()
+        refreshers.append({"yearly_value": yearly.quantize(CENTS), "first_year": 2, **schedule})
+    return grants, refreshers
 
 
 @transaction.atomic
@@ -130,36 +136,44 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
     if bonus is None:
         bonus = band.bonus_target_pct if band else Decimal("0")
     start = data.get("start_date") or timezone.localdate() + dt.timedelta(days=60)
-    package = Package(
-        owner=user,
-        name=data["name"],
-        company=company,
-        level=data.get("level"),
-        is_current_job=data.get("kind") == Offer.Kind.STAY,
-        currency=data.get("currency") or (band.currency if band else "USD"),
-        base=base,
-        raise_pct=data.get("raise_pct") if data.get("raise_pct") is not None else Decimal("3"),
-        bonus_target_pct=bonus,
-        bonus_multiplier=data.get("bonus_multiplier")
-        if data.get("bonus_multiplier") is not None
-        else Decimal("1"),
-        relocation=data.get("relocation_amount") or Decimal("0"),
-        start_date=start,
-        location=data.get("tax_location"),
-    )
-    package.full_clean()
-    package.save()
     clawback = data.get("clawback_months")
     clawback = 12 if clawback is None else clawback
-    for year, key in ((1, "sign_on_year1"), (2, "sign_on_year2")):
-        if data.get(key):
-            SignOn.objects.create(
-                package=package, amount=data[key], year=year, clawback_months=clawback
-            )
-    _create_stock(user=user, package=package, data=data, band=band, start=start)
-    offer = Offer(
-        owner=user, package=package, **{f: data.get(f) for f in OFFER_FIELDS if f in data}
+    sign_ons = [
+        {"amount": data[key], "year": year, "clawback_months": clawback}
+        for year, key in ((1, "sign_on_year1"), (2, "sign_on_year2"))
+        if data.get(key)
+    ]
+    currency = data.get("currency") or (band.currency if band else "USD")
+    grants, refreshers = _stock_rows(
+        user=user, company=company, currency=currency, data=data, band=band, start=start
     )
+    package = compensation_services.package_create(
+        user=user,
+        fields={
+            "name": data["name"],
+            "company": company,
+            "level": data.get("level"),
+            "is_current_job": data.get("kind") == Offer.Kind.STAY,
+            "currency": currency,
+            "base": base,
+            "raise_pct": data.get("raise_pct")
+            if data.get("raise_pct") is not None
+            else Decimal("3"),
+            "bonus_target_pct": bonus,
+            "bonus_multiplier": data.get("bonus_multiplier")
+            if data.get("bonus_multiplier") is not None
+            else Decimal("1"),
+            "relocation": data.get("relocation_amount") or Decimal("0"),
+            "start_date": start,
+            "location": data.get("tax_location"),
+        },
+        sign_ons=sign_ons,
+        grants=grants,
+        refreshers=refreshers,
+        record=False,  # the offer's revision below holds the package and its children
+    )
+    offer = Offer(owner=user, package=package)
+    fields_assign(offer, data, OFFER_FIELDS, ignore_unknown=True)
     if offer.process is not None and offer.process.owner_id != user.pk:
         raise PermissionError("process of another user")
     offer.full_clean()
@@ -172,9 +186,18 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
 
 @transaction.atomic
 def offer_update(
-    *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any], expected_version: int
+    *,
+    user: AbstractBaseUser,
+    offer: Offer,
+    data: dict[str, Any],
+    expected_version: int,
+    expected_package_version: int,
 ) -> Offer:
-    """Update an option and its package terms unless someone changed it since it was opened."""
+    """Update an option and its package terms unless either changed since the form was opened.
+
+    The package is written by compensation's package service, which refuses a stale version
+    (an edit made on the package page meanwhile) with StaleEditError; nothing is saved then.
+    """
     package = offer.package
     revision_record(
         user=user,
@@ -183,28 +206,24 @@ def offer_update(
         children=[package, *package_children(package)],
         summary="before edit",
     )
-    for f in OFFER_FIELDS:
-        if f in data:
-            setattr(offer, f, data[f])
+    fields = fields_assign(offer, data, OFFER_FIELDS, ignore_unknown=True)
     offer.full_clean(exclude=["package"])
     offer.updated_at = timezone.now()
-    save_if_unchanged(
-        offer,
-        expected_version=expected_version,
-        fields=[f for f in OFFER_FIELDS if f in data] + ["updated_at"],
-    )
-    for f in PACKAGE_FIELDS:
-        if data.get(f) is not None:
-            setattr(package, f, data[f])
+    save_if_unchanged(offer, expected_version=expected_version, fields=[*fields, "updated_at"])
+    terms: dict[str, Any] = {f: data[f] for f in PACKAGE_FIELDS if data.get(f) is not None}
     if "relocation_amount" in data:
-        package.relocation = data["relocation_amount"] or Decimal("0")
+        terms["relocation"] = data["relocation_amount"] or Decimal("0")
     if "tax_location" in data:
-        package.location = data["tax_location"]
-    package.company = offer.company
-    package.level = offer.level
-    package.full_clean()
-    package.version += 1
-    package.save()
+        terms["location"] = data["tax_location"]
+    terms["company"] = offer.company
+    terms["level"] = offer.level
+    compensation_services.package_update(
+        user=user,
+        package=package,
+        expected_version=expected_package_version,
+        fields=terms,
+        record=False,  # the offer's revision above holds the package as it was
+    )
     return offer
 
 
@@ -222,9 +241,8 @@ def preferences_save(
 ) -> Preferences:
     """Create or update the user's single preference set."""
     prefs, created = Preferences.objects.select_for_update().get_or_create(owner=user)
-    fields = [f for f in data if f != "version"]
-    for f in fields:
-        setattr(prefs, f, data[f])
+    editable = [f.name for f in Preferences._meta.concrete_fields if f.editable]
+    fields = fields_assign(prefs, data, set(editable) - {"id", "owner"}, ignore_unknown=True)
     prefs.full_clean()
     if created or expected_version is None:
         prefs.save()
@@ -257,10 +275,9 @@ def scenario_create(
     if offer.owner_id != user.pk:
         raise PermissionError("offer of another user")
     data = data or {}
-    scenario = Scenario(owner=user, offer=offer, name=data.get("name") or f"{offer.name}: what if")
-    for f in SCENARIO_FIELDS:
-        if f in data and f != "name":
-            setattr(scenario, f, data[f])
+    scenario = Scenario(owner=user, offer=offer)
+    fields_assign(scenario, data, SCENARIO_FIELDS, ignore_unknown=True)
+    scenario.name = data.get("name") or f"{offer.name}: what if"
     scenario.full_clean()
     scenario.save()
     revision_record(user=user, obj=scenario, action="created")
@@ -288,9 +305,7 @@ def scenario_update(
     """Change a scenario's adjustments; a stored Monte Carlo result no longer applies."""
     if record:
         revision_record(user=user, obj=scenario, action="changed", summary="before edit")
-    fields = [f for f in SCENARIO_FIELDS if f in data]
-    for f in fields:
-        setattr(scenario, f, data[f])
+    fields = fields_assign(scenario, data, SCENARIO_FIELDS, ignore_unknown=True)
     scenario.full_clean()
     fields += _reset_mc(scenario)
     if expected_version is None:
@@ -329,23 +344,25 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
         children=[package, *package_children(package)],
         summary=f"before accepting scenario “{scenario.name}”",
     )
+    terms: dict[str, Any] = {}
     if scenario.base is not None:
-        package.base = scenario.base
+        terms["base"] = scenario.base
     if scenario.raise_pct is not None:
-        package.raise_pct = scenario.raise_pct
+        terms["raise_pct"] = scenario.raise_pct
     if scenario.level_id:
-        package.level = scenario.level
+        terms["level"] = scenario.level
         offer.level = scenario.level
     start = scenario.start_date or package.start_date
     if scenario.start_date:
-        package.start_date = scenario.start_date
+        terms["start_date"] = scenario.start_date
         offer.start_date = scenario.start_date
+    sign_ons = _rows(package.sign_ons.all(), compensation_services.SIGN_ON_FIELDS)
     if scenario.extra_sign_on:
-        SignOn.objects.create(
-            package=package, amount=scenario.extra_sign_on, year=1, clawback_months=12
-        )
+        sign_ons.append({"amount": scenario.extra_sign_on, "year": 1, "clawback_months": 12})
+    existing_grants = list(package.grants.all())
+    grants = _rows(existing_grants, compensation_services.GRANT_FIELDS)
     if scenario.extra_stock_yearly:
-        first = package.grants.first()
+        first = existing_grants[0] if existing_grants else None
         fields = (
             {
                 "weights": first.weights,
@@ -371,35 +388,44 @@ def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
             owner_id=user.pk, currency=package.currency, to_currency=currency
         )
         years = len(fields["weights"]) or 4
-        EquityGrant.objects.create(
-            package=package,
-            label=f"Negotiated: {scenario.name}"[:80],
-            value=(scenario.extra_stock_yearly * years * to_price).quantize(CENTS),
-            grant_price=price,
-            price_currency=currency,
-            vest_start=start,
-            **fields,
+        grants.append(
+            {
+                "label": f"Negotiated: {scenario.name}"[:80],
+                "value": (scenario.extra_stock_yearly * years * to_price).quantize(CENTS),
+                "grant_price": price,
+                "price_currency": currency,
+                "vest_start": start,
+                **fields,
+            }
         )
+    refreshers = None  # unchanged unless the scenario sets the refreshers
     if scenario.refresher_yearly is not None:
-        package.refreshers.all().delete()
+        refreshers = []
         if scenario.refresher_yearly:
             # A refresher is stored in the stock's currency; the scenario's is in the package's.
             to_stock = fx_rate_for_owner(
                 owner_id=user.pk, currency=package.currency, to_currency=stock_currency(package)
             )
-            Refresher.objects.create(
-                package=package,
-                yearly_value=(scenario.refresher_yearly * to_stock).quantize(CENTS),
-                first_year=2,
-                **schedule_fields(None, package.company),
+            refreshers.append(
+                {
+                    "yearly_value": (scenario.refresher_yearly * to_stock).quantize(CENTS),
+                    "first_year": 2,
+                    **schedule_fields(None, package.company),
+                }
             )
     if scenario.remote_weeks_per_year is not None:
         offer.remote_weeks_per_year = scenario.remote_weeks_per_year
-    if scenario.growth_pct is not None or scenario.volatility_pct is not None:
-        pass  # market assumptions belong to the company, not to the offer's terms
-    package.full_clean()
-    package.version += 1
-    package.save()
+    # A scenario's growth and volatility stay out: market assumptions belong to the company.
+    compensation_services.package_update(
+        user=user,
+        package=package,
+        expected_version=package.version,
+        fields=terms,
+        sign_ons=sign_ons,
+        grants=grants,
+        refreshers=refreshers,
+        record=False,  # the offer's revisions before and after hold the package
+    )
     offer.status = (
         Offer.Status.NEGOTIATING
         if offer.status in (Offer.Status.DRAFT, Offer.Status.RECEIVED)
@@ -464,9 +490,6 @@ def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
 
 
 def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
-    from config.middleware import ServiceUnavailable
-    from offers.tasks import scenario_monte_carlo_task
-
     try:
         scenario_monte_carlo_task.apply_async((scenario_id, input_hash), task_id=task_id)
     except BROKER_ERRORS as exc:

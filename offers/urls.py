@@ -2,8 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from offers import selectors, views, views_export, views_scenarios
-from offers.views_scenarios import object_first, revision_of_user
+from offers import views, views_export, views_scenarios
 
 app_name = "offers"
 urlpatterns = [
@@ -11,23 +10,11 @@ urlpatterns = [
     path("offers/", views.offer_list, name="offer_list"),
     path("offers/new/", views.offer_create, name="offer_create"),
     path("offers/compare/", views.offer_compare, name="offer_compare"),
-    path(
-        "offers/<int:pk>/",
-        object_first(views.offer_detail, selectors.offer_get),
-        name="offer_detail",
-    ),
+    path("offers/<int:pk>/", views.offer_detail, name="offer_detail"),
     path("offers/<int:pk>/edit/", views.offer_edit, name="offer_edit"),
     path("offers/<int:pk>/delete/", views.offer_delete, name="offer_delete"),
-    path(
-        "offers/<int:pk>/history/",
-        object_first(views.offer_history, selectors.offer_get),
-        name="offer_history",
-    ),
-    path(
-        "history/<int:pk>/restore/",
-        object_first(views.revision_restore_view, revision_of_user),
-        name="revision_restore",
-    ),
+    path("offers/<int:pk>/history/", views.offer_history, name="offer_history"),
+    path("history/<int:pk>/restore/", views.revision_restore_view, name="revision_restore"),
     path("trash/", views.trash, name="trash"),
     path("preferences/", views.preferences, name="preferences"),
     path("offers/<int:pk>/negotiation/", views_scenarios.negotiation, name="negotiation"),

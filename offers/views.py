@@ -10,14 +10,15 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.forms import form_add_service_errors
 from accounts.history import history_for, revision_restore, trash_list
+from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
-from compensation.views import add_service_errors
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
@@ -84,8 +85,8 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             offer = services.offer_create(user=request.user, data=_form_data(form))
-        except ValidationError as error:  # e.g. no exchange rate for the stock grant
-            add_service_errors(form, error)
+        except ValidationError as exc:  # e.g. no exchange rate for the stock grant
+            form_add_service_errors(form, exc)
         else:
             messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
             warn_implausible(request, offer.package)
@@ -98,10 +99,11 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
 def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one option: its figures by year, its time-zone strip and its place in the ranking."""
     offer = selectors.offer_get(user=request.user, pk=pk)
+    if refused := method_refused(request, "GET"):
+        return refused
     board = valuation.board_build(user=request.user)
     ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
     ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
@@ -124,10 +126,14 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     form = OfferForm(request.POST or None, instance=offer, user=request.user)
     if request.method == "POST" and form.is_valid():
-        expected = form.cleaned_data.get("version") or offer.version
         try:
             services.offer_update(
-                user=request.user, offer=offer, data=_form_data(form), expected_version=expected
+                user=request.user,
+                offer=offer,
+                data=_form_data(form),
+                expected_version=form.cleaned_data.get("version") or offer.version,
+                expected_package_version=form.cleaned_data.get("package_version")
+                or offer.package.version,
             )
         except StaleEditError as exc:
             form.add_error(None, str(exc))
@@ -137,9 +143,12 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 {"form": form, "offer": offer, "zones": COMMON_ZONES},
                 status=409,
             )
-        messages.success(request, _("Saved."))
-        warn_implausible(request, offer.package)
-        return redirect("offers:offer_detail", pk=offer.pk)
+        except ValidationError as exc:
+            form_add_service_errors(form, exc)
+        else:
+            messages.success(request, _("Saved."))
+            warn_implausible(request, offer.package)
+            return redirect("offers:offer_detail", pk=offer.pk)
     return render(
         request,
         "offers/offer_form.html",
@@ -230,18 +239,20 @@ def preferences(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
 def offer_history(request: HttpRequest, pk: int) -> HttpResponse:
     """List the saved versions of an option."""
     offer = selectors.offer_get(user=request.user, pk=pk)
+    if refused := method_refused(request, "GET"):
+        return refused
     revisions = history_for(user=request.user, obj=offer)
     return render(request, "offers/history.html", {"offer": offer, "revisions": revisions})
 
 
-@require_POST
 def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     """Restore a saved version or undo a deletion."""
     revision = get_object_or_404(Revision, pk=pk, owner=request.user)
+    if refused := method_refused(request, "POST"):
+        return refused
     if revision.action == Revision.Action.DELETED and not revision.in_trash:
         raise Http404
     obj = revision_restore(user=request.user, revision=revision)

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.models import AbstractBaseUser
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.shortcuts import get_object_or_404, redirect, render
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import method_refused
 from accounts.locking import StaleEditError
-from accounts.models import Revision
 from offers import board as valuation
 from offers import scenarios, selectors, services
 from offers.forms import ScenarioForm
@@ -59,34 +58,6 @@ class FlipForm(forms.Form):
         self.fields["rival"].choices = [("", _("every option (rank first)")), *others]
 
 
-def _post_only(request: HttpRequest) -> HttpResponse | None:
-    """Refuse anything but POST (after the object lookup, so that others get a 404)."""
-    return None if request.method == "POST" else HttpResponseNotAllowed(["POST"])
-
-
-def _get_only(request: HttpRequest) -> HttpResponse | None:
-    """Refuse anything but GET/HEAD (after the object lookup, so that others get a 404)."""
-    return None if request.method in ("GET", "HEAD") else HttpResponseNotAllowed(["GET"])
-
-
-def object_first(
-    view: Callable[..., HttpResponse], lookup: Callable[..., Any]
-) -> Callable[..., HttpResponse]:
-    """Wrap a view so that the owner lookup (404 for others) runs before its method check."""
-
-    @functools.wraps(view)
-    def wrapped(request: HttpRequest, pk: int) -> HttpResponse:
-        lookup(user=request.user, pk=pk)
-        return view(request, pk=pk)
-
-    return wrapped
-
-
-def revision_of_user(*, user: AbstractBaseUser, pk: int) -> Revision:
-    """Return one of the user's revisions or 404."""
-    return get_object_or_404(Revision, pk=pk, owner=user)
-
-
 def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
@@ -122,7 +93,7 @@ def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] |
 def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     """List what to ask for on one offer, why, and what to say."""
     offer = selectors.offer_get(user=request.user, pk=pk)
-    if refused := _get_only(request):
+    if refused := method_refused(request, "GET"):
         return refused
     board = valuation.board_build(user=request.user)
     points = negotiation_for_offer(user=request.user, offer=offer, board=board)
@@ -154,11 +125,9 @@ def scenario_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_POST
 def scenario_create(request: HttpRequest) -> HttpResponse:
     """Create a scenario on an offer, pre-filled from a negotiation point if one is named."""
-    if request.method != "POST":
-        return HttpResponseNotAllowed(["POST"])
     form = ScenarioCreateForm(request.POST, user=request.user)
     if not form.is_valid():
         messages.error(request, _("Pick one of your offers to start a scenario."))
@@ -202,7 +171,7 @@ def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm
 def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a scenario against its original offer and every other option."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _get_only(request):
+    if refused := method_refused(request, "GET"):
         return refused
     form = ScenarioForm(instance=scenario, user=request.user)
     return render(request, "offers/scenario_detail.html", _detail_context(request, scenario, form))
@@ -212,7 +181,7 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
     """Change the adjustments: live (htmx, no history entry) or saved (with history)."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     live = _is_htmx(request)
     stored_version = scenario.version
@@ -252,7 +221,7 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
     """Find the smallest ask that makes this offer rank first or beat a named option."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     others = [
         (str(o.pk), o.name)
@@ -295,7 +264,7 @@ def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
 def scenario_mc_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Queue the scenario's 200,000-path Monte Carlo."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     services.scenario_mc_start(user=request.user, scenario=scenario)
     return _mc_response(request, scenario)
@@ -305,7 +274,7 @@ def scenario_mc_start(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_mc_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """Stop a queued or running Monte Carlo."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     services.scenario_mc_cancel(user=request.user, scenario=scenario)
     return _mc_response(request, scenario)
@@ -314,7 +283,7 @@ def scenario_mc_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the Monte Carlo progress bar or result (polled by the page)."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _get_only(request):
+    if refused := method_refused(request, "GET"):
         return refused
     fig = scenarios.mc_fan_figure(scenario) if scenario.mc_result else None
     return render(
@@ -326,7 +295,7 @@ def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_clone(request: HttpRequest, pk: int) -> HttpResponse:
     """Copy a scenario under a new name."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     copy = services.scenario_clone(user=request.user, scenario=scenario)
     messages.success(request, _("Copied to “%(name)s”.") % {"name": copy.name})
@@ -354,10 +323,13 @@ def scenario_delete(request: HttpRequest, pk: int) -> HttpResponse:
 def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     """Make the scenario's terms the offer's new terms (the old ones stay in its history)."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := _post_only(request):
+    if refused := method_refused(request, "POST"):
         return refused
     try:
         offer = services.scenario_accept(user=request.user, scenario=scenario)
+    except (StaleEditError, ValidationError) as exc:
+        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+        return redirect("offers:scenario_detail", pk=scenario.pk)
     except LookupError as error:  # no exchange rate between the pay and the stock currency
         messages.error(request, str(error))
         return redirect("offers:scenario_detail", pk=scenario.pk)

@@ -1,8 +1,7 @@
-"""Display helpers: money in a currency, percentages, dictionary lookup."""
+"""Display helpers: money in a currency, percentages, score bars, form fields by name."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django import template
@@ -25,33 +24,11 @@ def money(value: Any, currency: str = "") -> str:
 
 
 @register.filter
-def kmoney(value: Any) -> str:
-    """Format an amount in thousands, e.g. 245k."""
-    if value is None:
-        return "—"
-    number = float(value)
-    if abs(number) >= 1_000_000:
-        return f"{number / 1_000_000:.2f}M"
-    return f"{number / 1000:.0f}k"
-
-
-@register.filter
 def pct(value: Any, digits: int = 0) -> str:
     """Format a 0..1 fraction as a percentage."""
     if value is None:
         return "—"
     return f"{float(value) * 100:.{int(digits)}f}%"
-
-
-@register.filter
-def get(mapping: Any, key: Any) -> Any:
-    """Look a key up in a dict."""
-    if mapping is None:
-        return None
-    try:
-        return mapping[key]
-    except (KeyError, TypeError, IndexError):
-        return None
 
 
 @register.filter
@@ -61,11 +38,6 @@ def width(value: Any) -> str:
         return f"{max(0.0, min(1.0, float(value))) * 100:.1f}%"
     except (TypeError, ValueError):
         return "0%"
-
-
-@register.filter
-def dec(value: Any) -> Decimal:
-    return Decimal(str(value))
 
 
 @register.filter
