@@ -17,6 +17,7 @@ from accounts.models import Revision
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.logic.errors import LogicInputError
 from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer
@@ -28,14 +29,18 @@ def board_verdict(board: valuation.Board) -> Verdict | None:
         return None
     facts = [valuation.option_facts(ev) for _r, ev in board.ranked]
     basis = board.basis
-    return winner_verdict(
-        board.ranking,
-        facts,
-        valuation.ranking_prefs(board.prefs),
-        VerdictBasis(basis.currency, basis.years, basis.tax_words()),
-        board.sensitivity,
-        labels={c: charts.criterion_label(c).lower() for c in board.ranking[0].criteria},
-    )
+    try:
+        return winner_verdict(
+            board.ranking,
+            facts,
+            valuation.ranking_prefs(board.prefs),
+            VerdictBasis(basis.currency, basis.years, basis.tax_words()),
+            board.sensitivity,
+            # Criterion names inside a sentence: "ahead of Meta on remote work and time zone".
+            labels={c: charts.criterion_label(c).lower() for c in board.ranking[0].criteria},
+        )
+    except LogicInputError:  # the facts ranked already; never fail the page over the sentence
+        return None
 
 
 def dashboard_context(request: HttpRequest) -> dict[str, Any]:

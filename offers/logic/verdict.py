@@ -357,26 +357,26 @@ def _cost(
     best: RankedOption,
     stay: RankedOption | None,
     basis: VerdictBasis,
-) -> str:
-    """Return what the winner costs against the best-paid option and against staying."""
+) -> tuple[str, bool]:
+    """Return what the winner costs against the best-paid option and against staying.
+
+    The flag says whether the clause named the basis (a later sum of money need not).
+    """
     cur, over = basis.currency, _over(basis)
     best_gap = _gap(winner, best).difference
     if best_gap >= 0:
         stay_gap = _gap(winner, stay).difference if stay is not None else 0.0
         if stay is None or stay.key == winner.key or stay_gap <= 0:
-            return _("it is also the best-paid option")
-        return _("it is also the best-paid option, {amount} more than staying {over}").format(
-            amount=_money(stay_gap, cur), over=over
-        )
+            return _("it is also the best-paid option"), False
+        text = _("it is also the best-paid option, {amount} more than staying {over}")
+        return text.format(amount=_money(stay_gap, cur), over=over), True
     less = _money(-best_gap, cur)
     if stay is not None and stay.key == best.key:
-        return _("it pays {amount} less than staying, the best-paid option, {over}").format(
-            amount=less, over=over
-        )
+        text = _("it pays {amount} less than staying, the best-paid option, {over}")
+        return text.format(amount=less, over=over), True
     if stay is None or stay.key == winner.key:
-        return _("it pays {amount} less than {best}, the best-paid option, {over}").format(
-            amount=less, best=best.name, over=over
-        )
+        text = _("it pays {amount} less than {best}, the best-paid option, {over}")
+        return text.format(amount=less, best=best.name, over=over), True
     stay_gap = _gap(winner, stay).difference
     if stay_gap > 0:
         text = _(
@@ -393,10 +393,11 @@ def _cost(
             "it pays {amount} less than {best}, the best-paid option, and as much as "
             "staying, {over}"
         )
-    return text.format(amount=less, best=best.name, other=_money(abs(stay_gap), cur), over=over)
+    other = _money(abs(stay_gap), cur)
+    return text.format(amount=less, best=best.name, other=other, over=over), True
 
 
-def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool) -> str:
+def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mapping[str, str]) -> str:
     """Return the smallest change that would put the runner-up first, as a clause.
 
     A pay rise is on the board's basis; its words are repeated only if no earlier clause
@@ -426,7 +427,9 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool) -> str:
             else _("you lowered the weight of {criterion} from {current} to {to}")
         )
         weight = change.format(
-            criterion=flip.criterion, to=_weight(flip.to_weight), current=_weight(flip.from_weight)
+            criterion=labels.get(flip.criterion, flip.criterion),
+            to=_weight(flip.to_weight),
+            current=_weight(flip.from_weight),
         )
         if conditions:
             return _("{name} would rank first if it {conditions} and {weight}").format(
@@ -467,8 +470,6 @@ def winner_verdict(
 
     target = blocked if blocked is not None and blocked_by else runner_up
     flip = smallest_flip(facts, prefs, target.key, sensitivity, basis, weight_max=weight_max)
-    if flip.kind == "weight" and flip.criterion is not None:
-        flip = replace(flip, criterion=labels.get(flip.criterion, flip.criterion))
 
     note = ""
     if not winner.excluded and len(excluded) * 2 > len(ranking):
@@ -488,11 +489,11 @@ def winner_verdict(
             "weight, decides the top of the ranking."
         ).format(rival=blocked.name)
 
-    cost = _cost(winner, best, stay, basis)
+    cost, basis_said = _cost(winner, best, stay, basis)
     clauses = [
         _why(winner, runner_up, decisive, blocked, blocked_by, only_one_allowed),
         cost,
-        _flip_text(flip, basis, basis_said=_over(basis) in cost),
+        _flip_text(flip, basis, basis_said, labels),
     ]
     sentence = _("{clauses}.").format(clauses=_("; ").join(clauses))
     return Verdict(

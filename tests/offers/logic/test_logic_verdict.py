@@ -168,7 +168,7 @@ def test_a_weight_change_smaller_than_a_raise():
     assert [r.key for r in ranking] == ["calm", "growth"]
     assert (v.flip.kind, v.flip.criterion, v.flip.from_weight, v.flip.to_weight) == (
         "weight",
-        "time zone",
+        "timezone",
         1.0,
         0.66,
     )
@@ -207,9 +207,7 @@ def test_decisive_criteria_are_the_fewest_that_carry_the_lead():
     w = option("w", "W", 500_000, growth=5)
     r = option("r", "R", 1_000_000, overlap_hours=4.0, growth=4)
     ranking = rank_options([w, r], prefs)
-    assert [d.criterion for d in decisive_criteria(ranking[0], ranking[1], LABELS)] == [
-        "timezone"
-    ]
+    assert [d.criterion for d in decisive_criteria(ranking[0], ranking[1], LABELS)] == ["timezone"]
     # Without the pay handicap the lead is (0.5 + 0.25) / 3: both gains are needed.
     r_same_pay = option("r", "R", 500_000, overlap_hours=4.0, growth=4)
     ranking = rank_options([w, r_same_pay], prefs)
@@ -225,3 +223,19 @@ def test_decisive_criteria_are_the_fewest_that_carry_the_lead():
 def test_nothing_to_say_with_one_option():
     ranking = rank_options([REMOTE], TZ_PREFS)
     assert winner_verdict(ranking, [REMOTE], TZ_PREFS, BASIS) is None
+
+
+def test_verdict_imports_no_django():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys\nimport offers.logic.verdict\n"
+        "assert 'django' not in sys.modules, sorted(m for m in sys.modules if 'django' in m)\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
