@@ -10,6 +10,8 @@ from collections import Counter
 from datetime import date
 from typing import Any
 
+from interviews.levels import Rung, level_check
+
 FUNNEL = (
     "applied",
     "recruiter_screen",
@@ -116,20 +118,22 @@ def interview_stats(
         rounds_by_process.setdefault(r["process_id"], []).append(r)
     level_checks = []
     for p in processes:
-        target, offered = p.get("target_level"), p.get("offered_level")
-        if target is None or offered is None:
+        # Both levels are on the process company's ladder; the ranking uses the same check.
+        check = level_check(
+            _rung(p.get("offered_level"), p["company"]), _rung(p.get("target_level"), p["company"])
+        )
+        if check is None:
             continue
         own = sorted(rounds_by_process.get(p["id"], []), key=lambda r: r.get("order", 0))
-        delta = offered["order"] - target["order"]
         level_checks.append(
             {
                 "process": p["name"],
                 "company": p["company"],
-                "target": target["code"],
-                "offered": offered["code"],
-                "delta": delta,
-                "levels_apart": abs(delta),
-                "verdict": "down" if delta < 0 else ("up" if delta > 0 else "as_targeted"),
+                "target": check.target.code,
+                "offered": check.level.code,
+                "delta": check.delta,
+                "levels_apart": check.levels_apart,
+                "verdict": check.verdict,
                 "signals": [(r["kind"], r["signal"]) for r in own],
                 "signal_counts": {
                     s: n for s in SIGNALS if (n := sum(1 for r in own if r["signal"] == s))
@@ -150,6 +154,15 @@ def interview_stats(
         "median_days_to_offer": _median(days_values),
         "level_checks": level_checks,
     }
+
+
+def _rung(level: dict[str, Any] | None, ladder: str) -> Rung | None:
+    """Return a level dict (code, order, equivalence) as a rung of the company's ladder."""
+    if level is None:
+        return None
+    return Rung(
+        code=level["code"], order=level["order"], stage=level.get("equivalence"), ladder=ladder
+    )
 
 
 def _median(values: list[int]) -> float | None:

@@ -33,8 +33,10 @@ from compensation.engine.window import (
     simulate_window,
     window_yearly,
 )
-from compensation.models import Package
+from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec
+from interviews.levels import level_check, rung, target_level_of
+from interviews.models import Process
 from offers.logic.criteria import RATINGS
 from offers.logic.ranking import (
     OptionFacts,
@@ -115,8 +117,7 @@ class ValuationBasis:
         """Return the basis in one line, e.g. '4-year value from 1 Dec 2026 · USD · after tax'."""
         return " · ".join(
             [
-                _("%(n)s-year value from %(d)s")
-                % {"n": self.years, "d": self.day(self.start)},
+                _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)},
                 self.currency,
                 self.tax_words(),
                 self.stock_words(),
@@ -384,11 +385,42 @@ def evaluate_offer(
     )
 
 
+def _own_company_target(offer: Offer) -> Level | None:
+    """Return the target of the user's latest process at the offer's company, if any.
+
+    Staying has no interview of its own: its target is the one the user set at their own
+    company (an internal move), so staying at E5 is scored like any other E5 option with that
+    target. Cached on the offer, as scenario searches rebuild the board many times.
+    """
+    if "_own_company_target" not in offer.__dict__:
+        company_id = offer.company_id or offer.package.company_id
+        process = (
+            Process.objects.filter(
+                owner_id=offer.owner_id, company_id=company_id, target_level__isnull=False
+            )
+            .select_related("target_level")
+            .order_by("-first_contact", "-id")
+            .first()
+            if company_id
+            else None
+        )
+        offer.__dict__["_own_company_target"] = process.target_level if process else None
+    target: Level | None = offer.__dict__["_own_company_target"]
+    return target
+
+
 def option_facts(ev: Evaluation) -> OptionFacts:
     """Return what the ranking needs to know about one evaluated option."""
     offer = ev.offer
-    target = offer.target_level or (offer.process.target_level if offer.process_id else None)
-    level = offer.level
+    target = target_level_of(
+        offer.target_level if offer.target_level_id else None,
+        offer.process.target_level if offer.process_id else None,
+        _own_company_target(offer)
+        if offer.kind == Offer.Kind.STAY and not (offer.target_level_id or offer.process_id)
+        else None,
+    )
+    # The same check decides the interviews analytics' "target E6 came back E5".
+    check = level_check(rung(offer.level), rung(target))
     return OptionFacts(
         key=ev.key,
         name=offer.name,
@@ -399,8 +431,8 @@ def option_facts(ev: Evaluation) -> OptionFacts:
         remote_policy=offer.remote_policy,
         overlap_hours=ev.overlap.average_hours if ev.overlap else 0.0,
         office_hours=8.0,
-        level_order=level.equivalence if level and level.equivalence else None,
-        target_level_order=target.equivalence if target and target.equivalence else None,
+        level_order=check.position if check else None,
+        target_level_order=check.target_position if check else None,
         relocation_required=offer.relocation_required,
         **{c.key: getattr(offer, c.rating_field) for c in RATINGS},
     )

@@ -22,8 +22,30 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.logic.errors import LogicInputError
+from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer, Preferences
+
+
+def board_verdict(board: valuation.Board) -> Verdict | None:
+    """Return why the board's top option wins, in one sentence (None with fewer than two)."""
+    if len(board.ranking) < 2:
+        return None
+    facts = [valuation.option_facts(ev) for _r, ev in board.ranked]
+    basis = board.basis
+    try:
+        return winner_verdict(
+            board.ranking,
+            facts,
+            valuation.ranking_prefs(board.prefs),
+            VerdictBasis(basis.currency, basis.years, basis.tax_words()),
+            board.sensitivity,
+            # Criterion names inside a sentence: "ahead of Meta on remote work and time zone".
+            labels={c: charts.criterion_label(c).lower() for c in board.ranking[0].criteria},
+        )
+    except LogicInputError:  # the facts ranked already; never fail the page over the sentence
+        return None
 
 
 def dashboard_context(request: HttpRequest) -> dict[str, Any]:
@@ -44,6 +66,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
             e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
         ],
     }
+    context["verdict"] = board_verdict(board)
     if ok:
         context["fig_yearly"] = charts.yearly_by_component(board)
         context["fig_cumulative"] = charts.cumulative_with_bands(board)
