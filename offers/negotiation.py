@@ -123,6 +123,7 @@ def offer_facts(
         yearly_home=tuple(ev.values),
         base=float(package.base),
         stock_per_year=float(yearly_stock_value(package)),
+        kind=offer.kind,
         sign_on_total=float(sum(s.amount for s in package.sign_ons.all())),
         level_code=level.code if level else None,
         level_order=level.equivalence if level and level.equivalence else None,
