@@ -115,3 +115,19 @@ def test_another_users_offer_is_404(client_charlie, alice):
     )
     assert response.status_code == 302
     assert not Scenario.objects.exists()
+
+
+def test_play_it_out_sets_the_fields_each_rule_names(demo):
+    from offers import scenarios
+
+    meta, points = _rules(demo, "Meta")
+    down = scenarios.point_adjustments(points["down_level"], meta)
+    assert down["level"] == meta.target_level and down["extra_stock_yearly"] == 90_000
+    start = scenarios.point_adjustments(points["start_date"], meta)
+    assert start["start_date"].isoformat() == points["start_date"].figures["proposed_start"]
+    assert scenarios.point_adjustments(points["low_overlap"], meta) is None
+    tiktok, points = _rules(demo, "TikTok")
+    risk = scenarios.point_adjustments(points["stock_risk"], tiktok)
+    expected = tiktok.package.base + round(points["stock_risk"].ask_amount / 4)
+    assert abs(risk["base"] - expected) <= 1
+    assert "extra_sign_on" not in risk and risk["name"] == points["stock_risk"].title[:120]
