@@ -225,6 +225,7 @@ def alternatives(
                 value=ev.cumulative_home,
                 first_year=ev.first_year_home,
                 evidence_kind=kind,
+                kind=other.kind,
                 shareable=other.shareable,
                 next_round_date=_next_round_date(process),
                 stage=process.get_stage_display() if process is not None else "",

@@ -61,6 +61,10 @@ def _check_context(ctx: NegotiationContext) -> None:
                 "evidence_kind",
                 f"{alternative.name}: evidence kind must be one of {list(EVIDENCE_STRENGTH)}",
             )
+        if alternative.kind not in OPTION_KINDS:
+            raise LogicInputError(
+                "kind", f"{alternative.name}: kind must be one of {sorted(OPTION_KINDS)}"
+            )
 
 
 def negotiation_points(ctx: NegotiationContext) -> list[NegotiationPoint]:

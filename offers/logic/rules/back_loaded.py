@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -21,6 +22,8 @@ class BackLoaded(Rule):
     """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
 
     key = "back_loaded"
+    # The fix is a sign-on, which one's own employer does not pay.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""

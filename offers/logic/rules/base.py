@@ -96,6 +96,7 @@ class AlternativeFacts:
     value: float
     first_year: float
     evidence_kind: str
+    kind: str = EXTERNAL
     shareable: bool = True
     next_round_date: date | None = None
     stage: str = ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -22,6 +23,8 @@ class BelowStay(Rule):
     """Ask for the gap when the offer is worth less than staying over the horizon."""
 
     key = "below_stay"
+    # Only a new employer pays to make a move worth it; a transfer or staying has no sign-on.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for the gap when the offer is worth less than staying over the horizon."""

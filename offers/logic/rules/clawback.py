@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -20,6 +21,8 @@ class Clawback(Rule):
     """Ask the new employer to cover a sign-on the current employer would claw back."""
 
     key = "clawback"
+    # Only leaving the employer triggers a clawback.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask the new employer to cover a sign-on the current employer would claw back."""

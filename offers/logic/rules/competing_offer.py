@@ -5,6 +5,8 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EVIDENCE_STRENGTH,
+    EXTERNAL,
+    OPTION_KINDS,
     AlternativeFacts,
     NegotiationContext,
     NegotiationPoint,
@@ -19,6 +21,7 @@ from offers.logic.rules.base import (
 )
 
 EVIDENCE_PRIORITY = {"offer_in_hand": 1, "active_process": 2, "band_median": 3}
+OUTSIDE_EVIDENCE = ("offer_in_hand", "active_process")
 
 
 def _by_strength(alternatives: tuple[AlternativeFacts, ...]) -> list[AlternativeFacts]:
@@ -42,11 +45,19 @@ class CompetingOffer(Rule):
     """Cite the strongest alternative worth more than this offer."""
 
     key = "competing_offer"
+    # An outside offer is leverage everywhere: for a transfer or staying it asks for retention.
+    kinds = OPTION_KINDS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Cite the strongest alternative worth more than this offer."""
         offer_value = offer_value_home(ctx)
-        better = _by_strength(tuple(a for a in ctx.alternatives if a.value > offer_value))
+        candidates = ctx.alternatives
+        if ctx.offer.kind != EXTERNAL:
+            # Retention rests on outside offers: another employer's offer or process.
+            candidates = tuple(
+                a for a in candidates if a.kind == EXTERNAL and a.evidence_kind in OUTSIDE_EVIDENCE
+            )
+        better = _by_strength(tuple(a for a in candidates if a.value > offer_value))
         if not better:
             return None
         lead = better[0]
@@ -92,7 +103,11 @@ class CompetingOffer(Rule):
             ),
             ask_amount=ask,
             ask_currency=ctx.offer.currency,
-            ask_term=_("match in stock or sign-on"),
+            ask_term=(
+                _("match in stock or sign-on")
+                if ctx.offer.kind == EXTERNAL
+                else _("a retention grant in stock to close the gap")
+            ),
             priority=EVIDENCE_PRIORITY[lead.evidence_kind],
             evidence=_("{say}. Closing the {ask} gap would make this an easy yes.").format(
                 say=say, ask=money(ask, ctx.offer.currency)

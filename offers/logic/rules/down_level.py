@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
+    INTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -60,6 +62,8 @@ class DownLevel(Rule):
     """Ask for re-levelling, citing the interview signals, when offered below target."""
 
     key = "down_level"
+    # Staying has no level on offer; a transfer negotiates its level.
+    kinds = frozenset({EXTERNAL, INTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for re-levelling, citing the interview signals, when offered below target."""

@@ -6,6 +6,8 @@ from datetime import timedelta
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
+    INTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -18,6 +20,8 @@ class ExplodingDeadline(Rule):
     """Ask for an extension when the deadline comes before other processes finish."""
 
     key = "exploding_deadline"
+    # Staying has no deadline; a transfer can still ask for time.
+    kinds = frozenset({EXTERNAL, INTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for an extension when the deadline comes before other processes finish."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    OPTION_KINDS,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -14,6 +15,8 @@ class LowOverlap(Rule):
     """Ask for adjusted core hours or a home-region office when overlap is low."""
 
     key = "low_overlap"
+    # Core hours or a home-region office are a remote arrangement, open to every kind.
+    kinds = OPTION_KINDS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for adjusted core hours or a home-region office when overlap is low."""

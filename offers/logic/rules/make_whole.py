@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -20,6 +21,8 @@ class MakeWhole(Rule):
     """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
 
     key = "make_whole"
+    # A transfer keeps its grants and staying forfeits nothing: only a new employer makes whole.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a make-whole grant covering unvested equity forfeited by leaving."""

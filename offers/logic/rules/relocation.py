@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -15,6 +16,8 @@ class Relocation(Rule):
     """Ask for a relocation package when the offer requires moving."""
 
     key = "relocation"
+    # One's own employer does not pay to relocate a transfer.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a relocation package when the offer requires moving."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    OPTION_KINDS,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -18,6 +19,8 @@ class RemoteGap(Rule):
     """Ask for a written remote arrangement when remote weeks fall short."""
 
     key = "remote_gap"
+    # A remote arrangement in writing is negotiable with any employer, one's own included.
+    kinds = OPTION_KINDS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a written remote arrangement when remote weeks fall short."""

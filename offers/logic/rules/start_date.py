@@ -6,6 +6,7 @@ from datetime import date, timedelta
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -21,6 +22,8 @@ class StartDate(Rule):
     """Propose starting after the current job's next vest when it is soon after the start."""
 
     key = "start_date"
+    # Only leaving forfeits the next vest; a transfer keeps its grants.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Propose starting after the current job's next vest when it is soon after the start."""

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -26,6 +27,8 @@ class StockRisk(Rule):
     """Ask for more cash, or price the risk, when the stock is private or volatile."""
 
     key = "stock_risk"
+    # A transfer or staying keeps the stock one already holds; the ask is for a new employer's cash.
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for more cash, or price the risk, when the stock is private or volatile."""

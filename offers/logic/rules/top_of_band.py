@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -19,6 +20,8 @@ class TopOfBand(Rule):
     """Move the ask to stock or sign-on when base is at the top of its band."""
 
     key = "top_of_band"
+    # Its fallback is a sign-on, which one's own employer does not pay (a transfer negotiates level).
+    kinds = frozenset({EXTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Move the ask to stock or sign-on when base is at the top of its band."""

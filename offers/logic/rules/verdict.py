@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    EXTERNAL,
+    INTERNAL,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -17,6 +19,8 @@ class Verdict(Rule):
     """Judge the offer low, fair or high against its band and the best alternative."""
 
     key = "verdict"
+    # Staying is judged through the retention ask, not a verdict on its own pay.
+    kinds = frozenset({EXTERNAL, INTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Judge the offer low, fair or high against its band and the best alternative."""
