@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -20,12 +19,8 @@ from accounts.locking import StaleEditError
 from offers import board as valuation
 from offers import scenarios, selectors, services
 from offers.forms import ScenarioForm
-from offers.logic.negotiation import NegotiationPoint
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer
-
-STOCK_RULES = ("top_of_band", "down_level")
-SIGN_ON_RULES = ("make_whole", "clawback", "back_loaded", "below_stay", "competing_offer")
 
 
 class ScenarioCreateForm(forms.Form):
@@ -62,31 +57,6 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] | None:
-    """Return the scenario adjustments that play out a point's ask (None: nothing to model)."""
-    ask = Decimal(str(round(point.ask_amount))) if point.ask_amount is not None else None
-    name = point.title[:120]
-    if point.rule in STOCK_RULES and ask:
-        data: dict[str, Any] = {"name": name, "extra_stock_yearly": ask}
-        if point.rule == "down_level" and offer.target_level_id:
-            data["level"] = offer.target_level
-        return data
-    if point.rule in SIGN_ON_RULES and ask:
-        return {"name": name, "extra_sign_on": ask}
-    if point.rule == "remote_gap":
-        weeks = point.figures.get("required_remote_weeks")
-        return {"name": name, "remote_weeks_per_year": int(float(weeks or 0))}
-    if point.rule == "stock_risk" and ask:
-        years = 4
-        return {"name": name, "base": offer.package.base + (ask / years).quantize(Decimal("1"))}
-    if point.rule == "start_date":
-        import datetime as dt
-
-        proposed = point.figures.get("proposed_start")
-        return {"name": name, "start_date": dt.date.fromisoformat(str(proposed))}
-    return None
-
-
 # Negotiation -----------------------------------------------------------------------------
 
 
@@ -97,7 +67,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
         return refused
     board = valuation.board_build(user=request.user)
     points = negotiation_for_offer(user=request.user, offer=offer, board=board)
-    rows = [(p, point_adjustments(p, offer) is not None) for p in points]
+    rows = [(p, scenarios.point_adjustments(p, offer) is not None) for p in points]
     ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
     return render(
         request,
@@ -137,7 +107,7 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
     if form.cleaned_data["point"]:
         points = negotiation_for_offer(user=request.user, offer=offer)
         point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)
-        data = (point_adjustments(point, offer) if point else None) or {}
+        data = (scenarios.point_adjustments(point, offer) if point else None) or {}
         if point is not None:
             data["notes"] = f"{point.title}: {point.ask_term or ''}".strip()
     if form.cleaned_data["name"]:

@@ -115,3 +115,59 @@ def test_another_users_offer_is_404(client_charlie, alice):
     )
     assert response.status_code == 302
     assert not Scenario.objects.exists()
+
+
+def test_play_it_out_sets_the_fields_each_rule_names(demo):
+    from offers import scenarios
+
+    meta, points = _rules(demo, "Meta")
+    down = scenarios.point_adjustments(points["down_level"], meta)
+    assert down["level"] == meta.target_level and down["extra_stock_yearly"] == 90_000
+    start = scenarios.point_adjustments(points["start_date"], meta)
+    assert start["start_date"].isoformat() == points["start_date"].figures["proposed_start"]
+    assert scenarios.point_adjustments(points["low_overlap"], meta) is None
+    tiktok, points = _rules(demo, "TikTok")
+    risk = scenarios.point_adjustments(points["stock_risk"], tiktok)
+    expected = tiktok.package.base + round(points["stock_risk"].ask_amount / 4)
+    assert abs(risk["base"] - expected) <= 1
+    assert "extra_sign_on" not in risk and risk["name"] == points["stock_risk"].title[:120]
+
+
+def test_demo_transfer_and_staying_ask_only_what_their_own_employer_can_give(demo):
+    board = board_build(user=demo)
+    transfer = Offer.objects.get(owner=demo, kind=Offer.Kind.INTERNAL)
+    stay = Offer.objects.get(owner=demo, kind=Offer.Kind.STAY)
+    moving = negotiation_for_offer(user=demo, offer=transfer, board=board)
+    assert {p.rule for p in moving} <= {
+        "down_level",
+        "competing_offer",
+        "remote_gap",
+        "low_overlap",
+        "exploding_deadline",
+        "verdict",
+    }
+    # The story's transfer is down-levelled and has Meta's offer as leverage for retention.
+    assert {"down_level", "competing_offer"} <= {p.rule for p in moving}
+    staying = negotiation_for_offer(user=demo, offer=stay, board=board)
+    assert staying and {p.rule for p in staying} <= {"competing_offer", "remote_gap", "low_overlap"}
+    for point in [*moving, *staying]:
+        said = f"{point.title} {point.ask_term} {point.evidence}".lower()
+        assert "sign-on" not in said and "relocation" not in said and "make-whole" not in said
+    retention = next(p for p in moving if p.rule == "competing_offer")
+    assert retention.ask_term == "a retention grant in stock to close the gap"
+
+
+def test_retention_ask_is_translated(demo):
+    from django.utils import translation
+
+    transfer = Offer.objects.get(owner=demo, kind=Offer.Kind.INTERNAL)
+    with translation.override("zh-hant"):
+        points = negotiation_for_offer(user=demo, offer=transfer)
+    retention = next(p for p in points if p.rule == "competing_offer")
+    assert retention.ask_term == "以股票留任獎勵補足差距"
+
+
+def test_external_offers_keep_their_money_asks(demo):
+    _offer, points = _rules(demo, "Google")
+    assert {"make_whole", "below_stay", "competing_offer", "start_date"} <= set(points)
+    assert points["competing_offer"].ask_term == "match in stock or sign-on"

@@ -15,21 +15,23 @@ from offers.logic.negotiation import (
     NegotiationPrefs,
     OfferFacts,
     negotiation_points,
-    rule_back_loaded,
-    rule_below_stay,
-    rule_clawback,
-    rule_competing_offer,
-    rule_down_level,
-    rule_exploding_deadline,
-    rule_low_overlap,
-    rule_make_whole,
-    rule_relocation,
-    rule_remote_gap,
-    rule_start_date,
-    rule_stock_risk,
-    rule_top_of_band,
-    rule_verdict,
 )
+from offers.logic.rules import RULES_BY_KEY
+
+rule_back_loaded = RULES_BY_KEY["back_loaded"].evaluate
+rule_below_stay = RULES_BY_KEY["below_stay"].evaluate
+rule_clawback = RULES_BY_KEY["clawback"].evaluate
+rule_competing_offer = RULES_BY_KEY["competing_offer"].evaluate
+rule_down_level = RULES_BY_KEY["down_level"].evaluate
+rule_exploding_deadline = RULES_BY_KEY["exploding_deadline"].evaluate
+rule_low_overlap = RULES_BY_KEY["low_overlap"].evaluate
+rule_make_whole = RULES_BY_KEY["make_whole"].evaluate
+rule_relocation = RULES_BY_KEY["relocation"].evaluate
+rule_remote_gap = RULES_BY_KEY["remote_gap"].evaluate
+rule_start_date = RULES_BY_KEY["start_date"].evaluate
+rule_stock_risk = RULES_BY_KEY["stock_risk"].evaluate
+rule_top_of_band = RULES_BY_KEY["top_of_band"].evaluate
+rule_verdict = RULES_BY_KEY["verdict"].evaluate
 
 TODAY = date(2026, 1, 10)
 # Illustrative band, not real data.
@@ -91,7 +93,7 @@ def test_quiet_offer_raises_only_the_verdict():
 
 def test_rules_are_registered_with_matching_slugs():
     assert len(RULES) == 14
-    slugs = [rule.__name__.removeprefix("rule_") for rule in RULES]
+    slugs = [rule.key for rule in RULES]
     assert len(set(slugs)) == 14
     assert "verdict" in slugs and "make_whole" in slugs
 

@@ -1,0 +1,86 @@
+"""Back-loaded vesting: ask for a sign-on that levels the first years."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    meets,
+    money,
+    sign_on_adjustment,
+)
+
+BACK_LOADED_TOLERANCE = 0.02
+
+
+class BackLoaded(Rule):
+    """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
+
+    key = "back_loaded"
+    # The fix is a sign-on, which one's own employer does not pay.
+    kinds = frozenset({EXTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
+        offer = ctx.offer
+        weights = offer.vesting_year_weights
+        if weights and weights[0] >= sum(weights) / len(weights) - 1e-12:
+            return None
+        totals = offer.yearly_totals[: ctx.prefs.horizon_years]
+        average = sum(totals) / len(totals)
+        gaps = {
+            year: average - totals[year - 1]
+            for year in (1, 2)
+            if year <= len(totals) and average - totals[year - 1] > BACK_LOADED_TOLERANCE * average
+        }
+        if not gaps:
+            return None
+        cur = offer.currency
+        ask = sum(gaps.values())
+        schedule = "/".join(f"{w:.0%}" for w in weights) if weights else _("back-loaded")
+        by_year = _(" and ").join(
+            _("{amount} in year {year}").format(amount=money(gap, cur), year=year)
+            for year, gap in gaps.items()
+        )
+        figures: dict[str, float | str] = {"average_year": average}
+        figures.update({f"year_{year}_total": totals[year - 1] for year in gaps})
+        figures.update({f"year_{year}_gap": gap for year, gap in gaps.items()})
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Back-loaded vesting: level the first years"),
+            trigger=_("vesting {schedule}; {years} vs average {average}").format(
+                schedule=schedule,
+                years=_(", ").join(
+                    _("year {year} {amount}").format(year=y, amount=money(totals[y - 1], cur))
+                    for y in gaps
+                ),
+                average=money(average, cur),
+            ),
+            ask_amount=ask,
+            ask_currency=cur,
+            ask_term=_("sign-on of {by_year}").format(by_year=by_year),
+            priority=2,
+            evidence=_(
+                "With {schedule} vesting my first years are below the {average} average. A sign-on "
+                "of {by_year} would even them out."
+            ).format(schedule=schedule, average=money(average, cur), by_year=by_year),
+            figures=figures,
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the ask out as an extra sign-on."""
+        return sign_on_adjustment(point)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the extra sign-on covers the ask."""
+        if point.ask_amount is None:
+            return None
+        return meets(outcome.extra_sign_on, point.ask_amount)
+
+
+RULE = BackLoaded()

@@ -1,0 +1,80 @@
+"""Worth less than staying: ask for the gap over the horizon, as sign-on or stock."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    gap_answered,
+    horizon_sum,
+    money,
+    offer_value_home,
+    sign_on_adjustment,
+    to_offer,
+)
+
+
+class BelowStay(Rule):
+    """Ask for the gap when the offer is worth less than staying over the horizon."""
+
+    key = "below_stay"
+    # Only a new employer pays to make a move worth it; a transfer or staying has no sign-on.
+    kinds = frozenset({EXTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Ask for the gap when the offer is worth less than staying over the horizon."""
+        if ctx.current is None or not ctx.current.yearly_totals_if_stay:
+            return None
+        years = ctx.prefs.horizon_years
+        offer_value = offer_value_home(ctx)
+        stay_value = horizon_sum(ctx.current.yearly_totals_if_stay, years)
+        if offer_value >= stay_value:
+            return None
+        home = ctx.prefs.home_currency
+        gap_home = stay_value - offer_value
+        ask = to_offer(ctx, gap_home)
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Offer is worth less than staying"),
+            trigger=_("{years}-year value {offer_value} vs staying {stay_value}").format(
+                years=years,
+                offer_value=money(offer_value, home),
+                stay_value=money(stay_value, home),
+            ),
+            ask_amount=ask,
+            ask_currency=ctx.offer.currency,
+            ask_term=_("as a sign-on bonus or additional stock"),
+            priority=1,
+            evidence=_(
+                "Over {years} years, staying pays me {stay_value} with the stock still to vest; "
+                "this offer is {gap} short. I'd need about {ask} more, as sign-on or stock, to make "
+                "the move."
+            ).format(
+                years=years,
+                stay_value=money(stay_value, home),
+                gap=money(gap_home, home),
+                ask=money(ask, ctx.offer.currency),
+            ),
+            figures={
+                "offer_value_home": offer_value,
+                "stay_value_home": stay_value,
+                "gap_home": gap_home,
+                "horizon_years": float(years),
+            },
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the gap out as an extra sign-on."""
+        return sign_on_adjustment(point)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario adds the gap in value."""
+        return gap_answered(point, outcome)
+
+
+RULE = BelowStay()

@@ -1,0 +1,62 @@
+"""Clawback: ask the new employer to cover the current sign-on that leaving repays."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    meets,
+    money,
+    sign_on_adjustment,
+    to_offer,
+)
+
+
+class Clawback(Rule):
+    """Ask the new employer to cover a sign-on the current employer would claw back."""
+
+    key = "clawback"
+    # Only leaving the employer triggers a clawback.
+    kinds = frozenset({EXTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Ask the new employer to cover a sign-on the current employer would claw back."""
+        if ctx.current is None or ctx.current.sign_on_clawback <= 0:
+            return None
+        home = ctx.prefs.home_currency
+        clawback = ctx.current.sign_on_clawback
+        ask = to_offer(ctx, clawback)
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Cover the sign-on clawback"),
+            trigger=_("current sign-on repayable if leaving now: {amount}").format(
+                amount=money(clawback, home)
+            ),
+            ask_amount=ask,
+            ask_currency=ctx.offer.currency,
+            ask_term=_("sign-on covering the repayment (gross)"),
+            priority=1,
+            evidence=_(
+                "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
+                "to cover it with a sign-on of {ask}."
+            ).format(amount=money(clawback, home), ask=money(ask, ctx.offer.currency)),
+            figures={"clawback_home": clawback},
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the repayment out as an extra sign-on."""
+        return sign_on_adjustment(point)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the extra sign-on covers the repayment."""
+        if point.ask_amount is None:
+            return None
+        return meets(outcome.extra_sign_on, point.ask_amount)
+
+
+RULE = Clawback()

@@ -1,0 +1,127 @@
+"""A better alternative: cite the strongest evidence and ask to close the gap."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EVIDENCE_STRENGTH,
+    EXTERNAL,
+    OPTION_KINDS,
+    AlternativeFacts,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    gap_answered,
+    money,
+    offer_value_home,
+    sign_on_adjustment,
+    to_offer,
+)
+
+EVIDENCE_PRIORITY = {"offer_in_hand": 1, "active_process": 2, "band_median": 3}
+OUTSIDE_EVIDENCE = ("offer_in_hand", "active_process")
+
+
+def _by_strength(alternatives: tuple[AlternativeFacts, ...]) -> list[AlternativeFacts]:
+    """Return alternatives strongest evidence first, then highest value, then name."""
+    return sorted(
+        alternatives, key=lambda a: (-EVIDENCE_STRENGTH[a.evidence_kind], -a.value, a.name)
+    )
+
+
+def _evidence_kind_label(kind: str) -> str:
+    """Return an evidence kind as words in the active language."""
+    labels = {
+        "offer_in_hand": _("offer in hand"),
+        "active_process": _("active process"),
+        "band_median": _("band median"),
+    }
+    return labels.get(kind, kind.replace("_", " "))
+
+
+class CompetingOffer(Rule):
+    """Cite the strongest alternative worth more than this offer."""
+
+    key = "competing_offer"
+    # An outside offer is leverage everywhere: for a transfer or staying it asks for retention.
+    kinds = OPTION_KINDS
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Cite the strongest alternative worth more than this offer."""
+        offer_value = offer_value_home(ctx)
+        candidates = ctx.alternatives
+        if ctx.offer.kind != EXTERNAL:
+            # Retention rests on outside offers: another employer's offer or process.
+            candidates = tuple(
+                a for a in candidates if a.kind == EXTERNAL and a.evidence_kind in OUTSIDE_EVIDENCE
+            )
+        better = _by_strength(tuple(a for a in candidates if a.value > offer_value))
+        if not better:
+            return None
+        lead = better[0]
+        home = ctx.prefs.home_currency
+        gap_home = lead.value - offer_value
+        ask = to_offer(ctx, gap_home)
+        kind = _evidence_kind_label(lead.evidence_kind)
+        if lead.shareable:
+            say = (
+                _("I have an offer with {company} worth {value} over {years} years")
+                if lead.evidence_kind == "offer_in_hand"
+                else _("I have a process with {company} worth {value} over {years} years")
+            ).format(
+                company=lead.company, value=money(lead.value, home), years=ctx.prefs.horizon_years
+            )
+        else:
+            say = _("I have a competing option that is worth more over the same period")
+        if lead.evidence_kind == "band_median":
+            say = (
+                _("Market data for comparable roles ({company}) puts the value at {value}").format(
+                    company=lead.company, value=money(lead.value, home)
+                )
+                if lead.shareable
+                else _("Market data for comparable roles puts the value higher")
+            )
+        figures: dict[str, float | str] = {
+            "offer_value_home": offer_value,
+            "alternative_value_home": lead.value,
+            "gap_home": gap_home,
+            "alternative": lead.name,
+            "evidence_kind": lead.evidence_kind,
+        }
+        for position, other in enumerate(better[1:], start=2):
+            figures[f"alternative_{position}"] = f"{other.name} ({other.evidence_kind})"
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Competing {kind}: {name}").format(kind=kind, name=lead.name),
+            trigger=_("{name} ({kind}) worth {value} vs this offer {offer_value}").format(
+                name=lead.name,
+                kind=kind,
+                value=money(lead.value, home),
+                offer_value=money(offer_value, home),
+            ),
+            ask_amount=ask,
+            ask_currency=ctx.offer.currency,
+            ask_term=(
+                _("match in stock or sign-on")
+                if ctx.offer.kind == EXTERNAL
+                else _("a retention grant in stock to close the gap")
+            ),
+            priority=EVIDENCE_PRIORITY[lead.evidence_kind],
+            evidence=_("{say}. Closing the {ask} gap would make this an easy yes.").format(
+                say=say, ask=money(ask, ctx.offer.currency)
+            ),
+            figures=figures,
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the gap out as an extra sign-on."""
+        return sign_on_adjustment(point)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario adds the gap in value."""
+        return gap_answered(point, outcome)
+
+
+RULE = CompetingOffer()

@@ -1,0 +1,143 @@
+"""Down-levelled: ask for a re-levelling with the interview signals, or the target level's pay."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    INTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    count_word,
+    meets,
+    money,
+    whole_ask,
+)
+
+SIGNAL_LABELS = {
+    "strong_hire": "Strong Hire",
+    "hire": "Hire",
+    "lean_hire": "Lean Hire",
+    "lean_no_hire": "Lean No Hire",
+    "no_hire": "No Hire",
+    "strong_no_hire": "Strong No Hire",
+}
+POSITIVE_SIGNALS = ("strong_hire", "hire")
+
+
+def _signal_label(signal: str) -> str:
+    """Return an interview signal's label in the active language."""
+    labels = {
+        "strong_hire": _("Strong Hire"),
+        "hire": _("Hire"),
+        "lean_hire": _("Lean Hire"),
+        "lean_no_hire": _("Lean No Hire"),
+        "no_hire": _("No Hire"),
+        "strong_no_hire": _("Strong No Hire"),
+    }
+    return labels.get(signal, SIGNAL_LABELS.get(signal, signal))
+
+
+def _signal_summary(signals: tuple[str, ...]) -> str:
+    """Return rounds as text like 'four Strong Hire and one Hire out of five rounds'."""
+    counts = [(s, signals.count(s)) for s in SIGNAL_LABELS if signals.count(s)]
+    parts = [
+        _("{count} {signal}").format(count=count_word(n), signal=_signal_label(s))
+        for s, n in counts
+    ]
+    listed = (
+        parts[0]
+        if len(parts) == 1
+        else _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
+    )
+    return _("{listed} out of {rounds} rounds").format(
+        listed=listed, rounds=count_word(len(signals))
+    )
+
+
+class DownLevel(Rule):
+    """Ask for re-levelling, citing the interview signals, when offered below target."""
+
+    key = "down_level"
+    # Staying has no level on offer; a transfer negotiates its level.
+    kinds = frozenset({EXTERNAL, INTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Ask for re-levelling, citing the interview signals, when offered below target."""
+        offer = ctx.offer
+        if (
+            offer.level_order is None
+            or offer.target_level_order is None
+            or offer.level_order >= offer.target_level_order
+        ):
+            return None
+        target = offer.target_level_code or _("the target level")
+        level = offer.level_code or _("the offered level")
+        known = tuple(s for s in offer.signals if s in SIGNAL_LABELS)
+        positive = sum(1 for s in known if s in POSITIVE_SIGNALS)
+        strong = bool(known) and positive * 2 > len(known)
+        band = offer.band
+        next_stock = band.next_level_stock_mid if band is not None else None
+        ask = next_stock - offer.stock_per_year if next_stock is not None else None
+        figures: dict[str, float | str] = {
+            "level": level,
+            "target_level": target,
+            "positive_rounds": float(positive),
+            "rounds": float(len(known)),
+        }
+        if next_stock is not None:
+            figures["next_level_stock_per_year"] = next_stock
+        rounds = _signal_summary(known) if known else _("no round signals recorded")
+        if ask is not None and ask > 0:
+            say = _(
+                "I interviewed for {target} and the feedback was {rounds}. I'd like the level "
+                "reviewed, or, if the level can't move, {target} pay: {ask} a year more stock."
+            ).format(target=target, rounds=rounds, ask=money(ask, offer.currency))
+        else:
+            say = _(
+                "I interviewed for {target} and the feedback was {rounds}. I'd like the level reviewed."
+            ).format(target=target, rounds=rounds)
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Down-levelled: {level} instead of {target}").format(
+                level=level, target=target
+            ),
+            trigger=_("offered {level}, targeted {target}; {rounds}").format(
+                level=level, target=target, rounds=rounds
+            ),
+            ask_amount=ask if ask is not None and ask > 0 else None,
+            ask_currency=offer.currency if ask is not None and ask > 0 else None,
+            ask_term=_("re-level to {target}, or {target} pay").format(target=target),
+            priority=1 if strong else 2,
+            evidence=say,
+            figures=figures,
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the ask out as the target level with its extra stock a year."""
+        ask = whole_ask(point)
+        if not ask:
+            return None
+        return ScenarioAdjustment(extra_stock_yearly=ask, to_target_level=True)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario reaches the target level, or pays its extra stock."""
+        target = point.figures.get("target_level")
+        if outcome.level_code is not None and (
+            outcome.level_code == target
+            or (
+                outcome.target_level_order is not None
+                and outcome.level_order
+                and outcome.level_order >= outcome.target_level_order
+            )
+        ):
+            return True
+        if point.ask_amount is None:
+            return False
+        return meets(outcome.extra_stock_yearly, point.ask_amount)
+
+
+RULE = DownLevel()

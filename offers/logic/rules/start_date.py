@@ -1,0 +1,75 @@
+"""Start after the current job's next vest when it falls soon after the planned start."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    money,
+)
+
+START_AFTER_VEST_WINDOW_DAYS = 90
+
+
+class StartDate(Rule):
+    """Propose starting after the current job's next vest when it is soon after the start."""
+
+    key = "start_date"
+    # Only leaving forfeits the next vest; a transfer keeps its grants.
+    kinds = frozenset({EXTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Propose starting after the current job's next vest when it is soon after the start."""
+        current, start = ctx.current, ctx.offer.start_date
+        if current is None or start is None or current.next_vest_date is None:
+            return None
+        vest = current.next_vest_date
+        days_after = (vest - start).days
+        if not 0 <= days_after <= START_AFTER_VEST_WINDOW_DAYS or current.next_vest_value <= 0:
+            return None
+        proposed = vest + timedelta(days=1)
+        home = ctx.prefs.home_currency
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Start after the next vest"),
+            trigger=_(
+                "next vest {vest} ({value}) is {days} days after the planned start {start}"
+            ).format(
+                vest=vest, value=money(current.next_vest_value, home), days=days_after, start=start
+            ),
+            ask_amount=None,
+            ask_currency=None,
+            ask_term=_("start on {date}").format(date=proposed.isoformat()),
+            priority=2,
+            evidence=_(
+                "Could we set the start date to {date}? Starting after my {vest} vest keeps {value} "
+                "I would otherwise lose."
+            ).format(
+                date=proposed.isoformat(), vest=vest, value=money(current.next_vest_value, home)
+            ),
+            figures={
+                "next_vest_value_home": current.next_vest_value,
+                "days_after_start": float(days_after),
+                "proposed_start": proposed.isoformat(),
+            },
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the ask out as the proposed start date."""
+        proposed = point.figures.get("proposed_start")
+        return ScenarioAdjustment(start_date=date.fromisoformat(str(proposed)))
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario starts on or after the proposed date."""
+        proposed = point.figures.get("proposed_start")
+        return bool(outcome.start_date and outcome.start_date.isoformat() >= str(proposed))
+
+
+RULE = StartDate()

@@ -1,0 +1,110 @@
+"""Base at the top of its band: move the ask to stock (or the next level's stock, or sign-on)."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    meets,
+    money,
+    whole_ask,
+)
+
+
+class TopOfBand(Rule):
+    """Move the ask to stock or sign-on when base is at the top of its band."""
+
+    key = "top_of_band"
+    # Its fallback is a sign-on, which one's own employer does not pay (a transfer negotiates level).
+    kinds = frozenset({EXTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Move the ask to stock or sign-on when base is at the top of its band."""
+        offer, band = ctx.offer, ctx.offer.band
+        if band is None or offer.base < band.base_max:
+            return None
+        cur = offer.currency
+        next_stock = band.next_level_stock_mid or band.next_level_stock_max
+        figures: dict[str, float | str] = {
+            "base": offer.base,
+            "band_base_max": band.base_max,
+            "stock_per_year": offer.stock_per_year,
+            "band_stock_max": band.stock_max,
+        }
+        if next_stock is not None and next_stock > offer.stock_per_year:
+            ask = next_stock - offer.stock_per_year
+            figures["next_level_stock_per_year"] = next_stock
+            if band.next_level_stock_max is not None:
+                figures["stretch_ask_per_year"] = band.next_level_stock_max - offer.stock_per_year
+            level = band.next_level_code or _("the next level")
+            term = _(
+                "stock at {level} level, per year of the grant (an exception needing approval)"
+            ).format(level=level)
+            say = _(
+                "I understand base is capped at {base_max} for {band_level}. Could we move the "
+                "difference into stock at the {level} level: {next_stock} a year instead of "
+                "{stock}, {ask} a year more?"
+            ).format(
+                base_max=money(band.base_max, cur),
+                band_level=band.level_code,
+                level=level,
+                next_stock=money(next_stock, cur),
+                stock=money(offer.stock_per_year, cur),
+                ask=money(ask, cur),
+            )
+        elif band.stock_max > offer.stock_per_year:
+            ask = band.stock_max - offer.stock_per_year
+            term = _("stock to the top of the band, per year of the grant")
+            say = _(
+                "Base is at the top of the band, so could the stock move to the top of its band: "
+                "{stock_max} a year, {ask} more?"
+            ).format(stock_max=money(band.stock_max, cur), ask=money(ask, cur))
+        else:
+            return NegotiationPoint(
+                rule=self.key,
+                title=_("Base and stock at the top of the band"),
+                trigger=_("base {base} >= band max {base_max}").format(
+                    base=money(offer.base, cur), base_max=money(band.base_max, cur)
+                ),
+                ask_amount=None,
+                ask_currency=None,
+                ask_term=_("a sign-on bonus, the only lever left in the band"),
+                priority=2,
+                evidence=_(
+                    "Base and stock are already at the top of the band, so I'd like to talk "
+                    "about a sign-on bonus."
+                ),
+                figures=figures,
+            )
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Base capped: move the ask to stock"),
+            trigger=_("base {base} >= band max {base_max}").format(
+                base=money(offer.base, cur), base_max=money(band.base_max, cur)
+            ),
+            ask_amount=ask,
+            ask_currency=cur,
+            ask_term=term,
+            priority=2,
+            evidence=say,
+            figures=figures,
+        )
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the ask out as extra stock a year."""
+        ask = whole_ask(point)
+        return ScenarioAdjustment(extra_stock_yearly=ask) if ask else None
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the extra stock covers the ask (any sign-on when the band is full)."""
+        if point.ask_amount is None:
+            return outcome.extra_sign_on > 0
+        return meets(outcome.extra_stock_yearly, point.ask_amount)
+
+
+RULE = TopOfBand()

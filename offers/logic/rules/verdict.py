@@ -1,0 +1,85 @@
+"""Verdict: judge the offer low, fair or high against its band and the best alternative."""
+
+from __future__ import annotations
+
+from offers.logic.i18n import gettext as _
+from offers.logic.rules.base import (
+    EXTERNAL,
+    INTERNAL,
+    NegotiationContext,
+    NegotiationPoint,
+    Rule,
+    offer_value_home,
+)
+
+VERDICT_BAND = 0.05
+
+
+class Verdict(Rule):
+    """Judge the offer low, fair or high against its band and the best alternative."""
+
+    key = "verdict"
+    # Staying is judged through the retention ask, not a verdict on its own pay.
+    kinds = frozenset({EXTERNAL, INTERNAL})
+
+    def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
+        """Judge the offer low, fair or high against its band and the best alternative."""
+        offer = ctx.offer
+        band = offer.band
+        offer_value = offer_value_home(ctx)
+        figures: dict[str, float | str] = {"offer_value_home": offer_value}
+        reasons: list[str] = []
+        band_ratio: float | None = None
+        if band is not None and band.base_mid + band.stock_mid > 0:
+            band_ratio = (offer.base + offer.stock_per_year) / (band.base_mid + band.stock_mid)
+            figures["band_ratio"] = band_ratio
+            reasons.append(
+                _("base plus stock is {ratio} of the {level} band midpoint").format(
+                    ratio=f"{band_ratio:.0%}", level=band.level_code
+                )
+            )
+        serious = [a for a in ctx.alternatives if a.evidence_kind != "band_median"]
+        best = max(serious, key=lambda a: a.value, default=None)
+        alt_ratio: float | None = None
+        if best is not None and offer_value > 0:
+            alt_ratio = best.value / offer_value
+            figures["best_alternative_ratio"] = alt_ratio
+            figures["best_alternative"] = best.name
+            reasons.append(
+                _("the best alternative ({name}) is worth {ratio} of it").format(
+                    name=best.name, ratio=f"{alt_ratio:.0%}"
+                )
+            )
+        if (band_ratio is not None and band_ratio < 1 - VERDICT_BAND) or (
+            alt_ratio is not None and alt_ratio > 1 + VERDICT_BAND
+        ):
+            verdict = "low"
+        elif (
+            band_ratio is not None
+            and band_ratio > 1 + VERDICT_BAND
+            and (alt_ratio is None or alt_ratio <= 1)
+        ):
+            verdict = "high"
+        else:
+            verdict = "fair"
+        figures["verdict"] = verdict
+        explanation = (
+            _("; ").join(reasons) if reasons else _("no band or alternative to compare against")
+        )
+        verdict_label = {"low": _("low"), "fair": _("fair"), "high": _("high")}[verdict]
+        return NegotiationPoint(
+            rule=self.key,
+            title=_("Verdict: {verdict}").format(verdict=verdict_label),
+            trigger=explanation,
+            ask_amount=None,
+            ask_currency=None,
+            ask_term=None,
+            priority=3,
+            evidence=_("{name} looks {verdict}: {explanation}.").format(
+                name=offer.name, verdict=verdict_label, explanation=explanation
+            ),
+            figures=figures,
+        )
+
+
+RULE = Verdict()

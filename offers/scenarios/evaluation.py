@@ -1,0 +1,241 @@
+"""Scenarios: an offer with negotiated adjustments, valued and ranked against every option."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from compensation.engine import EngineInputError, PackageSpec
+from compensation.selectors import FxTable, fx_table, package_to_spec
+from offers.board import (
+    Board,
+    Evaluation,
+    ValuationBasis,
+    basis_of,
+    board_build,
+    evaluate_offer,
+)
+from offers.logic.negotiation import NegotiationPoint
+from offers.models import Offer, Preferences, Scenario
+from offers.negotiation import negotiation_for_offer
+from offers.scenarios.points import point_answered, scenario_outcome
+from offers.selectors import offer_list, preferences_get
+
+
+def scenario_offer(scenario: Scenario) -> Offer:
+    """Return an unsaved copy of the scenario's offer with its level, start and remote terms."""
+    offer = copy.copy(scenario.offer)
+    if scenario.level_id:
+        offer.level = scenario.level
+    if scenario.start_date:
+        offer.start_date = scenario.start_date
+    if scenario.remote_weeks_per_year is not None:
+        offer.remote_weeks_per_year = scenario.remote_weeks_per_year
+    return offer
+
+
+def scenario_spec(
+    scenario: Scenario,
+    prefs: Preferences,
+    *,
+    fx_to_home: float,
+    today: dt.date,
+    fx: FxTable | None = None,
+    more_stock: float = 0.0,
+    more_base: float = 0.0,
+    more_sign_on: float = 0.0,
+) -> PackageSpec:
+    """Return the engine spec of the offer with the scenario's adjustments (and probes)."""
+    offer = scenario.offer
+    package = offer.package
+    # A new job's grants move with its start date; staying and a transfer keep theirs.
+    start = package.start_date
+    if offer.kind == Offer.Kind.EXTERNAL:
+        start = scenario.start_date or offer.start_date or package.start_date
+    base = float(scenario.base if scenario.base is not None else package.base) + more_base
+    spec = package_to_spec(
+        package,
+        horizon_years=prefs.horizon_years,
+        fx_to_home=fx_to_home,
+        start=start,
+        growth_pct=scenario.growth_pct,
+        volatility_pct=scenario.volatility_pct,
+        extra_stock_yearly=float(scenario.extra_stock_yearly) + more_stock,
+        extra_sign_on=float(scenario.extra_sign_on) + more_sign_on,
+        base=base,
+        refresher_yearly=scenario.refresher_yearly,
+        fx=fx,
+    )
+    if scenario.raise_pct is not None:
+        spec = dataclasses.replace(spec, raise_pct=float(scenario.raise_pct))
+    return spec
+
+
+def scenario_evaluation(
+    scenario: Scenario,
+    prefs: Preferences,
+    fx: FxTable,
+    *,
+    today: dt.date,
+    basis: ValuationBasis | None = None,
+    current: PackageSpec | None = None,
+    **more: float,
+) -> Evaluation:
+    """Value the scenario like an option (``more_*`` add to stock, base or sign-on)."""
+    offer = scenario_offer(scenario)
+    basis = basis or basis_of(prefs, today)
+    try:
+        rate = fx.rate(offer.package.currency, basis.currency)
+        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, fx=fx, **more)
+    except (EngineInputError, LookupError, ValueError) as exc:
+        return Evaluation(offer, basis, None, (), None, 1.0, None, 0.0, error=str(exc))
+    return evaluate_offer(
+        offer,
+        prefs,
+        fx,
+        basis=basis,
+        current=current,
+        spec=spec,
+        remote_weeks=scenario.remote_weeks_per_year,
+    )
+
+
+@dataclasses.dataclass
+class Row:
+    """One line of the comparison table."""
+
+    key: str
+    name: str
+    yearly: list[float]
+    cumulative: float
+    rank: int | None
+    excluded: bool
+    is_scenario: bool = False
+    is_original: bool = False
+
+
+@dataclasses.dataclass
+class AnsweredPoint:
+    """A negotiation point and whether the scenario's adjustments meet its ask."""
+
+    point: NegotiationPoint
+    answered: bool | None  # None: the scenario has no adjustment for this kind of ask
+
+
+@dataclasses.dataclass
+class ScenarioView:
+    """A scenario against its original offer and every other option."""
+
+    scenario: Scenario
+    prefs: Preferences
+    original: Board
+    board: Board
+    ev: Evaluation
+    original_ev: Evaluation
+    rows: list[Row]
+    points: list[AnsweredPoint]
+
+    @property
+    def key(self) -> str:
+        return str(self.scenario.offer_id)
+
+    @property
+    def rank(self) -> int | None:
+        return next((r.rank for r in self.board.ranking if r.key == self.key), None)
+
+    @property
+    def original_rank(self) -> int | None:
+        return next((r.rank for r in self.original.ranking if r.key == self.key), None)
+
+    @property
+    def gain(self) -> float:
+        return self.ev.cumulative_home - self.original_ev.cumulative_home
+
+    @property
+    def others(self) -> list[Evaluation]:
+        return [e for e in self.board.evaluations if e.key != self.key and not e.error]
+
+
+def _rows(view_board: Board, original: Board, key: str, prefs: Preferences) -> list[Row]:
+    ranks = {r.key: r for r in view_board.ranking}
+    rows: list[Row] = []
+    for ev in view_board.evaluations:
+        if ev.error:
+            continue
+        ranked = ranks.get(ev.key)
+        yearly = ev.values
+        rows.append(
+            Row(
+                key=ev.key,
+                name=ev.offer.name,
+                yearly=yearly,
+                cumulative=sum(yearly),
+                rank=ranked.rank if ranked else None,
+                excluded=bool(ranked and ranked.excluded),
+                is_scenario=ev.key == key,
+            )
+        )
+    rows.sort(key=lambda r: (r.rank or 999, r.name))
+    original_ev = next((e for e in original.evaluations if e.key == key), None)
+    if original_ev is not None and not original_ev.error:
+        ranked = next((r for r in original.ranking if r.key == key), None)
+        yearly = original_ev.values
+        rows.append(
+            Row(
+                key=key,
+                name=original_ev.offer.name,
+                yearly=yearly,
+                cumulative=sum(yearly),
+                rank=ranked.rank if ranked else None,
+                excluded=bool(ranked and ranked.excluded),
+                is_original=True,
+            )
+        )
+    return rows
+
+
+def scenario_view(
+    *, user: AbstractBaseUser, scenario: Scenario, today: dt.date | None = None
+) -> ScenarioView:
+    """Evaluate a scenario and rank it in place of its offer among every option."""
+    today = today or timezone.localdate()
+    prefs = preferences_get(user=user)
+    offers = list(offer_list(user=user))
+    original = board_build(user=user, offers=offers, prefs=prefs, today=today)
+    key = str(scenario.offer_id)
+    original_ev = next(e for e in original.evaluations if e.key == key)
+    ev = scenario_evaluation(
+        scenario,
+        prefs,
+        original.fx or fx_table(user=user),
+        today=today,
+        basis=original.basis,
+        current=original.current,
+    )
+    board = (
+        board_build(
+            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=original.fx
+        )
+        if not ev.error
+        else original
+    )
+    offer = original_ev.offer
+    asked = negotiation_for_offer(user=user, offer=offer, board=original)
+    outcome = scenario_outcome(scenario, ev, original_ev) if asked and not ev.error else None
+    points = [
+        AnsweredPoint(p, point_answered(p, outcome) if outcome is not None else None) for p in asked
+    ]
+    return ScenarioView(
+        scenario=scenario,
+        prefs=prefs,
+        original=original,
+        board=board,
+        ev=ev,
+        original_ev=original_ev,
+        rows=_rows(board, original, key, prefs),
+        points=points,
+    )

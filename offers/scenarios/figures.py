@@ -1,0 +1,132 @@
+"""Plotly figures of a scenario: cumulative value lines and the Monte Carlo fans."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from offers.models import Scenario
+from offers.scenarios.evaluation import ScenarioView
+
+PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c"]
+
+
+def _running(values: list[float]) -> list[float]:
+    out, total = [], 0.0
+    for v in values:
+        total += v
+        out.append(round(total))
+    return out
+
+
+def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
+    """Return cumulative value lines: the scenario, its original offer and every other option."""
+    data: list[dict[str, Any]] = []
+    for i, row in enumerate(view.rows):
+        years = list(range(1, len(row.yearly) + 1))
+        if row.is_scenario:
+            name, line = (
+                _("Scenario: %(n)s") % {"n": view.scenario.name[:28]},
+                {
+                    "color": "#c2255c",
+                    "width": 3.5,
+                },
+            )
+        elif row.is_original:
+            name, line = (
+                _("Original: %(n)s") % {"n": row.name[:24]},
+                {
+                    "color": "#c2255c",
+                    "width": 2,
+                    "dash": "dot",
+                },
+            )
+        else:
+            name, line = row.name[:28], {"color": PALETTE[i % len(PALETTE)], "width": 1.5}
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines+markers",
+                "x": years,
+                "y": _running(row.yearly),
+                "name": name,
+                "line": line,
+            }
+        )
+    return {
+        "data": data,
+        "layout": {
+            "title": {"text": _("Cumulative value (%(c)s)") % {"c": view.prefs.home_currency}},
+            "xaxis": {"dtick": 1, "tickprefix": "Y"},
+            "yaxis": {"tickformat": ",.0f", "automargin": True},
+            "height": 360,
+        },
+    }
+
+
+def mc_fan_figure(scenario: Scenario) -> dict[str, Any] | None:
+    """Return the stored Monte Carlo as P10-P90 fans of cumulative value, P50 lines."""
+    result = scenario.mc_result
+    if not result:
+        return None
+    data: list[dict[str, Any]] = []
+    for i, option in enumerate(result.get("options", [])):
+        color = "#c2255c" if option["is_scenario"] else PALETTE[i % len(PALETTE)]
+        cum = option["cumulative"]
+        years = list(range(1, len(cum["p50"]) + 1))
+        name = _("Scenario") if option["is_scenario"] else option["name"][:28]
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "x": years,
+                "y": cum["p90"],
+                "line": {"width": 0, "color": color},
+                "showlegend": False,
+                "hoverinfo": "skip",
+                "legendgroup": option["key"],
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "x": years,
+                "y": cum["p10"],
+                "fill": "tonexty",
+                "fillcolor": _rgba(color, 0.28 if option["is_scenario"] else 0.1),
+                "line": {"width": 0, "color": color},
+                "showlegend": False,
+                "legendgroup": option["key"],
+                "name": f"{name} P10–P90",
+            }
+        )
+        data.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "x": years,
+                "y": cum["p50"],
+                "name": f"{name} P50",
+                "line": {"color": color, "width": 3 if option["is_scenario"] else 1.5},
+                "legendgroup": option["key"],
+            }
+        )
+    return {
+        "data": data,
+        "layout": {
+            "title": {
+                "text": _("Cumulative value, P10–P90 over %(n)s paths (%(c)s)")
+                % {"n": f"{result.get('paths', 0):,}", "c": result.get("currency", "")}
+            },
+            "xaxis": {"dtick": 1, "tickprefix": "Y"},
+            "yaxis": {"tickformat": ",.0f", "automargin": True},
+            "height": 380,
+        },
+    }
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    h = hex_color.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"

@@ -1,0 +1,164 @@
+"""Flip finder: the smallest ask in one component that changes the scenario's rank."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from compensation.selectors import fx_table
+from offers.board import (
+    Board,
+    Evaluation,
+    basis_of,
+    board_build,
+    current_job_spec,
+    option_facts,
+    ranking_prefs,
+)
+from offers.logic.ranking import FlipResult, flip_ask, flip_blocker
+from offers.models import Scenario
+from offers.scenarios.evaluation import scenario_evaluation
+from offers.selectors import offer_list, preferences_get
+
+FLIP_COMPONENTS = ("stock", "base", "sign_on")
+FLIP_RESOLUTION = 1000.0
+FLIP_PROBE = 1000.0
+FLIP_MAX_ASK = 5_000_000.0
+
+
+@dataclasses.dataclass
+class FlipAnswer:
+    """The smallest ask in one component that lifts the scenario first (or above a rival)."""
+
+    component: str
+    rival_key: str | None
+    rival_name: str | None
+    currency: str
+    ask: float | None = None
+    blocker: str | None = None
+    message: str = ""
+    gain_per_unit: float = 0.0
+    first_year_gain_per_unit: float = 0.0
+    result: FlipResult | None = None
+
+
+def _more(component: str, amount: float) -> dict[str, float]:
+    if component not in FLIP_COMPONENTS:
+        raise ValueError(f"unknown component {component!r}")
+    return {f"more_{component}": amount}
+
+
+def flip_find(
+    *,
+    user: AbstractBaseUser,
+    scenario: Scenario,
+    component: str,
+    rival_key: str | None = None,
+    today: dt.date | None = None,
+) -> FlipAnswer:
+    """Return the smallest extra stock a year, base or sign-on that flips the ranking.
+
+    Value is linear in each ask, so the gain per unit comes from one probe of +1,000; the
+    answer is then checked on the real board and nudged by a step if the Monte Carlo
+    percentile is not exactly linear.
+    """
+    today = today or timezone.localdate()
+    prefs = preferences_get(user=user)
+    fx = fx_table(user=user)
+    offers = list(offer_list(user=user))
+    key = str(scenario.offer_id)
+    currency = scenario.offer.package.currency
+
+    basis = basis_of(prefs, today)
+    current = current_job_spec(offers, user, basis, fx)
+
+    def board_at(ask: float) -> tuple[Board, Evaluation]:
+        ev = scenario_evaluation(
+            scenario,
+            prefs,
+            fx,
+            today=today,
+            basis=basis,
+            current=current,
+            **_more(component, ask),
+        )
+        board = board_build(
+            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=fx
+        )
+        return board, ev
+
+    board, ev = board_at(0.0)
+    rival_name = next((e.offer.name for e in board.evaluations if e.key == rival_key), None)
+    answer = FlipAnswer(component, rival_key, rival_name, currency)
+    if ev.error:
+        answer.message = ev.error
+        return answer
+    ok = [e for e in board.evaluations if not e.error]
+    if rival_key is not None and rival_key not in {e.key for e in ok}:
+        answer.rival_key = rival_key = None
+    facts = [option_facts(e) for e in ok]
+    rprefs = ranking_prefs(prefs)
+
+    def wins(b: Board) -> bool:
+        ranks = {r.key: r.rank for r in b.ranking}
+        if rival_key is None:
+            return ranks.get(key) == 1
+        return ranks[key] < ranks[rival_key]
+
+    if wins(board):
+        answer.ask = 0.0
+        answer.message = "already_wins"
+        return answer
+    answer.blocker = flip_blocker(facts, rprefs, key, rival_key)
+    if answer.blocker:
+        return answer
+    probe, probe_ev = board_at(FLIP_PROBE)
+    comp_gain = probe.evaluation(key).comp_value - board.evaluation(key).comp_value
+    answer.gain_per_unit = comp_gain / FLIP_PROBE
+    answer.first_year_gain_per_unit = max(
+        0.0, (probe_ev.first_year_home - ev.first_year_home) / FLIP_PROBE
+    )
+    if answer.gain_per_unit <= 0:
+        answer.message = "no_gain"
+        return answer
+    result = flip_ask(
+        facts,
+        rprefs,
+        key,
+        answer.gain_per_unit,
+        rival_key=rival_key,
+        max_ask=FLIP_MAX_ASK,
+        resolution=FLIP_RESOLUTION,
+        first_year_gain_per_unit=answer.first_year_gain_per_unit,
+    )
+    if result is None:
+        answer.message = "out_of_reach"
+        return answer
+    ask = result.ask
+    # The Monte Carlo percentile is only nearly linear in the ask: confirm on the real board.
+    for _step in range(20):
+        if wins(board_at(ask)[0]) or ask >= FLIP_MAX_ASK:
+            break
+        ask += FLIP_RESOLUTION
+    for _step in range(20):
+        if ask < FLIP_RESOLUTION or not wins(board_at(ask - FLIP_RESOLUTION)[0]):
+            break
+        ask -= FLIP_RESOLUTION
+    answer.ask = ask
+    answer.result = result
+    return answer
+
+
+def flip_apply(scenario: Scenario, component: str, ask: float) -> dict[str, Any]:
+    """Return the scenario adjustments that carry a flip answer."""
+    if component == "stock":
+        return {"extra_stock_yearly": scenario.extra_stock_yearly + Decimal(str(ask))}
+    if component == "sign_on":
+        return {"extra_sign_on": scenario.extra_sign_on + Decimal(str(ask))}
+    base = scenario.base if scenario.base is not None else scenario.offer.package.base
+    return {"base": base + Decimal(str(ask))}

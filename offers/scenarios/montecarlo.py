@@ -1,0 +1,156 @@
+"""Monte Carlo of a scenario: every option over the board's window, through the engine's window module."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from compensation.engine import EngineInputError
+from compensation.engine.window import window_paths
+from compensation.selectors import fx_table
+from offers.board import basis_of, current_job_spec, evaluate_offer
+from offers.models import Offer, Scenario
+from offers.scenarios.evaluation import scenario_evaluation
+from offers.selectors import offer_list, preferences_get
+
+MC_PATHS = 200_000
+MC_CHUNK = 20_000
+MC_SEED = 20261207
+MC_PERCENTILES = (10, 50, 90)
+ADJUSTMENTS = (
+    "base",
+    "raise_pct",
+    "extra_sign_on",
+    "extra_stock_yearly",
+    "refresher_yearly",
+    "level_id",
+    "remote_weeks_per_year",
+    "start_date",
+    "growth_pct",
+    "volatility_pct",
+)
+
+
+def mc_input_hash(scenario: Scenario, *, user: AbstractBaseUser | None = None) -> str:
+    """Return the hash of everything the scenario's Monte Carlo depends on."""
+    user = user or scenario.owner
+    prefs = preferences_get(user=user)
+    payload = {
+        "adjustments": {f: str(getattr(scenario, f)) for f in ADJUSTMENTS},
+        "offer": [scenario.offer_id, scenario.offer.version, scenario.offer.package.version],
+        "others": list(
+            Offer.objects.filter(owner=user)
+            .order_by("pk")
+            .values_list("pk", "version", "package__version")
+        ),
+        "prefs": [
+            prefs.horizon_years,
+            prefs.basis,
+            prefs.home_currency,
+            str(prefs.decision_date or timezone.localdate()),
+            prefs.version,
+        ],
+        "paths": MC_PATHS,
+        "seed": MC_SEED,
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def _pcts(values: np.ndarray) -> dict[str, list[float]]:
+    """Return P10/P50/P90 along the last axis for each year (values shaped (years, paths))."""
+    got = np.percentile(values, MC_PERCENTILES, axis=-1)
+    return {f"p{p}": [round(float(v), 2) for v in got[i]] for i, p in enumerate(MC_PERCENTILES)}
+
+
+def mc_compute(
+    scenario: Scenario,
+    input_hash: str,
+    *,
+    progress: Callable[[int], bool],
+    today: dt.date | None = None,
+    paths: int = MC_PATHS,
+    chunk: int = MC_CHUNK,
+) -> dict[str, Any] | None:
+    """Simulate every option with the scenario in place of its offer, chunk by chunk.
+
+    Each chunk draws from its own generator seeded by the input hash and the chunk number,
+    so a rerun gives the same figures; percentiles come from all paths at the end.
+    ``progress(percent)`` is called after each chunk; when it returns False (cancelled or
+    superseded) the run stops and None is returned.
+    """
+    user = scenario.owner
+    today = today or timezone.localdate()
+    prefs = preferences_get(user=user)
+    fx = fx_table(user=user)
+    key = str(scenario.offer_id)
+    offers = list(offer_list(user=user))
+    basis = basis_of(prefs, today)
+    current = current_job_spec(offers, user, basis, fx)
+    evs = []
+    for offer in offers:
+        if offer.pk == scenario.offer_id:
+            evs.append(
+                scenario_evaluation(scenario, prefs, fx, today=today, basis=basis, current=current)
+            )
+        else:
+            evs.append(evaluate_offer(offer, prefs, fx, basis=basis, current=current))
+    evs = [e for e in evs if not e.error and e.segments]
+    if not any(e.key == key for e in evs):
+        raise EngineInputError("scenario", "the scenario cannot be evaluated")
+    years = basis.years
+    options = {e.key: e.segments for e in evs}
+    store = np.empty((len(evs), years, paths), dtype=np.float64)
+    seed = int(input_hash[:16], 16)
+    chunks = -(-paths // chunk)
+    for k in range(chunks):
+        n = min(chunk, paths - k * chunk)
+        rng = np.random.default_rng([seed, k])
+        values = window_paths(
+            options,
+            window_start=basis.start,
+            years=years,
+            paths=n,
+            rng=rng,
+            column=basis.column,
+        )
+        for i, ev in enumerate(evs):
+            store[i, :, k * chunk : k * chunk + n] = values[ev.key].T
+        if not progress(min(99, int(100 * (k + 1) / chunks))):
+            return None
+    yearly = store
+    cumulative = np.cumsum(yearly, axis=1)
+    final = cumulative[:, -1, :]
+    me = next(i for i, e in enumerate(evs) if e.key == key)
+    summary = []
+    for i, ev in enumerate(evs):
+        summary.append(
+            {
+                "key": ev.key,
+                "name": ev.offer.name,
+                "is_scenario": i == me,
+                "yearly": _pcts(yearly[i]),
+                "cumulative": _pcts(cumulative[i]),
+                "mean_cumulative": round(float(final[i].mean()), 2),
+                "prob_scenario_beats": None
+                if i == me
+                else round(float((final[me] > final[i]).mean()), 4),
+            }
+        )
+    return {
+        "paths": paths,
+        "chunks": chunks,
+        "years": years,
+        "basis": prefs.basis,
+        "basis_label": basis.label,
+        "currency": basis.currency,
+        "seed": MC_SEED,
+        "input_hash": input_hash,
+        "options": summary,
+    }

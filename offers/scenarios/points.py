@@ -1,0 +1,64 @@
+"""Negotiation points in a scenario: the rules' asks played out, and whether a scenario meets them.
+
+The rules themselves decide (``offers.logic.rules``); this module only turns their pure
+adjustments into scenario fields and a scenario into the pure facts they judge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from offers.board import Evaluation
+from offers.logic.negotiation import NegotiationPoint, ScenarioOutcome, rule_for
+from offers.models import Offer, Scenario
+
+
+def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] | None:
+    """Return the scenario fields that play out a point's ask (None: nothing to model)."""
+    rule = rule_for(point.rule)
+    adjustment = rule.scenario_adjustment(point) if rule is not None else None
+    if adjustment is None:
+        return None
+    data: dict[str, Any] = {"name": point.title[:120]}
+    if adjustment.extra_stock_yearly is not None:
+        data["extra_stock_yearly"] = adjustment.extra_stock_yearly
+    if adjustment.to_target_level and offer.target_level_id:
+        data["level"] = offer.target_level
+    if adjustment.extra_sign_on is not None:
+        data["extra_sign_on"] = adjustment.extra_sign_on
+    if adjustment.remote_weeks_per_year is not None:
+        data["remote_weeks_per_year"] = adjustment.remote_weeks_per_year
+    if adjustment.base_increase is not None:
+        data["base"] = offer.package.base + adjustment.base_increase
+    if adjustment.start_date is not None:
+        data["start_date"] = adjustment.start_date
+    return data
+
+
+def scenario_outcome(scenario: Scenario, ev: Evaluation, original: Evaluation) -> ScenarioOutcome:
+    """Return what the scenario changed and what that did to its offer's value."""
+    offer = scenario.offer
+    package_base = float(offer.package.base)
+    base = float(scenario.base) if scenario.base is not None else package_base
+    level = scenario.level if scenario.level_id else None
+    target = offer.target_level if offer.target_level_id else None
+    spec = ev.spec
+    return ScenarioOutcome(
+        extra_stock_yearly=float(scenario.extra_stock_yearly),
+        extra_sign_on=float(scenario.extra_sign_on),
+        base_increase=base - package_base,
+        level_code=level.code if level is not None else None,
+        level_order=level.equivalence if level is not None else None,
+        target_level_order=(target.equivalence or 99) if target is not None else None,
+        start_date=scenario.start_date,
+        remote_weeks=float(ev.remote_weeks),
+        value_gain_home=ev.cumulative_home - original.cumulative_home,
+        grant_years=spec.grants[0].schedule.years if spec and spec.grants else 4,
+        horizon_years=spec.horizon_years if spec else 4,
+    )
+
+
+def point_answered(point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+    """Return whether the scenario meets a point's ask (None when it cannot say)."""
+    rule = rule_for(point.rule)
+    return rule.answered(point, outcome) if rule is not None else None
