@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.decorators import login_not_required
@@ -20,6 +21,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in."""
     if request.user.is_authenticated:
         return redirect("offers:dashboard")
+    if not settings.SIGNUP_OPEN:
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

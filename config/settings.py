@@ -1,7 +1,9 @@
 """Offerdesk settings, read from the environment with embedded defaults.
 
-No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG on.
-`DATABASE_URL` switches to PostgreSQL (psycopg 3); `CELERY_BROKER_URL` to a real broker.
+No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG off (so a
+SECRET_KEY is required; `make run` sets DEBUG=1). `DATABASE_URL` switches to PostgreSQL
+(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. Every setting read
+here is listed in `.env.example`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -26,10 +29,18 @@ def envint(name: str, default: str) -> int:
     return int(os.environ.get(name, default))
 
 
-DEBUG = envbool("DEBUG", "1")
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-local-only-offerdesk-key-change-me-in-production-0123456789"
-)
+# Fail closed: DEBUG only when asked for, and no made-up secret key outside DEBUG.
+DEBUG = envbool("DEBUG", "0")
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Offerdesk runs with DEBUG off unless DEBUG=1, and then it "
+            "needs a secret key from the environment: export SECRET_KEY=<50+ random characters> "
+            "(python -c 'import secrets; print(secrets.token_urlsafe(50))'), or set DEBUG=1 "
+            "on a development machine (`make run` does)."
+        )
+    SECRET_KEY = "django-insecure-local-only-offerdesk-key-change-me-in-production-0123456789"
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -85,12 +96,14 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "csp.context_processors.nonce",
+                "accounts.context_processors.signup_open",
             ],
         },
     },
 ]
 
-# Database: SQLite by default, PostgreSQL (psycopg 3) through DATABASE_URL.
+# Database: SQLite by default, PostgreSQL (psycopg 3) or SQLite through DATABASE_URL.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
@@ -99,15 +112,19 @@ if os.environ.get("DATABASE_URL"):
             conn_health_checks=True,
         )
     }
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint(
-        "DB_CONNECT_TIMEOUT", "3"
-    )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # libpq's option: sqlite3.connect() refuses it.
+        _options["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", "3")
+    elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        for _name, _value in SQLITE_OPTIONS.items():
+            _options.setdefault(_name, _value)
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DATABASES["default"]["ATOMIC_REQUESTS"] = True
@@ -129,6 +146,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "offers:dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# Public sign-up: open by default only with DEBUG. A server for one person or a team sets
+# SIGNUP_OPEN=0 (the default outside DEBUG) and creates accounts with `manage.py createsuperuser`
+# or opens sign-up for a moment.
+SIGNUP_OPEN = envbool("SIGNUP_OPEN", "1" if DEBUG else "0")
 
 # Log-in rate limiting: lock a username+address pair after repeated failures, with a cool-off.
 AXES_ENABLED = envbool("AXES_ENABLED", "1")
