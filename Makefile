@@ -4,6 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 PYTEST_ARGS ?=
+BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean
 
@@ -44,7 +45,7 @@ worker: install
 
 # The periodic jobs (trash purge, old export files): run exactly one beat per deployment.
 beat: install
-	$(BIN)/celery -A config beat --loglevel=INFO --schedule=$(VENV)/celerybeat-schedule
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
 
 # Production mode on this machine; without SECRET_KEY in the environment, a throw-away key.
 serve: export SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')

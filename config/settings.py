@@ -228,6 +228,10 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 IMPORT_MAX_BYTES = envint("IMPORT_MAX_BYTES", str(20 * 1024 * 1024))
+# Background export files are deleted this many days after they were asked for.
+EXPORT_RETENTION_DAYS = envint("EXPORT_RETENTION_DAYS", "7")
+# MEDIA_ROOT folders holding one sub-folder per user id; deleting an account deletes its own.
+USER_MEDIA_DIRS = ["exports"]
 
 # Celery: eager by default; a real broker (Redis) with CELERY_BROKER_URL.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -249,6 +253,22 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "600"),
     "max_retries": 1,
+}
+
+# Periodic jobs, sent by one `celery beat` process (`make beat`) to the workers. Both are cheap
+# and idempotent; CLEANUP_EVERY_SECONDS is lowered only by the tests that watch them run.
+CLEANUP_EVERY_SECONDS = envint("CLEANUP_EVERY_SECONDS", "3600")
+CELERY_BEAT_SCHEDULE = {
+    # Trash entries older than 30 days (accounts.history.TRASH_DAYS) are deleted for good.
+    "trash-purge": {
+        "task": "accounts.tasks.trash_purge_task",
+        "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+    # Export files older than EXPORT_RETENTION_DAYS.
+    "export-files-purge": {
+        "task": "offers.tasks_export.export_files_purge_task",
+        "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
 }
 
 LOGGING = {
