@@ -69,6 +69,9 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # request.htmx; an htmx request sent to log in gets HX-Redirect (config/htmx.py).
+    "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx.HtmxLoginRedirectMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Before the session timeout, which leaves a "your session ended" message.

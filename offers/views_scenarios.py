@@ -88,7 +88,7 @@ def revision_of_user(*, user: AbstractBaseUser, pk: int) -> Revision:
 
 
 def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
 
 
 def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] | None:
