@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # the widget templates, for FORM_RENDERER
     "axes",
     "csp",
     "accounts",
@@ -83,6 +84,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+# Forms render through Django's form templates (a field: templates/forms/field.html), so the
+# help text and error ids that each input's aria-describedby names exist.
+FORM_RENDERER = "config.forms.FormRenderer"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
