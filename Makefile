@@ -35,7 +35,7 @@ typecheck: install
 	$(BIN)/mypy compensation/engine offers/logic
 
 pytest: install
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_SETTINGS_MODULE=config.settings_test $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -59,6 +59,7 @@ bench: install
 screenshots: install
 	$(BIN)/python tests/browser/take_screenshots.py
 
+messages: export DEBUG ?= 1
 messages: install
 	$(BIN)/python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=tests --ignore=bench
 	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv

@@ -35,10 +35,10 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Offerdesk runs with DEBUG off unless DEBUG=1, and then it "
-            "needs a secret key from the environment: export SECRET_KEY=<50+ random characters> "
-            "(python -c 'import secrets; print(secrets.token_urlsafe(50))'), or set DEBUG=1 "
-            "on a development machine (`make run` does)."
+            "SECRET_KEY is not set and DEBUG is off (the default). On a server, export "
+            "SECRET_KEY=<50+ random characters> (python -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))'); on a development machine, set DEBUG=1 "
+            "(`make run` does). See .env.example."
         )
     SECRET_KEY = "django-insecure-local-only-offerdesk-key-change-me-in-production-0123456789"
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
