@@ -4,8 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 PYTEST_ARGS ?=
+BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
-.PHONY: install run test lint typecheck pytest worker serve bench screenshots messages clean
+.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,6 +16,8 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
 
 install: $(BIN)/.installed
 
+# DEBUG is off unless asked for; a development machine asks.
+run: export DEBUG ?= 1
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
@@ -33,7 +36,7 @@ typecheck: install
 	$(BIN)/mypy compensation/engine offers/logic
 
 pytest: install
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_SETTINGS_MODULE=config.settings_test $(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 test: lint typecheck pytest
@@ -41,6 +44,12 @@ test: lint typecheck pytest
 worker: install
 	$(BIN)/celery -A config worker --loglevel=INFO --concurrency=2
 
+# The periodic jobs (trash purge, old export files): run exactly one beat per deployment.
+beat: install
+	$(BIN)/celery -A config beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
+
+# Production mode on this machine; without SECRET_KEY in the environment, a throw-away key.
+serve: export SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve: install
 	DEBUG=0 SECURE_SSL=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 SECURE_SSL=0 $(BIN)/gunicorn config.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --threads 4
@@ -51,6 +60,7 @@ bench: install
 screenshots: install
 	$(BIN)/python tests/browser/take_screenshots.py
 
+messages: export DEBUG ?= 1
 messages: install
 	$(BIN)/python manage.py makemessages -l zh_Hant --ignore=.venv --ignore=tests --ignore=bench
 	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models, transaction
@@ -35,4 +39,12 @@ def account_delete(*, user: AbstractBaseUser) -> None:
         if len(blocked) == len(remaining):
             break  # something outside the user's data protects it: let user.delete() say so
         remaining = blocked
+    folders = [Path(settings.MEDIA_ROOT) / d / str(user.pk) for d in settings.USER_MEDIA_DIRS]
     user.delete()
+    # Files (export downloads) go once the rows are gone for good, not if this rolls back.
+    transaction.on_commit(lambda: _folders_delete(folders))
+
+
+def _folders_delete(folders: list[Path]) -> None:
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -21,6 +21,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create an account and log in."""
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
+    if not settings.SIGNUP_OPEN:
+        return render(request, "registration/signup_closed.html", status=403)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -24,6 +24,7 @@ def main() -> None:
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     os.environ["SQLITE_PATH"] = str(db)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("CELERY_BROKER_URL", None)

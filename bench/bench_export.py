@@ -38,6 +38,7 @@ def main() -> None:
         sys.exit("SQLITE_PATH must be a scratch file under /tmp/")
     Path(db).unlink(missing_ok=True)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
     import django
 
     django.setup()

@@ -16,6 +16,7 @@ import http.client
 import http.cookies
 import os
 import re
+import secrets
 import signal
 import socket
 import statistics
@@ -235,6 +236,7 @@ def main() -> int:
         **os.environ,
         "DATABASE_URL": args.database_url,
         "DEBUG": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
         "SECURE_SSL": "0",
         "ALLOWED_HOSTS": HOST,
         "AXES_ENABLED": "0",  # 50 users share one address and one account
@@ -249,7 +251,7 @@ def main() -> int:
     try:
         for cmd in (
             ["manage.py", "migrate", "--noinput", "-v0"],
-            ["manage.py", "seed_demo"],
+            ["manage.py", "seed_demo", "--force"],  # a throw-away database
             ["manage.py", "collectstatic", "--noinput", "-v0"],
         ):
             subprocess.run([py, *cmd], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)

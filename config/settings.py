@@ -1,7 +1,9 @@
 """Offerdesk settings, read from the environment with embedded defaults.
 
-No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG on.
-`DATABASE_URL` switches to PostgreSQL (psycopg 3); `CELERY_BROKER_URL` to a real broker.
+No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG off (so a
+SECRET_KEY is required; `make run` sets DEBUG=1). `DATABASE_URL` switches to PostgreSQL
+(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. Every setting read
+here is listed in `.env.example`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -26,10 +29,18 @@ def envint(name: str, default: str) -> int:
     return int(os.environ.get(name, default))
 
 
-DEBUG = envbool("DEBUG", "1")
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-local-only-offerdesk-key-change-me-in-production-0123456789"
-)
+# Fail closed: DEBUG only when asked for, and no made-up secret key outside DEBUG.
+DEBUG = envbool("DEBUG", "0")
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set and DEBUG is off (the default). On a server, export "
+            "SECRET_KEY=<50+ random characters> (python -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))'); on a development machine, set DEBUG=1 "
+            "(`make run` does). See .env.example."
+        )
+    SECRET_KEY = "django-insecure-local-only-offerdesk-key-change-me-in-production-0123456789"
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -42,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.forms",  # the widget templates, for FORM_RENDERER
     "axes",
     "csp",
     "accounts",
@@ -58,6 +70,9 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # request.htmx; an htmx request sent to log in gets HX-Redirect (config/htmx.py).
+    "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx.HtmxLoginRedirectMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Before the session timeout, which leaves a "your session ended" message.
@@ -69,6 +84,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
+
+# Forms render through Django's form templates (a field: templates/forms/field.html), so the
+# help text and error ids that each input's aria-describedby names exist.
+FORM_RENDERER = "config.forms.FormRenderer"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -85,12 +104,14 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "csp.context_processors.nonce",
+                "accounts.context_processors.signup_open",
             ],
         },
     },
 ]
 
-# Database: SQLite by default, PostgreSQL (psycopg 3) through DATABASE_URL.
+# Database: SQLite by default, PostgreSQL (psycopg 3) or SQLite through DATABASE_URL.
+SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 if os.environ.get("DATABASE_URL"):
     DATABASES = {
         "default": dj_database_url.parse(
@@ -99,15 +120,19 @@ if os.environ.get("DATABASE_URL"):
             conn_health_checks=True,
         )
     }
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = envint(
-        "DB_CONNECT_TIMEOUT", "3"
-    )
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # libpq's option: sqlite3.connect() refuses it.
+        _options["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", "3")
+    elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        for _name, _value in SQLITE_OPTIONS.items():
+            _options.setdefault(_name, _value)
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
     }
 DATABASES["default"]["ATOMIC_REQUESTS"] = True
@@ -129,6 +154,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "offers:dashboard"
 LOGOUT_REDIRECT_URL = "login"
+# Public sign-up: open by default only with DEBUG. A server for one person or a team sets
+# SIGNUP_OPEN=0 (the default outside DEBUG) and creates accounts with `manage.py createsuperuser`
+# or opens sign-up for a moment.
+SIGNUP_OPEN = envbool("SIGNUP_OPEN", "1" if DEBUG else "0")
 
 # Log-in rate limiting: lock a username+address pair after repeated failures, with a cool-off.
 AXES_ENABLED = envbool("AXES_ENABLED", "1")
@@ -207,6 +236,10 @@ MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", str(BASE_DIR / "media")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 IMPORT_MAX_BYTES = envint("IMPORT_MAX_BYTES", str(20 * 1024 * 1024))
+# Background export files are deleted this many days after they were asked for.
+EXPORT_RETENTION_DAYS = envint("EXPORT_RETENTION_DAYS", "7")
+# MEDIA_ROOT folders holding one sub-folder per user id; deleting an account deletes its own.
+USER_MEDIA_DIRS = ["exports"]
 
 # Celery: eager by default; a real broker (Redis) with CELERY_BROKER_URL.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
@@ -230,10 +263,37 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "max_retries": 1,
 }
 
+# Periodic jobs, sent by one `celery beat` process (`make beat`) to the workers. Both are cheap
+# and idempotent; CLEANUP_EVERY_SECONDS is lowered only by the tests that watch them run.
+CLEANUP_EVERY_SECONDS = envint("CLEANUP_EVERY_SECONDS", "3600")
+CELERY_BEAT_SCHEDULE = {
+    # Trash entries older than 30 days (accounts.history.TRASH_DAYS) are deleted for good.
+    "trash-purge": {
+        "task": "accounts.tasks.trash_purge_task",
+        "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+    # Export files older than EXPORT_RETENTION_DAYS.
+    "export-files-purge": {
+        "task": "offers.tasks_export.export_files_purge_task",
+        "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+}
+
+# Every line says when, how bad and where from; LOG_FORMAT=json for one JSON object a line.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logformat.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {
         # Request logs carry only paths; salary figures are never put in URLs.

@@ -31,7 +31,7 @@ from interviews.models import FUNNEL_STAGES, Process, Round, Signal, Stage
 
 
 def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
 
 
 def _home_timezone(request: HttpRequest) -> str:

@@ -67,4 +67,4 @@ def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  
 
 
 # Celery's autodiscovery imports `tasks` modules only: register the export task here too.
-from offers.tasks_export import export_comparison_task  # noqa: E402, F401
+from offers.tasks_export import export_comparison_task, export_files_purge_task  # noqa: E402, F401

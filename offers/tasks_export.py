@@ -15,3 +15,11 @@ def export_comparison_task(job_id: int) -> str:
     from offers.export.jobs import export_job_run
 
     return export_job_run(job_id=job_id)
+
+
+@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+def export_files_purge_task() -> int:
+    """Delete export files past EXPORT_RETENTION_DAYS (scheduled by Celery beat)."""
+    from offers.export.retention import export_files_purge
+
+    return export_files_purge()

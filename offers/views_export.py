@@ -98,7 +98,7 @@ def _own_job(request: HttpRequest, pk: int) -> ExportJob:
 def export_job(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one background export's progress (polled by htmx) and its download link."""
     job = _own_job(request, pk)
-    partial = request.headers.get("HX-Request") == "true"
+    partial = bool(request.htmx)  # type: ignore[attr-defined]
     template = "offers/export_job_status.html" if partial else "offers/export_job.html"
     return render(request, template, {"job": job})
 

@@ -54,7 +54,7 @@ class FlipForm(forms.Form):
 
 
 def _is_htmx(request: HttpRequest) -> bool:
-    return request.headers.get("HX-Request") == "true"
+    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
 
 
 # Negotiation -----------------------------------------------------------------------------

@@ -117,7 +117,7 @@ def built(name: str, **kwargs) -> str | None:
 def demo(db, client):
     from django.contrib.auth import get_user_model
 
-    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", force=True, stdout=io.StringIO())
     user = get_user_model().objects.get(username="demo")
     client.force_login(user)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"

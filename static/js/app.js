@@ -46,6 +46,19 @@
     loadPlotlyThenDraw(root);
   }
 
+  // htmx 2 swaps only 2xx answers by default. Offerdesk answers bad input with the form and its
+  // errors: 400 (invalid), 409 (changed elsewhere), 422 (cannot be used). Swap those too, so
+  // the errors appear where the form is; other errors still swap nothing.
+  if (window.htmx) {
+    window.htmx.config.responseHandling = [
+      { code: "204", swap: false },
+      { code: "[23]..", swap: true },
+      { code: "^(400|409|422)$", swap: true, error: false },
+      { code: "[45]..", swap: false, error: true },
+      { code: "...", swap: false }
+    ];
+  }
+
   document.addEventListener("DOMContentLoaded", function () { wire(document); });
   document.addEventListener("htmx:afterSettle", function (ev) { wire(ev.target || document); drawCharts(document); });
 })();

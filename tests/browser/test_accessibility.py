@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser]
 @pytest.fixture
 def demo_page(page: Any) -> Any:
     """Seed the demo story and log in through the log-in form."""
-    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", force=True, stdout=io.StringIO())
     page.goto(reverse("login"))
     page.fill("#id_username", "demo")
     page.fill("#id_password", "offerdesk-demo")

@@ -51,7 +51,7 @@ def seed_demo_user() -> Any:
 
     compensation_demo.seed_reference()
     if importlib.util.find_spec("interviews.demo") is not None:
-        call_command("seed_demo")
+        call_command("seed_demo", force=True)
         return get_user_model().objects.get(username="demo")
     from offers import demo as offers_demo
 

@@ -36,7 +36,7 @@ def without_meta(doc: dict) -> dict:
 @pytest.fixture
 def demo(django_user_model):
     seed_reference()
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     return django_user_model.objects.get(username="demo")
 
 

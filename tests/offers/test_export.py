@@ -203,7 +203,7 @@ def test_demo_data_exports_with_negotiation_points(django_user_model, tmp_path):
     from compensation.demo import seed_reference
 
     seed_reference()
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     demo = django_user_model.objects.get(username="demo")
     comparison = comparison_build(user=demo)
     assert len(comparison.options) >= 5 and comparison.rounds

@@ -19,15 +19,15 @@ def row_counts() -> dict[str, int]:
 
 
 def test_seed_demo_twice_changes_nothing(client):
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     first = row_counts()
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     assert row_counts() == first
     assert first["offers.Offer"] == 5
 
 
 def test_demo_logs_in_to_a_ranked_dashboard(client):
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     response = client.post(reverse("login"), {"username": "demo", "password": "offerdesk-demo"})
     assert response.status_code == 302
     page = client.get(reverse("offers:dashboard"))

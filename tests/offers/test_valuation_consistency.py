@@ -78,7 +78,7 @@ def parse(content: bytes) -> Headlines:
 
 @pytest.fixture
 def demo(django_user_model, client):
-    call_command("seed_demo")
+    call_command("seed_demo", force=True)
     user = django_user_model.objects.get(username="demo")
     client.force_login(user)
     board = board_build(user=user)

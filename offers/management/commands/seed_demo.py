@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 DEMO_USERNAME = "demo"
@@ -19,6 +20,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reset", action="store_true", help="Delete the demo user's data first."
         )
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Create the demo user even with DEBUG off (its password is public).",
+        )
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
@@ -26,6 +32,13 @@ class Command(BaseCommand):
         from interviews import demo as interviews_demo
         from offers import demo as offers_demo
 
+        if not settings.DEBUG and not options["force"]:
+            # Its password is printed in the README: anyone could log in to a real server.
+            raise CommandError(
+                f"Refusing to create the demo user '{DEMO_USERNAME}' with its public password "
+                "while DEBUG is off. Use DEBUG=1 on a development machine, or --force if this "
+                "server is meant to be a public demo."
+            )
         compensation_demo.seed_reference()
         User = get_user_model()
         user = User.objects.filter(username=DEMO_USERNAME).first()

@@ -1,0 +1,84 @@
+"""Admin pages for the offers models: for an operator to look, not to edit.
+
+Writes to offers, preferences and scenarios go through `offers.services` (revisions, optimistic
+locking, the 30-day trash), which the admin's forms would bypass; so these pages are view-only.
+Export jobs may be deleted (their files go with the periodic clean-up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from offers.models import ExportJob, Offer, Preferences, Scenario
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ScenarioInline(admin.TabularInline):
+    model = Scenario
+    extra = 0
+    fields = ("name", "mc_status", "updated_at")
+    readonly_fields = fields
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Offer)
+class OfferAdmin(ViewOnlyAdmin):
+    list_display = ("name", "owner", "kind", "company", "level", "status", "start_date")
+    list_filter = ("kind", "status", "remote_policy")
+    search_fields = ("name", "owner__username", "company__name", "team", "title")
+    list_select_related = ("owner", "company", "level")
+    raw_id_fields = ("owner", "company", "level", "target_level", "process", "package")
+    date_hierarchy = "created_at"
+    inlines = [ScenarioInline]
+
+
+@admin.register(Preferences)
+class PreferencesAdmin(ViewOnlyAdmin):
+    list_display = ("owner", "home_timezone", "home_currency", "basis", "horizon_years")
+    list_filter = ("basis", "home_currency")
+    search_fields = ("owner__username",)
+    list_select_related = ("owner",)
+    raw_id_fields = ("owner",)
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(ViewOnlyAdmin):
+    list_display = ("name", "owner", "offer", "mc_status", "mc_runs", "updated_at")
+    list_filter = ("mc_status",)
+    search_fields = ("name", "owner__username", "offer__name")
+    list_select_related = ("owner", "offer")
+    raw_id_fields = ("owner", "offer", "level")
+
+
+@admin.register(ExportJob)
+class ExportJobAdmin(ViewOnlyAdmin):
+    list_display = ("__str__", "owner", "format", "status", "progress", "file_bytes", "created_at")
+    list_filter = ("status", "format")
+    search_fields = ("owner__username",)
+    list_select_related = ("owner",)
+    raw_id_fields = ("owner",)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
