@@ -7,18 +7,14 @@ from offers.logic.rules.base import (
     EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
-    ScenarioOutcome,
-    meets,
+    SignOnAsk,
     money,
-    sign_on_adjustment,
 )
 
 BACK_LOADED_TOLERANCE = 0.02
 
 
-class BackLoaded(Rule):
+class BackLoaded(SignOnAsk):
     """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
 
     key = "back_loaded"
@@ -71,16 +67,6 @@ class BackLoaded(Rule):
             ).format(schedule=schedule, average=money(average, cur), by_year=by_year),
             figures=figures,
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the ask out as an extra sign-on."""
-        return sign_on_adjustment(point)
-
-    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the extra sign-on covers the ask."""
-        if point.ask_amount is None:
-            return None
-        return meets(outcome.extra_sign_on, point.ask_amount)
 
 
 RULE = BackLoaded()

@@ -218,6 +218,20 @@ class Rule:
         return None
 
 
+class SignOnAsk(Rule):
+    """A rule whose ask is cash once: played out as an extra sign-on, answered when it covers it."""
+
+    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
+        """Play the ask out as an extra sign-on."""
+        return sign_on_adjustment(point)
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the extra sign-on covers the ask."""
+        if point.ask_amount is None:
+            return None
+        return meets(outcome.extra_sign_on, point.ask_amount)
+
+
 def money(amount: float, currency: str) -> str:
     """Return an amount formatted like 'USD 120,000'."""
     return f"{currency} {amount:,.0f}"

@@ -7,17 +7,13 @@ from offers.logic.rules.base import (
     EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
-    ScenarioOutcome,
-    meets,
+    SignOnAsk,
     money,
-    sign_on_adjustment,
     to_offer,
 )
 
 
-class Clawback(Rule):
+class Clawback(SignOnAsk):
     """Ask the new employer to cover a sign-on the current employer would claw back."""
 
     key = "clawback"
@@ -47,16 +43,6 @@ class Clawback(Rule):
             ).format(amount=money(clawback, home), ask=money(ask, ctx.offer.currency)),
             figures={"clawback_home": clawback},
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the repayment out as an extra sign-on."""
-        return sign_on_adjustment(point)
-
-    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the extra sign-on covers the repayment."""
-        if point.ask_amount is None:
-            return None
-        return meets(outcome.extra_sign_on, point.ask_amount)
 
 
 RULE = Clawback()
