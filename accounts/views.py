@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import PasswordConfirmForm, SignUpForm
+from accounts.forms import CountedPasswordChangeForm, PasswordConfirmForm, SignUpForm
 from accounts.reauth import mark_reauthenticated, reauth_required
 from accounts.services import account_delete
 
@@ -27,6 +28,23 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Welcome to Offerdesk. Start by setting your preferences."))
         return redirect("offers:dashboard")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Change the password; wrong old passwords count towards the log-in lock-out."""
+
+    form_class = CountedPasswordChangeForm
+    success_url = "/accounts/password/done/"
+
+    def get_form_kwargs(self) -> dict[str, object]:
+        kwargs = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
+
+    def form_valid(self, form: CountedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_valid(form)
+        mark_reauthenticated(self.request)  # the password was just typed
+        return response
 
 
 @require_http_methods(["GET", "POST"])
