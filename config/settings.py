@@ -154,7 +154,9 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
-REAUTH_SECONDS = 300  # exporting or deleting all data asks for the password again
+# Exports, the report, backup, restore and deleting the account need a password typed within
+# this many seconds (log-in counts); see accounts.reauth.
+REAUTH_SECONDS = envint("REAUTH_SECONDS", "600")
 
 # Production hardening, on whenever DEBUG is off (SECURE_SSL=0 turns HTTPS-only parts off).
 SECURE_SSL = envbool("SECURE_SSL", "0" if DEBUG else "1")

@@ -65,6 +65,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@reauth_required(return_to="offers:export")
 def export_start(request: HttpRequest) -> HttpResponse:
     """Download the comparison now, or start a background job when it is large."""
     form = ExportForm(request.POST)
@@ -81,6 +82,7 @@ def export_start(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reauth_required
 def export_report(request: HttpRequest) -> HttpResponse:
     """Show the printable report: ranking, charts, figures, assumptions, interviews."""
     return render(
@@ -104,8 +106,13 @@ def export_job(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
-    """Send the file of a finished background export to its owner."""
-    job = _own_job(request, pk)
+    """Send the file of a finished background export to its owner (asks for the password)."""
+    job = _own_job(request, pk)  # someone else's job is a 404 before anything else
+    return _download(request, job)
+
+
+@reauth_required
+def _download(request: HttpRequest, job: ExportJob) -> HttpResponse:
     if job.status != ExportJob.Status.DONE:
         return redirect("offers:export_job", pk=job.pk)  # not ready: show its progress
     path = export_job_path(job)
