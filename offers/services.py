@@ -14,7 +14,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.history import object_trash, revision_record
-from accounts.locking import save_if_unchanged
+from accounts.locking import StaleEditError, save_if_unchanged
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
 from compensation.selectors import (
@@ -314,8 +314,20 @@ def scenario_delete(*, user: AbstractBaseUser, scenario: Scenario) -> None:
 
 
 @transaction.atomic
-def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
-    """Make a scenario the offer's new terms, keeping the earlier version in its history."""
+def scenario_accept(
+    *, user: AbstractBaseUser, scenario: Scenario, expected_version: int | None = None
+) -> Offer:
+    """Make a scenario the offer's new terms, keeping the earlier version in its history.
+
+    The scenario row is locked and read again before anything else (then the offer's), so two
+    accepts at once run one after the other and the second sees the terms already moved into
+    the offer: it adds no second sign-on or grant. With ``expected_version`` (the version the
+    page showed) the second is refused as a stale edit instead.
+    """
+    locked = Scenario.objects.select_for_update().filter(pk=scenario.pk, owner=user).first()
+    if locked is None or (expected_version is not None and locked.version != expected_version):
+        raise StaleEditError(scenario)
+    scenario = locked
     offer = (
         Offer.objects.select_for_update()
         .select_related("package")

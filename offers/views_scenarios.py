@@ -356,9 +356,16 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := _post_only(request):
         return refused
+    raw_version = request.POST.get("version", "")
     try:
-        offer = services.scenario_accept(user=request.user, scenario=scenario)
-    except LookupError as error:  # no exchange rate between the pay and the stock currency
+        offer = services.scenario_accept(
+            user=request.user,
+            scenario=scenario,
+            # The version the page showed: a second post of the same page is refused. Without
+            # one the scenario is still locked and read again, so nothing is added twice.
+            expected_version=int(raw_version) if raw_version.isdigit() else None,
+        )
+    except (LookupError, StaleEditError) as error:  # LookupError: no exchange rate
         messages.error(request, str(error))
         return redirect("offers:scenario_detail", pk=scenario.pk)
     messages.success(
