@@ -51,3 +51,22 @@ class Revision(models.Model):
             and self.restored_at is None
             and self.created_at >= timezone.now() - timedelta(days=TRASH_DAYS)
         )
+
+
+class FormToken(models.Model):
+    """A create form's one-time token: a second post of the same form adds nothing."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="form_tokens"
+    )
+    token = models.CharField(max_length=64)
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "token"], name="formtoken_once_per_owner")
+        ]
+
+    def __str__(self) -> str:
+        return self.token

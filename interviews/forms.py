@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from accounts.locking import require_version
 from interviews import selectors
 from interviews.models import Debrief, Process, Round, Stage, TeamMatch
 from interviews.services import format_questions, parse_questions
@@ -56,6 +57,11 @@ class VersionedForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_version(self)
+        return data
 
     def expected_version(self) -> int:
         """Return the version the user saw when opening the form."""

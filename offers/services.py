@@ -14,6 +14,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.history import object_trash, revision_record
+from accounts.idempotency import form_token_claim
 from accounts.locking import StaleEditError, save_if_unchanged
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, EquityGrant, Package, Refresher, SignOn
@@ -119,8 +120,13 @@ def _create_stock(
 
 
 @transaction.atomic
-def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
-    """Create an option and its package; missing figures default to the level's band."""
+def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: str = "") -> Offer:
+    """Create an option and its package; missing figures default to the level's band.
+
+    With ``form_token`` (the new-offer form's one-time token) a second post of the same
+    form raises DuplicateSubmission instead of adding a second option.
+    """
+    claim = form_token_claim(user=user, token=form_token) if form_token else None
     band = band_for(user=user, level=data.get("level"))
     company = data.get("company")
     base = data.get("base")
@@ -167,6 +173,9 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
     revision_record(
         user=user, obj=offer, action="created", children=[package, *package_children(package)]
     )
+    if claim is not None:
+        claim.object_id = offer.pk
+        claim.save(update_fields=["object_id"])
     return offer
 
 

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.history import history_for, revision_restore, trash_list
+from accounts.idempotency import DuplicateSubmission
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from compensation.plausibility import message_warnings
@@ -82,8 +83,18 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
     form = OfferForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
+        data = _form_data(form)
+        token = data.pop("form_token", "")
         try:
-            offer = services.offer_create(user=request.user, data=_form_data(form))
+            offer = services.offer_create(user=request.user, data=data, form_token=token)
+        except DuplicateSubmission as duplicate:
+            messages.info(request, _("This form was already sent; it added one option."))
+            if (
+                duplicate.object_id
+                and Offer.objects.filter(pk=duplicate.object_id, owner=request.user).exists()
+            ):
+                return redirect("offers:offer_detail", pk=duplicate.object_id)
+            return redirect("offers:offer_list")
         except ValidationError as error:  # e.g. no exchange rate for the stock grant
             add_service_errors(form, error)
         else:

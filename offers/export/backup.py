@@ -120,8 +120,8 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
-# rows above) and export jobs (files that can be made again).
-NOT_BACKED_UP = ("accounts.Revision", "offers.ExportJob")
+# rows above), export jobs (files that can be made again) and one-time form tokens.
+NOT_BACKED_UP = ("accounts.Revision", "accounts.FormToken", "offers.ExportJob")
 SINGULAR = {
     "companies": "company",
     "processes": "process",
