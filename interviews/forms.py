@@ -31,6 +31,10 @@ def timezone_choices() -> list[tuple[str, str]]:
     return [("UTC", "UTC"), *[(n, n) for n in names]]
 
 
+# The years a round may be scheduled in (the same window a restore accepts).
+ROUND_YEARS = (1970, 2100)
+
+
 class LocalDateTimeField(forms.Field):
     """A wall-clock date and time, kept naive: the zone comes from another field."""
 
@@ -180,7 +184,14 @@ class RoundForm(VersionedForm):
         if "order" in self.fields and not data.get("order") and self.instance.pk:
             data["order"] = self.instance.order  # left blank: keep the round's place
         local, tz_name = data.get("scheduled_at"), data.get("timezone")
-        if local is not None and tz_name:
+        if local is not None and not ROUND_YEARS[0] <= local.year <= ROUND_YEARS[1]:
+            # Far dates overflow when moved between zones (9999-12-31 23:59 in America/Adak).
+            self.add_error(
+                "scheduled_at",
+                _("Pick a date between %(first)s and %(last)s.")
+                % {"first": ROUND_YEARS[0], "last": ROUND_YEARS[1]},
+            )
+        elif local is not None and tz_name:
             zone = zoneinfo.ZoneInfo(tz_name)
             aware = local.replace(tzinfo=zone)
             if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != local:

@@ -255,7 +255,11 @@ def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     revision = get_object_or_404(Revision, pk=pk, owner=request.user)
     if revision.action == Revision.Action.DELETED and not revision.in_trash:
         raise Http404
-    obj = revision_restore(user=request.user, revision=revision)
+    try:
+        obj = revision_restore(user=request.user, revision=revision)
+    except ValidationError as error:  # a required link was deleted since
+        messages.error(request, " ".join(error.messages))
+        return redirect("offers:trash")
     messages.success(request, _("Restored “%(obj)s”.") % {"obj": obj})
     if isinstance(obj, Offer):
         return redirect("offers:offer_detail", pk=obj.pk)
