@@ -116,3 +116,25 @@ def test_signup_counts_as_a_recent_password(client):
     )
     assert response.status_code == 302
     assert REAUTH_KEY in client.session
+
+
+def test_deleted_account_leaves_no_export_files(
+    client_alice, alice, bob, settings, tmp_path, reauth, django_capture_on_commit_callbacks
+):
+    settings.MEDIA_ROOT = tmp_path
+    for owner in (alice, bob):
+        folder = tmp_path / "exports" / str(owner.pk)
+        folder.mkdir(parents=True)
+        (folder / "x.csv").write_bytes(b"a,b")
+        ExportJob.objects.create(
+            owner=owner,
+            format="csv",
+            status="done",
+            file_path=f"exports/{owner.pk}/x.csv",
+            file_bytes=3,
+        )
+    reauth(client_alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client_alice.post(reverse("delete_account")).status_code == 302
+    assert not (tmp_path / "exports" / str(alice.pk)).exists()
+    assert (tmp_path / "exports" / str(bob.pk) / "x.csv").exists()
