@@ -70,3 +70,35 @@ class FormToken(models.Model):
 
     def __str__(self) -> str:
         return self.token
+
+
+class RestoreJob(models.Model):
+    """A large backup restored in the background, in batches, all of it or nothing."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="restore_jobs"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    file_path = models.CharField(max_length=300, blank=True, help_text="The uploaded file.")
+    errors = models.JSONField(default=list, blank=True)
+    counts = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="restorejob_progress_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"restore {self.pk} ({self.status})"

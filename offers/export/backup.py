@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import math
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -23,6 +23,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from accounts.services import account_delete
 from compensation.engine import EngineInputError
 from compensation.models import (
     Band,
@@ -120,8 +121,13 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
-# rows above), export jobs (files that can be made again) and one-time form tokens.
-NOT_BACKED_UP = ("accounts.Revision", "accounts.FormToken", "offers.ExportJob")
+# rows above), export and restore jobs, and one-time form tokens.
+NOT_BACKED_UP = (
+    "accounts.Revision",
+    "accounts.FormToken",
+    "accounts.RestoreJob",
+    "offers.ExportJob",
+)
 SINGULAR = {
     "companies": "company",
     "processes": "process",
@@ -646,7 +652,7 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
     unknown = sorted(set(doc) - allowed)
     if unknown:
         raise BackupError([f"{key}: unknown section" for key in unknown])
-    total = sum(len(doc[k]) for k in SECTION_KEYS if isinstance(doc.get(k), list))
+    total = backup_record_count(doc)
     if total > MAX_RECORDS:
         raise BackupError([f"file: {total:,} records is more than the {MAX_RECORDS:,} allowed"])
     return doc
@@ -690,6 +696,76 @@ def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult
                 prefs.save()
     except IntegrityError as exc:
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
+    return RestoreResult(counts=counts, preferences=prefs is not None)
+
+
+# Large restores, in batches ------------------------------------------------------------
+
+# More records than this: the restore runs as a background job, in batches.
+RESTORE_JOB_RECORDS = 5_000
+Progress = Callable[[int], None]
+
+
+def backup_record_count(doc: dict[str, Any]) -> int:
+    """Return how many records a parsed backup holds."""
+    return sum(len(doc[k]) for k in SECTION_KEYS if isinstance(doc.get(k), list))
+
+
+def backup_restore_batched(
+    *, user: AbstractBaseUser, raw: bytes | str, progress: Progress | None = None
+) -> RestoreResult:
+    """Restore a large backup in short transactions of BATCH rows, still all or nothing.
+
+    The rows are first written for a stand-in user (inactive, unable to log in), a batch per
+    transaction, so that no single transaction holds the database's write lock for long. One
+    last short transaction hands every row to ``user`` (an UPDATE of the owner per table). If
+    anything fails on the way, the stand-in and all its rows are deleted: ``user`` sees all of
+    the backup or none of it.
+    """
+    report = progress or (lambda pct: None)
+    doc = backup_parse(raw)
+    restore = backup_check(user=user, doc=doc)
+    report(10)
+    user_model = type(user)
+    stand_in = user_model.objects.create_user(
+        username=f"restore-{user.pk}-{timezone.now():%Y%m%d%H%M%S%f}"[:150],
+        is_active=False,
+    )
+    counts: dict[str, int] = {}
+    total = max(1, sum(len(restore.objects[s.key]) for s in SECTIONS))
+    written = 0
+    try:
+        for section in SECTIONS:
+            objs = list(restore.objects[section.key].values())
+            for obj in objs:
+                if section.has_owner:
+                    obj.owner = stand_in  # type: ignore[attr-defined]
+            for start in range(0, len(objs), BATCH):
+                with transaction.atomic():
+                    section.model.objects.bulk_create(objs[start : start + BATCH])
+                written += len(objs[start : start + BATCH])
+                report(10 + int(85 * written / total))
+            counts[section.key] = len(objs)
+        with transaction.atomic():
+            for section in SECTIONS:
+                if section.has_owner:
+                    section.model.objects.filter(owner=stand_in).update(owner=user)
+            prefs = restore.objects["preferences"].get(1)
+            if prefs is not None:
+                existing = Preferences.objects.filter(owner=user).first()
+                prefs.owner = user  # type: ignore[attr-defined]
+                if existing is not None:
+                    prefs.pk = existing.pk
+                    prefs.version = existing.version + 1  # type: ignore[attr-defined]
+                prefs.save()
+            stand_in.delete()
+    except IntegrityError as exc:
+        account_delete(user=stand_in)
+        raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
+    except BaseException:
+        account_delete(user=stand_in)
+        raise
+    report(100)
     return RestoreResult(counts=counts, preferences=prefs is not None)
 
 
