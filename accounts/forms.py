@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
@@ -31,15 +31,7 @@ class PasswordConfirmForm(forms.Form):
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        # Through authenticate() so that django-axes counts failures here as at log-in:
-        # a stolen session cannot be used to guess the password.
-        if self.request is None:
-            valid = self.user.check_password(password)
-        else:
-            username = self.user.get_username()
-            checked = authenticate(self.request, username=username, password=password)
-            valid = checked is not None and checked.pk == self.user.pk
-        if not valid:
+        if not password_is(self.user, self.request, password):
             raise forms.ValidationError(_("That is not your password."))
         return password
 
@@ -53,3 +45,31 @@ def form_add_service_errors(form: forms.BaseForm, error: ValidationError) -> Non
                 form.add_error(target, e.messages if target is None else e)
     else:
         form.add_error(None, error.messages)
+
+
+def password_is(user: User, request: HttpRequest | None, password: str) -> bool:
+    """Return True if ``password`` is the user's, counting a wrong one as a failed log-in.
+
+    Through authenticate() so that django-axes counts failures here as at log-in: a stolen
+    session cannot be used to guess the password, and a locked-out user stays locked out.
+    """
+    if request is None:
+        return user.check_password(password)
+    checked = authenticate(request, username=user.get_username(), password=password)
+    return checked is not None and checked.pk == user.pk
+
+
+class CountedPasswordChangeForm(PasswordChangeForm):
+    """Change the password; wrong old passwords count towards the log-in lock-out."""
+
+    def __init__(self, user: User, *args: object, request: HttpRequest, **kwargs: object) -> None:
+        super().__init__(user, *args, **kwargs)  # type: ignore[arg-type]
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password: str = self.cleaned_data["old_password"]
+        if not password_is(self.user, self.request, old_password):
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password

@@ -10,8 +10,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import TRASH_DAYS, Revision
 
@@ -85,6 +87,7 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
         owner_id = getattr(deserialized.object, "owner_id", user.pk)
         if owner_id is not None and owner_id != user.pk:
             raise PermissionError("snapshot belongs to another user")
+    _drop_missing_links(objs)
     main = objs[0].object
     model = type(main)
     if revision.action != Revision.Action.DELETED and model.objects.filter(pk=main.pk).exists():
@@ -103,6 +106,33 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
     revision.save(update_fields=["restored_at"])
     revision_record(user=user, obj=model.objects.get(pk=main.pk), action=Revision.Action.RESTORED)
     return model.objects.get(pk=main.pk)
+
+
+def _drop_missing_links(objs: list[Any]) -> None:
+    """Clear optional links to rows deleted since the snapshot (an offer's deleted process).
+
+    A required link to a missing row cannot be restored: it raises a ValidationError.
+    """
+    in_snapshot = {(d.object._meta.label_lower, d.object.pk) for d in objs}
+    for deserialized in objs:
+        obj = deserialized.object
+        for field in obj._meta.concrete_fields:
+            if not field.is_relation or field.related_model is None:
+                continue
+            target_id = getattr(obj, field.attname)
+            if target_id is None:
+                continue
+            target = field.related_model
+            if (target._meta.label_lower, target_id) in in_snapshot:
+                continue
+            if target._default_manager.filter(pk=target_id).exists():
+                continue
+            if not field.null:
+                raise ValidationError(
+                    _("“%(obj)s” cannot be restored: its %(field)s was deleted.")
+                    % {"obj": obj, "field": field.verbose_name}
+                )
+            setattr(obj, field.attname, None)
 
 
 # Child rows that belong wholly to a restored parent: rows added after the snapshot are removed,

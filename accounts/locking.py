@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.db import models
 from django.utils.translation import gettext as _
 
@@ -32,3 +33,19 @@ def save_if_unchanged(obj: models.Model, *, expected_version: int, fields: list[
     if updated != 1:
         raise StaleEditError(obj)
     obj.version = expected_version + 1  # type: ignore[attr-defined]
+
+
+def require_version(form: forms.ModelForm) -> None:
+    """Refuse an edit posted without the version its form was opened at.
+
+    Without it the save could not tell whether someone changed the object meanwhile, and
+    would overwrite a newer edit.
+    """
+    if form.instance.pk and "version" in form.fields and form.cleaned_data.get("version") is None:
+        form.add_error(
+            None,
+            _(
+                "This form was sent without the version it was opened at, so your edits were "
+                "not saved; reload the page and make them again."
+            ),
+        )

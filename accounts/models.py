@@ -51,3 +51,54 @@ class Revision(models.Model):
             and self.restored_at is None
             and self.created_at >= timezone.now() - timedelta(days=TRASH_DAYS)
         )
+
+
+class FormToken(models.Model):
+    """A create form's one-time token: a second post of the same form adds nothing."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="form_tokens"
+    )
+    token = models.CharField(max_length=64)
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "token"], name="formtoken_once_per_owner")
+        ]
+
+    def __str__(self) -> str:
+        return self.token
+
+
+class RestoreJob(models.Model):
+    """A large backup restored in the background, in batches, all of it or nothing."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="restore_jobs"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    file_path = models.CharField(max_length=300, blank=True, help_text="The uploaded file.")
+    errors = models.JSONField(default=list, blank=True)
+    counts = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="restorejob_progress_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"restore {self.pk} ({self.status})"

@@ -1,4 +1,8 @@
-"""Ask for the password again before exporting or deleting all of a user's data."""
+"""Ask for the password again before exporting, backing up, restoring or deleting data.
+
+A password typed within REAUTH_SECONDS (10 minutes) counts: at log-in, at sign-up, on the
+password-change form or at the re-authentication prompt.
+"""
 
 from __future__ import annotations
 
@@ -27,13 +31,24 @@ def recently_reauthenticated(request: HttpRequest) -> bool:
     return stamp is not None and time.time() - float(stamp) < settings.REAUTH_SECONDS
 
 
-def reauth_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Redirect to the password prompt unless the user re-authenticated recently."""
+View = Callable[..., HttpResponse]
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not recently_reauthenticated(request):
-            return redirect(reverse("reauth") + "?" + urlencode({"next": request.path}))
-        return view(request, *args, **kwargs)
 
-    return wrapper
+def reauth_required(view: View | None = None, *, return_to: str | None = None) -> Any:
+    """Redirect to the password prompt unless the user re-authenticated recently.
+
+    After the prompt the user comes back to the same URL, or to the page named ``return_to``
+    for a view that only takes POST (the form that posted to it).
+    """
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not recently_reauthenticated(request):
+                back = reverse(return_to) if return_to else request.path
+                return redirect(reverse("reauth") + "?" + urlencode({"next": back}))
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate(view) if view is not None else decorate

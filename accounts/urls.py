@@ -6,14 +6,10 @@ from django.urls import path
 from accounts import views
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
-    path(
-        "password/",
-        auth_views.PasswordChangeView.as_view(success_url="/accounts/password/done/"),
-        name="password_change",
-    ),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",
         auth_views.PasswordChangeDoneView.as_view(),

@@ -3,14 +3,16 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import PasswordConfirmForm, SignUpForm
+from accounts.forms import CountedPasswordChangeForm, PasswordConfirmForm, SignUpForm
 from accounts.reauth import mark_reauthenticated, reauth_required
 from accounts.services import account_delete
 
@@ -27,9 +29,36 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        mark_reauthenticated(request)
         messages.success(request, _("Welcome to Offerdesk. Start by setting your preferences."))
         return redirect(settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Log in; the password just typed counts as a recent re-authentication."""
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        mark_reauthenticated(self.request)
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Change the password; wrong old passwords count towards the log-in lock-out."""
+
+    form_class = CountedPasswordChangeForm
+    success_url = "/accounts/password/done/"
+
+    def get_form_kwargs(self) -> dict[str, object]:
+        kwargs = super().get_form_kwargs()
+        kwargs["request"] = self.request
+        return kwargs
+
+    def form_valid(self, form: CountedPasswordChangeForm) -> HttpResponse:  # type: ignore[override]
+        response = super().form_valid(form)
+        mark_reauthenticated(self.request)  # the password was just typed
+        return response
 
 
 @require_http_methods(["GET", "POST"])

@@ -165,6 +165,13 @@ AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = 0.25  # hours: the lock lifts by itself, so nobody is locked out forever
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# A failure during a lock-out does not restart the cool-off: the lock always lifts 15 minutes
+# after the failure that set it, however often someone keeps trying.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Behind n reverse proxies set AXES_IPWARE_PROXY_COUNT=n: the client is then the n-th address
+# from the right of X-Forwarded-For (see accounts.client_ip); unset, only REMOTE_ADDR counts.
+AXES_IPWARE_PROXY_COUNT = envint("AXES_IPWARE_PROXY_COUNT", "0") or None
+AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 
@@ -176,7 +183,9 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
-REAUTH_SECONDS = 300  # exporting or deleting all data asks for the password again
+# Exports, the report, backup, restore and deleting the account need a password typed within
+# this many seconds (log-in counts); see accounts.reauth.
+REAUTH_SECONDS = envint("REAUTH_SECONDS", "600")
 
 # Production hardening, on whenever DEBUG is off (SECURE_SSL=0 turns HTTPS-only parts off).
 SECURE_SSL = envbool("SECURE_SSL", "0" if DEBUG else "1")

@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from accounts.locking import require_version
 from interviews import selectors
 from interviews.models import Debrief, Process, Round, Stage, TeamMatch
 from interviews.services import format_questions, parse_questions
@@ -28,6 +29,10 @@ def timezone_choices() -> list[tuple[str, str]]:
         if "/" in n and not n.startswith(("Etc/", "SystemV/"))
     )
     return [("UTC", "UTC"), *[(n, n) for n in names]]
+
+
+# The years a round may be scheduled in (the same window a restore accepts).
+ROUND_YEARS = (1970, 2100)
 
 
 class LocalDateTimeField(forms.Field):
@@ -56,6 +61,11 @@ class VersionedForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_version(self)
+        return data
 
     def expected_version(self) -> int:
         """Return the version the user saw when opening the form."""
@@ -174,7 +184,14 @@ class RoundForm(VersionedForm):
         if "order" in self.fields and not data.get("order") and self.instance.pk:
             data["order"] = self.instance.order  # left blank: keep the round's place
         local, tz_name = data.get("scheduled_at"), data.get("timezone")
-        if local is not None and tz_name:
+        if local is not None and not ROUND_YEARS[0] <= local.year <= ROUND_YEARS[1]:
+            # Far dates overflow when moved between zones (9999-12-31 23:59 in America/Adak).
+            self.add_error(
+                "scheduled_at",
+                _("Pick a date between %(first)s and %(last)s.")
+                % {"first": ROUND_YEARS[0], "last": ROUND_YEARS[1]},
+            )
+        elif local is not None and tz_name:
             zone = zoneinfo.ZoneInfo(tz_name)
             aware = local.replace(tzinfo=zone)
             if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != local:

@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from offers.board import COMPONENTS, Board, Evaluation
+from offers.chart_text import plain
 from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
@@ -43,7 +44,7 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
     xs: list[list[str]] = [[], []]
     for ev in ranked:
         for year in range(1, len(ev.values) + 1):
-            xs[0].append(ev.offer.name[:16])
+            xs[0].append(plain(ev.offer.name[:16]))
             xs[1].append(_("Y%(y)s") % {"y": year})
     data: list[dict[str, Any]] = []
     for comp in COMPONENTS:
@@ -126,7 +127,7 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
                     "fill": "tonexty",
                     "fillcolor": _rgba(color, 0.15),
                     "line": {"width": 0, "color": color},
-                    "name": _("%(n)s P10–P90") % {"n": ev.offer.name[:24]},
+                    "name": _("%(n)s P10–P90") % {"n": plain(ev.offer.name[:24])},
                     "legendgroup": ev.key,
                     "showlegend": False,
                 }
@@ -137,7 +138,7 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
                 "mode": "lines+markers",
                 "x": years,
                 "y": cumulative,
-                "name": ev.offer.name[:32],
+                "name": plain(ev.offer.name[:32]),
                 "line": {"color": color, "width": 2.5},
                 "legendgroup": ev.key,
             }
@@ -160,7 +161,7 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
 
 def score_contributions(board: Board) -> dict[str, Any]:
     """Return horizontal stacked bars: each criterion's contribution to each option's score."""
-    names = [r.name[:24] + (" ⊘" if r.excluded else "") for r in board.ranking][::-1]
+    names = [plain(r.name[:24]) + (" ⊘" if r.excluded else "") for r in board.ranking][::-1]
     data = []
     if board.ranking:
         for i, criterion in enumerate(board.ranking[0].criteria):
@@ -213,7 +214,8 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
         "layout": {
             "barmode": "relative",
             "title": {
-                "text": _("%(a)s minus %(b)s, by year") % {"a": a.offer.name, "b": b.offer.name}
+                "text": _("%(a)s minus %(b)s, by year")
+                % {"a": plain(a.offer.name), "b": plain(b.offer.name)}
                 + _subtitle(a.basis.label)
             },
             "xaxis": {"dtick": 1, "title": {"text": _("Year")}},

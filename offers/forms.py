@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.idempotency import new_form_token
+from accounts.locking import require_version
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Company, Level, LocationPreset
 from offers.logic.criteria import CRITERIA, RATINGS
@@ -157,6 +159,8 @@ class OfferForm(forms.ModelForm):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     # The package's own version, so that an edit made on the package page meanwhile is refused.
     package_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # One-time token of the new-offer form: posting the same form twice adds one option.
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
 
     class Meta:
         model = Offer
@@ -184,7 +188,10 @@ class OfferForm(forms.ModelForm):
             "company"
         )
         self.fields["process"].required = False
-        if self.instance.pk:
+        if not self.instance.pk:
+            self.fields["form_token"].initial = new_form_token()
+        else:
+            del self.fields["form_token"]
             package = self.instance.package
             self.fields["version"].initial = self.instance.version
             self.fields["package_version"].initial = package.version
@@ -232,6 +239,7 @@ class OfferForm(forms.ModelForm):
                 "base",
                 _("Enter the base salary, or pick a level so the band's midpoint can be used."),
             )
+        require_version(self)
         return data
 
 
@@ -327,3 +335,8 @@ class ScenarioForm(forms.ModelForm):
             self.fields[name].validators.append(MaxValueValidator(MAX_MONEY))
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_version(self)
+        return data

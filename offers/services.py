@@ -18,7 +18,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
-from accounts.locking import save_if_unchanged
+from accounts.idempotency import form_token_claim
+from accounts.locking import StaleEditError, save_if_unchanged
 from compensation import services as compensation_services
 from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, Package
@@ -125,8 +126,13 @@ def _stock_rows(
 
 
 @transaction.atomic
-def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
-    """Create an option and its package; missing figures default to the level's band."""
+def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: str = "") -> Offer:
+    """Create an option and its package; missing figures default to the level's band.
+
+    With ``form_token`` (the new-offer form's one-time token) a second post of the same
+    form raises DuplicateSubmission instead of adding a second option.
+    """
+    claim = form_token_claim(user=user, token=form_token) if form_token else None
     band = band_for(user=user, level=data.get("level"))
     company = data.get("company")
     base = data.get("base")
@@ -181,6 +187,9 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any]) -> Offer:
     revision_record(
         user=user, obj=offer, action="created", children=[package, *package_children(package)]
     )
+    if claim is not None:
+        claim.object_id = offer.pk
+        claim.save(update_fields=["object_id"])
     return offer
 
 
@@ -329,8 +338,20 @@ def scenario_delete(*, user: AbstractBaseUser, scenario: Scenario) -> None:
 
 
 @transaction.atomic
-def scenario_accept(*, user: AbstractBaseUser, scenario: Scenario) -> Offer:
-    """Make a scenario the offer's new terms, keeping the earlier version in its history."""
+def scenario_accept(
+    *, user: AbstractBaseUser, scenario: Scenario, expected_version: int | None = None
+) -> Offer:
+    """Make a scenario the offer's new terms, keeping the earlier version in its history.
+
+    The scenario row is locked and read again before anything else (then the offer's), so two
+    accepts at once run one after the other and the second sees the terms already moved into
+    the offer: it adds no second sign-on or grant. With ``expected_version`` (the version the
+    page showed) the second is refused as a stale edit instead.
+    """
+    locked = Scenario.objects.select_for_update().filter(pk=scenario.pk, owner=user).first()
+    if locked is None or (expected_version is not None and locked.version != expected_version):
+        raise StaleEditError(scenario)
+    scenario = locked
     offer = (
         Offer.objects.select_for_update()
         .select_related("package")

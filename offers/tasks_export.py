@@ -1,4 +1,4 @@
-"""Background export of large comparisons.
+"""Background export of large comparisons, and restore of large backups.
 
 The task imports its service inside its body; `offers.export.job_queue` imports the task at
 module level to queue it, and `offers.export.jobs` never imports this module: no cycle.
@@ -23,3 +23,11 @@ def export_files_purge_task() -> int:
     from offers.export.retention import export_files_purge
 
     return export_files_purge()
+
+
+@shared_task(acks_late=True, soft_time_limit=1800, time_limit=1900)
+def backup_restore_task(job_id: int) -> str:
+    """Restore one large backup in batches; running it twice is harmless."""
+    from offers.export.restore_jobs import restore_job_run
+
+    return restore_job_run(job_id=job_id)

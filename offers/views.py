@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.forms import form_add_service_errors
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.http import method_refused
+from accounts.idempotency import DuplicateSubmission
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from compensation.plausibility import message_warnings
@@ -106,10 +107,20 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
     form = OfferForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
+        data = _form_data(form)
+        token = data.pop("form_token", "")
         try:
-            offer = services.offer_create(user=request.user, data=_form_data(form))
-        except ValidationError as exc:  # e.g. no exchange rate for the stock grant
-            form_add_service_errors(form, exc)
+            offer = services.offer_create(user=request.user, data=data, form_token=token)
+        except DuplicateSubmission as duplicate:
+            messages.info(request, _("This form was already sent; it added one option."))
+            if (
+                duplicate.object_id
+                and Offer.objects.filter(pk=duplicate.object_id, owner=request.user).exists()
+            ):
+                return redirect("offers:offer_detail", pk=duplicate.object_id)
+            return redirect("offers:offer_list")
+        except ValidationError as error:  # e.g. no exchange rate for the stock grant
+            form_add_service_errors(form, error)
         else:
             messages.success(request, _("“%(name)s” added.") % {"name": offer.name})
             warn_implausible(request, offer.package)
@@ -278,7 +289,11 @@ def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
         return refused
     if revision.action == Revision.Action.DELETED and not revision.in_trash:
         raise Http404
-    obj = revision_restore(user=request.user, revision=revision)
+    try:
+        obj = revision_restore(user=request.user, revision=revision)
+    except ValidationError as error:  # a required link was deleted since
+        messages.error(request, " ".join(error.messages))
+        return redirect("offers:trash")
     messages.success(request, _("Restored “%(obj)s”.") % {"obj": obj})
     if isinstance(obj, Offer):
         return redirect("offers:offer_detail", pk=obj.pk)

@@ -5,20 +5,28 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import RestoreJob
 from accounts.reauth import reauth_required
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
-from offers.export.backup import BackupError, backup_bytes, backup_restore
+from offers.export.backup import (
+    RESTORE_JOB_RECORDS,
+    BackupError,
+    backup_bytes,
+    backup_parse,
+    backup_record_count,
+    backup_restore,
+)
 from offers.export.comparison import comparison_build
 from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
-from offers.export.job_queue import export_job_create
+from offers.export.job_queue import export_job_create, restore_job_create
 from offers.export.jobs import comparison_file, export_is_large, export_job_path, export_needs_job
 from offers.models import ExportJob
 
@@ -65,6 +73,7 @@ def export(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@reauth_required(return_to="offers:export")
 def export_start(request: HttpRequest) -> HttpResponse:
     """Download the comparison now, or start a background job when it is large."""
     form = ExportForm(request.POST)
@@ -81,6 +90,7 @@ def export_start(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reauth_required
 def export_report(request: HttpRequest) -> HttpResponse:
     """Show the printable report: ranking, charts, figures, assumptions, interviews."""
     return render(
@@ -104,8 +114,13 @@ def export_job(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
-    """Send the file of a finished background export to its owner."""
-    job = _own_job(request, pk)
+    """Send the file of a finished background export to its owner (asks for the password)."""
+    job = _own_job(request, pk)  # someone else's job is a 404 before anything else
+    return _download(request, job)
+
+
+@reauth_required
+def _download(request: HttpRequest, job: ExportJob) -> HttpResponse:
     if job.status != ExportJob.Status.DONE:
         return redirect("offers:export_job", pk=job.pk)  # not ready: show its progress
     path = export_job_path(job)
@@ -144,8 +159,13 @@ def backup_import(request: HttpRequest) -> HttpResponse:
                 % {"mb": settings.IMPORT_MAX_BYTES // (1024 * 1024)}
             ]
         else:
+            raw = upload.read()
             try:
-                result = backup_restore(user=request.user, raw=upload.read())
+                large = backup_record_count(backup_parse(raw)) > RESTORE_JOB_RECORDS
+                if large:  # in the background, in batches: see backup_restore_batched
+                    job = restore_job_create(user=request.user, raw=raw)
+                    return redirect("offers:backup_import_job", pk=job.pk)
+                result = backup_restore(user=request.user, raw=raw)
             except BackupError as exc:
                 errors = exc.errors
             else:
@@ -161,3 +181,13 @@ def backup_import(request: HttpRequest) -> HttpResponse:
         {"import_form": form, "import_errors": errors},
         status=400,
     )
+
+
+def backup_import_job(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show a background restore's progress (polled by htmx), then what it added or why not."""
+    job = get_object_or_404(RestoreJob, pk=pk, owner=request.user)  # another's: 404 first
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    partial = request.headers.get("HX-Request") == "true"
+    template = "offers/export_restore_status.html" if partial else "offers/export_restore_job.html"
+    return render(request, template, {"job": job, "total": sum(job.counts.values())})

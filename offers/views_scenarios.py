@@ -295,8 +295,15 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
+    raw_version = request.POST.get("version", "")
     try:
-        offer = services.scenario_accept(user=request.user, scenario=scenario)
+        offer = services.scenario_accept(
+            user=request.user,
+            scenario=scenario,
+            # The version the page showed: a second post of the same page is refused. Without
+            # one the scenario is still locked and read again, so nothing is added twice.
+            expected_version=int(raw_version) if raw_version.isdigit() else None,
+        )
     except (StaleEditError, ValidationError) as exc:
         messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
         return redirect("offers:scenario_detail", pk=scenario.pk)

@@ -51,6 +51,26 @@ def client_alice(client, alice):
 
 
 @pytest.fixture
+def reauth():
+    """Return a function that marks a client's session as having just typed its password."""
+    from accounts.reauth import REAUTH_KEY
+
+    def mark(client):
+        session = client.session
+        session[REAUTH_KEY] = time.time()
+        session.save()
+        return client
+
+    return mark
+
+
+@pytest.fixture
+def client_alice_reauth(client_alice, reauth):
+    """Alice, logged in, with her password typed a moment ago (for exports, backup, delete)."""
+    return reauth(client_alice)
+
+
+@pytest.fixture
 def client_charlie(client, charlie):
     client.force_login(charlie)
     return client

@@ -12,6 +12,9 @@ LARGE_ROUNDS = 5000
 
 def neutralise(value: Any) -> Any:
     """Return text that a spreadsheet would run as a formula with a leading quote; else as is."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+    # Spreadsheets skip leading spaces and line breaks: " =1+1" and "\n=1+1" run too.
+    if isinstance(value, str) and (
+        value.startswith(FORMULA_PREFIXES) or value.lstrip(" \t\r\n").startswith(FORMULA_PREFIXES)
+    ):
         return "'" + value
     return value

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
-from collections.abc import Iterable
+import math
+import zoneinfo
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +23,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from accounts.services import account_delete
+from compensation.engine import EngineInputError
 from compensation.models import (
     Band,
     Company,
@@ -31,7 +35,9 @@ from compensation.models import (
     Package,
     Refresher,
     SignOn,
+    VestingFields,
 )
+from compensation.selectors import schedule_of
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.models import Offer, Preferences, Scenario
 
@@ -40,6 +46,12 @@ BACKUP_VERSION = 1
 MAX_ERRORS = 25
 MAX_RECORDS = 500_000
 BATCH = 500
+# Dates a record may carry: far enough either way for any real offer, near enough that a date
+# moved into another time zone or a schedule running years past it stays a valid date.
+YEAR_MIN, YEAR_MAX = 1970, 2100
+# Text fields that hold an IANA time zone name (blank allowed where the model allows it).
+TIMEZONE_FIELDS = {"work_timezone", "home_timezone", "timezone", "time_zone"}
+MAX_VESTING_YEARS = 10
 
 
 class BackupError(Exception):
@@ -109,8 +121,13 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
-# rows above) and export jobs (files that can be made again).
-NOT_BACKED_UP = ("accounts.Revision", "offers.ExportJob")
+# rows above), export and restore jobs, and one-time form tokens.
+NOT_BACKED_UP = (
+    "accounts.Revision",
+    "accounts.FormToken",
+    "accounts.RestoreJob",
+    "offers.ExportJob",
+)
 SINGULAR = {
     "companies": "company",
     "processes": "process",
@@ -238,6 +255,59 @@ def _describe(value: Any) -> str:
     return text
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _known_zone(name: str) -> bool:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, IsADirectoryError, OSError):
+        return False
+    return True
+
+
+def _numbers(value: Any) -> bool:
+    return isinstance(value, list) and all(_is_number(v) for v in value)
+
+
+def _mc_result_problem(result: Any) -> str:
+    """Return why a stored Monte Carlo result cannot be shown, or "" if the pages can read it."""
+    shape = (
+        'expected {"paths": n, "currency": "...", "options": [{"key", "name", "is_scenario", '
+        '"cumulative": {"p10", "p50", "p90"}, "prob_scenario_beats"}, ...]}'
+    )
+    if not isinstance(result, dict) or not isinstance(result.get("options"), list):
+        return shape
+    if not isinstance(result.get("paths", 0), int) or isinstance(result.get("paths"), bool):
+        return "paths: expected a whole number"
+    if not isinstance(result.get("currency", ""), str):
+        return "currency: expected a string"
+    for i, option in enumerate(result["options"]):
+        at = f"options[{i}]"
+        if not isinstance(option, dict):
+            return f"{at}: {shape}"
+        if not isinstance(option.get("key"), str | int) or isinstance(option.get("key"), bool):
+            return f"{at}.key: expected a string"
+        if not isinstance(option.get("name"), str):
+            return f"{at}.name: expected a string"
+        if not isinstance(option.get("is_scenario"), bool):
+            return f"{at}.is_scenario: expected true or false"
+        beats = option.get("prob_scenario_beats")
+        if beats is not None and not _is_number(beats):
+            return f"{at}.prob_scenario_beats: expected null or a number"
+        for part in ("cumulative", "yearly"):
+            if part == "yearly" and part not in option:
+                continue
+            fan = option.get(part)
+            if not isinstance(fan, dict):
+                return f"{at}.{part}: expected P10, P50 and P90 lists"
+            lists = [fan.get(p) for p in ("p10", "p50", "p90")]
+            if not all(_numbers(v) and v for v in lists) or len({len(v) for v in lists}) != 1:
+                return f"{at}.{part}: expected P10, P50 and P90 lists of numbers of one length"
+    return ""
+
+
 class _Restore:
     """Check a parsed backup and turn it into unsaved model instances."""
 
@@ -246,6 +316,8 @@ class _Restore:
         self.errors: list[str] = []
         self.objects: dict[str, dict[int, models.Model]] = {}
         self.positions: dict[str, dict[int, int]] = {}
+        # Records refused already: a reference to one is not reported again.
+        self.refused: dict[str, set[int]] = {}
         self.shared_companies = {c.name: c for c in Company.objects.filter(owner__isnull=True)}
         self.shared_levels = {
             (lv.company.name, lv.code): lv
@@ -310,7 +382,7 @@ class _Restore:
             section = kind[1:]
             if isinstance(raw, int) and not isinstance(raw, bool):
                 target = self.objects.get(section, {}).get(raw)
-                if target is None:
+                if target is None and raw not in self.refused.get(section, ()):
                     self.error(where, f"unknown {singular(section)} id {raw}")
                 return target
             self.error(where, f"expected the id of a {singular(section)}, got {_describe(raw)}")
@@ -318,7 +390,7 @@ class _Restore:
         own = {"company": "companies", "level": "levels", "location": "locations"}[kind]
         if isinstance(raw, int) and not isinstance(raw, bool):
             target = self.objects.get(own, {}).get(raw)
-            if target is None:
+            if target is None and raw not in self.refused.get(own, ()):
                 self.error(where, f"unknown {kind} id {raw}")
             return target
         if isinstance(raw, dict):
@@ -384,12 +456,75 @@ class _Restore:
                 at = where if field_name == NON_FIELD_ERRORS else f"{where}.{field_name}"
                 self.error(at, " ".join(messages))
             return None
+        if not self.sane(where, obj):
+            return None
         return obj
+
+    # What the forms check beyond the model's own validators ----------------------------
+
+    def sane(self, where: str, obj: models.Model) -> bool:
+        """Check what the forms would refuse: far dates, unknown zones, schedules, results."""
+        before = len(self.errors)
+        for field in type(obj)._meta.concrete_fields:
+            value = getattr(obj, field.attname)
+            if isinstance(value, dt.date) and not YEAR_MIN <= value.year <= YEAR_MAX:
+                self.error(
+                    f"{where}.{field.name}",
+                    f"{value.isoformat()} is outside the years {YEAR_MIN} to {YEAR_MAX}",
+                )
+            zone = field.name in TIMEZONE_FIELDS and isinstance(value, str) and value
+            if zone and not _known_zone(value):
+                self.error(
+                    f"{where}.{field.name}",
+                    f"unknown time zone {_describe(value)}; use an IANA name like Asia/Taipei",
+                )
+        if isinstance(obj, VestingFields):
+            self.vesting(where, obj)
+        if isinstance(obj, Scenario) and obj.mc_result is not None:
+            problem = _mc_result_problem(obj.mc_result)
+            if problem:
+                self.error(f"{where}.mc_result", problem)
+        return len(self.errors) == before
+
+    def vesting(self, where: str, item: VestingFields) -> None:
+        weights, freqs = item.weights, item.year_frequencies
+        if (
+            not isinstance(weights, list)
+            or not 1 <= len(weights) <= MAX_VESTING_YEARS
+            or not all(_is_number(w) and w >= 0 for w in weights)
+        ):
+            self.error(
+                f"{where}.weights",
+                f"expected 1 to {MAX_VESTING_YEARS} yearly percentages (numbers of 0 or more), "
+                f"got {_describe(weights)}",
+            )
+            return
+        if abs(sum(weights) - 100.0) > 1e-6:
+            self.error(f"{where}.weights", f"must add up to 100 (they add up to {sum(weights):g})")
+            return
+        if freqs is not None and (
+            not isinstance(freqs, list)
+            or not all(isinstance(f, int) and not isinstance(f, bool) for f in freqs)
+        ):
+            self.error(
+                f"{where}.year_frequencies",
+                f"expected null or a list of months between vests, one per year, "
+                f"got {_describe(freqs)}",
+            )
+            return
+        try:
+            schedule_of(item)  # type: ignore[arg-type]
+        except EngineInputError as error:
+            name = "year_frequencies" if error.field.startswith("year_frequencies") else "weights"
+            if error.field == "cliff_months":
+                name = "cliff_months"
+            self.error(f"{where}.{name}", str(error.message))
 
     def section(self, section: Section, raw: Any) -> None:
         objects: dict[int, models.Model] = {}
         self.objects[section.key] = objects
         positions = self.positions[section.key] = {}
+        refused = self.refused[section.key] = set()
         if raw is None:
             return
         if not isinstance(raw, list):
@@ -410,6 +545,8 @@ class _Restore:
             if obj is not None:
                 objects[local] = obj
                 positions[local] = i
+            else:
+                refused.add(local)
 
     # Whole-file rules ------------------------------------------------------------------
 
@@ -515,7 +652,7 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
     unknown = sorted(set(doc) - allowed)
     if unknown:
         raise BackupError([f"{key}: unknown section" for key in unknown])
-    total = sum(len(doc[k]) for k in SECTION_KEYS if isinstance(doc.get(k), list))
+    total = backup_record_count(doc)
     if total > MAX_RECORDS:
         raise BackupError([f"file: {total:,} records is more than the {MAX_RECORDS:,} allowed"])
     return doc
@@ -559,6 +696,76 @@ def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult
                 prefs.save()
     except IntegrityError as exc:
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
+    return RestoreResult(counts=counts, preferences=prefs is not None)
+
+
+# Large restores, in batches ------------------------------------------------------------
+
+# More records than this: the restore runs as a background job, in batches.
+RESTORE_JOB_RECORDS = 5_000
+Progress = Callable[[int], None]
+
+
+def backup_record_count(doc: dict[str, Any]) -> int:
+    """Return how many records a parsed backup holds."""
+    return sum(len(doc[k]) for k in SECTION_KEYS if isinstance(doc.get(k), list))
+
+
+def backup_restore_batched(
+    *, user: AbstractBaseUser, raw: bytes | str, progress: Progress | None = None
+) -> RestoreResult:
+    """Restore a large backup in short transactions of BATCH rows, still all or nothing.
+
+    The rows are first written for a stand-in user (inactive, unable to log in), a batch per
+    transaction, so that no single transaction holds the database's write lock for long. One
+    last short transaction hands every row to ``user`` (an UPDATE of the owner per table). If
+    anything fails on the way, the stand-in and all its rows are deleted: ``user`` sees all of
+    the backup or none of it.
+    """
+    report = progress or (lambda pct: None)
+    doc = backup_parse(raw)
+    restore = backup_check(user=user, doc=doc)
+    report(10)
+    user_model = type(user)
+    stand_in = user_model.objects.create_user(
+        username=f"restore-{user.pk}-{timezone.now():%Y%m%d%H%M%S%f}"[:150],
+        is_active=False,
+    )
+    counts: dict[str, int] = {}
+    total = max(1, sum(len(restore.objects[s.key]) for s in SECTIONS))
+    written = 0
+    try:
+        for section in SECTIONS:
+            objs = list(restore.objects[section.key].values())
+            for obj in objs:
+                if section.has_owner:
+                    obj.owner = stand_in  # type: ignore[attr-defined]
+            for start in range(0, len(objs), BATCH):
+                with transaction.atomic():
+                    section.model.objects.bulk_create(objs[start : start + BATCH])
+                written += len(objs[start : start + BATCH])
+                report(10 + int(85 * written / total))
+            counts[section.key] = len(objs)
+        with transaction.atomic():
+            for section in SECTIONS:
+                if section.has_owner:
+                    section.model.objects.filter(owner=stand_in).update(owner=user)
+            prefs = restore.objects["preferences"].get(1)
+            if prefs is not None:
+                existing = Preferences.objects.filter(owner=user).first()
+                prefs.owner = user  # type: ignore[attr-defined]
+                if existing is not None:
+                    prefs.pk = existing.pk
+                    prefs.version = existing.version + 1  # type: ignore[attr-defined]
+                prefs.save()
+            stand_in.delete()
+    except IntegrityError as exc:
+        account_delete(user=stand_in)
+        raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
+    except BaseException:
+        account_delete(user=stand_in)
+        raise
+    report(100)
     return RestoreResult(counts=counts, preferences=prefs is not None)
 
 

@@ -9,6 +9,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from offers.chart_text import plain
 from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
 
@@ -16,7 +17,7 @@ CHART_OPTIONS = 12
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= 28 else name[:27] + "…"
+    return plain(name if len(name) <= 28 else name[:27] + "…")
 
 
 def figure_yearly(c: Comparison) -> dict[str, Any]:

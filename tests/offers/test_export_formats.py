@@ -77,11 +77,11 @@ def test_no_other_module_keeps_its_own_list_of_formats():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", KEYS)
-def test_every_format_downloads_with_its_content_type(client_alice, alice, key):
+def test_every_format_downloads_with_its_content_type(client_alice_reauth, alice, key):
     fmt = EXPORT_FORMATS[key]
     PreferencesFactory(owner=alice)
     OfferFactory(owner=alice, name="Acme")
-    response = client_alice.post(reverse("offers:export_start"), {"format": key})
+    response = client_alice_reauth.post(reverse("offers:export_start"), {"format": key})
     assert response.status_code == 200
     assert response["Content-Type"] == fmt.content_type
     assert response["Content-Disposition"].endswith(f'.{fmt.extension}"')
@@ -91,7 +91,7 @@ def test_every_format_downloads_with_its_content_type(client_alice, alice, key):
 @pytest.mark.django_db
 @pytest.mark.parametrize("key", KEYS)
 def test_every_format_runs_as_a_job_and_downloads_with_its_content_type(
-    client_alice, alice, key, tmp_path
+    client_alice_reauth, alice, key, tmp_path
 ):
     fmt = EXPORT_FORMATS[key]
     PreferencesFactory(owner=alice)
@@ -101,7 +101,7 @@ def test_every_format_runs_as_a_job_and_downloads_with_its_content_type(
     job.refresh_from_db()
     assert job.file_path.endswith(f".{fmt.extension}")
     assert (tmp_path / job.file_path).stat().st_size == job.file_bytes > 100
-    response = client_alice.get(reverse("offers:export_job_download", args=[job.pk]))
+    response = client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == fmt.content_type
     assert response["Content-Disposition"].endswith(f'.{fmt.extension}"')
@@ -110,14 +110,14 @@ def test_every_format_runs_as_a_job_and_downloads_with_its_content_type(
 
 @pytest.mark.django_db
 def test_a_format_that_cannot_run_inline_always_runs_as_a_job(
-    client_alice, alice, monkeypatch, django_capture_on_commit_callbacks
+    client_alice_reauth, alice, monkeypatch, django_capture_on_commit_callbacks
 ):
     monkeypatch.setitem(
         EXPORT_FORMATS, "json", dataclasses.replace(EXPORT_FORMATS["json"], inline=False)
     )
     OfferFactory(owner=alice)  # one option: small, would otherwise download at once
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_alice.post(reverse("offers:export_start"), {"format": "json"})
+        response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "json"})
     job = ExportJob.objects.get(owner=alice)
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])

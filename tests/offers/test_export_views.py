@@ -22,19 +22,19 @@ def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
 
 
-def test_export_page(client_alice, alice):
+def test_export_page(client_alice_reauth, alice):
     OfferFactory(owner=alice)
-    response = client_alice.get(reverse("offers:export"))
+    response = client_alice_reauth.get(reverse("offers:export"))
     assert response.status_code == 200
     assert reverse("offers:export_start") in response.content.decode()
     assert reverse("offers:backup_download") in response.content.decode()
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "json", "html"])
-def test_small_export_downloads_at_once(client_alice, alice, fmt):
+def test_small_export_downloads_at_once(client_alice_reauth, alice, fmt):
     PreferencesFactory(owner=alice)
     OfferFactory(owner=alice, name="Acme")
-    response = client_alice.post(reverse("offers:export_start"), {"format": fmt})
+    response = client_alice_reauth.post(reverse("offers:export_start"), {"format": fmt})
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment; filename=")
     assert response["Content-Disposition"].endswith(f'.{fmt}"')
@@ -45,20 +45,20 @@ def test_small_export_downloads_at_once(client_alice, alice, fmt):
         assert json.loads(response.content)["schema_version"] == 2
 
 
-def test_bad_format_rerenders_the_form(client_alice):
-    response = client_alice.post(reverse("offers:export_start"), {"format": "exe"})
+def test_bad_format_rerenders_the_form(client_alice_reauth):
+    response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "exe"})
     assert response.status_code == 400
 
 
-def test_get_does_not_start_an_export(client_alice):
-    assert client_alice.get(reverse("offers:export_start")).status_code == 405
+def test_get_does_not_start_an_export(client_alice_reauth):
+    assert client_alice_reauth.get(reverse("offers:export_start")).status_code == 405
 
 
-def test_report_page_has_charts_and_no_inline_script(client_alice, alice):
+def test_report_page_has_charts_and_no_inline_script(client_alice_reauth, alice):
     PreferencesFactory(owner=alice)
     OfferFactory(owner=alice)
     OfferFactory(owner=alice)
-    response = client_alice.get(reverse("offers:export_report"))
+    response = client_alice_reauth.get(reverse("offers:export_report"))
     html = response.content.decode()
     assert response.status_code == 200
     assert 'data-chart="fig-report-yearly"' in html
@@ -67,20 +67,20 @@ def test_report_page_has_charts_and_no_inline_script(client_alice, alice):
 
 
 def test_large_export_runs_as_a_job(
-    client_alice, alice, monkeypatch, django_capture_on_commit_callbacks
+    client_alice_reauth, alice, monkeypatch, django_capture_on_commit_callbacks
 ):
     monkeypatch.setattr(jobs, "LARGE_OPTIONS", 1)
     OfferFactory(owner=alice)
     OfferFactory(owner=alice)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_alice.post(reverse("offers:export_start"), {"format": "csv"})
+        response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "csv"})
     job = ExportJob.objects.get(owner=alice)
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])
     assert job.status == ExportJob.Status.DONE and job.progress == 100 and job.file_bytes > 0
-    page = client_alice.get(response["Location"])
+    page = client_alice_reauth.get(response["Location"])
     assert reverse("offers:export_job_download", args=[job.pk]) in page.content.decode()
-    download = client_alice.get(reverse("offers:export_job_download", args=[job.pk]))
+    download = client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk]))
     assert download.status_code == 200
     assert "attachment" in download["Content-Disposition"]
     assert b"".join(download.streaming_content).startswith(b"\xef\xbb\xbfoption_key")
@@ -88,9 +88,11 @@ def test_large_export_runs_as_a_job(
     assert jobs.export_job_run(job_id=job.pk) == "skipped"
 
 
-def test_job_status_partial_polls_while_running(client_alice, alice):
+def test_job_status_partial_polls_while_running(client_alice_reauth, alice):
     job = ExportJob.objects.create(owner=alice, format="xlsx", status="running", progress=40)
-    response = client_alice.get(reverse("offers:export_job", args=[job.pk]), HTTP_HX_REQUEST="true")
+    response = client_alice_reauth.get(
+        reverse("offers:export_job", args=[job.pk]), HTTP_HX_REQUEST="true"
+    )
     assert 'hx-trigger="every 2s"' in response.content.decode()
     assert "<html" not in response.content.decode()
 
@@ -106,17 +108,21 @@ def test_another_users_job_and_download_are_404(client, alice, charlie, tmp_path
         for method in ("get", "post"):
             assert getattr(client, method)(reverse(name, args=[job.pk])).status_code == 404
     client.force_login(alice)
+    reauthenticate(client)
     assert client.get(reverse("offers:export_job_download", args=[job.pk])).status_code == 200
 
 
-def test_unfinished_job_download_shows_its_progress(client_alice, alice):
+def test_unfinished_job_download_shows_its_progress(client_alice_reauth, alice):
     job = ExportJob.objects.create(owner=alice, format="csv")
-    response = client_alice.get(reverse("offers:export_job_download", args=[job.pk]))
+    response = client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])
     job.status, job.file_path = "done", "exports/1/missing.csv"
     job.save()
-    assert client_alice.get(reverse("offers:export_job_download", args=[job.pk])).status_code == 404
+    assert (
+        client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk])).status_code
+        == 404
+    )
 
 
 def test_backup_asks_for_the_password_first(client_alice):

@@ -77,10 +77,11 @@ def parse(content: bytes) -> Headlines:
 
 
 @pytest.fixture
-def demo(django_user_model, client):
+def demo(django_user_model, client, reauth):
     call_command("seed_demo", force=True)
     user = django_user_model.objects.get(username="demo")
     client.force_login(user)
+    reauth(client)  # the report and the exports ask for a recent password
     board = board_build(user=user)
     return {"user": user, "client": client, "board": board}
 
