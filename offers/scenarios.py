@@ -30,6 +30,7 @@ from offers.board import (
     option_facts,
     ranking_prefs,
 )
+from offers.board_cache import board_derived, board_get
 from offers.logic.negotiation import NegotiationPoint
 from offers.logic.ranking import FlipResult, flip_ask, flip_blocker
 from offers.models import Offer, Preferences, Scenario
@@ -285,10 +286,11 @@ def scenario_view(
     *, user: AbstractBaseUser, scenario: Scenario, today: dt.date | None = None
 ) -> ScenarioView:
     """Evaluate a scenario and rank it in place of its offer among every option."""
-    today = today or timezone.localdate()
-    prefs = preferences_get(user=user)
-    offers = list(offer_list(user=user))
-    original = board_build(user=user, offers=offers, prefs=prefs, today=today)
+    if today is None or today == timezone.localdate():
+        today, original = timezone.localdate(), board_get(user=user)
+    else:
+        original = board_build(user=user, today=today)
+    prefs, offers = original.prefs, [e.offer for e in original.evaluations]
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
     ev = scenario_evaluation(
@@ -299,9 +301,20 @@ def scenario_view(
         basis=original.basis,
         current=original.current,
     )
+    adjustments = repr([(f, getattr(scenario, f)) for f in ADJUSTMENTS])
     board = (
-        board_build(
-            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=original.fx
+        board_derived(
+            original,
+            f"scenario:{key}:{adjustments}",
+            lambda original: board_build(
+                user=user,
+                offers=offers,
+                prefs=prefs,
+                today=today,
+                # The other options are valued as on the original board: reuse their evaluations.
+                overrides={**{e.key: e for e in original.evaluations}, key: ev},
+                fx=original.fx,
+            ),
         )
         if not ev.error
         else original

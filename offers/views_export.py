@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.reauth import reauth_required
+from offers.board_cache import board_get
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.backup import BackupError, backup_bytes, backup_restore
 from offers.export.comparison import comparison_build
@@ -84,7 +85,9 @@ def export_start(request: HttpRequest) -> HttpResponse:
 def export_report(request: HttpRequest) -> HttpResponse:
     """Show the printable report: ranking, charts, figures, assumptions, interviews."""
     return render(
-        request, "offers/report.html", report_context(comparison_build(user=request.user))
+        request,
+        "offers/report.html",
+        report_context(comparison_build(user=request.user, board=board_get(user=request.user))),
     )
 
 

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.locking import StaleEditError
 from accounts.models import Revision
-from offers import board as valuation
 from offers import scenarios, selectors, services
+from offers.board_cache import board_get
 from offers.forms import ScenarioForm
 from offers.logic.negotiation import NegotiationPoint
 from offers.models import Offer, Scenario
@@ -121,13 +121,14 @@ def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] |
 
 def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     """List what to ask for on one offer, why, and what to say."""
-    offer = selectors.offer_get(user=request.user, pk=pk)
+    board = board_get(user=request.user)
+    ev = next((e for e in board.evaluations if e.key == str(pk)), None)
+    # The board holds only the user's options; anything else goes through the owner lookup.
+    offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := _get_only(request):
         return refused
-    board = valuation.board_build(user=request.user)
     points = negotiation_for_offer(user=request.user, offer=offer, board=board)
     rows = [(p, point_adjustments(p, offer) is not None) for p in points]
-    ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
     return render(
         request,
         "offers/negotiation.html",
