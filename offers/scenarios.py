@@ -314,6 +314,7 @@ def scenario_view(
                 # The other options are valued as on the original board: reuse their evaluations.
                 overrides={**{e.key: e for e in original.evaluations}, key: ev},
                 fx=original.fx,
+                mc_paths=0,  # the scenario page shows no Monte Carlo band of this board
             ),
         )
         if not ev.error
@@ -322,7 +323,11 @@ def scenario_view(
     offer = original_ev.offer
     points = [
         AnsweredPoint(p, point_answered(p, scenario, ev, original_ev) if not ev.error else None)
-        for p in negotiation_for_offer(user=user, offer=offer, board=original)
+        for p in board_derived(
+            original,
+            f"negotiation:{key}",
+            lambda original: negotiation_for_offer(user=user, offer=offer, board=original),
+        )
     ]
     return ScenarioView(
         scenario=scenario,
@@ -396,7 +401,13 @@ def flip_find(
             **_more(component, ask),
         )
         board = board_build(
-            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=fx
+            user=user,
+            offers=offers,
+            prefs=prefs,
+            today=today,
+            overrides={key: ev},
+            fx=fx,
+            mc_paths=0,  # only the ranking is read
         )
         return board, ev
 

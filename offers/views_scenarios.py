@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from offers import scenarios, selectors, services
-from offers.board_cache import board_get
+from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.logic.negotiation import NegotiationPoint
 from offers.models import Offer, Scenario
@@ -127,7 +127,11 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := _get_only(request):
         return refused
-    points = negotiation_for_offer(user=request.user, offer=offer, board=board)
+    points = board_derived(
+        board,
+        f"negotiation:{offer.pk}",
+        lambda board: negotiation_for_offer(user=request.user, offer=offer, board=board),
+    )
     rows = [(p, point_adjustments(p, offer) is not None) for p in points]
     return render(
         request,

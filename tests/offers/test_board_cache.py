@@ -296,3 +296,27 @@ def test_shared_rows_refresh_every_board(world, alice, bob, commit):
     assert board_key(user=alice) != keys[0]
     assert board_key(user=bob) != keys[1]
     assert Band.objects.count() == 0
+
+
+def test_a_scenarios_board_follows_its_adjustments(world, alice, commit):
+    from offers.scenarios import scenario_view
+
+    scenario = commit(lambda: ScenarioFactory(owner=alice, offer=world["usd"]))
+    first = scenario_view(user=alice, scenario=scenario)
+    commit(
+        lambda: services.scenario_update(
+            user=alice,
+            scenario=scenario,
+            data={"extra_stock_yearly": Decimal("90000")},
+            expected_version=scenario.version,
+            record=False,
+        )
+    )
+    warm = scenario_view(user=alice, scenario=scenario)
+    assert warm.original is first.original  # the board itself stayed cached
+    cache.clear()
+    board_cache.RECENT.clear()
+    cold = scenario_view(user=alice, scenario=scenario)
+    assert warm.ev.values == cold.ev.values != first.ev.values
+    assert summary(warm.board)[1:3] == summary(cold.board)[1:3]
+    assert [(r.key, r.rank) for r in warm.rows] == [(r.key, r.rank) for r in cold.rows]

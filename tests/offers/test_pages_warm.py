@@ -42,11 +42,11 @@ PAGES = {
     "dashboard": (lambda offer, scenario: reverse("offers:dashboard"), 6),
     # the owner lookup of the URL: the offer with its package, and its three prefetches
     "offer": (lambda offer, scenario: reverse("offers:offer_detail", args=[offer.pk]), 8),
-    # the running processes (the offer comes from the board)
-    "negotiation": (lambda offer, scenario: reverse("offers:negotiation", args=[offer.pk]), 5),
-    # the scenario; its offer's grants, refreshers, company and sign-ons; the running
-    # processes; the levels the form offers
-    "scenario": (lambda offer, scenario: reverse("offers:scenario_detail", args=[scenario.pk]), 11),
+    # nothing else: the offer and its negotiation points come with the board
+    "negotiation": (lambda offer, scenario: reverse("offers:negotiation", args=[offer.pk]), 4),
+    # the scenario; its offer's grants, refreshers, company and sign-ons; the levels the form
+    # offers (the negotiation points come with the board)
+    "scenario": (lambda offer, scenario: reverse("offers:scenario_detail", args=[scenario.pk]), 10),
 }
 
 
