@@ -142,7 +142,7 @@ def board_get(*, user: AbstractBaseUser) -> Board:
         except Exception:
             logger.warning("board cache unavailable", exc_info=True)
     RECENT.put(key, board)
-    return board  # type: ignore[no-any-return]
+    return board
 
 
 def board_derived(board: Board, name: str, build: Callable[[Board], T]) -> T:
