@@ -86,8 +86,11 @@ def _pending(scopes: Iterable[object]) -> bool:
 
 def board_changed(*, owner_id: Any) -> None:
     """Refresh the board of ``owner_id`` (None: shared data, every board) once committed."""
+    scope = SHARED if owner_id is None else owner_id
+    if _pending((scope,)):
+        return  # this transaction already refreshes it (a savepoint rolled back drops both)
     # robust: the write is committed; a cache that is down must not turn it into an error page.
-    transaction.on_commit(_Replace(SHARED if owner_id is None else owner_id), robust=True)
+    transaction.on_commit(_Replace(scope), robust=True)
 
 
 class _Recent:
@@ -175,6 +178,8 @@ def _owner_ids(instance: models.Model) -> list[Any]:
         parent_id = getattr(instance, field.attname)
         if parent_id is None:
             continue
+        if field.is_cached(instance):  # e.g. a stage change created with its process
+            return [getattr(instance, field.name).owner_id]
         owner = parent._default_manager.filter(pk=parent_id).values_list("owner_id", flat=True)
         found = list(owner[:1])
         return found if found else [None]
