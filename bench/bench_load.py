@@ -116,6 +116,7 @@ def discover(port: int) -> tuple[list[str], str | None]:
 def run_load(port: int, users: int, seconds: float, pages: list[str], post: str | None) -> dict:
     latencies: list[float] = []
     errors: list[str] = []
+    by_path: dict[str, list[float]] = {}
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
     max_requests = 2_000_000  # a hard bound besides the time
@@ -132,6 +133,7 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
         while time.monotonic() < stop_at and len(latencies) < max_requests:
             i += 1
             t0 = time.perf_counter()
+            path = f"POST {post}" if post and i % 10 == 0 else pages[i % len(pages)]
             try:
                 if post and i % 10 == 0:
                     status, _, _ = s.request(
@@ -154,6 +156,7 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
             elapsed = time.perf_counter() - t0
             with lock:
                 latencies.append(elapsed)
+                by_path.setdefault(path, []).append(elapsed)
                 if not ok:
                     errors.append(str(status))
 
@@ -164,7 +167,9 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
     for t in threads:
         t.join(timeout=seconds + 120)
     wall = time.monotonic() - t_start
-    return summarize(latencies, errors, wall)
+    result = summarize(latencies, errors, wall)
+    result["by_path"] = {p: summarize(v, [], wall) for p, v in sorted(by_path.items())}
+    return result
 
 
 def run_baseline(port: int, users: int, seconds: float) -> dict:
@@ -303,6 +308,10 @@ def main() -> int:
         app = run_load(port, args.users, args.seconds, pages, post)
         show("healthz", base)
         show("app", app)
+        for path, r in app["by_path"].items():
+            print(
+                f"  {path:<32} {r['requests']:>6} req  p50 {r['p50']:>7.1f} ms  p95 {r['p95']:>7.1f} ms"
+            )
         if base["p50"] and base["rps"]:
             print(
                 f"ratio app/healthz: p50 x{app['p50'] / base['p50']:.1f}, "
