@@ -8,6 +8,8 @@ from django import forms
 from django.db import models
 from django.utils.translation import gettext as _
 
+from accounts.signals import rows_updated
+
 
 class StaleEditError(Exception):
     """The object changed since the user opened it."""
@@ -33,6 +35,7 @@ def save_if_unchanged(obj: models.Model, *, expected_version: int, fields: list[
     if updated != 1:
         raise StaleEditError(obj)
     obj.version = expected_version + 1  # type: ignore[attr-defined]
+    rows_updated.send(sender=model, instance=obj)
 
 
 def require_version(form: forms.ModelForm) -> None:

@@ -43,6 +43,7 @@ def main() -> None:
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.core.cache import cache
     from django.core.management import call_command
     from openpyxl import Workbook
 
@@ -64,6 +65,15 @@ def main() -> None:
     print(f"board_build (dashboard Monte Carlo, 2000 paths): {mc_s:.2f} s")
     build_s, comparison = timed(lambda: comparison_build(user=user, board=board), repeat=1)
     print(f"comparison_build (rows, assumptions, negotiation top 10): {build_s:.2f} s")
+
+    from offers.export.jobs import comparison_file
+
+    def whole_xlsx() -> bytes:
+        cache.clear()  # cold: the board, its Monte Carlo and the comparison are all built
+        return comparison_file(user=user, fmt="xlsx")
+
+    whole_s, _ = timed(whole_xlsx, repeat=1)
+    print(f"whole XLSX download, cold cache (board, comparison, workbook): {whole_s:.2f} s")
 
     rows = comparison.yearly
     n = len(rows)

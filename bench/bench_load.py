@@ -2,8 +2,9 @@
 
 Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
 (`config.wsgi`, 2 workers x 4 threads) on 127.0.0.1 only, then for `--seconds` has `--users`
-threads request the dashboard, offers list, an offer, the interviews board, the compensation
-list and (when the route exists) a scenario update POST. Prints requests per second,
+threads request the dashboard, offers list, an offer, its negotiation page, a scenario page, the
+interviews board, the compensation list and (one request in ten) a scenario update POST. The
+workers share a Redis cache (`--cache-url`, default db 2 of 127.0.0.1:6379). Prints requests per second,
 p50/p95/p99 latency and the error count, and the same for a bare `/healthz` baseline.
 
     .venv/bin/python bench/bench_load.py --seconds 60 --users 50
@@ -106,12 +107,17 @@ def discover(port: int) -> tuple[list[str], str | None]:
         status, _, _ = s.request("GET", f"/scenarios/{pk}/")
         if status == 200:
             scenario_update = f"/scenarios/{pk}/update/"
+            pages.append(f"/scenarios/{pk}/")
+    offer = next((p for p in pages if re.fullmatch(r"/offers/\d+/", p)), None)
+    if offer and s.request("GET", f"{offer}negotiation/")[0] == 200:
+        pages.append(f"{offer}negotiation/")
     return pages, scenario_update
 
 
 def run_load(port: int, users: int, seconds: float, pages: list[str], post: str | None) -> dict:
     latencies: list[float] = []
     errors: list[str] = []
+    by_path: dict[str, list[float]] = {}
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
     max_requests = 2_000_000  # a hard bound besides the time
@@ -128,6 +134,7 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
         while time.monotonic() < stop_at and len(latencies) < max_requests:
             i += 1
             t0 = time.perf_counter()
+            path = f"POST {post}" if post and i % 10 == 0 else pages[i % len(pages)]
             try:
                 if post and i % 10 == 0:
                     status, _, _ = s.request(
@@ -150,6 +157,7 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
             elapsed = time.perf_counter() - t0
             with lock:
                 latencies.append(elapsed)
+                by_path.setdefault(path, []).append(elapsed)
                 if not ok:
                     errors.append(str(status))
 
@@ -160,7 +168,9 @@ def run_load(port: int, users: int, seconds: float, pages: list[str], post: str 
     for t in threads:
         t.join(timeout=seconds + 120)
     wall = time.monotonic() - t_start
-    return summarize(latencies, errors, wall)
+    result = summarize(latencies, errors, wall)
+    result["by_path"] = {p: summarize(v, [], wall) for p, v in sorted(by_path.items())}
+    return result
 
 
 def run_baseline(port: int, users: int, seconds: float) -> dict:
@@ -224,6 +234,11 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/2"),
+        help="the cache every worker shares (empty: each process's own memory)",
+    )
     args = parser.parse_args()
     if not 1 <= args.users <= 500 or not 0 < args.seconds <= 3600:
         parser.error("--users 1..500, --seconds up to 3600")
@@ -242,6 +257,7 @@ def main() -> int:
         "AXES_ENABLED": "0",  # 50 users share one address and one account
         "LOG_LEVEL": "ERROR",
         "DB_CONN_MAX_AGE": "60",
+        "CACHE_URL": args.cache_url,
     }
     env.pop("CELERY_BROKER_URL", None)
     py = sys.executable
@@ -285,12 +301,19 @@ def main() -> int:
                 raise RuntimeError("gunicorn did not come up")
             time.sleep(0.3)
         pages, post = discover(port)
-        print(f"gunicorn 2x4 on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s")
+        print(
+            f"gunicorn 2x4 on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s, "
+            f"cache {args.cache_url or 'local memory'}"
+        )
         print(f"pages: {pages}; POST: {post or 'none (no scenario update route)'}")
         base = run_baseline(port, args.users, min(args.seconds, 10))
         app = run_load(port, args.users, args.seconds, pages, post)
         show("healthz", base)
         show("app", app)
+        for path, r in app["by_path"].items():
+            print(
+                f"  {path:<32} {r['requests']:>6} req  p50 {r['p50']:>7.1f} ms  p95 {r['p95']:>7.1f} ms"
+            )
         if base["p50"] and base["rps"]:
             print(
                 f"ratio app/healthz: p50 x{app['p50'] / base['p50']:.1f}, "

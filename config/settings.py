@@ -2,13 +2,14 @@
 
 No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG off (so a
 SECRET_KEY is required; `make run` sets DEBUG=1). `DATABASE_URL` switches to PostgreSQL
-(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. Every setting read
-here is listed in `.env.example`.
+(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. `CACHE_URL` (or the
+broker's Redis) to a shared Redis cache. Every setting read here is listed in `.env.example`.
 """
 
 from __future__ import annotations
 
 import os
+import urllib.parse
 from pathlib import Path
 
 import dj_database_url
@@ -290,6 +291,38 @@ CELERY_BEAT_SCHEDULE = {
 
 # Every line says when, how bad and where from; LOG_FORMAT=json for one JSON object a line.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
+
+
+def cache_settings(cache_url: str, broker_url: str) -> dict[str, dict[str, object]]:
+    """Return CACHES: Redis at CACHE_URL, else the broker's Redis on the next db, else memory."""
+    url = cache_url or ""
+    if not url and broker_url.startswith(("redis://", "rediss://")):
+        parts = urllib.parse.urlsplit(broker_url)
+        db = int(parts.path.strip("/") or "0")
+        url = parts._replace(path=f"/{(db + 1) % 16}").geturl()
+    if url.startswith(("redis://", "rediss://")):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                "KEY_PREFIX": "offerdesk",
+                "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+            }
+        }
+    if url and not url.startswith("locmem://"):
+        raise ValueError(f"CACHE_URL must be redis://, rediss:// or locmem://, not {url!r}")
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "offerdesk",
+            "OPTIONS": {"MAX_ENTRIES": 500},
+        }
+    }
+
+
+# Cache (each user's board, Monte Carlo results): shared by every process when it is Redis.
+CACHES = cache_settings(os.environ.get("CACHE_URL", ""), CELERY_BROKER_URL)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

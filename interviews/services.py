@@ -17,6 +17,7 @@ from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
+from accounts.signals import rows_updated
 from interviews.models import (
     Debrief,
     Process,
@@ -115,6 +116,7 @@ def process_move_stage(
     )
     process.stage = stage
     process.version += 1
+    rows_updated.send(sender=Process, instance=process)
     revision_record(
         user=user,
         obj=process,

@@ -13,3 +13,7 @@ class OffersConfig(AppConfig):
         from offers.logic import i18n
 
         i18n.install(gettext)
+
+        from offers import board_cache
+
+        board_cache.connect()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
@@ -194,9 +195,9 @@ class Evaluation:
     def key(self) -> str:
         return str(self.offer.pk)
 
-    @property
+    @functools.cached_property
     def values(self) -> list[float]:
-        """Return the headline figure of each window year (basis column)."""
+        """Return the headline figure of each window year (basis column; read once)."""
         if self.yearly is None:
             return []
         return [float(v) for v in self.yearly[self.basis.column]]

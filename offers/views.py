@@ -22,6 +22,7 @@ from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
+from offers.board_cache import board_derived, board_get
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.logic.errors import LogicInputError
 from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
@@ -53,7 +54,7 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     """Return everything the dashboard shows."""
     from interviews.selectors import upcoming_deadlines, upcoming_rounds
 
-    board = valuation.board_build(user=request.user)
+    board = board_get(user=request.user)
     today = timezone.localdate()
     ok = [ev for _r, ev in board.ranked]
     context: dict[str, Any] = {
@@ -69,9 +70,9 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     }
     context["verdict"] = board_verdict(board)
     if ok:
-        context["fig_yearly"] = charts.yearly_by_component(board)
-        context["fig_cumulative"] = charts.cumulative_with_bands(board)
-        context["fig_scores"] = charts.score_contributions(board)
+        context["fig_yearly"] = board_derived(board, "yearly", charts.yearly_by_component)
+        context["fig_cumulative"] = board_derived(board, "cumulative", charts.cumulative_with_bands)
+        context["fig_scores"] = board_derived(board, "scores", charts.score_contributions)
     return context
 
 
@@ -135,11 +136,12 @@ def offer_create(request: HttpRequest) -> HttpResponse:
 
 def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one option: its figures by year, its time-zone strip and its place in the ranking."""
-    offer = selectors.offer_get(user=request.user, pk=pk)
+    board = board_get(user=request.user)
+    ev = next((e for e in board.evaluations if e.offer.pk == pk), None)
+    # The board holds only the user's options; anything else goes through the owner lookup.
+    offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    board = valuation.board_build(user=request.user)
-    ev = next((e for e in board.evaluations if e.offer.pk == offer.pk), None)
     ranked = next((r for r in board.ranking if r.key == str(offer.pk)), None)
     today = timezone.localdate()
     context = {
@@ -209,7 +211,7 @@ def offer_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def offer_compare(request: HttpRequest) -> HttpResponse:
     """Compare two options side by side: difference per year and per component."""
-    board = valuation.board_build(user=request.user)
+    board = board_get(user=request.user)
     evs = [e for e in board.evaluations if not e.error]
     if len(evs) < 2:
         return render(request, "offers/compare.html", {"evs": evs, "board": board})

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import RestoreJob
 from accounts.reauth import reauth_required
+from offers.board_cache import board_get
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.backup import (
     RESTORE_JOB_RECORDS,
@@ -94,7 +95,9 @@ def export_start(request: HttpRequest) -> HttpResponse:
 def export_report(request: HttpRequest) -> HttpResponse:
     """Show the printable report: ranking, charts, figures, assumptions, interviews."""
     return render(
-        request, "offers/report.html", report_context(comparison_build(user=request.user))
+        request,
+        "offers/report.html",
+        report_context(comparison_build(user=request.user, board=board_get(user=request.user))),
     )
 
 

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
-from offers import board as valuation
 from offers import scenarios, selectors, services
+from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer
@@ -62,13 +62,18 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     """List what to ask for on one offer, why, and what to say."""
-    offer = selectors.offer_get(user=request.user, pk=pk)
+    board = board_get(user=request.user)
+    ev = next((e for e in board.evaluations if e.key == str(pk)), None)
+    # The board holds only the user's options; anything else goes through the owner lookup.
+    offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    board = valuation.board_build(user=request.user)
-    points = negotiation_for_offer(user=request.user, offer=offer, board=board)
+    points = board_derived(
+        board,
+        f"negotiation:{offer.pk}",
+        lambda board: negotiation_for_offer(user=request.user, offer=offer, board=board),
+    )
     rows = [(p, scenarios.point_adjustments(p, offer) is not None) for p in points]
-    ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
     return render(
         request,
         "offers/negotiation.html",

@@ -29,6 +29,18 @@ def _fast_and_eager(settings, request):
     app.conf.task_always_eager = eager_before
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Start every test with an empty cache: ids are reused after a rollback, boards are not."""
+    from django.core.cache import cache
+
+    from offers.board_cache import RECENT
+
+    cache.clear()
+    RECENT.clear()
+    yield
+
+
 @pytest.fixture
 def alice(django_user_model):
     return django_user_model.objects.create_user("alice", password="alice-password-123")

@@ -239,7 +239,13 @@ def summarise_paths(
         running = np.cumsum(per_year, axis=1)
         cumulative[key] = np.percentile(running, qs, axis=0)
         finals[key] = running[:, -1]
-    prob = {a: {b: float(np.mean(finals[a] > finals[b])) for b in finals} for a in finals}
+    # One vectorised row per option (a loop of n x n means took minutes at 1,000 options).
+    keys = list(finals)
+    stacked = np.stack([finals[k] for k in keys]) if keys else np.empty((0, 0))
+    prob = {
+        a: dict(zip(keys, (float(v) for v in (stacked[i] > stacked).mean(axis=1)), strict=True))
+        for i, a in enumerate(keys)
+    }
     return WindowSimulation(yearly, cumulative, prob, tuple(percentiles), paths, years)
 
 

@@ -39,6 +39,7 @@ from compensation.models import (
 )
 from compensation.selectors import schedule_of
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
+from offers.board_cache import board_changed
 from offers.models import Offer, Preferences, Scenario
 
 FORMAT = "offerdesk-backup"
@@ -683,6 +684,7 @@ def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult
     counts: dict[str, int] = {}
     try:
         with transaction.atomic():
+            board_changed(owner_id=user.pk)  # bulk_create sends no post_save
             for section in SECTIONS:
                 objs = list(restore.objects[section.key].values())
                 section.model.objects.bulk_create(objs, batch_size=BATCH)

@@ -19,11 +19,25 @@ from offers.board import (
     board_build,
     evaluate_offer,
 )
+from offers.board_cache import board_derived, board_get
 from offers.logic.negotiation import NegotiationPoint
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import negotiation_for_offer
 from offers.scenarios.points import point_answered, scenario_outcome
-from offers.selectors import offer_list, preferences_get
+
+# The scenario fields that change its figures (its name and notes do not).
+ADJUSTMENTS = (
+    "base",
+    "raise_pct",
+    "extra_sign_on",
+    "extra_stock_yearly",
+    "refresher_yearly",
+    "level_id",
+    "remote_weeks_per_year",
+    "start_date",
+    "growth_pct",
+    "volatility_pct",
+)
 
 
 def scenario_offer(scenario: Scenario) -> Offer:
@@ -202,10 +216,11 @@ def scenario_view(
     *, user: AbstractBaseUser, scenario: Scenario, today: dt.date | None = None
 ) -> ScenarioView:
     """Evaluate a scenario and rank it in place of its offer among every option."""
-    today = today or timezone.localdate()
-    prefs = preferences_get(user=user)
-    offers = list(offer_list(user=user))
-    original = board_build(user=user, offers=offers, prefs=prefs, today=today)
+    if today is None or today == timezone.localdate():
+        today, original = timezone.localdate(), board_get(user=user)
+    else:
+        original = board_build(user=user, today=today)
+    prefs, offers = original.prefs, [e.offer for e in original.evaluations]
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
     ev = scenario_evaluation(
@@ -216,15 +231,31 @@ def scenario_view(
         basis=original.basis,
         current=original.current,
     )
+    adjustments = repr([(f, getattr(scenario, f)) for f in ADJUSTMENTS])
     board = (
-        board_build(
-            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=original.fx
+        board_derived(
+            original,
+            f"scenario:{key}:{adjustments}",
+            lambda original: board_build(
+                user=user,
+                offers=offers,
+                prefs=prefs,
+                today=today,
+                # The other options are valued as on the original board: reuse their evaluations.
+                overrides={**{e.key: e for e in original.evaluations}, key: ev},
+                fx=original.fx,
+                mc_paths=0,  # the scenario page shows no Monte Carlo band of this board
+            ),
         )
         if not ev.error
         else original
     )
     offer = original_ev.offer
-    asked = negotiation_for_offer(user=user, offer=offer, board=original)
+    asked = board_derived(
+        original,
+        f"negotiation:{key}",
+        lambda original: negotiation_for_offer(user=user, offer=offer, board=original),
+    )
     outcome = scenario_outcome(scenario, ev, original_ev) if asked and not ev.error else None
     points = [
         AnsweredPoint(p, point_answered(p, outcome) if outcome is not None else None) for p in asked

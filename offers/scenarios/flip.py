@@ -88,7 +88,13 @@ def flip_find(
             **_more(component, ask),
         )
         board = board_build(
-            user=user, offers=offers, prefs=prefs, today=today, overrides={key: ev}, fx=fx
+            user=user,
+            offers=offers,
+            prefs=prefs,
+            today=today,
+            overrides={key: ev},
+            fx=fx,
+            mc_paths=0,  # only the ranking is read
         )
         return board, ev
 

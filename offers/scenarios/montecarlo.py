@@ -17,25 +17,13 @@ from compensation.engine.window import window_paths
 from compensation.selectors import fx_table
 from offers.board import basis_of, current_job_spec, evaluate_offer
 from offers.models import Offer, Scenario
-from offers.scenarios.evaluation import scenario_evaluation
+from offers.scenarios.evaluation import ADJUSTMENTS, scenario_evaluation
 from offers.selectors import offer_list, preferences_get
 
 MC_PATHS = 200_000
 MC_CHUNK = 20_000
 MC_SEED = 20261207
 MC_PERCENTILES = (10, 50, 90)
-ADJUSTMENTS = (
-    "base",
-    "raise_pct",
-    "extra_sign_on",
-    "extra_stock_yearly",
-    "refresher_yearly",
-    "level_id",
-    "remote_weeks_per_year",
-    "start_date",
-    "growth_pct",
-    "volatility_pct",
-)
 
 
 def mc_input_hash(scenario: Scenario, *, user: AbstractBaseUser | None = None) -> str:

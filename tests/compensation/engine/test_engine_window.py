@@ -157,3 +157,17 @@ def test_the_window_always_holds_twelve_months_of_pay_a_year(months, base):
     new = PackageSpec(name="n", start=start, base=base, stock=FLAT)
     out = value([Segment(cur, D, start), Segment(new, start)], years=4)
     assert out["base"].tolist() == pytest.approx([base] * 4)
+
+
+def test_win_shares_equal_the_pairwise_means():
+    """The vectorised win shares are exactly the share of paths on which a beats b."""
+    from compensation.engine.window import summarise_paths
+
+    rng = np.random.default_rng(7)
+    per_option = {k: rng.normal(100, 20, size=(500, 4)) for k in ("a", "b", "c")}
+    per_option["d"] = per_option["a"].copy()  # ties never count as a win
+    sim = summarise_paths(per_option)
+    finals = {k: np.cumsum(v, axis=1)[:, -1] for k, v in per_option.items()}
+    for a in finals:
+        for b in finals:
+            assert sim.prob_beats[a][b] == float(np.mean(finals[a] > finals[b]))

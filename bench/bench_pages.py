@@ -1,0 +1,150 @@
+"""Server time of the main pages on a warm board cache, and of a scenario live update.
+
+For 5 and 50 options: the dashboard, an offer page, its negotiation page and a scenario page,
+each against the health check (`/healthz`) timed in the same run; then the scenario live update
+(htmx POST) at 10 options with the user's board cache cold (the update itself writes nothing
+the board reads, so the board stays warm; "cold" clears the whole cache before every request).
+
+Run: python bench/bench_pages.py [--repeat N]. Uses a scratch SQLite database of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--sizes", default="5,50")
+    args = parser.parse_args()
+    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    os.environ["SQLITE_PATH"] = str(db)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["ALLOWED_HOSTS"] = "testserver"
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    call_command("migrate", verbosity=0)
+    from tests.factories import (
+        CompanyFactory,
+        EquityGrantFactory,
+        OfferFactory,
+        PreferencesFactory,
+        ScenarioFactory,
+        SignOnFactory,
+        UserFactory,
+    )
+
+    def median_ms(fn, repeat: int) -> float:
+        samples = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            samples.append(time.perf_counter() - t0)
+        return statistics.median(samples) * 1000
+
+    def get(client: Client, url: str) -> None:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    def queries(client: Client, url: str) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(url)
+        return len([q for q in ctx.captured_queries if q["sql"].split()[0] not in ("BEGIN",)])
+
+    def seed(n: int):
+        user = UserFactory(username=f"pages{n}")
+        PreferencesFactory(owner=user)
+        company = CompanyFactory(owner=user)
+        offers = []
+        for i in range(n):
+            offer = OfferFactory(
+                owner=user, name=f"Option {i}", package__company=company, company=company
+            )
+            EquityGrantFactory(package=offer.package)
+            SignOnFactory(package=offer.package)
+            offers.append(offer)
+        scenario = ScenarioFactory(owner=user, offer=offers[0])
+        client = Client()
+        client.force_login(user)
+        return user, offers[0], scenario, client
+
+    backend = settings.CACHES["default"]["BACKEND"].rsplit(".", 1)[-1]
+    print(f"warm pages, median of {args.repeat} requests (SQLite, in-process, cache {backend})")
+    target = 8.0
+    for n in [int(s) for s in args.sizes.split(",")]:
+        _user, offer, scenario, client = seed(n)
+        pages = {
+            "dashboard": "/",
+            "offer": f"/offers/{offer.pk}/",
+            "negotiation": f"/offers/{offer.pk}/negotiation/",
+            "scenario": f"/scenarios/{scenario.pk}/",
+        }
+        for url in pages.values():
+            get(client, url)  # warm the board (and the Monte Carlo)
+        print(f"options={n:3d}")
+        for name, url in pages.items():
+            # Interleaved with the health check, so that both see the same load on the machine.
+            page_s, bare_s = [], []
+            for _ in range(args.repeat):
+                bare_s.append(median_ms(lambda c=client: get(c, "/healthz"), 1))
+                page_s.append(median_ms(lambda c=client, u=url: get(c, u), 1))
+            ms, bare = statistics.median(page_s), statistics.median(bare_s)
+            flag = "ok" if ms / bare <= target else "OVER"
+            print(
+                f"  {name:12s} {ms:7.1f} ms  /healthz {bare:5.2f} ms  ratio {ms / bare:5.1f}x "
+                f"(target <= {target:.0f}x, {flag})  queries: {queries(client, url)}"
+            )
+
+    _user, offer, scenario, client = seed(10)
+    url = f"/scenarios/{scenario.pk}/update/"
+    get(client, f"/scenarios/{scenario.pk}/")
+    step = iter(range(10**6))
+
+    def live(clear: bool) -> None:
+        if clear:
+            cache.clear()
+        data = {
+            "name": scenario.name,
+            "extra_stock_yearly": str(20000 + next(step)),
+            "extra_sign_on": "0",
+            "raise_pct": "",
+            "base": "",
+            "refresher_yearly": "",
+            "remote_weeks_per_year": "",
+            "growth_pct": "",
+            "volatility_pct": "",
+        }
+        response = client.post(url, data, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content[:500]
+
+    bare = median_ms(lambda: get(client, "/healthz"), args.repeat)
+    warm = median_ms(lambda: live(False), args.repeat)
+    cold = median_ms(lambda: live(True), args.repeat)
+    print(
+        f"scenario live update, 10 options: board warm {warm:.1f} ms, whole cache cold "
+        f"{cold:.1f} ms (target < 100 ms)  /healthz {bare:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

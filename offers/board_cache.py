@@ -1,0 +1,210 @@
+"""Each user's board, cached in Django's cache and refreshed after every write that feeds it.
+
+The key is a fingerprint of the board's inputs: the user's data token, the shared data token,
+today's date (the default decision date) and the active language (explanations and errors are
+translated when the board is built). A token is a random string replaced, on commit, by every
+write to the user's options, packages and their parts, preferences, FX rates, companies,
+levels, bands, location presets, processes and rounds (``post_save``/``post_delete`` of every
+model of those apps, and :data:`accounts.signals.rows_updated` for queryset updates); a write to
+shared reference data (``owner`` empty) replaces the shared token, which every key contains.
+A token is random rather than a counter so that an evicted token can never bring back an old
+board. Scenarios and export jobs are left out: the board does not read them.
+
+Within a transaction that has written the user's data and not yet committed, the board is built
+fresh and not cached (the cache must only hold committed data).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from django.apps import apps
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.db import connection, models, transaction
+from django.db.models.signals import post_delete, post_save
+from django.utils import timezone, translation
+
+from accounts.signals import rows_updated
+from offers.board import Board, board_build
+
+BOARD_TIMEOUT = 24 * 3600
+WATCHED_APPS = ("compensation", "interviews", "offers")
+IGNORED_MODELS = ("offers.scenario", "offers.exportjob")
+SHARED = "shared"
+RECENT_BOARDS = 64
+DERIVED_PER_BOARD = 16
+T = TypeVar("T")
+logger = logging.getLogger(__name__)
+
+__all__ = ["board_changed", "board_derived", "board_get", "board_key", "connect", "watched_models"]
+
+
+def _token_key(scope: object) -> str:
+    return f"board-token:{scope}"
+
+
+def board_key(*, user: AbstractBaseUser) -> str:
+    """Return the cache key of the user's board as of now (creating missing tokens)."""
+    keys = [_token_key(user.pk), _token_key(SHARED)]
+    tokens = cache.get_many(keys)
+    for key in keys:
+        if key not in tokens:
+            cache.add(key, uuid.uuid4().hex, timeout=None)
+            tokens[key] = cache.get(key) or uuid.uuid4().hex
+    today = timezone.localdate().isoformat()
+    language = translation.get_language() or "-"
+    return f"board:{user.pk}:{tokens[keys[0]]}:{tokens[keys[1]]}:{today}:{language}"
+
+
+class _Replace:
+    """An on-commit callback replacing one token (remembers that it ran)."""
+
+    def __init__(self, scope: object) -> None:
+        self.scope = scope
+        self.done = False
+
+    def __call__(self) -> None:
+        self.done = True
+        cache.set(_token_key(self.scope), uuid.uuid4().hex, timeout=None)
+
+
+def _pending(scopes: Iterable[object]) -> bool:
+    """Return True if this transaction wrote data of these scopes and has not committed."""
+    wanted = set(scopes)
+    for entry in getattr(connection, "run_on_commit", ()):
+        func = entry[1]
+        if isinstance(func, _Replace) and not func.done and func.scope in wanted:
+            return True
+    return False
+
+
+def board_changed(*, owner_id: Any) -> None:
+    """Refresh the board of ``owner_id`` (None: shared data, every board) once committed."""
+    scope = SHARED if owner_id is None else owner_id
+    if _pending((scope,)):
+        return  # this transaction already refreshes it (a savepoint rolled back drops both)
+    # robust: the write is committed; a cache that is down must not turn it into an error page.
+    transaction.on_commit(_Replace(scope), robust=True)
+
+
+class _Recent:
+    """The boards this process used last, by cache key (a thread-safe LRU).
+
+    Unpickling a board of 50 options costs more than rendering its page, so a process keeps
+    the boards it used last; the key holds the tokens read from the shared cache on every
+    request, so a write seen by any process retires them at once. Boards are read-only.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, Board] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Board | None:
+        with self.lock:
+            board = self.items.get(key)
+            if board is not None:
+                self.items.move_to_end(key)
+            return board
+
+    def put(self, key: str, board: Board) -> None:
+        with self.lock:
+            self.items[key] = board
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+RECENT = _Recent(RECENT_BOARDS)
+
+
+def board_get(*, user: AbstractBaseUser) -> Board:
+    """Return the user's board from the cache, building and caching it on a miss."""
+    if _pending((user.pk, SHARED)):
+        return board_build(user=user)
+    try:
+        key = board_key(user=user)
+        board = RECENT.get(key) or cache.get(key)
+    except Exception:  # the cache is down: the page still shows fresh figures
+        logger.warning("board cache unavailable", exc_info=True)
+        return board_build(user=user)
+    if board is None:
+        board = board_build(user=user)
+        try:
+            cache.set(key, board, timeout=BOARD_TIMEOUT)
+        except Exception:
+            logger.warning("board cache unavailable", exc_info=True)
+    RECENT.put(key, board)
+    return board
+
+
+def board_derived(board: Board, name: str, build: Callable[[Board], T]) -> T:
+    """Return what is derived from the board alone (a chart), computed once per board object.
+
+    ``name`` must say everything else the value depends on. The last few values are kept.
+    """
+    derived: OrderedDict[str, Any] = board.__dict__.setdefault("_derived", OrderedDict())
+    if name in derived:
+        derived.move_to_end(name)
+        return derived[name]  # type: ignore[no-any-return]
+    value = build(board)
+    derived[name] = value
+    while len(derived) > DERIVED_PER_BOARD:
+        derived.popitem(last=False)
+    return value
+
+
+def _owner_ids(instance: models.Model) -> list[Any]:
+    """Return the owners whose boards a row feeds (None: shared data)."""
+    if hasattr(instance, "owner_id"):
+        return [instance.owner_id]
+    # A part of an owned row (a grant of a package, a level of a company): its parent's owner.
+    for field in instance._meta.concrete_fields:
+        if not isinstance(field, models.ForeignKey):
+            continue
+        parent = field.related_model
+        if not any(f.name == "owner" for f in parent._meta.concrete_fields):
+            continue
+        parent_id = getattr(instance, field.attname)
+        if parent_id is None:
+            continue
+        if field.is_cached(instance):  # e.g. a stage change created with its process
+            return [getattr(instance, field.name).owner_id]
+        owner = parent._default_manager.filter(pk=parent_id).values_list("owner_id", flat=True)
+        found = list(owner[:1])
+        return found if found else [None]
+    return [None]
+
+
+def _on_write(sender: type[models.Model], instance: models.Model, **kwargs: Any) -> None:
+    for owner_id in _owner_ids(instance):
+        board_changed(owner_id=owner_id)
+
+
+def watched_models() -> list[type[models.Model]]:
+    """Return the models whose rows feed a board."""
+    return [
+        model
+        for label in WATCHED_APPS
+        for model in apps.get_app_config(label).get_models()
+        if model._meta.label_lower not in IGNORED_MODELS
+    ]
+
+
+def connect() -> None:
+    """Listen to every write of the watched models (called from ``OffersConfig.ready``)."""
+    for model in watched_models():
+        uid = f"board_cache:{model._meta.label_lower}"
+        post_save.connect(_on_write, sender=model, dispatch_uid=uid)
+        post_delete.connect(_on_write, sender=model, dispatch_uid=uid)
+        rows_updated.connect(_on_write, sender=model, dispatch_uid=uid)
