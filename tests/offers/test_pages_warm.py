@@ -40,8 +40,8 @@ def options(alice, django_capture_on_commit_callbacks):
 PAGES = {
     # the upcoming rounds, the upcoming deadlines
     "dashboard": (lambda offer, scenario: reverse("offers:dashboard"), 6),
-    # the owner lookup of the URL: the offer with its package, and its three prefetches
-    "offer": (lambda offer, scenario: reverse("offers:offer_detail", args=[offer.pk]), 8),
+    # nothing else: the offer comes with the board (another user's id is not on it: 404)
+    "offer": (lambda offer, scenario: reverse("offers:offer_detail", args=[offer.pk]), 4),
     # nothing else: the offer and its negotiation points come with the board
     "negotiation": (lambda offer, scenario: reverse("offers:negotiation", args=[offer.pk]), 4),
     # the scenario; its offer's grants, refreshers, company and sign-ons; the levels the form

@@ -65,16 +65,16 @@ PAGES = [
     # the board, upcoming rounds, processes with deadlines
     ("dashboard", lambda o: reverse("offers:dashboard"), BOARD + 2),
     ("offer_list", lambda o: reverse("offers:offer_list"), OPTIONS),
-    # the option, then the board
-    ("offer_detail", lambda o: reverse("offers:offer_detail", args=[o.pk]), OPTIONS + BOARD),
+    # the board (the option comes with it: another user's id is not on it, and is a 404)
+    ("offer_detail", lambda o: reverse("offers:offer_detail", args=[o.pk]), BOARD),
     # the choices: companies, processes, levels (level and target level), tax locations
     ("offer_create", lambda o: reverse("offers:offer_create"), 5),
     # the option, then the same choices
     ("offer_edit", lambda o: reverse("offers:offer_edit", args=[o.pk]), OPTIONS + 5),
     ("compare", lambda o: reverse("offers:offer_compare"), BOARD),
     ("preferences", lambda o: reverse("offers:preferences"), 1),
-    # the option, the board, the user's processes (competing offers in flight)
-    ("negotiation", lambda o: reverse("offers:negotiation", args=[o.pk]), OPTIONS + BOARD + 1),
+    # the board (with the option), the user's processes (competing offers in flight)
+    ("negotiation", lambda o: reverse("offers:negotiation", args=[o.pk]), BOARD + 1),
     # the options, the scenarios with their offers, the options for the "new scenario" form
     ("scenario_list", lambda o: reverse("offers:scenario_list"), OPTIONS + 2),
     # the scenario, the board, its package's grants, refreshers, company and sign-ons, the
