@@ -6,6 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from offers.chart_text import plain
 from offers.models import Scenario
 from offers.scenarios.evaluation import ScenarioView
 
@@ -27,7 +28,7 @@ def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
         years = list(range(1, len(row.yearly) + 1))
         if row.is_scenario:
             name, line = (
-                _("Scenario: %(n)s") % {"n": view.scenario.name[:28]},
+                _("Scenario: %(n)s") % {"n": plain(view.scenario.name[:28])},
                 {
                     "color": "#c2255c",
                     "width": 3.5,
@@ -35,7 +36,7 @@ def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
             )
         elif row.is_original:
             name, line = (
-                _("Original: %(n)s") % {"n": row.name[:24]},
+                _("Original: %(n)s") % {"n": plain(row.name[:24])},
                 {
                     "color": "#c2255c",
                     "width": 2,
@@ -43,7 +44,7 @@ def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
                 },
             )
         else:
-            name, line = row.name[:28], {"color": PALETTE[i % len(PALETTE)], "width": 1.5}
+            name, line = plain(row.name[:28]), {"color": PALETTE[i % len(PALETTE)], "width": 1.5}
         data.append(
             {
                 "type": "scatter",
@@ -75,7 +76,7 @@ def mc_fan_figure(scenario: Scenario) -> dict[str, Any] | None:
         color = "#c2255c" if option["is_scenario"] else PALETTE[i % len(PALETTE)]
         cum = option["cumulative"]
         years = list(range(1, len(cum["p50"]) + 1))
-        name = _("Scenario") if option["is_scenario"] else option["name"][:28]
+        name = _("Scenario") if option["is_scenario"] else plain(option["name"][:28])
         data.append(
             {
                 "type": "scatter",
