@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import shutil
 from pathlib import Path
 
@@ -23,35 +22,9 @@ def _owned_models() -> list[type[models.Model]]:
     return found
 
 
-def _owned_files(user: AbstractBaseUser) -> list[Path]:
-    """Return the files on disk that the user's rows point to (``file_path`` under MEDIA_ROOT)."""
-    root = Path(settings.MEDIA_ROOT).resolve()
-    files = []
-    for model in _owned_models():
-        if not any(f.name == "file_path" for f in model._meta.concrete_fields):
-            continue
-        for rel in model._default_manager.filter(owner=user).values_list("file_path", flat=True):
-            if not rel:
-                continue
-            path = (root / rel).resolve()
-            if path.is_relative_to(root):  # never follow a stored path out of MEDIA_ROOT
-                files.append(path)
-    return files
-
-
-def _remove_files(files: list[Path]) -> None:
-    for path in files:
-        path.unlink(missing_ok=True)
-        with contextlib.suppress(OSError):  # the user's own folder, once empty
-            path.parent.rmdir()
-
-
 @transaction.atomic
 def account_delete(*, user: AbstractBaseUser) -> None:
     """Delete the user, every row they own and their files, whatever the PROTECT links."""
-    files = _owned_files(user)
-    # The files go once the rows are gone for good: a failed delete keeps both.
-    transaction.on_commit(lambda: _remove_files(files))
     # Apps protect some links (an offer protects its package, a process its company), so a
     # plain user.delete() is refused; delete owners' rows in whatever order the links allow.
     remaining = _owned_models()

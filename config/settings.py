@@ -249,7 +249,7 @@ IMPORT_MAX_BYTES = envint("IMPORT_MAX_BYTES", str(20 * 1024 * 1024))
 # Background export files are deleted this many days after they were asked for.
 EXPORT_RETENTION_DAYS = envint("EXPORT_RETENTION_DAYS", "7")
 # MEDIA_ROOT folders holding one sub-folder per user id; deleting an account deletes its own.
-USER_MEDIA_DIRS = ["exports"]
+USER_MEDIA_DIRS = ["exports", "restores"]
 
 # Celery: eager by default; a real broker (Redis) with CELERY_BROKER_URL.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
