@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
+from types import EllipsisType
 from typing import Any
 
 import numpy as np
@@ -212,23 +213,6 @@ class Evaluation:
         """Return the first window year's value on the basis."""
         values = self.values
         return values[0] if values else 0.0
-
-    # Names kept for the pages and exports that read them: one value, one meaning.
-    @property
-    def comp_value(self) -> float:
-        return self.value
-
-    @property
-    def cumulative_home(self) -> float:
-        return self.value
-
-    @property
-    def first_year_home(self) -> float:
-        return self.first_year
-
-    def yearly_home(self, basis: str | None = None) -> list[float]:
-        """Return the yearly headline figures (the board's basis; the argument is ignored)."""
-        return self.values
 
     @property
     def bridge_until(self) -> str:
@@ -527,6 +511,7 @@ def board_build(
     seed: int = DASHBOARD_MC_SEED,
     overrides: dict[str, Evaluation] | None = None,
     fx: FxTable | None = None,
+    current: PackageSpec | None | EllipsisType = ...,
 ) -> Board:
     """Value, simulate and rank the user's options (overrides replace some evaluations)."""
     prefs = prefs or preferences_get(user=user)
@@ -534,7 +519,8 @@ def board_build(
     offers = list(offers) if offers is not None else list(offer_list(user=user))
     fx = fx or fx_table(user=user)
     overrides = overrides or {}
-    current = current_job_spec(offers, user, basis, fx)
+    if current is ...:  # not given: read the current job (a caller that has it passes it)
+        current = current_job_spec(offers, user, basis, fx)
     evs = [
         overrides.get(str(o.pk)) or evaluate_offer(o, prefs, fx, basis=basis, current=current)
         for o in offers

@@ -222,8 +222,8 @@ def alternatives(
             AlternativeFacts(
                 name=other.name,
                 company=(other.company.name if other.company else other.name),
-                value=ev.cumulative_home,
-                first_year=ev.first_year_home,
+                value=ev.value,
+                first_year=ev.first_year,
                 evidence_kind=kind,
                 kind=other.kind,
                 shareable=other.shareable,

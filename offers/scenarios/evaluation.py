@@ -167,7 +167,7 @@ class ScenarioView:
 
     @property
     def gain(self) -> float:
-        return self.ev.cumulative_home - self.original_ev.cumulative_home
+        return self.ev.value - self.original_ev.value
 
     @property
     def others(self) -> list[Evaluation]:
@@ -244,6 +244,7 @@ def scenario_view(
                 # The other options are valued as on the original board: reuse their evaluations.
                 overrides={**{e.key: e for e in original.evaluations}, key: ev},
                 fx=original.fx,
+                current=original.current,
                 mc_paths=0,  # the scenario page shows no Monte Carlo band of this board
             ),
         )

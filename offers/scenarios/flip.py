@@ -94,6 +94,7 @@ def flip_find(
             today=today,
             overrides={key: ev},
             fx=fx,
+            current=current,
             mc_paths=0,  # only the ranking is read
         )
         return board, ev
@@ -124,11 +125,9 @@ def flip_find(
     if answer.blocker:
         return answer
     probe, probe_ev = board_at(FLIP_PROBE)
-    comp_gain = probe.evaluation(key).comp_value - board.evaluation(key).comp_value
+    comp_gain = probe.evaluation(key).value - board.evaluation(key).value
     answer.gain_per_unit = comp_gain / FLIP_PROBE
-    answer.first_year_gain_per_unit = max(
-        0.0, (probe_ev.first_year_home - ev.first_year_home) / FLIP_PROBE
-    )
+    answer.first_year_gain_per_unit = max(0.0, (probe_ev.first_year - ev.first_year) / FLIP_PROBE)
     if answer.gain_per_unit <= 0:
         answer.message = "no_gain"
         return answer

@@ -52,7 +52,7 @@ def scenario_outcome(scenario: Scenario, ev: Evaluation, original: Evaluation) -
         target_level_order=(target.equivalence or 99) if target is not None else None,
         start_date=scenario.start_date,
         remote_weeks=float(ev.remote_weeks),
-        value_gain_home=ev.cumulative_home - original.cumulative_home,
+        value_gain_home=ev.value - original.value,
         grant_years=spec.grants[0].schedule.years if spec and spec.grants else 4,
         horizon_years=spec.horizon_years if spec else 4,
     )

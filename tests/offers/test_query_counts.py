@@ -78,12 +78,12 @@ PAGES = [
     # the options, the scenarios with their offers, the options for the "new scenario" form
     ("scenario_list", lambda o: reverse("offers:scenario_list"), OPTIONS + 2),
     # the scenario, the board, its package's grants, refreshers, company and sign-ons, the
-    # current job's package for the scenario's valuation, the processes and the levels of the
-    # scenario form
+    # processes and the levels of the scenario form (the scenario's valuation reuses the
+    # board's current job)
     (
         "scenario_detail",
         lambda o: reverse("offers:scenario_detail", args=[o.scenarios.first().pk]),
-        1 + BOARD + 7,
+        1 + BOARD + 6,
     ),
     # the option, its revisions
     ("offer_history", lambda o: reverse("offers:offer_history", args=[o.pk]), OPTIONS + 1),
