@@ -11,3 +11,8 @@ def plain(text: str) -> str:
     Plotly turns the entities back into the characters, so the name reads as typed.
     """
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def subtitle(text: str) -> str:
+    """Return ``text`` as a second, smaller line of a plotly title (shown as typed)."""
+    return "<br><sub>" + plain(text) + "</sub>"

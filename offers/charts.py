@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from offers.board import COMPONENTS, Board, Evaluation
-from offers.chart_text import plain
+from offers.chart_text import plain, subtitle
 from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
@@ -82,7 +82,7 @@ def yearly_by_component(board: Board) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "relative",
-            "title": {"text": _("Pay by year") + _subtitle(board.basis.label)},
+            "title": {"text": _("Pay by year") + subtitle(board.basis.label)},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "xaxis": {"tickangle": 0, "automargin": True, "tickfont": {"size": 10}},
             "legend": {"orientation": "h", "y": -0.18, "x": 0},
@@ -148,7 +148,7 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
         "layout": {
             "title": {
                 "text": _("Running value, with the P10–P90 range of share prices")
-                + _subtitle(board.basis.label)
+                + subtitle(board.basis.label)
             },
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": "~s", "automargin": True},
@@ -216,18 +216,13 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
             "title": {
                 "text": _("%(a)s minus %(b)s, by year")
                 % {"a": plain(a.offer.name), "b": plain(b.offer.name)}
-                + _subtitle(a.basis.label)
+                + subtitle(a.basis.label)
             },
             "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "height": 340,
         },
     }
-
-
-def _subtitle(text: str) -> str:
-    """Return a second, smaller title line (plotly titles accept <br> and <sub>)."""
-    return "<br><sub>" + text.replace("<", "&lt;").replace(">", "&gt;") + "</sub>"
 
 
 def _rgba(hex_color: str, alpha: float) -> str:

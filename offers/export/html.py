@@ -9,7 +9,7 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from offers.chart_text import plain
+from offers.chart_text import plain, subtitle
 from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
 
@@ -38,7 +38,7 @@ def figure_yearly(c: Comparison) -> dict[str, Any]:
         "data": data,
         "layout": {
             "barmode": "group",
-            "title": {"text": _("Pay by year") + "<br><sub>" + c.meta["basis_label"] + "</sub>"},
+            "title": {"text": _("Pay by year") + subtitle(c.meta["basis_label"])},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
@@ -68,7 +68,7 @@ def figure_cumulative(c: Comparison) -> dict[str, Any]:
     return {
         "data": data,
         "layout": {
-            "title": {"text": _("Running value") + "<br><sub>" + c.meta["basis_label"] + "</sub>"},
+            "title": {"text": _("Running value") + subtitle(c.meta["basis_label"])},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
