@@ -72,14 +72,19 @@ class FormToken(models.Model):
         return self.token
 
 
+class JobStatus(models.TextChoices):
+    """Where a background job stands: queued, running, done or failed."""
+
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
 class RestoreJob(models.Model):
     """A large backup restored in the background, in batches, all of it or nothing."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+    Status = JobStatus
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="restore_jobs"

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import JobStatus
 from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
 from offers.export.formats import EXPORT_FORMATS, FORMAT_CHOICES
 from offers.logic.criteria import CRITERIA, RATINGS
@@ -346,11 +347,7 @@ class Scenario(models.Model):
 class ExportJob(models.Model):
     """A large comparison export built in the background, with its progress and file."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+    Status = JobStatus
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="export_jobs"
