@@ -8,6 +8,8 @@ currency (what you say to the recruiter); home-currency gaps are converted with
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from offers.logic.errors import LogicInputError
 from offers.logic.rules import RULES, RULES_BY_KEY, rule_for
 from offers.logic.rules.base import (
@@ -83,4 +85,7 @@ def negotiation_points(ctx: NegotiationContext) -> list[NegotiationPoint]:
             row[0],
         )
     )
-    return [point for _, point in points]
+    return [
+        point if point.component else replace(point, component=RULES[order].component)
+        for order, point in points
+    ]

@@ -7,8 +7,10 @@ from offers.logic.rules.base import (
     EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
+    SIGN_ON,
     SignOnAsk,
     money,
+    schedule_words,
 )
 
 BACK_LOADED_TOLERANCE = 0.02
@@ -20,6 +22,7 @@ class BackLoaded(SignOnAsk):
     key = "back_loaded"
     # The fix is a sign-on, which one's own employer does not pay.
     kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
@@ -38,7 +41,7 @@ class BackLoaded(SignOnAsk):
             return None
         cur = offer.currency
         ask = sum(gaps.values())
-        schedule = "/".join(f"{w:.0%}" for w in weights) if weights else _("back-loaded")
+        schedule = schedule_words(weights) or _("back-loaded")
         by_year = _(" and ").join(
             _("{amount} in year {year}").format(amount=money(gap, cur), year=year)
             for year, gap in gaps.items()
@@ -66,6 +69,9 @@ class BackLoaded(SignOnAsk):
                 "of {by_year} would even them out."
             ).format(schedule=schedule, average=money(average, cur), by_year=by_year),
             figures=figures,
+            reason=_("With {schedule} vesting my first years are below the {average} average.").format(
+                schedule=schedule, average=money(average, cur)
+            ),
         )
 
 

@@ -20,6 +20,23 @@ STAY = "stay"
 OPTION_KINDS: frozenset[str] = frozenset({EXTERNAL, INTERNAL, STAY})
 
 EVIDENCE_STRENGTH = {"offer_in_hand": 3, "active_process": 2, "band_median": 1}
+
+# What part of the package a rule's ask is about (a plan asks each component at most once).
+# Money components: stock and base are asked per year, sign-on and cash once (cash: a total
+# over the horizon); the others are terms.
+STOCK = "stock"
+BASE = "base"
+SIGN_ON = "sign_on"
+CASH = "cash"
+LEVEL = "level"
+REMOTE = "remote"
+HOURS = "hours"
+START = "start_date"
+DEADLINE = "deadline"
+RELOCATION = "relocation"
+RETENTION = "retention"
+MONEY_COMPONENTS: tuple[str, ...] = (STOCK, SIGN_ON, RETENTION, CASH, BASE)
+PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
@@ -138,6 +155,12 @@ class NegotiationPoint:
     priority: int
     evidence: str
     figures: dict[str, float | str]
+    # The part of the package asked for (filled from the rule when the rule leaves it empty).
+    component: str | None = None
+    # What the user would say without the amount (a plan states its own amount after it).
+    reason: str = ""
+    # For the user only, never said to the recruiter (weights, scores, private figures).
+    private: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,6 +200,7 @@ class NegotiationRule(Protocol):
     """One negotiation rule: when it fires, its ask, how a scenario plays it, when it is met."""
 
     key: str
+    component: str | None
 
     def applies(self, kind: str) -> bool:
         """Return whether the rule is for this kind of option."""
@@ -200,6 +224,8 @@ class Rule:
 
     key: str = ""
     kinds: frozenset[str] = OPTION_KINDS
+    # The part of the package the ask is about (None: not an ask, e.g. a verdict).
+    component: str | None = None
 
     def applies(self, kind: str) -> bool:
         """Return whether the rule is for this kind of option."""
@@ -235,6 +261,30 @@ class SignOnAsk(Rule):
 def money(amount: float, currency: str) -> str:
     """Return an amount formatted like 'USD 120,000'."""
     return f"{currency} {amount:,.0f}"
+
+
+def percent(share: float) -> str:
+    """Return a fraction (0.25) as a percentage ('25%')."""
+    return f"{share:.0%}"
+
+
+def schedule_words(weights: tuple[float, ...]) -> str:
+    """Return vesting weights (fractions or percentages) as '20%/25%/25%/30%'."""
+    total = sum(weights)
+    if total <= 0:
+        return ""
+    return "/".join(percent(w / total) for w in weights)
+
+
+def band_position(ratio: float, *, at_top: bool = False) -> str:
+    """Return where pay sits in its band, in plain words, from its ratio to the midpoint."""
+    if at_top:
+        return _("at the top of the band")
+    if ratio < 0.9:
+        return _("below the middle of the band")
+    if ratio <= 1.1:
+        return _("around the middle of the band")
+    return _("above the middle of the band")
 
 
 def count_word(n: int) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -25,6 +26,7 @@ class BelowStay(Rule):
     key = "below_stay"
     # Only a new employer pays to make a move worth it; a transfer or staying has no sign-on.
     kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for the gap when the offer is worth less than staying over the horizon."""
@@ -51,15 +53,13 @@ class BelowStay(Rule):
             ask_term=_("as a sign-on bonus or additional stock"),
             priority=1,
             evidence=_(
-                "Over {years} years, staying pays me {stay_value} with the stock still to vest; "
-                "this offer is {gap} short. I'd need about {ask} more, as sign-on or stock, to make "
-                "the move."
-            ).format(
-                years=years,
-                stay_value=money(stay_value, home),
-                gap=money(gap_home, home),
-                ask=money(ask, ctx.offer.currency),
-            ),
+                "Over {years} years, staying, with the stock I still have to vest, pays me more "
+                "than this offer. I'd need about {ask} more, as sign-on or stock, to make the move."
+            ).format(years=years, ask=money(ask, ctx.offer.currency)),
+            reason=_(
+                "Over {years} years, staying, with the stock I still have to vest, pays me more "
+                "than this offer."
+            ).format(years=years),
             figures={
                 "offer_value_home": offer_value,
                 "stay_value_home": stay_value,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
@@ -19,6 +20,7 @@ class Clawback(SignOnAsk):
     key = "clawback"
     # Only leaving the employer triggers a clawback.
     kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask the new employer to cover a sign-on the current employer would claw back."""
@@ -40,7 +42,10 @@ class Clawback(SignOnAsk):
             evidence=_(
                 "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
                 "to cover it with a sign-on of {ask}."
-            ).format(amount=money(clawback, home), ask=money(ask, ctx.offer.currency)),
+            ).format(amount=money(ask, ctx.offer.currency), ask=money(ask, ctx.offer.currency)),
+            reason=_("Leaving now means repaying {amount} of my current sign-on (gross).").format(
+                amount=money(ask, ctx.offer.currency)
+            ),
             figures={"clawback_home": clawback},
         )
 

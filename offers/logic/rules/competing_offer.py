@@ -7,6 +7,8 @@ from offers.logic.rules.base import (
     EVIDENCE_STRENGTH,
     EXTERNAL,
     OPTION_KINDS,
+    RETENTION,
+    SIGN_ON,
     AlternativeFacts,
     NegotiationContext,
     NegotiationPoint,
@@ -47,6 +49,7 @@ class CompetingOffer(Rule):
     key = "competing_offer"
     # An outside offer is leverage everywhere: for a transfer or staying it asks for retention.
     kinds = OPTION_KINDS
+    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Cite the strongest alternative worth more than this offer."""
@@ -65,20 +68,20 @@ class CompetingOffer(Rule):
         gap_home = lead.value - offer_value
         ask = to_offer(ctx, gap_home)
         kind = _evidence_kind_label(lead.evidence_kind)
+        # Values on the user's own basis (after tax, home currency) stay private: the script
+        # names the competing company, not the figure.
         if lead.shareable:
             say = (
-                _("I have an offer with {company} worth {value} over {years} years")
+                _("I have an offer in hand from {company} that is worth more over {years} years")
                 if lead.evidence_kind == "offer_in_hand"
-                else _("I have a process with {company} worth {value} over {years} years")
-            ).format(
-                company=lead.company, value=money(lead.value, home), years=ctx.prefs.horizon_years
-            )
+                else _("I am in a process with {company} that would pay more over {years} years")
+            ).format(company=lead.company, years=ctx.prefs.horizon_years)
         else:
             say = _("I have a competing option that is worth more over the same period")
         if lead.evidence_kind == "band_median":
             say = (
-                _("Market data for comparable roles ({company}) puts the value at {value}").format(
-                    company=lead.company, value=money(lead.value, home)
+                _("Market data for comparable roles ({company}) puts the pay higher").format(
+                    company=lead.company
                 )
                 if lead.shareable
                 else _("Market data for comparable roles puts the value higher")
@@ -113,6 +116,8 @@ class CompetingOffer(Rule):
                 say=say, ask=money(ask, ctx.offer.currency)
             ),
             figures=figures,
+            component=SIGN_ON if ctx.offer.kind == EXTERNAL else RETENTION,
+            reason=_("{say}.").format(say=say),
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

@@ -6,6 +6,7 @@ from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
     INTERNAL,
+    STOCK,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -64,6 +65,7 @@ class DownLevel(Rule):
     key = "down_level"
     # Staying has no level on offer; a transfer negotiates its level.
     kinds = frozenset({EXTERNAL, INTERNAL})
+    component = STOCK
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for re-levelling, citing the interview signals, when offered below target."""
@@ -114,6 +116,10 @@ class DownLevel(Rule):
             priority=1 if strong else 2,
             evidence=say,
             figures=figures,
+            reason=_(
+                "I interviewed for {target} and the feedback was {rounds}. I'd like the level "
+                "reviewed, or, if the level can't move, {target} pay."
+            ).format(target=target, rounds=rounds),
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

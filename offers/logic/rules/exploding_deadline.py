@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    DEADLINE,
     EXTERNAL,
     INTERNAL,
     NegotiationContext,
@@ -22,6 +23,7 @@ class ExplodingDeadline(Rule):
     key = "exploding_deadline"
     # Staying has no deadline; a transfer can still ask for time.
     kinds = frozenset({EXTERNAL, INTERNAL})
+    component = DEADLINE
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for an extension when the deadline comes before other processes finish."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    HOURS,
     OPTION_KINDS,
     NegotiationContext,
     NegotiationPoint,
@@ -17,6 +18,7 @@ class LowOverlap(Rule):
     key = "low_overlap"
     # Core hours or a home-region office are a remote arrangement, open to every kind.
     kinds = OPTION_KINDS
+    component = HOURS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for adjusted core hours or a home-region office when overlap is low."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -23,6 +24,7 @@ class MakeWhole(Rule):
     key = "make_whole"
     # A transfer keeps its grants and staying forfeits nothing: only a new employer makes whole.
     kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
@@ -37,7 +39,8 @@ class MakeWhole(Rule):
         home = ctx.prefs.home_currency
         ask = to_offer(ctx, total)
         start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else _("the start date")
-        schedule = ", ".join(f"{year}: {money(value, home)}" for year, value in by_year)
+        cur = ctx.offer.currency
+        schedule = ", ".join(f"{year}: {money(to_offer(ctx, value), cur)}" for year, value in by_year)
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})
         return NegotiationPoint(
@@ -55,10 +58,13 @@ class MakeWhole(Rule):
                 "asking for a make-whole grant or sign-on of {ask} to cover it."
             ).format(
                 start=start,
-                total=money(total, home),
+                total=money(ask, cur),
                 schedule=schedule or _("by year not given"),
-                ask=money(ask, ctx.offer.currency),
+                ask=money(ask, cur),
             ),
+            reason=_(
+                "Starting on {start} I walk away from {total} of unvested stock ({schedule})."
+            ).format(start=start, total=money(ask, cur), schedule=schedule or _("by year not given")),
             figures=figures,
         )
 

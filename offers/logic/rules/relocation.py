@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    RELOCATION,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -18,6 +19,7 @@ class Relocation(Rule):
     key = "relocation"
     # One's own employer does not pay to relocate a transfer.
     kinds = frozenset({EXTERNAL})
+    component = RELOCATION
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a relocation package when the offer requires moving."""

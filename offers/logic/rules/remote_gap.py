@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     OPTION_KINDS,
+    REMOTE,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -21,6 +22,7 @@ class RemoteGap(Rule):
     key = "remote_gap"
     # A remote arrangement in writing is negotiable with any employer, one's own included.
     kinds = OPTION_KINDS
+    component = REMOTE
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a written remote arrangement when remote weeks fall short."""
@@ -34,13 +36,13 @@ class RemoteGap(Rule):
             "required_remote_weeks": required,
             "gap_weeks": gap,
         }
-        worth = ""
+        private = ""
         if ctx.prefs.money_per_remote_week is not None:
             worth_home = gap * ctx.prefs.money_per_remote_week
             figures["gap_worth_home"] = worth_home
             figures["gap_worth_offer_currency"] = to_offer(ctx, worth_home)
-            worth = _(
-                " By your own weights the missing {gap} weeks are worth about {worth} to you."
+            private = _(
+                "By your own weights the missing {gap} weeks are worth about {worth} to you."
             ).format(gap=f"{gap:g}", worth=money(worth_home, ctx.prefs.home_currency))
         return NegotiationPoint(
             rule=self.key,
@@ -57,9 +59,9 @@ class RemoteGap(Rule):
             evidence=_(
                 "I need to work remotely {required} weeks a year; the policy allows {allowed}. Can "
                 "we put a remote arrangement in writing in the offer?"
-            ).format(required=f"{required:g}", allowed=f"{allowed:g}")
-            + worth,
+            ).format(required=f"{required:g}", allowed=f"{allowed:g}"),
             figures=figures,
+            private=private,
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

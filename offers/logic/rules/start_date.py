@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    START,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -24,6 +25,7 @@ class StartDate(Rule):
     key = "start_date"
     # Only leaving forfeits the next vest; a transfer keeps its grants.
     kinds = frozenset({EXTERNAL})
+    component = START
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Propose starting after the current job's next vest when it is soon after the start."""

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
+    CASH,
     EXTERNAL,
     NegotiationContext,
     NegotiationPoint,
@@ -29,6 +30,7 @@ class StockRisk(Rule):
     key = "stock_risk"
     # A transfer or staying keeps the stock one already holds; the ask is for a new employer's cash.
     kinds = frozenset({EXTERNAL})
+    component = CASH
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for more cash, or price the risk, when the stock is private or volatile."""
@@ -80,6 +82,9 @@ class StockRisk(Rule):
                 kind=kind, how=how
             ),
             figures=figures,
+            reason=_("The stock is {kind}, so I'd value more of the package as cash.").format(
+                kind=kind
+            ),
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    STOCK,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -22,6 +23,7 @@ class TopOfBand(Rule):
     key = "top_of_band"
     # Its fallback is a sign-on, which one's own employer does not pay (a transfer negotiates level).
     kinds = frozenset({EXTERNAL})
+    component = STOCK
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Move the ask to stock or sign-on when base is at the top of its band."""
@@ -57,6 +59,16 @@ class TopOfBand(Rule):
                 stock=money(offer.stock_per_year, cur),
                 ask=money(ask, cur),
             )
+            reason = _(
+                "I understand base is capped at {base_max} for {band_level}, so I'd like the "
+                "difference in stock at the {level} level ({next_stock} a year instead of {stock})."
+            ).format(
+                base_max=money(band.base_max, cur),
+                band_level=band.level_code,
+                level=level,
+                next_stock=money(next_stock, cur),
+                stock=money(offer.stock_per_year, cur),
+            )
         elif band.stock_max > offer.stock_per_year:
             ask = band.stock_max - offer.stock_per_year
             term = _("stock to the top of the band, per year of the grant")
@@ -64,6 +76,10 @@ class TopOfBand(Rule):
                 "Base is at the top of the band, so could the stock move to the top of its band: "
                 "{stock_max} a year, {ask} more?"
             ).format(stock_max=money(band.stock_max, cur), ask=money(ask, cur))
+            reason = _(
+                "Base is at the top of the band, so I'd like the stock at the top of its band "
+                "({stock_max} a year)."
+            ).format(stock_max=money(band.stock_max, cur))
         else:
             return NegotiationPoint(
                 rule=self.key,
@@ -93,6 +109,7 @@ class TopOfBand(Rule):
             priority=2,
             evidence=say,
             figures=figures,
+            reason=reason,
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

@@ -9,7 +9,9 @@ from offers.logic.rules.base import (
     NegotiationContext,
     NegotiationPoint,
     Rule,
+    band_position,
     offer_value_home,
+    percent,
 )
 
 VERDICT_BAND = 0.05
@@ -33,9 +35,12 @@ class Verdict(Rule):
         if band is not None and band.base_mid + band.stock_mid > 0:
             band_ratio = (offer.base + offer.stock_per_year) / (band.base_mid + band.stock_mid)
             figures["band_ratio"] = band_ratio
+            at_top = offer.base >= band.base_max and offer.stock_per_year >= band.stock_max
             reasons.append(
-                _("base plus stock is {ratio} of the {level} band midpoint").format(
-                    ratio=f"{band_ratio:.0%}", level=band.level_code
+                _("base plus stock is {position} for {level} ({ratio} of its midpoint)").format(
+                    position=band_position(band_ratio, at_top=at_top),
+                    ratio=percent(band_ratio),
+                    level=band.level_code,
                 )
             )
         serious = [a for a in ctx.alternatives if a.evidence_kind != "band_median"]
@@ -47,7 +52,7 @@ class Verdict(Rule):
             figures["best_alternative"] = best.name
             reasons.append(
                 _("the best alternative ({name}) is worth {ratio} of it").format(
-                    name=best.name, ratio=f"{alt_ratio:.0%}"
+                    name=best.name, ratio=percent(alt_ratio)
                 )
             )
         if (band_ratio is not None and band_ratio < 1 - VERDICT_BAND) or (
@@ -66,7 +71,13 @@ class Verdict(Rule):
         explanation = (
             _("; ").join(reasons) if reasons else _("no band or alternative to compare against")
         )
-        verdict_label = {"low": _("low"), "fair": _("fair"), "high": _("high")}[verdict]
+        band_low = band_ratio is not None and band_ratio < 1 - VERDICT_BAND
+        verdict_label = {
+            # Low against an alternative is not low in the band: say which.
+            "low": _("low for the band") if band_low else _("below your best alternative"),
+            "fair": _("fair"),
+            "high": _("generous for the band"),
+        }[verdict]
         return NegotiationPoint(
             rule=self.key,
             title=_("Verdict: {verdict}").format(verdict=verdict_label),

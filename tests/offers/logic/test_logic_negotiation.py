@@ -121,7 +121,8 @@ def test_below_stay_converts_home_gap_to_offer_currency():
     assert point is not None
     assert point.figures["gap_home"] == 6_400_000
     assert point.ask_amount == pytest.approx(200_000)
-    assert "TWD 6,400,000" in point.evidence
+    # The home-currency gap is the user's own figure: in the reason, never in the script.
+    assert "TWD 57,600,000" in point.trigger and "TWD" not in point.evidence
 
 
 def test_below_stay_quiet_when_offer_beats_staying_or_no_current_job():
@@ -264,7 +265,8 @@ def test_competing_offer_prefers_the_strongest_evidence():
     assert point.figures["alternative"] == "TikTok 2-2"
     assert point.ask_amount == 100_000  # 1,700,000 - 4 x 400,000
     assert point.priority == 1
-    assert "TikTok" in point.evidence and "USD 1,700,000" in point.evidence
+    assert "TikTok" in point.evidence and "USD 1,700,000" in point.trigger
+    assert "1,700,000" not in point.evidence  # the competing value on the user's basis stays private
     assert point.figures["alternative_2"] == "Google L5 (active_process)"
     assert point.figures["alternative_3"] == "Levels median (band_median)"
 
@@ -291,7 +293,8 @@ def test_remote_gap_prices_missing_weeks_with_the_users_weights():
     assert point is not None
     assert point.ask_term == "written remote arrangement for 26 weeks a year"
     assert point.figures["gap_worth_home"] == 130_000
-    assert "USD 130,000" in point.evidence
+    # What weeks are worth by the user's weights is for the user, never in the script.
+    assert "USD 130,000" in point.private and "weights" not in point.evidence
     assert point.priority == 1
 
 
