@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from compensation.engine import (
     EngineInputError,
@@ -28,6 +30,7 @@ from offers.logic.negotiation import (
     OfferFacts,
     negotiation_points,
 )
+from offers.logic.plan import Plan, draft_message, negotiation_plan
 from offers.logic.ranking import money_value_of_weight
 from offers.models import Offer
 
@@ -309,3 +312,69 @@ def negotiation_for_offer(
     board = board or board_build(user=user)
     ctx = negotiation_context(user=user, offer=offer, board=board)
     return negotiation_points(ctx) if ctx is not None else []
+
+
+# The languages a draft message is written in: English, and Traditional Chinese through the
+# catalogue (locale/zh_Hant).
+DRAFT_LANGUAGES = (("en", "English"), ("zh-hant", "繁體中文"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Draft:
+    """A draft message to the recruiter in one language."""
+
+    language: str
+    label: str
+    text: str
+
+
+@dataclasses.dataclass(frozen=True)
+class NegotiationPlanView:
+    """One option's plan (active language), its draft messages and every point behind it."""
+
+    plan: Plan
+    points: list[NegotiationPoint]
+    drafts: tuple[Draft, ...]
+
+
+def keep_rate(ev: Evaluation) -> float:
+    """Return the share of gross pay the board's basis keeps over the window (1 when gross)."""
+    if ev.yearly is None or not ev.basis.after_tax:
+        return 1.0
+    gross = float(ev.yearly["total"].sum())
+    return float(ev.yearly["net"].sum()) / gross if gross > 0 else 1.0
+
+
+def _plan(ctx: NegotiationContext, ev: Evaluation, board: Board) -> Plan:
+    """Return the plan for a context in the active language."""
+    ok = [e for e in board.evaluations if not e.error]
+    return negotiation_plan(
+        ctx,
+        negotiation_points(ctx),
+        options=[option_facts(e) for e in ok],
+        ranking_prefs=ranking_prefs(board.prefs),
+        keep_rate=keep_rate(ev),
+        work_timezone=ev.offer.work_timezone,
+    )
+
+
+def negotiation_plan_view(
+    *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
+) -> NegotiationPlanView | None:
+    """Return the offer's plan, its draft in English and Traditional Chinese, and its points."""
+    ctx = negotiation_context(user=user, offer=offer, board=board, today=today)
+    if ctx is None:
+        return None
+    ev = board.evaluation(str(offer.pk))
+    plan = _plan(ctx, ev, board)
+    drafts = []
+    for code, label in DRAFT_LANGUAGES:
+        with translation.override(code):
+            drafts.append(Draft(code, label, draft_message(_plan(ctx, ev, board))))
+    return NegotiationPlanView(plan=plan, points=negotiation_points(ctx), drafts=tuple(drafts))
+
+
+def plan_adjustments_note(plan: Plan) -> str:
+    """Return the scenario note naming the plan's asks."""
+    asks = "; ".join(f"{a.title}: {a.term or ''}".strip() for a in plan.asks)
+    return _("The plan's asks: %(asks)s") % {"asks": asks}

@@ -20,7 +20,14 @@ from offers import scenarios, selectors, services
 from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
-from offers.negotiation import negotiation_for_offer
+from offers.negotiation import (
+    negotiation_for_offer,
+    negotiation_plan_view,
+    plan_adjustments_note,
+)
+
+# The "Play it out" value that plays every ask of the plan at once (rule keys name one point).
+PLAN = "plan"
 
 
 class ScenarioCreateForm(forms.Form):
@@ -68,16 +75,35 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    points = board_derived(
+    view = board_derived(
         board,
-        f"negotiation:{offer.pk}",
-        lambda board: negotiation_for_offer(user=request.user, offer=offer, board=board),
+        f"negotiation-plan:{offer.pk}",
+        lambda board: negotiation_plan_view(user=request.user, offer=offer, board=board),
     )
-    rows = [(p, scenarios.point_adjustments(p, offer) is not None) for p in points]
+    plan = view.plan if view is not None else None
+    asks = (
+        [(a, scenarios.point_adjustments(a.point, offer) is not None) for a in plan.asks]
+        if plan
+        else []
+    )
+    background = (
+        [(b, scenarios.point_adjustments(b.point, offer) is not None) for b in plan.background]
+        if plan
+        else []
+    )
     return render(
         request,
         "offers/negotiation.html",
-        {"offer": offer, "rows": rows, "ev": ev, "prefs": board.prefs},
+        {
+            "offer": offer,
+            "plan": plan,
+            "asks": asks,
+            "background": background,
+            "drafts": view.drafts if view is not None else (),
+            "plan_playable": bool(plan and scenarios.plan_adjustments(plan, offer)),
+            "ev": ev,
+            "prefs": board.prefs,
+        },
     )
 
 
@@ -109,7 +135,14 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
         return redirect("offers:scenario_list")
     offer = selectors.offer_get(user=request.user, pk=form.cleaned_data["offer"].pk)
     data: dict[str, Any] = {}
-    if form.cleaned_data["point"]:
+    if form.cleaned_data["point"] == PLAN:
+        view = negotiation_plan_view(
+            user=request.user, offer=offer, board=board_get(user=request.user)
+        )
+        if view is not None:
+            data = scenarios.plan_adjustments(view.plan, offer) or {}
+            data["notes"] = plan_adjustments_note(view.plan)
+    elif form.cleaned_data["point"]:
         points = negotiation_for_offer(user=request.user, offer=offer)
         point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)
         data = (scenarios.point_adjustments(point, offer) if point else None) or {}

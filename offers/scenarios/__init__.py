@@ -35,7 +35,12 @@ from offers.scenarios.montecarlo import (
     mc_compute,
     mc_input_hash,
 )
-from offers.scenarios.points import point_adjustments, point_answered, scenario_outcome
+from offers.scenarios.points import (
+    plan_adjustments,
+    point_adjustments,
+    point_answered,
+    scenario_outcome,
+)
 
 __all__ = [
     "ADJUSTMENTS",
@@ -58,6 +63,7 @@ __all__ = [
     "mc_compute",
     "mc_fan_figure",
     "mc_input_hash",
+    "plan_adjustments",
     "point_adjustments",
     "point_answered",
     "scenario_evaluation",

@@ -6,10 +6,19 @@ adjustments into scenario fields and a scenario into the pure facts they judge.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from offers.board import Evaluation
-from offers.logic.negotiation import NegotiationPoint, ScenarioOutcome, rule_for
+from offers.logic.negotiation import (
+    NegotiationPoint,
+    ScenarioAdjustment,
+    ScenarioOutcome,
+    rule_for,
+)
+from offers.logic.plan import Plan
 from offers.models import Offer, Scenario
 
 
@@ -19,7 +28,45 @@ def point_adjustments(point: NegotiationPoint, offer: Offer) -> dict[str, Any] |
     adjustment = rule.scenario_adjustment(point) if rule is not None else None
     if adjustment is None:
         return None
-    data: dict[str, Any] = {"name": point.title[:120]}
+    return _fields(adjustment, offer, point.title)
+
+
+def _combined(adjustments: list[ScenarioAdjustment]) -> ScenarioAdjustment:
+    """Return one adjustment carrying several asks (money adds up; terms take the last set)."""
+
+    def total(name: str) -> Decimal | None:
+        values = [getattr(a, name) for a in adjustments if getattr(a, name) is not None]
+        return sum(values, Decimal(0)) if values else None
+
+    def last(name: str) -> Any:
+        return next((getattr(a, name) for a in reversed(adjustments) if getattr(a, name)), None)
+
+    return ScenarioAdjustment(
+        extra_stock_yearly=total("extra_stock_yearly"),
+        extra_sign_on=total("extra_sign_on"),
+        base_increase=total("base_increase"),
+        remote_weeks_per_year=last("remote_weeks_per_year"),
+        start_date=last("start_date"),
+        to_target_level=any(a.to_target_level for a in adjustments),
+    )
+
+
+def plan_adjustments(plan: Plan, offer: Offer) -> dict[str, Any] | None:
+    """Return the scenario fields that play out every ask of a plan (None: nothing to model)."""
+    found = []
+    for ask in plan.asks:
+        rule = rule_for(ask.rule)
+        adjustment = rule.scenario_adjustment(ask.point) if rule is not None else None
+        if adjustment is not None:
+            found.append(adjustment)
+    if not found:
+        return None
+    return _fields(_combined(found), offer, _("The plan's asks"))
+
+
+def _fields(adjustment: ScenarioAdjustment, offer: Offer, name: str) -> dict[str, Any]:
+    """Return the scenario fields of an adjustment."""
+    data: dict[str, Any] = {"name": name[:120]}
     if adjustment.extra_stock_yearly is not None:
         data["extra_stock_yearly"] = adjustment.extra_stock_yearly
     if adjustment.to_target_level and offer.target_level_id:

@@ -43,6 +43,26 @@
         if (!window.confirm(el.getAttribute("data-confirm"))) { ev.preventDefault(); }
       });
     });
+    root.querySelectorAll("[data-copy]").forEach(function (btn) {
+      btn.addEventListener("click", function () {
+        var source = document.getElementById(btn.getAttribute("data-copy"));
+        if (!source) { return; }
+        var done = function () {
+          var label = btn.textContent;
+          btn.textContent = btn.getAttribute("data-copied") || label;
+          window.setTimeout(function () { btn.textContent = label; }, 1500);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(source.value).then(done, function () {});
+        } else {
+          source.select();
+          try { document.execCommand("copy"); done(); } catch (e) { /* the text stays selected */ }
+        }
+      });
+    });
+    root.querySelectorAll("[data-print]").forEach(function (btn) {
+      btn.addEventListener("click", function () { window.print(); });
+    });
     loadPlotlyThenDraw(root);
   }
 

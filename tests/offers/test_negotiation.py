@@ -69,15 +69,27 @@ def test_every_point_has_title_trigger_ask_priority_and_evidence(demo):
                 assert point.ask_amount is not None or point.ask_term
 
 
-def test_page_lists_points_with_priority_classes(client, demo):
+def test_page_shows_the_plan_first_then_the_background(client, demo):
     client.force_login(demo)
     offer = Offer.objects.get(owner=demo, name__startswith="Meta")
     response = client.get(reverse("offers:negotiation", args=[offer.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert 'class="card point p1"' in html
-    assert 'data-rule="top_of_band"' in html
-    assert "Play it out" in html
+    plan, draft, private, background = (
+        html.index('id="plan"'),
+        html.index('id="draft"'),
+        html.index('id="private"'),
+        html.index('id="background"'),
+    )
+    assert plan < draft < private < background
+    assert html.count("data-ask ") == 3
+    # Base capped and down-levelled ask for the same stock: one ask, the other folded into it.
+    assert 'data-rule="down_level" data-component="stock"' in html
+    assert 'data-merged-rule="top_of_band"' in html
+    assert 'class="card point p1"' in html  # the make-whole, covered by the stock ask
+    assert "Play it out" in html and 'name="point" value="plan"' in html
+    assert 'data-copy="draft-en"' in html and 'data-copy="draft-zh-hant"' in html
+    assert "<script>" not in html  # the copy button is wired by static/js/app.js (CSP)
     detail = client.get(reverse("offers:offer_detail", args=[offer.pk])).content.decode()
     assert reverse("offers:negotiation", args=[offer.pk]) in detail
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
+    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
-    SIGN_ON,
     SignOnAsk,
     money,
     schedule_words,
@@ -69,9 +69,9 @@ class BackLoaded(SignOnAsk):
                 "of {by_year} would even them out."
             ).format(schedule=schedule, average=money(average, cur), by_year=by_year),
             figures=figures,
-            reason=_("With {schedule} vesting my first years are below the {average} average.").format(
-                schedule=schedule, average=money(average, cur)
-            ),
+            reason=_(
+                "With {schedule} vesting my first years are below the {average} average."
+            ).format(schedule=schedule, average=money(average, cur)),
         )
 
 

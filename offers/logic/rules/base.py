@@ -200,7 +200,11 @@ class NegotiationRule(Protocol):
     """One negotiation rule: when it fires, its ask, how a scenario plays it, when it is met."""
 
     key: str
-    component: str | None
+
+    @property
+    def component(self) -> str | None:
+        """Return the part of the package the rule's ask is about (None: not an ask)."""
+        ...
 
     def applies(self, kind: str) -> bool:
         """Return whether the rule is for this kind of option."""

@@ -40,7 +40,9 @@ class MakeWhole(Rule):
         ask = to_offer(ctx, total)
         start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
-        schedule = ", ".join(f"{year}: {money(to_offer(ctx, value), cur)}" for year, value in by_year)
+        schedule = ", ".join(
+            f"{year}: {money(to_offer(ctx, value), cur)}" for year, value in by_year
+        )
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})
         return NegotiationPoint(
@@ -64,7 +66,9 @@ class MakeWhole(Rule):
             ),
             reason=_(
                 "Starting on {start} I walk away from {total} of unvested stock ({schedule})."
-            ).format(start=start, total=money(ask, cur), schedule=schedule or _("by year not given")),
+            ).format(
+                start=start, total=money(ask, cur), schedule=schedule or _("by year not given")
+            ),
             figures=figures,
         )
 

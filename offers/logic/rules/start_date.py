@@ -14,6 +14,7 @@ from offers.logic.rules.base import (
     ScenarioAdjustment,
     ScenarioOutcome,
     money,
+    to_offer,
 )
 
 START_AFTER_VEST_WINDOW_DAYS = 90
@@ -38,6 +39,7 @@ class StartDate(Rule):
             return None
         proposed = vest + timedelta(days=1)
         home = ctx.prefs.home_currency
+        kept = money(to_offer(ctx, current.next_vest_value), ctx.offer.currency)
         return NegotiationPoint(
             rule=self.key,
             title=_("Start after the next vest"),
@@ -53,9 +55,7 @@ class StartDate(Rule):
             evidence=_(
                 "Could we set the start date to {date}? Starting after my {vest} vest keeps {value} "
                 "I would otherwise lose."
-            ).format(
-                date=proposed.isoformat(), vest=vest, value=money(current.next_vest_value, home)
-            ),
+            ).format(date=proposed.isoformat(), vest=vest, value=kept),
             figures={
                 "next_vest_value_home": current.next_vest_value,
                 "days_after_start": float(days_after),

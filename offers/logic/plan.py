@@ -1,0 +1,701 @@
+"""One counter-offer plan per option: a target, a walk-away point and at most three asks.
+
+The rules (``offers.logic.rules``) each raise a point; the plan turns them into what a recruiter
+would take seriously. The money gap is defined once: the larger of what the band evidence
+supports (the target level's stock over the horizon) and what the option lacks against the best
+alternative the user can cite (staying with their unvested stock, or a competing offer), in the
+offer's currency, gross. The money asks share it out by component, stock first (base is the
+hardest to move), then sign-on, retention, cash and base, so they never add up to more than the
+gap and no component is asked twice. Terms (remote work, deadline, start date, hours) are asked
+once each. The walk-away point comes from the user's own ranking: the lowest headline value at
+which the option still ranks where the user wants it (first, or the best place it can reach).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+
+from offers.logic.i18n import gettext as _
+from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
+from offers.logic.rules.base import (
+    BASE,
+    CASH,
+    DEADLINE,
+    EXTERNAL,
+    INTERNAL,
+    MONEY_COMPONENTS,
+    PER_YEAR_COMPONENTS,
+    REMOTE,
+    RETENTION,
+    SIGN_ON,
+    START,
+    STOCK,
+    NegotiationContext,
+    NegotiationPoint,
+    money,
+)
+
+MAX_ASKS = 3
+# Walk-away values are rounded up to this many units of the home currency.
+WALK_AWAY_STEP = 100.0
+# Words that never belong in what the recruiter hears.
+PRIVATE_WORDS = ("weight", "score")
+
+
+@dataclass(frozen=True)
+class MoneyGap:
+    """The money the asks may add up to: offer currency, gross, over the horizon."""
+
+    amount: float
+    currency: str
+    horizon_years: int
+    value_gap_home: float
+    level_gap: float
+    against: str
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One thing to ask for: the amount or term, the words, the evidence and the leverage.
+
+    ``amount`` is in the offer currency, a year for stock and base (``per_year``), once
+    otherwise; ``counted`` is what the ask takes out of the gap over the horizon (0 for terms).
+    ``point`` is the rule's point with its ask set to the allocated amount (what "Play it out"
+    plays); ``merged`` are the other points this ask answers.
+    """
+
+    component: str
+    rule: str
+    title: str
+    amount: float | None
+    per_year: bool
+    counted: float
+    currency: str | None
+    term: str | None
+    script: str
+    evidence: tuple[str, ...]
+    leverage: tuple[str, ...]
+    point: NegotiationPoint
+    merged: tuple[NegotiationPoint, ...] = ()
+
+    @property
+    def is_money(self) -> bool:
+        """Return whether the ask is for money."""
+        return self.amount is not None
+
+
+@dataclass(frozen=True)
+class BackgroundPoint:
+    """A point the plan does not ask for, and why."""
+
+    point: NegotiationPoint
+    note: str
+
+
+@dataclass(frozen=True)
+class TargetPackage:
+    """The package to aim for, in the offer's currency and terms."""
+
+    currency: str
+    base: float
+    stock_per_year: float
+    sign_on: float
+    retention: float
+    level_code: str | None
+    remote_weeks: float
+    work_timezone: str
+    start_date: date | None
+    deadline: date | None
+
+
+@dataclass(frozen=True)
+class WalkAway:
+    """The terms below which this option stops ranking where the user wants it.
+
+    ``value_home`` is the lowest headline value (the board's basis, home currency) at which the
+    option ranks ``wanted_rank`` with the ``conditions`` met (None: no value is enough).
+    """
+
+    wanted_rank: int
+    value_home: float | None
+    current_value_home: float
+    current_rank: int
+    home_currency: str
+    conditions: tuple[str, ...]
+    remote_weeks: float | None
+    reason: str
+
+    @property
+    def margin_home(self) -> float | None:
+        """Return how far the value may fall (positive) or must rise (negative), home currency."""
+        if self.value_home is None:
+            return None
+        return self.current_value_home - self.value_home
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One option's counter-offer plan."""
+
+    key: str
+    name: str
+    company: str
+    kind: str
+    currency: str
+    home_currency: str
+    horizon_years: int
+    gap: MoneyGap
+    target: TargetPackage
+    walk_away: WalkAway | None
+    asks: tuple[Ask, ...]
+    background: tuple[BackgroundPoint, ...]
+    leverage: tuple[str, ...]
+    private_notes: tuple[str, ...]
+
+    @property
+    def primary(self) -> Ask | None:
+        """Return the first ask."""
+        return self.asks[0] if self.asks else None
+
+    @property
+    def secondary(self) -> tuple[Ask, ...]:
+        """Return the asks after the first."""
+        return self.asks[1:]
+
+    @property
+    def money_asked(self) -> float:
+        """Return what the money asks add up to over the horizon (offer currency, gross)."""
+        return sum(a.counted for a in self.asks)
+
+
+# The gap ---------------------------------------------------------------------------------
+
+
+def _years(ctx: NegotiationContext) -> int:
+    return ctx.prefs.horizon_years
+
+
+def money_gap(
+    ctx: NegotiationContext, points: Sequence[NegotiationPoint], keep_rate: float = 1.0
+) -> MoneyGap:
+    """Return the one money gap the asks share (offer currency, gross, over the horizon).
+
+    ``keep_rate`` is the share of gross pay the board's basis keeps (1 on a gross basis): an
+    after-tax gap needs ``gap / keep_rate`` of gross pay to close.
+    """
+    cur = ctx.offer.currency
+    years = _years(ctx)
+    value_gaps = [
+        (float(p.figures["gap_home"]), p)
+        for p in points
+        if isinstance(p.figures.get("gap_home"), float) and p.ask_amount is not None
+    ]
+    value_gap_home = max((g for g, _p in value_gaps), default=0.0)
+    level_gap = max(
+        (
+            p.ask_amount * years
+            for p in points
+            if p.component == STOCK and p.ask_amount is not None and p.ask_amount > 0
+        ),
+        default=0.0,
+    )
+    keep = keep_rate if keep_rate > 0 else 1.0
+    value_gap = max(0.0, value_gap_home) / ctx.prefs.fx_offer_to_home / keep
+    if level_gap >= value_gap and level_gap > 0:
+        against = _("the target level's stock")
+    elif value_gaps and value_gap_home > 0:
+        lead = max(value_gaps, key=lambda row: row[0])[1]
+        name = lead.figures.get("alternative")
+        against = (
+            _("your best alternative, {name}").format(name=name)
+            if isinstance(name, str)
+            else _("staying, with your unvested stock")
+        )
+    else:
+        against = _("nothing: no alternative you can cite is worth more")
+    return MoneyGap(
+        amount=max(level_gap, value_gap),
+        currency=cur,
+        horizon_years=years,
+        value_gap_home=max(0.0, value_gap_home),
+        level_gap=level_gap,
+        against=against,
+    )
+
+
+# Words -----------------------------------------------------------------------------------
+
+
+def ask_sentence(component: str, amount: float, currency: str) -> str:
+    """Return the sentence that asks for an amount of one component, in the offer's terms."""
+    said = money(amount, currency)
+    if component == STOCK:
+        return _("Could we add {amount} a year in stock?").format(amount=said)
+    if component == SIGN_ON:
+        return _("Could you add a sign-on bonus of {amount}?").format(amount=said)
+    if component == RETENTION:
+        return _("Could we agree a retention grant of {amount} in stock?").format(amount=said)
+    if component == CASH:
+        return _("Could {amount} of the package move into cash (base, bonus or sign-on)?").format(
+            amount=said
+        )
+    return _("Could the base move up by {amount} a year?").format(amount=said)
+
+
+def _leverage_of(point: NegotiationPoint) -> list[str]:
+    """Return the leverage a point draws on, in words."""
+    figures = point.figures
+    found: list[str] = []
+    if any(k in figures for k in ("unvested_total_home", "stay_value_home", "clawback_home")):
+        found.append(_("current pay and unvested stock"))
+    if "alternative" in figures:
+        found.append(_("a competing offer ({name})").format(name=figures["alternative"]))
+    if "days_left" in figures or "next_vest_value_home" in figures:
+        found.append(_("dates: deadlines and vesting"))
+    if any(k in figures for k in ("band_base_max", "next_level_stock_per_year")):
+        found.append(_("band data"))
+    if "positive_rounds" in figures:
+        found.append(_("interview feedback"))
+    return found
+
+
+def _unique(items: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(i for i in items if i))
+
+
+def is_recruiter_safe(text: str) -> bool:
+    """Return whether a script keeps the user's private reasoning out (no weights, no scores)."""
+    lowered = text.lower()
+    return not any(word in lowered for word in PRIVATE_WORDS)
+
+
+# Asks ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Candidate:
+    component: str
+    lead: NegotiationPoint
+    merged: list[NegotiationPoint]
+    order: int
+    amount: float | None = None
+    counted: float = 0.0
+    support: NegotiationPoint | None = None
+
+
+def _money_candidates(
+    points: Sequence[NegotiationPoint], gap: MoneyGap, currency: str
+) -> tuple[list[_Candidate], list[BackgroundPoint]]:
+    """Share the gap out over the money components, stock first; return asks and leftovers."""
+    remaining = gap.amount
+    years = gap.horizon_years
+    asks: list[_Candidate] = []
+    left: list[BackgroundPoint] = []
+    for component in MONEY_COMPONENTS:
+        group = [
+            p for p in points if p.component == component and p.ask_amount and p.ask_amount > 0
+        ]
+        if not group:
+            continue
+        lead = group[0]
+        wanted = max(p.ask_amount or 0.0 for p in group)
+        per = years if component in PER_YEAR_COMPONENTS else 1
+        # Whole units, rounded down, so the asks never exceed the gap.
+        amount = float(math.floor(min(wanted * per, remaining) / per))
+        if amount < 1:
+            note = _("The money gap is already asked for above; not asked again.")
+            left.extend(BackgroundPoint(p, note) for p in group)
+            continue
+        remaining -= amount * per
+        order = min(points.index(p) for p in group)
+        asks.append(_Candidate(component, lead, group[1:], order, amount, amount * per))
+    return asks, left
+
+
+def _script(candidate: _Candidate, currency: str) -> str:
+    """Return what the user says for one ask, in the offer's currency and terms."""
+    point = candidate.lead
+    if candidate.amount is None:
+        return point.evidence
+    # The lead's reason and one more: a script is read aloud, not a list of every rule.
+    merged = [p.reason for p in candidate.merged if p.reason][:1]
+    reasons = _unique(
+        [
+            point.reason or point.evidence,
+            *merged,
+            candidate.support.reason if candidate.support else "",
+        ]
+    )
+    return " ".join([*reasons, ask_sentence(candidate.component, candidate.amount, currency)])
+
+
+def _term_of(candidate: _Candidate, currency: str) -> str | None:
+    point = candidate.lead
+    if candidate.amount is None:
+        return point.ask_term
+    per = _(" a year") if candidate.component in PER_YEAR_COMPONENTS else ""
+    return f"{money(candidate.amount, currency)}{per}"
+
+
+def _ask_of(candidate: _Candidate, currency: str) -> Ask:
+    lead = candidate.lead
+    played = replace(lead, ask_amount=candidate.amount) if candidate.amount is not None else lead
+    every = [lead, *candidate.merged, *([candidate.support] if candidate.support else [])]
+    return Ask(
+        component=candidate.component,
+        rule=lead.rule,
+        title=lead.title,
+        amount=candidate.amount,
+        per_year=candidate.component in PER_YEAR_COMPONENTS,
+        counted=candidate.counted,
+        currency=currency if candidate.amount is not None else None,
+        term=_term_of(candidate, currency),
+        script=_script(candidate, currency),
+        evidence=_unique([p.trigger for p in every]),
+        leverage=_unique([w for p in every for w in _leverage_of(p)]),
+        point=played,
+        merged=tuple(candidate.merged),
+    )
+
+
+# The walk-away point ---------------------------------------------------------------------
+
+
+def walk_away(
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    key: str,
+    *,
+    remote_asked: bool = False,
+    level_asked: str | None = None,
+) -> WalkAway | None:
+    """Return the lowest headline value at which the option still ranks first.
+
+    The terms the plan asks for (remote weeks, the target level) count as conditions only when
+    the option cannot rank first without them, one at a time in that order: the walk-away
+    point is the cautious one. Raising an option's value only raises its total, so its rank is
+    monotone in the value and bisection finds the threshold.
+    """
+    target = next((o for o in options if o.key == key), None)
+    if target is None:
+        return None
+    others = [o for o in options if o.key != key]
+    home = prefs.currency
+    current_rank = next(r.rank for r in rank_options(list(options), prefs) if r.key == key)
+    best = max((o.comp_value for o in options), default=0.0)
+    ceiling = max(10.0 * best, 1.0)
+
+    def rank_at(facts: OptionFacts, value: float) -> int:
+        trial = [*others, replace(facts, comp_value=value)]
+        return next(r.rank for r in rank_options(trial, prefs) if r.key == key)
+
+    stages: list[tuple[OptionFacts, tuple[str, ...], float | None]] = [(target, (), None)]
+    facts = target
+    conditions: tuple[str, ...] = ()
+    remote_weeks: float | None = None
+    if remote_asked and target.remote_weeks_allowed < prefs.required_remote_weeks:
+        remote_weeks = prefs.required_remote_weeks
+        facts = replace(facts, remote_weeks_allowed=remote_weeks)
+        conditions = (
+            *conditions,
+            _("{weeks} remote weeks a year in writing").format(weeks=f"{remote_weeks:g}"),
+        )
+        stages.append((facts, conditions, remote_weeks))
+    if (
+        level_asked
+        and facts.level_order is not None
+        and facts.target_level_order is not None
+        and facts.level_order < facts.target_level_order
+    ):
+        facts = replace(facts, level_order=facts.target_level_order)
+        conditions = (*conditions, _("the {level} level").format(level=level_asked))
+        stages.append((facts, conditions, remote_weeks))
+    reached = next((stage for stage in stages if rank_at(stage[0], ceiling) == 1), None)
+    if reached is None:
+        return WalkAway(
+            wanted_rank=1,
+            value_home=None,
+            current_value_home=target.comp_value,
+            current_rank=current_rank,
+            home_currency=home,
+            conditions=conditions,
+            remote_weeks=remote_weeks,
+            reason=_(
+                "no pay puts it first by your own preferences (at best it ranks {rank}): "
+                "what it lacks is not money"
+            ).format(rank=rank_at(facts, ceiling)),
+        )
+    facts, conditions, remote_weeks = reached
+    if rank_at(facts, 0.0) == 1:
+        value = 0.0
+    else:
+        low, high = 0.0, ceiling
+        for _step in range(60):
+            middle = (low + high) / 2
+            if rank_at(facts, middle) == 1:
+                high = middle
+            else:
+                low = middle
+        value = math.ceil(high / WALK_AWAY_STEP) * WALK_AWAY_STEP
+        while rank_at(facts, value) != 1:  # float noise at the edge
+            value += WALK_AWAY_STEP
+    return WalkAway(
+        wanted_rank=1,
+        value_home=value,
+        current_value_home=target.comp_value,
+        current_rank=current_rank,
+        home_currency=home,
+        conditions=conditions,
+        remote_weeks=remote_weeks,
+        reason=_("it ranks first by your own preferences from {value}").format(
+            value=money(value, home)
+        ),
+    )
+
+
+# The plan --------------------------------------------------------------------------------
+
+
+def _target(ctx: NegotiationContext, asks: Sequence[Ask], work_timezone: str = "") -> TargetPackage:
+    offer = ctx.offer
+    by = {a.component: a for a in asks}
+
+    def more(component: str) -> float:
+        ask = by.get(component)
+        return ask.amount if ask is not None and ask.amount is not None else 0.0
+
+    years = _years(ctx)
+    level = offer.level_code
+    down = (
+        offer.level_order is not None
+        and offer.target_level_order is not None
+        and offer.level_order < offer.target_level_order
+    )
+    if down and STOCK in by:
+        level = offer.target_level_code or level
+    remote = offer.remote_weeks_allowed
+    if REMOTE in by:
+        remote = max(remote, ctx.prefs.required_remote_weeks)
+    start = offer.start_date
+    if START in by and isinstance(by[START].point.figures.get("proposed_start"), str):
+        start = date.fromisoformat(str(by[START].point.figures["proposed_start"]))
+    deadline = offer.deadline
+    if DEADLINE in by and isinstance(by[DEADLINE].point.figures.get("extend_to"), str):
+        deadline = date.fromisoformat(str(by[DEADLINE].point.figures["extend_to"]))
+    return TargetPackage(
+        currency=offer.currency,
+        base=offer.base + more(BASE) + more(CASH) / years,
+        stock_per_year=offer.stock_per_year + more(STOCK),
+        sign_on=offer.sign_on_total + more(SIGN_ON),
+        retention=more(RETENTION),
+        level_code=level,
+        remote_weeks=remote,
+        work_timezone=work_timezone,
+        start_date=start,
+        deadline=deadline,
+    )
+
+
+def _level_asked(ctx: NegotiationContext, asks: Sequence[Ask]) -> str | None:
+    """Return the level the plan asks for when the offer is below its target (else None)."""
+    offer = ctx.offer
+    if (
+        offer.level_order is not None
+        and offer.target_level_order is not None
+        and offer.level_order < offer.target_level_order
+        and any(a.component == STOCK for a in asks)
+    ):
+        return offer.target_level_code or _("target")
+    return None
+
+
+def _excluded_for_remote(options: Sequence[OptionFacts], prefs: RankingPrefs, key: str) -> bool:
+    target = next((o for o in options if o.key == key), None)
+    return target is not None and target.remote_weeks_allowed < prefs.required_remote_weeks
+
+
+def negotiation_plan(
+    ctx: NegotiationContext,
+    points: Sequence[NegotiationPoint],
+    *,
+    options: Sequence[OptionFacts] = (),
+    ranking_prefs: RankingPrefs | None = None,
+    keep_rate: float = 1.0,
+    work_timezone: str = "",
+) -> Plan:
+    """Return the option's plan: target, walk-away, at most three asks, the rest as background."""
+    points = list(points)
+    cur = ctx.offer.currency
+    gap = money_gap(ctx, points, keep_rate)
+    money_asks, background = _money_candidates(points, gap, cur)
+    used = {id(p) for c in money_asks for p in (c.lead, *c.merged)}
+    used |= {id(b.point) for b in background}
+    # Terms: one ask per component; a money component's term folds into its money ask.
+    term_asks: list[_Candidate] = []
+    for order, point in enumerate(points):
+        if id(point) in used:
+            continue
+        if point.component is None or (point.ask_amount is None and not point.ask_term):
+            background.append(BackgroundPoint(point, _("Not an ask: background for you.")))
+            continue
+        component = point.component
+        same = next((c for c in [*money_asks, *term_asks] if c.component == component), None)
+        if same is not None:
+            same.merged.append(point)
+            continue
+        term_asks.append(_Candidate(component, point, [], order))
+    # The leverage of the first money ask: what leaving costs, when the gap already covers it.
+    current_pay = _("current pay and unvested stock")
+    if money_asks:
+        covered = [
+            b.point for b in background if b.point.reason and current_pay in _leverage_of(b.point)
+        ]
+        if covered:
+            money_asks[0].support = covered[0]
+    remote_condition = ranking_prefs is not None and _excluded_for_remote(
+        options, ranking_prefs, ctx.offer.key
+    )
+
+    def order_key(c: _Candidate) -> tuple[int, int, int, float, int]:
+        condition = 0 if (c.component == REMOTE and remote_condition) else 1
+        is_term = 0 if c.amount is not None else 1
+        return (condition, c.lead.priority, is_term, -(c.counted or 0.0), c.order)
+
+    ranked = sorted([*money_asks, *term_asks], key=order_key)
+    chosen, rest = ranked[:MAX_ASKS], ranked[MAX_ASKS:]
+    later = _("Worth raising later, once the asks above are settled.")
+    for candidate in rest:
+        background.extend(BackgroundPoint(p, later) for p in (candidate.lead, *candidate.merged))
+    asks = tuple(_ask_of(c, cur) for c in chosen)
+    background.sort(key=lambda b: points.index(b.point) if b.point in points else len(points))
+
+    walk: WalkAway | None = None
+    if ranking_prefs is not None and options:
+        walk = walk_away(
+            options,
+            ranking_prefs,
+            ctx.offer.key,
+            remote_asked=any(a.component == REMOTE for a in asks),
+            level_asked=_level_asked(ctx, asks),
+        )
+    private = _private_notes(ctx, points, gap, walk, asks)
+    return Plan(
+        key=ctx.offer.key,
+        name=ctx.offer.name,
+        company=ctx.offer.company,
+        kind=ctx.offer.kind,
+        currency=cur,
+        home_currency=ctx.prefs.home_currency,
+        horizon_years=_years(ctx),
+        gap=gap,
+        target=_target(ctx, asks, work_timezone),
+        walk_away=walk,
+        asks=asks,
+        background=tuple(background),
+        leverage=_unique([w for a in asks for w in a.leverage]),
+        private_notes=private,
+    )
+
+
+def _private_notes(
+    ctx: NegotiationContext,
+    points: Sequence[NegotiationPoint],
+    gap: MoneyGap,
+    walk: WalkAway | None,
+    asks: Sequence[Ask],
+) -> tuple[str, ...]:
+    """Return the reasoning for the user only: the gap, the walk-away, weights and verdicts."""
+    notes: list[str] = []
+    if gap.amount > 0:
+        notes.append(
+            _(
+                "The money gap is {gap} over {years} years (gross, {currency}): what it takes to "
+                "match {against}. Your money asks add up to {asked}."
+            ).format(
+                gap=money(gap.amount, gap.currency),
+                years=gap.horizon_years,
+                currency=gap.currency,
+                against=gap.against,
+                asked=money(sum(a.counted for a in asks), gap.currency),
+            )
+        )
+    if walk is not None and walk.value_home is None:
+        notes.append(_("{name}: {reason}.").format(name=ctx.offer.name, reason=walk.reason))
+    if walk is not None and walk.value_home is not None:
+        margin = walk.margin_home or 0.0
+        notes.append(
+            _("Walk away below {value} (the board's headline value): {reason}.").format(
+                value=money(walk.value_home, walk.home_currency), reason=walk.reason
+            )
+        )
+        if margin >= 0:
+            notes.append(
+                _("Today it is {margin} above that.").format(
+                    margin=money(margin, walk.home_currency)
+                )
+            )
+        else:
+            notes.append(
+                _("Today it is {margin} short of it.").format(
+                    margin=money(-margin, walk.home_currency)
+                )
+            )
+        if walk.conditions:
+            notes.append(
+                _("Only with: {conditions}.").format(conditions=_("; ").join(walk.conditions))
+            )
+    notes.extend(p.private for p in points if p.private)
+    notes.extend(
+        _("{title}: {why}").format(title=p.title, why=p.trigger)
+        for p in points
+        if p.component is None
+    )
+    if ctx.offer.kind == INTERNAL:
+        notes.append(
+            _(
+                "An internal transfer: your own employer pays no sign-on, relocation or make-whole; "
+                "negotiate level, remote terms, start date and keeping your refresh cycle."
+            )
+        )
+    elif ctx.offer.kind != EXTERNAL:
+        notes.append(_("Staying: ask your manager for a retention grant or a remote arrangement."))
+    return _unique(notes)
+
+
+# The draft message -----------------------------------------------------------------------
+
+
+def draft_message(plan: Plan) -> str:
+    """Return an editable message to the recruiter (or manager) with the plan's asks."""
+    if plan.kind == EXTERNAL:
+        opening = _(
+            "Thank you for the offer from {company}. I'm excited about it, and there are a few "
+            "things I'd like to settle before I sign."
+        ).format(company=plan.company)
+    elif plan.kind == INTERNAL:
+        opening = _(
+            "Thank you for supporting my transfer ({name}). Before I confirm, there are a few "
+            "things I'd like to agree."
+        ).format(name=plan.name)
+    else:
+        opening = _(
+            "Thank you for making time to talk about my role. There are a few things I'd like to "
+            "agree so that I can stay."
+        )
+    lines = [_("Hi,"), "", opening, ""]
+    if not plan.asks:
+        lines.append(_("I'm happy with the terms as they are."))
+    for number, ask in enumerate(plan.asks, start=1):
+        lines.append(_("{number}. {script}").format(number=number, script=ask.script))
+    lines.append("")
+    deadline_asked = any(a.component == DEADLINE for a in plan.asks)
+    if plan.target.deadline is not None and not deadline_asked:
+        lines.append(
+            _("I'll get back to you before {date}.").format(date=plan.target.deadline.isoformat())
+        )
+    lines.append(_("Could we talk about these this week? Thank you again."))
+    lines.extend(["", _("Best regards,")])
+    return "\n".join(lines)
