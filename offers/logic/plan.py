@@ -550,9 +550,15 @@ def negotiation_plan(
     # The leverage of the first money ask: what leaving costs, when the gap already covers it.
     current_pay = _("current pay and unvested stock")
     if money_asks:
-        covered = [
-            b.point for b in background if b.point.reason and current_pay in _leverage_of(b.point)
-        ]
+        covered = sorted(
+            (
+                b.point
+                for b in background
+                if b.point.reason and current_pay in _leverage_of(b.point)
+            ),
+            # The unvested stock one walks away from is the most concrete figure to cite.
+            key=lambda p: "unvested_total_home" not in p.figures,
+        )
         if covered:
             money_asks[0].support = covered[0]
     remote_condition = ranking_prefs is not None and _excluded_for_remote(
