@@ -1,0 +1,176 @@
+"""The demo's counter-offer plans: the acceptance points of issue 15 on the user's story."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from offers.board import board_build, option_facts, ranking_prefs
+from offers.logic.plan import MAX_ASKS, is_recruiter_safe
+from offers.logic.ranking import rank_options
+from offers.logic.rules.base import CASH, DEADLINE, RELOCATION, REMOTE, SIGN_ON, STOCK
+from offers.models import Offer, Scenario
+from offers.negotiation import negotiation_plan_view
+from tests.offers.scenario_demo import seed_demo_user
+
+pytestmark = pytest.mark.django_db
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def demo():
+    return seed_demo_user()
+
+
+@pytest.fixture
+def plans(demo):
+    board = board_build(user=demo)
+    views = {
+        offer.name: negotiation_plan_view(user=demo, offer=offer, board=board)
+        for offer in Offer.objects.filter(owner=demo)
+    }
+    return board, views
+
+
+def _view(plans, start):
+    return next(v for name, v in plans[1].items() if name.startswith(start))
+
+
+def test_every_demo_option_has_at_most_three_asks_within_their_gap(plans):
+    _board, views = plans
+    assert len(views) == 5
+    for name, view in views.items():
+        plan = view.plan
+        assert len(plan.asks) <= MAX_ASKS, name
+        components = [a.component for a in plan.asks]
+        assert len(components) == len(set(components)), name
+        assert plan.money_asked <= plan.gap.amount + 1e-6, name
+        assert all(a.component is not None for a in plan.asks)  # a verdict is not an ask
+
+
+def test_no_script_or_draft_mentions_weights_or_scores(plans):
+    for name, view in plans[1].items():
+        for ask in view.plan.asks:
+            assert is_recruiter_safe(ask.script), (name, ask.script)
+        for draft in view.drafts:
+            assert is_recruiter_safe(draft.text), (name, draft.language)
+            assert "By your own weights" not in draft.text
+
+
+def test_the_internal_transfer_asks_for_no_sign_on_relocation_or_make_whole(plans):
+    plan = _view(plans, "Internal transfer").plan
+    assert plan.kind == "internal"
+    assert not {a.component for a in plan.asks} & {SIGN_ON, RELOCATION, CASH}
+    english = next(d for d in _view(plans, "Internal transfer").drafts if d.language == "en")
+    for text in [english.text, *(f"{a.title} {a.term} {a.script}" for a in plan.asks)]:
+        lowered = text.lower()
+        assert "sign-on" not in lowered and "relocation" not in lowered
+        assert "make-whole" not in lowered
+
+
+def test_metas_plan_is_the_story(plans):
+    """Level evidence for E6, E6-level stock (base is at the top of the E5 band), remote, deadline."""
+    plan = _view(plans, "Meta").plan
+    by = {a.component: a for a in plan.asks}
+    assert list(by) == [REMOTE, STOCK, DEADLINE]
+    stock = by[STOCK]
+    # E6 band stock midpoint 240,000 a year minus the offered 150,000: asked once, not twice.
+    assert stock.amount == 90_000 and stock.currency == "USD"
+    assert any("targeted E6" in line for line in stock.evidence)
+    assert any("band max USD 240,000" in line for line in stock.evidence)
+    assert [m.rule for m in stock.merged] == ["top_of_band"]
+    # The leverage is the story's: current pay and unvested stock, the band, the interviews.
+    assert "current pay and unvested stock" in stock.leverage
+    assert "unvested stock" in stock.script
+    assert plan.target.level_code == "E6" and plan.target.stock_per_year == 240_000
+    assert plan.target.remote_weeks == 8
+    # The deadline extended past the TikTok onsite.
+    assert plan.target.deadline.isoformat() == by[DEADLINE].point.figures["extend_to"]
+    assert "TikTok" in by[DEADLINE].script
+    # The make-whole and "worth less than staying" would ask for the same money again.
+    background = {b.point.rule for b in plan.background}
+    assert {"make_whole", "below_stay"} <= background
+    assert plan.money_asked == 360_000 <= plan.gap.amount
+    # Meta cannot rank first by the user's own preferences: the walk-away point says so.
+    assert plan.walk_away.value_home is None and "not money" in plan.walk_away.reason
+
+
+def test_tiktoks_plan_keeps_its_asia_time_zone_and_walk_away(plans):
+    board, views = plans
+    plan = _view(plans, "TikTok").plan
+    assert plan.currency == "SGD" and plan.target.work_timezone == "Asia/Singapore"
+    walk = plan.walk_away
+    assert walk.current_rank == 1 and walk.value_home is not None
+    # A scenario at the walk-away terms ranks where the plan says: first, and not one step below.
+    facts = [option_facts(e) for e in board.evaluations if not e.error]
+    prefs = ranking_prefs(board.prefs)
+
+    def rank_at(value):
+        trial = [
+            f.__class__(**{**f.__dict__, "comp_value": value}) if f.key == plan.key else f
+            for f in facts
+        ]
+        return next(r.rank for r in rank_options(trial, prefs) if r.key == plan.key)
+
+    assert rank_at(walk.value_home) == 1
+    assert rank_at(walk.value_home - 100) > 1
+    for ask in plan.asks:
+        assert "USD" not in ask.script  # the offer's currency only
+
+
+def test_every_percentage_on_the_demo_negotiation_pages_is_right(client, demo):
+    client.force_login(demo)
+    for offer in Offer.objects.filter(owner=demo):
+        page = html.unescape(
+            client.get(reverse("offers:negotiation", args=[offer.pk])).content.decode()
+        )
+        assert not re.search(r"\d{4,}%", page), offer.name
+        for schedule in re.findall(r"(\d+)%/(\d+)%/(\d+)%/(\d+)%", page):
+            assert sum(int(p) for p in schedule) == 100, (offer.name, schedule)
+        assert "By your own weights" not in "".join(re.findall(r"data-script>(.*?)<", page))
+
+
+def test_the_draft_comes_in_english_and_through_the_zh_hant_catalogue(plans):
+    view = _view(plans, "Meta")
+    english, chinese = view.drafts
+    assert english.language == "en" and chinese.language == "zh-hant"
+    lines = english.text.splitlines()
+    assert lines[0] == "Hi," and lines[-1] == "Best regards,"
+    assert "Thank you for the offer from Meta." in english.text
+    numbered = [line[3:] for line in lines if re.match(r"^\d\. ", line)]
+    assert numbered == [a.script for a in view.plan.asks]
+    # The zh-Hant draft is written under translation.override("zh-hant"): the catalogue's
+    # translations of the asks appear in it.
+    assert chinese.text != english.text and CJK.search(chinese.text)
+    with translation.override("zh-hant"):
+        said = translation.gettext("Remote work short of what you need")
+    assert CJK.search(said)
+
+
+def test_play_it_out_starts_from_the_plans_asks(client, demo):
+    client.force_login(demo)
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    response = client.post(reverse("offers:scenario_create"), {"offer": meta.pk, "point": "plan"})
+    assert response.status_code == 302
+    scenario = Scenario.objects.filter(offer=meta).latest("pk")
+    # The stock ask (with the E6 level), the remote terms; the deadline has nothing to play.
+    assert scenario.extra_stock_yearly == 90_000
+    assert scenario.level == meta.target_level
+    assert scenario.remote_weeks_per_year == 8
+    assert scenario.extra_sign_on == 0
+    assert "plan" in scenario.notes.lower()
+
+
+def test_the_page_shows_target_walk_away_asks_and_draft_for_each_demo_option(client, demo):
+    client.force_login(demo)
+    for offer in Offer.objects.filter(owner=demo):
+        page = client.get(reverse("offers:negotiation", args=[offer.pk])).content.decode()
+        assert "data-target" in page and "data-walk-away" in page, offer.name
+        assert 'id="draft-en"' in page and 'id="draft-zh-hant"' in page
+        assert "For you, not for the recruiter" in page
+        assert page.count("data-ask ") <= MAX_ASKS
