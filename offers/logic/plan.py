@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
+from offers.logic.criteria import label as criterion_label
 from offers.logic.i18n import gettext as _
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 from offers.logic.rules.base import (
@@ -456,6 +457,42 @@ def walk_away(
     )
 
 
+def ranking_reason(options: Sequence[OptionFacts], prefs: RankingPrefs, key: str) -> str | None:
+    """Return what most puts the option ahead of the others, or behind the first, in words."""
+    if len(options) < 2:
+        return None
+    ranking = rank_options(list(options), prefs)
+    me = next((r for r in ranking if r.key == key), None)
+    if me is None:
+        return None
+    rival = next(r for r in ranking if r.key != key)
+    others = [r for r in ranking if r.key != key]
+    if me.rank == 1:
+        # Ahead of the field: against the other options on average, not only the runner-up.
+        diffs = {
+            c: s.contribution - sum(o.criteria[c].contribution for o in others) / len(others)
+            for c, s in me.criteria.items()
+        }
+    else:
+        diffs = {c: s.contribution - rival.criteria[c].contribution for c, s in me.criteria.items()}
+    if me.rank == 1:
+        lead = max(diffs, key=lambda c: diffs[c])
+        if diffs[lead] <= 0:
+            return None
+        text = _("{name} ranks first by your own preferences mostly on {criterion}: {why}.")
+    else:
+        lead = min(diffs, key=lambda c: diffs[c])
+        if diffs[lead] >= 0:
+            return None
+        text = _("What keeps {name} behind {rival} most is {criterion}: {why}.")
+    return text.format(
+        name=me.name,
+        rival=rival.name,
+        criterion=criterion_label(lead).lower(),
+        why=me.criteria[lead].explanation,
+    )
+
+
 # The plan --------------------------------------------------------------------------------
 
 
@@ -588,6 +625,10 @@ def negotiation_plan(
             level_asked=_level_asked(ctx, asks),
         )
     private = _private_notes(ctx, points, gap, walk, asks)
+    if ranking_prefs is not None and options:
+        carried = ranking_reason(options, ranking_prefs, ctx.offer.key)
+        if carried:
+            private = (carried, *private)
     return Plan(
         key=ctx.offer.key,
         name=ctx.offer.name,

@@ -106,6 +106,11 @@ def test_tiktoks_plan_keeps_its_asia_time_zone_and_walk_away(plans):
     assert plan.currency == "SGD" and plan.target.work_timezone == "Asia/Singapore"
     walk = plan.walk_away
     assert walk.current_rank == 1 and walk.value_home is not None
+    # For the user: TikTok ranks first on its Asia time zone (office hours inside the home day).
+    assert any(
+        note.startswith("TikTok Singapore (expected) ranks first") and "time zone" in note
+        for note in plan.private_notes
+    )
     # A scenario at the walk-away terms ranks where the plan says: first, and not one step below.
     facts = [option_facts(e) for e in board.evaluations if not e.error]
     prefs = ranking_prefs(board.prefs)

@@ -30,6 +30,7 @@ from offers.logic.plan import (
     draft_message,
     is_recruiter_safe,
     negotiation_plan,
+    ranking_reason,
     walk_away,
 )
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
@@ -391,3 +392,11 @@ def test_money_asks_never_add_up_to_more_than_the_gap(
             assert ask.counted == pytest.approx(ask.amount * (4 if ask.per_year else 1))
     if kind != "external":
         assert not set(components) & {SIGN_ON, RELOCATION, CASH}
+
+
+def test_ranking_reason_names_the_criterion_that_carries_the_option():
+    options = [option("tiktok", 1_100_000), option("meta", 1_300_000, overlap=0.5)]
+    ahead = ranking_reason(options, PREFS, "tiktok")
+    assert ahead.startswith("tiktok ranks first by your own preferences mostly on time zone")
+    behind = ranking_reason(options, PREFS, "meta")
+    assert behind.startswith("What keeps meta behind tiktok most is time zone")
