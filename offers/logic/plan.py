@@ -136,6 +136,18 @@ class WalkAway:
             return None
         return self.current_value_home - self.value_home
 
+    @property
+    def ranks_first_now(self) -> bool:
+        """Return whether the option is at or above its walk-away value today."""
+        margin = self.margin_home
+        return margin is not None and margin >= 0
+
+    @property
+    def distance_home(self) -> float | None:
+        """Return how far today's value is from the walk-away value (home currency)."""
+        margin = self.margin_home
+        return abs(margin) if margin is not None else None
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -255,7 +267,7 @@ def _leverage_of(point: NegotiationPoint) -> list[str]:
     if "alternative" in figures:
         found.append(_("a competing offer ({name})").format(name=figures["alternative"]))
     if "days_left" in figures or "next_vest_value_home" in figures:
-        found.append(_("dates: deadlines and vesting"))
+        found.append(_("deadlines and dates"))
     if any(k in figures for k in ("band_base_max", "next_level_stock_per_year")):
         found.append(_("band data"))
     if "positive_rounds" in figures:

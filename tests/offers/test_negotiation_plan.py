@@ -179,3 +179,13 @@ def test_the_page_shows_target_walk_away_asks_and_draft_for_each_demo_option(cli
         assert 'id="draft-en"' in page and 'id="draft-zh-hant"' in page
         assert "For you, not for the recruiter" in page
         assert page.count("data-ask ") <= MAX_ASKS
+
+
+def test_walk_away_reads_as_room_or_shortfall(client, demo):
+    client.force_login(demo)
+    tiktok = Offer.objects.get(owner=demo, name__startswith="TikTok")
+    transfer = Offer.objects.get(owner=demo, kind=Offer.Kind.INTERNAL)
+    first = client.get(reverse("offers:negotiation", args=[tiktok.pk])).content.decode()
+    assert "data-walk-away-room" in first and "no longer ranks first" in first
+    second = client.get(reverse("offers:negotiation", args=[transfer.pk])).content.decode()
+    assert "data-walk-away-short" in second and "short of it" in second
