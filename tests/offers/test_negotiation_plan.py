@@ -126,6 +126,10 @@ def test_tiktoks_plan_keeps_its_asia_time_zone_and_walk_away(plans):
     assert rank_at(walk.value_home - 100) > 1
     for ask in plan.asks:
         assert "USD" not in ask.script  # the offer's currency only
+    # 128% of the band midpoint is "above the middle of the band", never "low".
+    verdict = next(b.point for b in plan.background if b.point.component is None)
+    assert "above the middle of the band" in verdict.trigger
+    assert verdict.title == "Verdict: below your best alternative"
 
 
 def test_every_percentage_on_the_demo_negotiation_pages_is_right(client, demo):
