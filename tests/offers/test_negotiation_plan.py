@@ -193,3 +193,14 @@ def test_walk_away_reads_as_room_or_shortfall(client, demo):
     assert "data-walk-away-room" in first and "no longer ranks first" in first
     second = client.get(reverse("offers:negotiation", args=[transfer.pk])).content.decode()
     assert "data-walk-away-short" in second and "short of it" in second
+
+
+def test_playing_out_another_users_plan_creates_nothing(client_charlie, alice):
+    from tests.factories import OfferFactory
+
+    offer = OfferFactory(owner=alice)
+    response = client_charlie.post(
+        reverse("offers:scenario_create"), {"offer": offer.pk, "point": "plan"}
+    )
+    assert response.status_code == 302
+    assert not Scenario.objects.exists()
