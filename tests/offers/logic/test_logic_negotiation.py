@@ -266,7 +266,8 @@ def test_competing_offer_prefers_the_strongest_evidence():
     assert point.ask_amount == 100_000  # 1,700,000 - 4 x 400,000
     assert point.priority == 1
     assert "TikTok" in point.evidence and "USD 1,700,000" in point.trigger
-    assert "1,700,000" not in point.evidence  # the competing value on the user's basis stays private
+    # The competing value on the user's own basis stays private.
+    assert "1,700,000" not in point.evidence
     assert point.figures["alternative_2"] == "Google L5 (active_process)"
     assert point.figures["alternative_3"] == "Levels median (band_median)"
 
