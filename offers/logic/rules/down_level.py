@@ -54,6 +54,8 @@ def _signal_summary(signals: tuple[str, ...]) -> str:
         if len(parts) == 1
         else _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
     )
+    if len(signals) == 1:
+        return _("{listed} in the one round").format(listed=listed)
     return _("{listed} out of {rounds} rounds").format(
         listed=listed, rounds=count_word(len(signals))
     )

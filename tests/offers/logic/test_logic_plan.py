@@ -400,3 +400,9 @@ def test_ranking_reason_names_the_criterion_that_carries_the_option():
     assert ahead.startswith("tiktok ranks first by your own preferences mostly on time zone")
     behind = ranking_reason(options, PREFS, "meta")
     assert behind.startswith("What keeps meta behind tiktok most is time zone")
+
+
+def test_one_interview_round_reads_in_the_singular():
+    ctx = replace(CTX, offer=replace(OFFER, signals=("hire",)))
+    down = next(p for p in negotiation_points(ctx) if p.rule == "down_level")
+    assert "one Hire in the one round" in down.evidence and "rounds" not in down.evidence
