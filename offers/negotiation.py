@@ -18,7 +18,14 @@ from compensation.engine import (
 )
 from compensation.engine import next_vest_date as engine_next_vest_date
 from compensation.models import Band, Level
-from compensation.selectors import FxTable, band_for, fx_table, next_level, yearly_stock_value
+from compensation.selectors import (
+    FxTable,
+    band_for,
+    band_list,
+    fx_table,
+    next_level,
+    yearly_stock_value,
+)
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
 from offers.logic.negotiation import (
     AlternativeFacts,
@@ -182,11 +189,29 @@ def current_job_facts(
     )
 
 
-def _band_estimate(
-    *, user: AbstractBaseUser, level: Level | None, board: Board, fx: FxTable
-) -> float:
-    """Return a level's band midpoint pay over the horizon in home currency (0 if unknown)."""
-    band = band_for(user=user, level=level)
+def _bands_by_level(*, user: AbstractBaseUser, level_ids: set[int]) -> dict[int, Band]:
+    """Return each level's band as ``band_for`` picks it, read in one query for every level."""
+    ids = level_ids
+    if not ids:
+        return {}
+    found: dict[int, Band] = {}
+    # band_for's order: the user's own first, then the newest (no date last), then the latest row.
+    rows = sorted(
+        band_list(user=user).filter(level_id__in=ids),
+        key=lambda b: (
+            b.owner_id != user.pk,
+            b.as_of is None,
+            -(b.as_of.toordinal() if b.as_of else 0),
+            -b.pk,
+        ),
+    )
+    for band in rows:
+        found.setdefault(band.level_id, band)
+    return found
+
+
+def _band_estimate(*, band: Band | None, board: Board, fx: FxTable) -> float:
+    """Return a band's midpoint pay over the horizon in home currency (0 if unknown)."""
     if band is None:
         return 0.0
     yearly = float(band.base_mid) * (1 + float(band.bonus_target_pct) / 100) + float(band.stock_mid)
@@ -234,14 +259,20 @@ def alternatives(
                 stage=process.get_stage_display() if process is not None else "",
             )
         )
-    for process in running.values():
-        if process.pk in linked:
-            continue
+    unlinked = [p for p in running.values() if p.pk not in linked]
+    bands = _bands_by_level(
+        user=user, level_ids={p.target_level_id for p in unlinked if p.target_level_id}
+    )
+    for process in unlinked:
         found.append(
             AlternativeFacts(
                 name=f"{process.company.name}: {process.role}",
                 company=process.company.name,
-                value=_band_estimate(user=user, level=process.target_level, board=board, fx=fx),
+                value=_band_estimate(
+                    band=bands.get(process.target_level_id) if process.target_level_id else None,
+                    board=board,
+                    fx=fx,
+                ),
                 first_year=0.0,
                 evidence_kind="active_process",
                 shareable=False,
@@ -377,4 +408,4 @@ def negotiation_plan_view(
 def plan_adjustments_note(plan: Plan) -> str:
     """Return the scenario note naming the plan's asks."""
     asks = "; ".join(f"{a.title}: {a.term or ''}".strip() for a in plan.asks)
-    return _("The plan's asks: %(asks)s") % {"asks": asks}
+    return str(_("The plan's asks: %(asks)s") % {"asks": asks})

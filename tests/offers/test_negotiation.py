@@ -183,3 +183,28 @@ def test_external_offers_keep_their_money_asks(demo):
     _offer, points = _rules(demo, "Google")
     assert {"make_whole", "below_stay", "competing_offer", "start_date"} <= set(points)
     assert points["competing_offer"].ask_term == "match in stock or sign-on"
+
+
+def test_processes_without_an_offer_read_their_bands_in_one_query(alice, django_assert_num_queries):
+    """Each running process is valued at its target level's band, as band_for picks it."""
+    import datetime as dt
+
+    from compensation.selectors import band_for
+    from offers.negotiation import _bands_by_level
+    from tests.factories import BandFactory, CompanyFactory, LevelFactory
+    from tests.interviews.factories import ProcessFactory
+
+    levels = [LevelFactory(company=CompanyFactory(owner=None)) for _ in range(3)]
+    # Shared and own bands, older and newer: the user's own first, then the newest.
+    BandFactory(level=levels[0], as_of=dt.date(2026, 1, 1))
+    BandFactory(level=levels[0], owner=alice, as_of=dt.date(2025, 1, 1))
+    BandFactory(level=levels[1], as_of=dt.date(2025, 1, 1))
+    BandFactory(level=levels[1], as_of=dt.date(2026, 6, 1))
+    BandFactory(level=levels[1], as_of=None)
+    for level in levels:
+        ProcessFactory(owner=alice, company=level.company, target_level=level)
+    with django_assert_num_queries(1):
+        bands = _bands_by_level(user=alice, level_ids={level.pk for level in levels})
+    for level in levels[:2]:
+        assert bands[level.pk] == band_for(user=alice, level=level)
+    assert levels[2].pk not in bands and band_for(user=alice, level=levels[2]) is None
