@@ -6,6 +6,7 @@ from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     OPTION_KINDS,
     REMOTE,
+    STAY,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -56,9 +57,16 @@ class RemoteGap(Rule):
                 required=f"{required:g}"
             ),
             priority=1,
-            evidence=_(
-                "I need to work remotely {required} weeks a year; the policy allows {allowed}. Can "
-                "we put a remote arrangement in writing in the offer?"
+            evidence=(
+                _(
+                    "I need to work remotely {required} weeks a year; the policy allows {allowed}. "
+                    "Can we agree a remote arrangement in writing?"
+                )
+                if ctx.offer.kind == STAY
+                else _(
+                    "I need to work remotely {required} weeks a year; the policy allows {allowed}. "
+                    "Can we put a remote arrangement in writing in the offer?"
+                )
             ).format(required=f"{required:g}", allowed=f"{allowed:g}"),
             figures=figures,
             private=private,

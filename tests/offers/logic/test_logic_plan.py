@@ -406,3 +406,10 @@ def test_one_interview_round_reads_in_the_singular():
     ctx = replace(CTX, offer=replace(OFFER, signals=("hire",)))
     down = next(p for p in negotiation_points(ctx) if p.rule == "down_level")
     assert "one Hire in the one round" in down.evidence and "rounds" not in down.evidence
+
+
+def test_staying_asks_the_manager_for_remote_terms_not_an_offer():
+    plan = plan_of(replace(CTX, offer=replace(OFFER, kind="stay")))
+    remote = next(a for a in plan.asks if a.component == "remote")
+    assert remote.script.endswith("Can we agree a remote arrangement in writing?")
+    assert not {a.component for a in plan.asks} & {SIGN_ON, RELOCATION, CASH, STOCK}
