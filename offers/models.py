@@ -534,9 +534,12 @@ class NegotiationEntry(models.Model):
     @property
     def has_revised_terms(self) -> bool:
         """Return True if the answer changes the offer's package."""
-        return any(
-            v is not None for v in (self.revised_base, self.revised_stock, self.revised_sign_on)
-        ) or self._has_revised_level()
+        return (
+            any(
+                v is not None for v in (self.revised_base, self.revised_stock, self.revised_sign_on)
+            )
+            or self._has_revised_level()
+        )
 
     def _has_revised_level(self) -> bool:
         # A level set but not saved yet (a restore's own levels) has no id: ask the cache.

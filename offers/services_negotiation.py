@@ -78,9 +78,7 @@ def _grants(entry: NegotiationEntry, offer: Offer, user: AbstractBaseUser) -> li
     else:
         target = next((g for g in existing if g.label == NEGOTIATED_GRANT), None)
     template = target or (existing[0] if existing else None)
-    currency = (
-        grant_price_currency(template, package) if template else stock_currency(package)
-    )
+    currency = grant_price_currency(template, package) if template else stock_currency(package)
     try:
         rate = fx_rate_for_owner(owner_id=user.pk, currency=package.currency, to_currency=currency)
     except LookupError as error:
@@ -250,7 +248,9 @@ def negotiation_entry_answer(
     revision_record(user=user, obj=locked, action=Revision.Action.CHANGED, summary="before answer")
     fields_assign(locked, data, ANSWER_FIELDS, ignore_unknown=True)
     if locked.outcome == NegotiationEntry.Outcome.PENDING:
-        raise ValidationError({"outcome": _("Choose what came back: accepted, refused or countered.")})
+        raise ValidationError(
+            {"outcome": _("Choose what came back: accepted, refused or countered.")}
+        )
     saved = _save_answer(
         user=user,
         entry=locked,

@@ -49,9 +49,7 @@ def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> T
         Offer.objects.filter(owner=user).select_related("company").order_by("deadline", "id")
     )
     open_offers = [
-        o
-        for o in offers
-        if o.deadline and o.status in OPEN_OFFERS and o.kind != Offer.Kind.STAY
+        o for o in offers if o.deadline and o.status in OPEN_OFFERS and o.kind != Offer.Kind.STAY
     ]
     decided_elsewhere = {o.process_id for o in offers if o.process_id and o.status in OPEN_OFFERS}
     processes = list(

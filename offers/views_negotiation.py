@@ -24,7 +24,9 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 
 def _log_context(request: HttpRequest, offer: Offer, form: NegotiationEntryForm) -> dict[str, Any]:
-    entries = list(selectors_negotiation.negotiation_entry_list(user=request.user, offer_id=offer.pk))
+    entries = list(
+        selectors_negotiation.negotiation_entry_list(user=request.user, offer_id=offer.pk)
+    )
     return {"offer": offer, "entries": entries, "form": form}
 
 
@@ -112,9 +114,7 @@ def negotiation_entry_delete(request: HttpRequest, pk: int) -> HttpResponse:
     entry = selectors_negotiation.negotiation_entry_get(user=request.user, pk=pk)
     if request.method == "POST":
         services_negotiation.negotiation_entry_delete(user=request.user, entry=entry)
-        messages.success(
-            request, _("Moved to the trash; you can restore it for 30 days.")
-        )
+        messages.success(request, _("Moved to the trash; you can restore it for 30 days."))
         return redirect("offers:negotiation_log", pk=entry.offer_id)
     return render(request, "offers/confirm_delete.html", {"object": entry, "cancel": entry.offer})
 
@@ -132,4 +132,3 @@ def timeline(request: HttpRequest) -> HttpResponse:
         "offers/timeline.html",
         {"page": page, "events": page.timeline.events, "asks": asks},
     )
-

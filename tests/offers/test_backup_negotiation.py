@@ -89,7 +89,9 @@ def test_hostile_entries_are_refused_and_nothing_is_written(bob, doc, change, me
 
 
 def test_a_revised_level_of_another_company_is_refused(bob, doc):
-    doc["levels"].append({"id": 2, "company": 2, "code": "X1", "order": 1, "title": "", "equivalence": None})
+    doc["levels"].append(
+        {"id": 2, "company": 2, "code": "X1", "order": 1, "title": "", "equivalence": None}
+    )
     doc["companies"].append({**doc["companies"][0], "id": 2, "name": "Other"})
     doc["negotiation_entries"][0]["revised_level"] = 2
     with pytest.raises(BackupError) as info:

@@ -229,7 +229,9 @@ def test_another_users_offer_or_entry_is_refused(alice, bob, offer):
         negotiation_entry_create(user=bob, offer=offer, data=ASK)
     entry = negotiation_entry_create(user=alice, offer=offer, data=ASK)
     with pytest.raises(PermissionError):
-        negotiation_entry_answer(user=bob, entry=entry, data={"outcome": "refused"}, expected_version=1)
+        negotiation_entry_answer(
+            user=bob, entry=entry, data={"outcome": "refused"}, expected_version=1
+        )
     with pytest.raises(PermissionError):
         negotiation_entry_delete(user=bob, entry=entry)
 

@@ -68,7 +68,9 @@ def test_timeline_shows_the_ask_and_stays_private(client, alice, bob):
 
 def test_the_dashboard_links_to_the_timeline(client_alice, alice):
     make_data(alice, 1)
-    assert reverse("offers:timeline") in client_alice.get(reverse("offers:dashboard")).content.decode()
+    assert (
+        reverse("offers:timeline") in client_alice.get(reverse("offers:dashboard")).content.decode()
+    )
 
 
 # The demo ---------------------------------------------------------------------------------
@@ -93,7 +95,9 @@ def test_demo_log_shows_metas_revised_offer_closing_the_gap(demo_client):
     assert page.context["ev"].value == pytest.approx(float(releveled.value_after), abs=0.01)
     log = demo_client.get(reverse("offers:negotiation_log", args=[meta.pk])).content.decode()
     change = releveled.value_after - releveled.value_before
-    assert f"USD {releveled.value_before:,.0f} → {releveled.value_after:,.0f} (+{change:,.0f})" in log
+    assert (
+        f"USD {releveled.value_before:,.0f} → {releveled.value_after:,.0f} (+{change:,.0f})" in log
+    )
     assert "stock is raised to the E6 band with VP approval" in log
     history = demo_client.get(reverse("offers:offer_history", args=[meta.pk])).content.decode()
     assert f'id="revision-{releveled.revision_before_id}"' in history
