@@ -61,7 +61,8 @@ class NegotiationEntryForm(_TermsForm):
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
         kwargs.setdefault("instance", NegotiationEntry(owner_id=offer.owner_id, offer=offer))
         super().__init__(*args, offer=offer, **kwargs)
-        self.fields["asked_on"].initial = timezone.localdate()
+        if not self.instance.asked_on:  # the instance's empty date would hide a field initial
+            self.initial["asked_on"] = timezone.localdate()
 
 
 class NegotiationAnswerForm(_TermsForm):
@@ -80,4 +81,5 @@ class NegotiationAnswerForm(_TermsForm):
         self.fields["outcome"].choices = [
             c for c in NegotiationEntry.Outcome.choices if c[0] != NegotiationEntry.Outcome.PENDING
         ]
-        self.fields["answered_on"].initial = timezone.localdate()
+        if not self.instance.answered_on:
+            self.initial["answered_on"] = timezone.localdate()

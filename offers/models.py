@@ -549,6 +549,24 @@ class NegotiationEntry(models.Model):
         return self.revised_level_id is not None
 
     @property
+    def revised_terms(self) -> list[tuple[str, Decimal | None, str]]:
+        """Return the revised terms as (label, amount in terms_currency, or a level's code)."""
+        terms: list[tuple[str, Decimal | None, str]] = [
+            (str(label), amount, "")
+            for label, amount in (
+                (_("base"), self.revised_base),
+                (_("stock grant"), self.revised_stock),
+                (_("year-1 sign-on"), self.revised_sign_on),
+            )
+            if amount is not None
+        ]
+        if self.revised_level_id:
+            terms.append(
+                (str(_("level")), None, self.revised_level.code if self.revised_level else "")
+            )
+        return terms
+
+    @property
     def value_change(self) -> Decimal | None:
         """Return how much the headline moved with this answer (None without both values)."""
         if self.value_before is None or self.value_after is None:

@@ -83,6 +83,7 @@ class Event:
     key: str
     at: datetime | None = None
     rounds: int = 0
+    starts: datetime | None = None  # an onsite's first round (``at`` is its last)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ def _round_groups(rounds: Iterable[Round], home: ZoneInfo) -> list[Event]:
                 key=f"process:{process_key}",
                 at=last.at,
                 rounds=len(items),
+                starts=items[0].at,
             )
         )
     return events
