@@ -6,6 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from offers.logic.errors import LogicInputError
 from offers.logic.timeline import (
@@ -172,3 +174,35 @@ def test_a_naive_round_time_is_refused():
     naive = [Round("20", "TikTok", "coding", datetime(2026, 12, 12, 10))]
     with pytest.raises(LogicInputError):
         build([meta(date(2026, 12, 5))], naive)
+
+
+ZONES = ["America/Los_Angeles", "Asia/Singapore", "Europe/London", "Asia/Taipei", "UTC"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    deadline_offset=st.integers(min_value=0, max_value=60),
+    round_minutes=st.lists(
+        st.integers(min_value=0, max_value=90 * 24 * 60), min_size=0, max_size=6
+    ),
+    offer_zone=st.sampled_from(ZONES),
+    home_zone=st.sampled_from(ZONES),
+)
+def test_an_ask_exactly_when_a_round_reaches_the_deadlines_day(
+    deadline_offset, round_minutes, offer_zone, home_zone
+):
+    """Whatever the zones (DST included): an ask if and only if some other company's round
+    starts on or after the deadline's day in the offer's zone; it always proposes a later
+    date than the deadline, at least a week after the step it names."""
+    deadline = TODAY + timedelta(days=deadline_offset)
+    start = datetime(2026, 11, 30, 16, tzinfo=UTC)  # 1 Dec 00:00 in Taipei: all still ahead
+    rounds = [Round("20", "TikTok", "coding", start + timedelta(minutes=m)) for m in round_minutes]
+    offer = meta(deadline, zone=offer_zone)
+    result = timeline_build(offers=[offer], rounds=rounds, home_zone=home_zone, today=TODAY)
+    day_starts = datetime.combine(deadline, datetime.min.time(), tzinfo=ZoneInfo(offer_zone))
+    late = [r for r in rounds if r.at >= day_starts]
+    assert len(result.asks) == (1 if late else 0)
+    for ask in result.asks:
+        assert ask.proposed > ask.deadline
+        assert ask.proposed == ask.after.day + timedelta(days=7)
+        assert ask.after.at >= day_starts
