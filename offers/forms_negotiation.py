@@ -21,6 +21,7 @@ ANSWER_FIELDS = [
     "revised_stock",
     "revised_sign_on",
     "revised_level",
+    "revised_deadline",
 ]
 
 
@@ -45,6 +46,9 @@ class _TermsForm(forms.ModelForm):
         self.fields["revised_level"].queryset = Level.objects.filter(
             company_id=offer.company_id
         ).order_by("order")
+        self.fields["revised_deadline"].help_text = _(
+            "The offer's new decision deadline, if they moved it."
+        )
         self.fields["revised_level"].help_text = _(
             "Revised terms make a new version of the offer; the earlier one stays in its history."
         )
@@ -56,7 +60,13 @@ class NegotiationEntryForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = ["asked_on", "channel", "contact", "topic", "ask", *ANSWER_FIELDS]
-        widgets = {"asked_on": DATE, "answered_on": DATE, "ask": TEXT, "answer": TEXT}
+        widgets = {
+            "asked_on": DATE,
+            "answered_on": DATE,
+            "revised_deadline": DATE,
+            "ask": TEXT,
+            "answer": TEXT,
+        }
 
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
         kwargs.setdefault("instance", NegotiationEntry(owner_id=offer.owner_id, offer=offer))
@@ -73,7 +83,7 @@ class NegotiationAnswerForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = ANSWER_FIELDS
-        widgets = {"answered_on": DATE, "answer": TEXT}
+        widgets = {"answered_on": DATE, "revised_deadline": DATE, "answer": TEXT}
 
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
         super().__init__(*args, offer=offer, **kwargs)

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import JobStatus
@@ -447,6 +448,7 @@ class NegotiationEntry(models.Model):
         related_name="+",
         verbose_name=_("revised level"),
     )
+    revised_deadline = models.DateField(_("new decision deadline"), null=True, blank=True)
     # The currency of the revised amounts: the offer's package currency when they were entered.
     terms_currency = models.CharField(
         _("currency of the revised terms"),
@@ -523,6 +525,7 @@ class NegotiationEntry(models.Model):
                     revised_stock__isnull=True,
                     revised_sign_on__isnull=True,
                     revised_level__isnull=True,
+                    revised_deadline__isnull=True,
                 ),
                 name="negotiation_pending_has_no_answer",
             ),
@@ -533,11 +536,11 @@ class NegotiationEntry(models.Model):
 
     @property
     def has_revised_terms(self) -> bool:
-        """Return True if the answer changes the offer's package."""
+        """Return True if the answer changes the offer (its package, level or deadline)."""
+        amounts = (self.revised_base, self.revised_stock, self.revised_sign_on)
         return (
-            any(
-                v is not None for v in (self.revised_base, self.revised_stock, self.revised_sign_on)
-            )
+            any(v is not None for v in amounts)
+            or self.revised_deadline is not None
             or self._has_revised_level()
         )
 
@@ -560,6 +563,9 @@ class NegotiationEntry(models.Model):
             )
             if amount is not None
         ]
+        if self.revised_deadline is not None:
+            day = formats.date_format(self.revised_deadline, "j M Y")
+            terms.append((str(_("decision deadline")), None, day))
         if self.revised_level_id:
             terms.append(
                 (str(_("level")), None, self.revised_level.code if self.revised_level else "")
@@ -587,5 +593,7 @@ class NegotiationEntry(models.Model):
             errors["answered_on"] = _("Enter the day the answer came.")
         if self.answered_on and self.asked_on and self.answered_on < self.asked_on:
             errors["answered_on"] = _("The answer cannot come before the ask.")
+        if self.revised_deadline and self.asked_on and self.revised_deadline < self.asked_on:
+            errors["revised_deadline"] = _("A new deadline comes after the ask.")
         if errors:
             raise ValidationError(errors)

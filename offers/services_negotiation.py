@@ -38,6 +38,7 @@ ANSWER_FIELDS = [
     "revised_stock",
     "revised_sign_on",
     "revised_level",
+    "revised_deadline",
 ]
 # A grant added by a negotiation on an option with no new-hire grant of its own (a transfer's
 # or staying's retention grant); a later answer revises the same grant.
@@ -172,6 +173,9 @@ def _apply_revised_terms(
     if entry.revised_level_id:
         offer.level = entry.revised_level
         fields.append("level")
+    if entry.revised_deadline is not None:
+        offer.deadline = entry.revised_deadline
+        fields.append("deadline")
     if offer.status in (Offer.Status.DRAFT, Offer.Status.RECEIVED):
         offer.status = Offer.Status.NEGOTIATING
         fields.append("status")

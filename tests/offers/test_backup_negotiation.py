@@ -72,6 +72,10 @@ def test_round_trip_keeps_the_log(alice, bob, doc):
         ({"outcome": "pending"}, "negotiation_entries[0].outcome: Revised terms come with"),
         ({"answered_on": "2026-11-01"}, "negotiation_entries[0].answered_on: The answer cannot"),
         ({"asked_on": "9999-01-01"}, "negotiation_entries[0]"),
+        (
+            {"revised_deadline": "2026-01-01"},
+            "negotiation_entries[0].revised_deadline: A new deadline comes after the ask",
+        ),
         ({"offer": 7}, "negotiation_entries[0].offer: unknown offer id 7"),
         ({"offer": None}, "negotiation_entries[0].offer: may not be null"),
         ({"revision_before": 3}, "negotiation_entries[0].revision_before: unknown field"),

@@ -431,3 +431,38 @@ def test_log_page_queries(client_alice, alice, offer, n, django_assert_num_queri
     # the entries with their levels, the levels of the form's "revised level"
     with django_assert_num_queries(4 + 4 + 1 + 1):
         assert client_alice.get(url).status_code == 200
+
+
+def test_an_accepted_extension_moves_the_deadline_in_a_new_version(alice, offer):
+    Offer.objects.filter(pk=offer.pk).update(deadline=dt.date(2026, 12, 5))
+    offer.refresh_from_db()
+    entry = negotiation_entry_create(
+        user=alice,
+        offer=offer,
+        data={
+            **ASK,
+            "topic": "deadline",
+            "ask": "Until a week after my last onsite",
+            "outcome": "accepted",
+            "revised_deadline": dt.date(2026, 12, 19),
+        },
+    )
+    offer.refresh_from_db()
+    assert offer.deadline == dt.date(2026, 12, 19)
+    assert (entry.offer_version_before, entry.offer_version_after) == (1, 2)
+    old = entry.revision_before.snapshot[0]["fields"]["deadline"]
+    assert old == "2026-12-05"
+    assert entry.value_after == entry.value_before  # the money did not move
+    assert ("decision deadline", None, "19 Dec 2026") in entry.revised_terms
+
+
+def test_a_new_deadline_before_the_ask_is_refused(alice, offer):
+    before = counts()
+    with pytest.raises(ValidationError) as info:
+        negotiation_entry_create(
+            user=alice,
+            offer=offer,
+            data={**ASK, "outcome": "accepted", "revised_deadline": dt.date(2026, 11, 1)},
+        )
+    assert "revised_deadline" in info.value.message_dict
+    assert counts() == before

@@ -117,3 +117,23 @@ def test_demo_timeline_asks_meta_to_wait_for_the_tiktok_onsite(demo_client):
     assert "after the TikTok onsite" in body
     # Nobody else is asked to wait: Google's and the transfer's deadlines come after the onsite.
     assert len(asks) == 1
+
+
+def test_an_accepted_extension_takes_the_ask_off_the_timeline(client_alice, alice):
+    from offers.services_negotiation import negotiation_entry_create
+
+    make_data(alice, 1)
+    offer = Offer.objects.get(owner=alice)
+    (ask, _offer, _asked), *_ = client_alice.get(reverse("offers:timeline")).context["asks"]
+    negotiation_entry_create(
+        user=alice,
+        offer=offer,
+        data={
+            "asked_on": timezone.localdate(),
+            "topic": "deadline",
+            "ask": ask.script,
+            "outcome": "accepted",
+            "revised_deadline": ask.proposed,
+        },
+    )
+    assert client_alice.get(reverse("offers:timeline")).context["asks"] == []
