@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from offers.models import ExportJob, Offer, Preferences, Scenario
+from offers.models import ExportJob, NegotiationEntry, Offer, Preferences, Scenario
 
 
 class ViewOnlyAdmin(admin.ModelAdmin):
@@ -70,6 +70,15 @@ class ScenarioAdmin(ViewOnlyAdmin):
     search_fields = ("name", "owner__username", "offer__name")
     list_select_related = ("owner", "offer")
     raw_id_fields = ("owner", "offer", "level")
+
+
+@admin.register(NegotiationEntry)
+class NegotiationEntryAdmin(ViewOnlyAdmin):
+    list_display = ("offer", "owner", "asked_on", "channel", "topic", "outcome", "answered_on")
+    list_filter = ("outcome", "topic", "channel")
+    search_fields = ("owner__username", "offer__name", "contact")
+    list_select_related = ("owner", "offer")
+    raw_id_fields = ("owner", "offer", "revised_level", "revision_before", "revision_after")
 
 
 @admin.register(ExportJob)

@@ -35,7 +35,7 @@ from offers.board import Board, board_build
 
 BOARD_TIMEOUT = 24 * 3600
 WATCHED_APPS = ("compensation", "interviews", "offers")
-IGNORED_MODELS = ("offers.scenario", "offers.exportjob")
+IGNORED_MODELS = ("offers.scenario", "offers.exportjob", "offers.negotiationentry")
 SHARED = "shared"
 RECENT_BOARDS = 64
 DERIVED_PER_BOARD = 16

@@ -18,7 +18,7 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
-from offers.models import Offer, Preferences, Scenario
+from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 
 K = Decimal(1000)
 EVEN = [25.0, 25.0, 25.0, 25.0]
@@ -358,7 +358,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         cliff=12,
         price_currency="USD",
     )
-    _offer(
+    tiktok_offer = _offer(
         user,
         tiktok_pkg,
         name="TikTok Singapore (expected)",
@@ -381,13 +381,16 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         notes="Team works Asia hours; figures expected from the band until the offer arrives. "
         + ILLUSTRATIVE,
     )
+    log = seed_negotiation_log(user, meta_offer, tiktok_offer, today)
+    meta_offer.refresh_from_db()
     # The negotiation on Meta: E6-level stock as the recruiter hinted, or comp traded for remote.
+    # After the log's revised offer the grant is at the E6 band's bottom (USD 180,000 a year).
     e6_stock = Decimal("240000")  # Meta E6 band stock midpoint a year (illustrative)
     e6 = Scenario(
         owner=user,
         offer=meta_offer,
         name="E6-level stock (VP approval)",
-        extra_stock_yearly=e6_stock - Decimal("150000"),
+        extra_stock_yearly=e6_stock - E6_BAND_STOCK_MIN,
         notes="Base is capped at the E5 top; ask for stock at the E6 midpoint instead. "
         + ILLUSTRATIVE,
     )
@@ -407,4 +410,63 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         "stay": stay,
         "meta_offer": meta_offer,
         "scenarios": {"e6_stock": e6, "remote": remote},
+        "negotiation_log": log,
     }
+
+
+# Meta's E6 band stock a year, bottom (compensation/demo.py, illustrative).
+E6_BAND_STOCK_MIN = Decimal("180000")
+
+
+def seed_negotiation_log(
+    user: AbstractBaseUser, meta_offer: Offer, tiktok_offer: Offer, today: dt.date
+) -> list[NegotiationEntry]:
+    """Log the story's asks: Meta's re-level (answered with E6 stock) and the deadlines."""
+    from offers.services_negotiation import negotiation_entry_create
+
+    releveled = negotiation_entry_create(
+        user=user,
+        offer=meta_offer,
+        data={
+            "asked_on": today - dt.timedelta(days=18),
+            "channel": NegotiationEntry.Channel.RECRUITER,
+            "contact": "Chris Alvarez",
+            "topic": NegotiationEntry.Topic.LEVEL,
+            "ask": "Re-level to E6: the debrief had Strong Hire in both coding rounds, ML design "
+            "and behavioural, and the director screen was Strong Hire; only system design "
+            "held it back.",
+            "outcome": NegotiationEntry.Outcome.REFUSED,
+            "answered_on": today - dt.timedelta(days=12),
+            "answer": "E5 stays (re-levelling possible after 6-12 months), but the stock is "
+            "raised to the E6 band with VP approval: USD 720,000 over four years.",
+            "revised_stock": E6_BAND_STOCK_MIN * 4,
+        },
+    )
+    deadline = negotiation_entry_create(
+        user=user,
+        offer=meta_offer,
+        data={
+            "asked_on": today - dt.timedelta(days=2),
+            "channel": NegotiationEntry.Channel.RECRUITER,
+            "contact": "Chris Alvarez",
+            "topic": NegotiationEntry.Topic.DEADLINE,
+            "ask": "Move the decision deadline to a week after my last final round next week.",
+        },
+    )
+    tiktok = negotiation_entry_create(
+        user=user,
+        offer=tiktok_offer,
+        data={
+            "asked_on": today - dt.timedelta(days=3),
+            "channel": NegotiationEntry.Channel.RECRUITER,
+            "contact": "Mei Lin",
+            "topic": NegotiationEntry.Topic.DEADLINE,
+            "ask": "Told Mei Lin I have an offer with a deadline next week; asked how soon after "
+            "the onsite the team can decide.",
+            "outcome": NegotiationEntry.Outcome.COUNTERED,
+            "answered_on": today - dt.timedelta(days=2),
+            "answer": "The hiring committee meets weekly: a decision within five working days "
+            "of the onsite, the offer letter two days later.",
+        },
+    )
+    return [releveled, deadline, tiktok]

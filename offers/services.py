@@ -238,9 +238,14 @@ def offer_update(
 
 @transaction.atomic
 def offer_delete(*, user: AbstractBaseUser, offer: Offer) -> None:
-    """Move an option, its package and scenarios to the trash (restorable for 30 days)."""
+    """Move an option, its package, scenarios and negotiation log to the trash (restorable for 30 days)."""
     package = offer.package
-    children = [package, *package_children(package), *offer.scenarios.all()]
+    children = [
+        package,
+        *package_children(package),
+        *offer.scenarios.all(),
+        *offer.negotiation_entries.all(),
+    ]
     object_trash(user=user, obj=offer, children=children, also_delete=[package])
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from offers import views, views_export, views_scenarios
+from offers import views, views_export, views_negotiation, views_scenarios
 
 app_name = "offers"
 urlpatterns = [
@@ -18,6 +18,22 @@ urlpatterns = [
     path("trash/", views.trash, name="trash"),
     path("preferences/", views.preferences, name="preferences"),
     path("offers/<int:pk>/negotiation/", views_scenarios.negotiation, name="negotiation"),
+    path(
+        "offers/<int:pk>/negotiation/log/",
+        views_negotiation.negotiation_log,
+        name="negotiation_log",
+    ),
+    path(
+        "negotiation/entries/<int:pk>/answer/",
+        views_negotiation.negotiation_entry_answer,
+        name="negotiation_entry_answer",
+    ),
+    path(
+        "negotiation/entries/<int:pk>/delete/",
+        views_negotiation.negotiation_entry_delete,
+        name="negotiation_entry_delete",
+    ),
+    path("offers/timeline/", views_negotiation.timeline, name="timeline"),
     path("scenarios/", views_scenarios.scenario_list, name="scenario_list"),
     path("scenarios/new/", views_scenarios.scenario_create, name="scenario_create"),
     path("scenarios/<int:pk>/", views_scenarios.scenario_detail, name="scenario_detail"),

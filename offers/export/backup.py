@@ -40,7 +40,7 @@ from compensation.models import (
 from compensation.selectors import schedule_of
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.board_cache import board_changed
-from offers.models import Offer, Preferences, Scenario
+from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 
 FORMAT = "offerdesk-backup"
 BACKUP_VERSION = 1
@@ -119,6 +119,12 @@ SECTIONS: tuple[Section, ...] = (
         },
     ),
     Section("scenarios", Scenario, "owner", {"offer": "@offers", "level": "level"}),
+    Section(
+        "negotiation_entries",
+        NegotiationEntry,
+        "owner",
+        {"offer": "@offers", "revised_level": "level"},
+    ),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
@@ -129,11 +135,17 @@ NOT_BACKED_UP = (
     "accounts.RestoreJob",
     "offers.ExportJob",
 )
+# Links into the history (not in a backup): a restored log entry keeps its offer versions
+# before and after, without the history entries they pointed to.
+NOT_BACKED_UP_FIELDS = {
+    "offers.NegotiationEntry": ("revision_before", "revision_after"),
+}
 SINGULAR = {
     "companies": "company",
     "processes": "process",
     "fx_rates": "FX rate",
     "team_matches": "team match",
+    "negotiation_entries": "negotiation entry",
 }
 
 
@@ -143,7 +155,7 @@ def singular(section: str) -> str:
 
 def data_fields(model: type[models.Model], refs: Iterable[str]) -> list[models.Field]:
     """Return the fields a record carries as plain values (no id, owner, references, timestamps)."""
-    skip = {"id", "owner", *refs}
+    skip = {"id", "owner", *refs, *NOT_BACKED_UP_FIELDS.get(model._meta.label, ())}
     fields = []
     for field in model._meta.concrete_fields:
         if field.name in skip or getattr(field, "auto_now", False):
@@ -602,6 +614,12 @@ class _Restore:
                     getattr(process, name),
                     process.company,
                 )
+        for local, entry in self.objects["negotiation_entries"].items():
+            self.same_company(
+                f"{self.where('negotiation_entries', local)}.revised_level",
+                entry.revised_level,  # type: ignore[attr-defined]
+                entry.offer.company,  # type: ignore[attr-defined]
+            )
         for local, debrief in self.objects["debriefs"].items():
             self.same_company(
                 f"{self.where('debriefs', local)}.level_decided",

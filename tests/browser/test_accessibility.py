@@ -48,6 +48,8 @@ def main_pages() -> list[str]:
         ("compensation:company_list", {}),
         ("compensation:package_detail", {"pk": offer.package_id}),
         ("offers:negotiation", {"pk": offer.pk}),
+        ("offers:negotiation_log", {"pk": offer.pk}),
+        ("offers:timeline", {}),
         ("offers:scenario_list", {}),
         ("offers:export", {}),
     ]

@@ -37,8 +37,9 @@ def test_meta_offer_raises_the_points_of_its_story(demo):
     }
     assert expected <= set(points)
     top = points["top_of_band"]
-    # Base at the top of the E5 band: the ask is E6 stock mid (240k) minus 150k a year.
-    assert top.ask_amount == pytest.approx(90_000)
+    # Base at the top of the E5 band: the ask is E6 stock mid (240k) minus the 180k a year of
+    # the revised offer in the demo's negotiation log (stock raised to the E6 band's bottom).
+    assert top.ask_amount == pytest.approx(60_000)
     assert top.ask_currency == "USD"
     down = points["down_level"]
     assert "E6" in down.title and "E5" in down.title
@@ -105,7 +106,7 @@ def test_play_it_out_creates_a_scenario_with_the_ask(client, demo):
     assert Scenario.objects.count() == before + 1
     scenario = Scenario.objects.latest("pk")
     assert scenario.offer == offer
-    assert scenario.extra_stock_yearly == 90_000
+    assert scenario.extra_stock_yearly == 60_000
     remote = client.post(
         reverse("offers:scenario_create"), {"offer": offer.pk, "point": "remote_gap"}
     )
@@ -134,7 +135,7 @@ def test_play_it_out_sets_the_fields_each_rule_names(demo):
 
     meta, points = _rules(demo, "Meta")
     down = scenarios.point_adjustments(points["down_level"], meta)
-    assert down["level"] == meta.target_level and down["extra_stock_yearly"] == 90_000
+    assert down["level"] == meta.target_level and down["extra_stock_yearly"] == 60_000
     start = scenarios.point_adjustments(points["start_date"], meta)
     assert start["start_date"].isoformat() == points["start_date"].figures["proposed_start"]
     assert scenarios.point_adjustments(points["low_overlap"], meta) is None

@@ -311,7 +311,8 @@ def test_demo_scenarios_answer_their_points(client):
     meta = Offer.objects.get(owner=user, name__startswith="Meta")
     e6 = Scenario.objects.get(owner=user, offer=meta, name="E6-level stock (VP approval)")
     remote = Scenario.objects.get(owner=user, offer=meta, name="Trade comp for remote")
-    assert e6.extra_stock_yearly == 90_000
+    # E6 stock mid (240k a year) over the log's revised offer (the E6 band's bottom, 180k).
+    assert e6.extra_stock_yearly == 60_000
     view = scenarios.scenario_view(user=user, scenario=e6)
     answered = {a.point.rule: a.answered for a in view.points}
     assert answered["top_of_band"] is True

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from accounts.history import revision_record
+from offers.models import NegotiationEntry
 from tests.factories import OfferFactory, ScenarioFactory
 from tests.offers.url_objects_export import URL_OBJECTS as _EXPORT
 
@@ -13,6 +16,14 @@ def _offer(user):
 
 def _scenario(user):
     return {"pk": ScenarioFactory(owner=user).pk}
+
+
+def _entry(user):
+    offer = OfferFactory(owner=user)
+    entry = NegotiationEntry.objects.create(
+        owner=user, offer=offer, asked_on=dt.date(2026, 11, 20), ask="More stock"
+    )
+    return {"pk": entry.pk}
 
 
 def _revision(user):
@@ -26,6 +37,9 @@ URL_OBJECTS = {
     "offers:offer_delete": _offer,
     "offers:offer_history": _offer,
     "offers:negotiation": _offer,
+    "offers:negotiation_log": _offer,
+    "offers:negotiation_entry_answer": _entry,
+    "offers:negotiation_entry_delete": _entry,
     "offers:revision_restore": _revision,
     "offers:scenario_detail": _scenario,
     "offers:scenario_update": _scenario,

@@ -1,0 +1,95 @@
+"""Forms of the negotiation log: log an ask (with its answer if it came), record an answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from compensation.models import Level
+from offers.models import NegotiationEntry, Offer
+
+DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+TEXT = forms.Textarea(attrs={"rows": 2})
+ANSWER_FIELDS = [
+    "outcome",
+    "answered_on",
+    "answer",
+    "revised_base",
+    "revised_stock",
+    "revised_sign_on",
+    "revised_level",
+    "revised_deadline",
+]
+
+
+class _TermsForm(forms.ModelForm):
+    """Revised terms in the offer's currency, and the versions of the offer the form saw."""
+
+    offer_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    package_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.offer = offer
+        currency = offer.package.currency
+        self.fields["offer_version"].initial = offer.version
+        self.fields["package_version"].initial = offer.package.version
+        for name, help_text in (
+            ("revised_base", _("The new base salary a year, in %(c)s.")),
+            ("revised_stock", _("The new stock grant in total over its vesting, in %(c)s.")),
+            ("revised_sign_on", _("The new year-1 sign-on, in %(c)s.")),
+        ):
+            self.fields[name].help_text = help_text % {"c": currency}
+        self.fields["revised_level"].queryset = Level.objects.filter(
+            company_id=offer.company_id
+        ).order_by("order")
+        self.fields["revised_deadline"].help_text = _(
+            "The offer's new decision deadline, if they moved it."
+        )
+        self.fields["revised_level"].help_text = _(
+            "Revised terms make a new version of the offer; the earlier one stays in its history."
+        )
+
+
+class NegotiationEntryForm(_TermsForm):
+    """Log what was asked, when and through whom; what came back may follow later."""
+
+    class Meta:
+        model = NegotiationEntry
+        fields = ["asked_on", "channel", "contact", "topic", "ask", *ANSWER_FIELDS]
+        widgets = {
+            "asked_on": DATE,
+            "answered_on": DATE,
+            "revised_deadline": DATE,
+            "ask": TEXT,
+            "answer": TEXT,
+        }
+
+    def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
+        kwargs.setdefault("instance", NegotiationEntry(owner_id=offer.owner_id, offer=offer))
+        super().__init__(*args, offer=offer, **kwargs)
+        if not self.instance.asked_on:  # the instance's empty date would hide a field initial
+            self.initial["asked_on"] = timezone.localdate()
+
+
+class NegotiationAnswerForm(_TermsForm):
+    """Record what came back on an ask that was waiting for an answer."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    class Meta:
+        model = NegotiationEntry
+        fields = ANSWER_FIELDS
+        widgets = {"answered_on": DATE, "revised_deadline": DATE, "answer": TEXT}
+
+    def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
+        super().__init__(*args, offer=offer, **kwargs)
+        self.fields["version"].initial = self.instance.version
+        self.fields["outcome"].choices = [
+            c for c in NegotiationEntry.Outcome.choices if c[0] != NegotiationEntry.Outcome.PENDING
+        ]
+        if not self.instance.answered_on:
+            self.initial["answered_on"] = timezone.localdate()

@@ -1,0 +1,258 @@
+"""One timeline across companies: deadlines and next rounds, and the asks that align them.
+
+Pure: no Django. An offer's deadline is a date in the offer's own time zone (a Meta deadline
+of 5 Dec ends at midnight Pacific time); a round is a real instant. A round of another
+process that falls on or after the deadline's day, seen in the offer's time zone, comes too
+late to weigh against the offer: the timeline proposes asking the offer's company to extend
+its deadline to a week after the last such round, and telling the other company about it.
+Events are dated in the user's home time zone, as the user's own calendar shows them.
+
+The asks speak in dates and companies only: nothing of the user's weights, scores or figures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from offers.logic.errors import LogicInputError
+from offers.logic.i18n import gettext as _
+
+BUFFER_DAYS = 7
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+DayFormat = Callable[[date], str]
+
+
+def short_day(day: date) -> str:
+    """Return a date as '5 Dec' (the default; the web app passes a localised format)."""
+    return f"{day.day} {MONTHS[day.month - 1]}"
+
+
+@dataclass(frozen=True)
+class OfferDeadline:
+    """An option's decision deadline, in the time zone of the company that set it."""
+
+    key: str
+    company: str
+    name: str
+    deadline: date
+    zone: str
+    process_key: str | None = None
+
+
+@dataclass(frozen=True)
+class ProcessDeadline:
+    """A date an interview process asks something of the user by (shown, not aligned)."""
+
+    process_key: str
+    company: str
+    label: str
+    deadline: date
+
+
+@dataclass(frozen=True)
+class Round:
+    """One scheduled interview of a process, at a real instant (aware datetime)."""
+
+    process_key: str
+    company: str
+    label: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The day a process expects to decide (an outcome the user is waiting for)."""
+
+    process_key: str
+    company: str
+    day: date
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the timeline, dated in the user's home time zone."""
+
+    day: date
+    kind: str  # "offer_deadline", "process_deadline", "round", "onsite", "decision"
+    company: str
+    label: str
+    key: str
+    at: datetime | None = None
+    rounds: int = 0
+    starts: datetime | None = None  # an onsite's first round (``at`` is its last)
+
+
+@dataclass(frozen=True)
+class AlignmentAsk:
+    """Ask one company to move its deadline past another company's next step."""
+
+    offer_key: str
+    company: str
+    deadline: date
+    proposed: date
+    after: Event
+    text: str
+    script: str
+    tell_other: str
+
+
+@dataclass(frozen=True)
+class Timeline:
+    events: tuple[Event, ...]
+    asks: tuple[AlignmentAsk, ...]
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise LogicInputError("zone", f"unknown time zone {name!r}") from error
+
+
+def _round_groups(rounds: Iterable[Round], home: ZoneInfo) -> list[Event]:
+    """Group each process's rounds by home-time day: two or more on one day are an onsite."""
+    groups: dict[tuple[str, date], list[Round]] = {}
+    for r in rounds:
+        if r.at.tzinfo is None:
+            raise LogicInputError("at", "a round's time needs its time zone")
+        groups.setdefault((r.process_key, r.at.astimezone(home).date()), []).append(r)
+    events = []
+    for (process_key, day), items in groups.items():
+        items.sort(key=lambda r: r.at)
+        last = items[-1]
+        onsite = len(items) >= 2
+        events.append(
+            Event(
+                day=day,
+                kind="onsite" if onsite else "round",
+                company=last.company,
+                label=_("onsite") if onsite else last.label,
+                key=f"process:{process_key}",
+                at=last.at,
+                rounds=len(items),
+                starts=items[0].at,
+            )
+        )
+    return events
+
+
+def _what(event: Event) -> str:
+    """Return the step in words: 'the TikTok onsite', 'the Google decision'."""
+    if event.kind == "decision":
+        return _("the %(company)s decision") % {"company": event.company}
+    if event.kind == "onsite":
+        return _("the %(company)s onsite") % {"company": event.company}
+    return _("the %(company)s %(round)s") % {"company": event.company, "round": event.label}
+
+
+def _too_late(event: Event, offer: OfferDeadline, zone: ZoneInfo) -> bool:
+    """Return True if the step happens on or after the deadline's day, in the offer's zone."""
+    if event.at is not None:
+        return event.at >= datetime.combine(offer.deadline, time(0), tzinfo=zone)
+    return event.day >= offer.deadline
+
+
+def timeline_build(
+    *,
+    offers: Sequence[OfferDeadline],
+    process_deadlines: Sequence[ProcessDeadline] = (),
+    rounds: Sequence[Round] = (),
+    decisions: Sequence[Decision] = (),
+    home_zone: str,
+    today: date,
+    buffer_days: int = BUFFER_DAYS,
+    day: DayFormat = short_day,
+) -> Timeline:
+    """Return the dated events from today on, soonest first, and the asks to align them.
+
+    Each offer whose deadline comes before another company's next step (a round, an onsite,
+    an expected decision) gets one ask: extend to ``buffer_days`` after the last such step.
+    """
+    if buffer_days < 0:
+        raise LogicInputError("buffer_days", "the buffer cannot be negative")
+    home = _zone(home_zone)
+    steps = _round_groups(rounds, home) + [
+        Event(d.day, "decision", d.company, _("decision expected"), f"process:{d.process_key}")
+        for d in decisions
+        if d.day >= today
+    ]
+    events = [
+        Event(o.deadline, "offer_deadline", o.company, o.name, f"offer:{o.key}")
+        for o in offers
+        if o.deadline >= today
+    ]
+    events += [
+        Event(p.deadline, "process_deadline", p.company, p.label, f"process:{p.process_key}")
+        for p in process_deadlines
+        if p.deadline >= today
+    ]
+    events += [s for s in steps if s.day >= today]
+    events.sort(key=lambda e: (e.day, e.at.timestamp() if e.at else 0.0, e.company, e.key))
+
+    asks = []
+    for offer in sorted(offers, key=lambda o: (o.deadline, o.key)):
+        if offer.deadline < today:
+            continue
+        zone = _zone(offer.zone)
+        later = [
+            s
+            for s in steps
+            if s.day >= today
+            and s.company != offer.company
+            and (offer.process_key is None or s.key != f"process:{offer.process_key}")
+            and _too_late(s, offer, zone)
+        ]
+        if not later:
+            continue
+        last = max(later, key=lambda s: (s.day, s.at.timestamp() if s.at else 0.0))
+        step_day = last.day  # the user's own calendar, as the timeline shows it
+        proposed = step_day + timedelta(days=buffer_days)
+        words = {
+            "company": offer.company,
+            "deadline": day(offer.deadline),
+            "proposed": day(proposed),
+            "step": _what(last),
+            "step_day": day(step_day),
+            "days": buffer_days,
+            "other": last.company,
+        }
+        text = (
+            _(
+                "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
+                "%(step)s on %(step_day)s, with %(days)s days to hear back."
+            )
+            % words
+        )
+        script = (
+            _(
+                "Thank you for the offer; I am taking it seriously. I have one more process "
+                "finishing on %(step_day)s and I want to give you a considered answer with all "
+                "the information in hand. Could we move the decision deadline from "
+                "%(deadline)s to %(proposed)s?"
+            )
+            % words
+        )
+        tell_other = (
+            _(
+                "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
+                "soon after %(step_day)s they can decide."
+            )
+            % words
+        )
+        asks.append(
+            AlignmentAsk(
+                offer_key=offer.key,
+                company=offer.company,
+                deadline=offer.deadline,
+                proposed=proposed,
+                after=last,
+                text=text,
+                script=script,
+                tell_other=tell_other,
+            )
+        )
+    return Timeline(tuple(events), tuple(asks))

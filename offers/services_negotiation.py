@@ -1,0 +1,308 @@
+"""Writes for the negotiation log: the only writer of NegotiationEntry.
+
+An answer with revised terms becomes a new version of the offer: the package changes through
+compensation's package service (the one writer, checking the version the form saw), the
+offer's history keeps the terms before and after, and the entry records both versions and the
+option's headline value (from the board, never recomputed here) before and after.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.fields import fields_assign
+from accounts.history import object_trash, revision_record
+from accounts.locking import StaleEditError, save_if_unchanged
+from accounts.models import Revision
+from compensation import services as compensation_services
+from compensation.selectors import fx_rate_for_owner, grant_price_currency, stock_currency
+from offers.board import Evaluation
+from offers.board_cache import board_get
+from offers.models import NegotiationEntry, Offer
+from offers.services import CENTS, _rows, package_children, schedule_fields
+
+# What the user writes when logging an ask, and when recording what came back.
+ASK_FIELDS = ["asked_on", "channel", "contact", "topic", "ask"]
+ANSWER_FIELDS = [
+    "outcome",
+    "answered_on",
+    "answer",
+    "revised_base",
+    "revised_stock",
+    "revised_sign_on",
+    "revised_level",
+    "revised_deadline",
+]
+# A grant added by a negotiation on an option with no new-hire grant of its own (a transfer's
+# or staying's retention grant); a later answer revises the same grant.
+NEGOTIATED_GRANT = "Negotiated grant"
+
+
+def _evaluation(user: AbstractBaseUser, offer: Offer) -> Evaluation | None:
+    """Return the option's evaluation from the user's board (None if it cannot be valued)."""
+    board = board_get(user=user)
+    ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
+    return ev if ev is not None and not ev.error else None
+
+
+def _headline(ev: Evaluation | None) -> Decimal | None:
+    return Decimal(str(round(ev.value, 2))) if ev is not None else None
+
+
+def _snapshot_before(entry: NegotiationEntry, ev: Evaluation | None) -> None:
+    entry.value_before = _headline(ev)
+    entry.value_after = None
+    entry.value_currency = ev.basis.currency if ev is not None else ""
+    entry.value_basis = ev.basis.label[:300] if ev is not None else ""
+
+
+def _grants(entry: NegotiationEntry, offer: Offer, user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """Return the package's grant rows with the revised stock (in the package currency) applied.
+
+    An external offer's new-hire grant is its first grant: its value is revised. An internal
+    transfer or staying keeps the grants it holds; the revised stock is one negotiated grant.
+    """
+    package = offer.package
+    existing = list(package.grants.all())
+    rows = _rows(existing, compensation_services.GRANT_FIELDS)
+    if entry.revised_stock is None:
+        return rows
+    if offer.kind == Offer.Kind.EXTERNAL:
+        target = existing[0] if existing else None
+    else:
+        target = next((g for g in existing if g.label == NEGOTIATED_GRANT), None)
+    template = target or (existing[0] if existing else None)
+    currency = grant_price_currency(template, package) if template else stock_currency(package)
+    try:
+        rate = fx_rate_for_owner(owner_id=user.pk, currency=package.currency, to_currency=currency)
+    except LookupError as error:
+        raise ValidationError({"revised_stock": str(error)}) from None
+    value = (entry.revised_stock * rate).quantize(CENTS)
+    if target is not None:
+        row = next(r for r in rows if r["id"] == target.pk)
+        row["value"] = value
+        row["shares"] = None  # the grant is now stated by its value
+        return rows
+    if template is not None:
+        schedule = {
+            "weights": template.weights,
+            "cliff_months": template.cliff_months,
+            "frequency_months": template.frequency_months,
+        }
+        price = template.grant_price
+    else:
+        schedule = schedule_fields(None, package.company)
+        company = package.company
+        price = company.share_price if company and company.share_price > 0 else Decimal("1")
+    label = "New-hire grant" if offer.kind == Offer.Kind.EXTERNAL else NEGOTIATED_GRANT
+    rows.append(
+        {
+            "label": label,
+            "value": value,
+            "grant_price": price,
+            "price_currency": currency,
+            "vest_start": offer.start_date or package.start_date,
+            **schedule,
+        }
+    )
+    return rows
+
+
+def _sign_ons(entry: NegotiationEntry, offer: Offer) -> list[dict[str, Any]]:
+    """Return the package's sign-on rows with the revised year-1 sign-on applied."""
+    rows = _rows(offer.package.sign_ons.all(), compensation_services.SIGN_ON_FIELDS)
+    if entry.revised_sign_on is None:
+        return rows
+    year1 = next((r for r in rows if r["year"] == 1), None)
+    if year1 is not None:
+        year1["amount"] = entry.revised_sign_on
+    else:
+        rows.append({"amount": entry.revised_sign_on, "year": 1, "clawback_months": 12})
+    return rows
+
+
+def _apply_revised_terms(
+    *,
+    user: AbstractBaseUser,
+    entry: NegotiationEntry,
+    expected_offer_version: int,
+    expected_package_version: int,
+) -> None:
+    """Make the entry's revised terms the offer's new version, with history before and after."""
+    offer = (
+        Offer.objects.select_for_update()
+        .select_related("package", "package__company")
+        .get(pk=entry.offer_id, owner=user)
+    )
+    if offer.version != expected_offer_version:
+        raise StaleEditError(offer)
+    package = offer.package
+    ev = _evaluation(user, offer)  # nothing written yet in this transaction: the cached board
+    _snapshot_before(entry, ev)
+    entry.offer_version_before = offer.version
+    entry.terms_currency = package.currency
+    entry.revision_before = revision_record(
+        user=user,
+        obj=offer,
+        action=Revision.Action.CHANGED,
+        children=[package, *package_children(package)],
+        summary=_("before the answer to “%(ask)s”") % {"ask": entry.ask[:200]},
+    )
+    terms: dict[str, Any] = {}
+    if entry.revised_base is not None:
+        terms["base"] = entry.revised_base
+    if entry.revised_level_id:
+        terms["level"] = entry.revised_level
+    compensation_services.package_update(
+        user=user,
+        package=package,
+        expected_version=expected_package_version,
+        fields=terms,
+        sign_ons=_sign_ons(entry, offer),
+        grants=_grants(entry, offer, user),
+        record=False,  # the offer's revisions before and after hold the package
+    )
+    fields = ["updated_at"]
+    if entry.revised_level_id:
+        offer.level = entry.revised_level
+        fields.append("level")
+    if entry.revised_deadline is not None:
+        offer.deadline = entry.revised_deadline
+        fields.append("deadline")
+    if offer.status in (Offer.Status.DRAFT, Offer.Status.RECEIVED):
+        offer.status = Offer.Status.NEGOTIATING
+        fields.append("status")
+    offer.updated_at = timezone.now()
+    save_if_unchanged(offer, expected_version=expected_offer_version, fields=fields)
+    entry.offer_version_after = offer.version
+    package.refresh_from_db()
+    entry.revision_after = revision_record(
+        user=user,
+        obj=offer,
+        action=Revision.Action.CHANGED,
+        children=[package, *package_children(package)],
+        summary=_("revised terms after “%(ask)s”") % {"ask": entry.ask[:200]},
+    )
+    after = _evaluation(user, offer)  # this transaction wrote the package: a fresh board
+    entry.value_after = _headline(after) if ev is not None else None
+
+
+def _check_level(entry: NegotiationEntry, offer: Offer) -> None:
+    level = entry.revised_level
+    if level is not None and offer.company_id and level.company_id != offer.company_id:
+        raise ValidationError(
+            {"revised_level": _("Choose a level of %(company)s.") % {"company": offer.company}}
+        )
+
+
+@transaction.atomic
+def negotiation_entry_create(
+    *,
+    user: AbstractBaseUser,
+    offer: Offer,
+    data: dict[str, Any],
+    expected_offer_version: int | None = None,
+    expected_package_version: int | None = None,
+) -> NegotiationEntry:
+    """Log an ask on one of the user's options, with its answer if it came already.
+
+    Revised terms in the answer make a new version of the offer (see the module docstring);
+    a stale offer or package version raises StaleEditError and nothing is written.
+    """
+    if offer.owner_id != user.pk:
+        raise PermissionError("offer of another user")
+    entry = NegotiationEntry(owner=user, offer=offer)
+    fields_assign(entry, data, [*ASK_FIELDS, *ANSWER_FIELDS], ignore_unknown=True)
+    return _save_answer(
+        user=user,
+        entry=entry,
+        expected_offer_version=expected_offer_version,
+        expected_package_version=expected_package_version,
+        created=True,
+    )
+
+
+@transaction.atomic
+def negotiation_entry_answer(
+    *,
+    user: AbstractBaseUser,
+    entry: NegotiationEntry,
+    data: dict[str, Any],
+    expected_version: int,
+    expected_offer_version: int | None = None,
+    expected_package_version: int | None = None,
+) -> NegotiationEntry:
+    """Record what came back on an ask that was waiting for an answer."""
+    if entry.owner_id != user.pk:
+        raise PermissionError("entry of another user")
+    locked = NegotiationEntry.objects.select_for_update().filter(pk=entry.pk, owner=user).first()
+    if locked is None or locked.version != expected_version:
+        raise StaleEditError(entry)
+    if locked.outcome != NegotiationEntry.Outcome.PENDING:
+        raise ValidationError(
+            _("This ask has its answer already; log the next ask as a new entry.")
+        )
+    revision_record(user=user, obj=locked, action=Revision.Action.CHANGED, summary="before answer")
+    fields_assign(locked, data, ANSWER_FIELDS, ignore_unknown=True)
+    if locked.outcome == NegotiationEntry.Outcome.PENDING:
+        raise ValidationError(
+            {"outcome": _("Choose what came back: accepted, refused or countered.")}
+        )
+    saved = _save_answer(
+        user=user,
+        entry=locked,
+        expected_offer_version=expected_offer_version,
+        expected_package_version=expected_package_version,
+        created=False,
+    )
+    return saved
+
+
+def _save_answer(
+    *,
+    user: AbstractBaseUser,
+    entry: NegotiationEntry,
+    expected_offer_version: int | None,
+    expected_package_version: int | None,
+    created: bool,
+) -> NegotiationEntry:
+    offer = Offer.objects.select_related("package", "company").get(pk=entry.offer_id, owner=user)
+    if entry.outcome != NegotiationEntry.Outcome.PENDING and entry.answered_on is None:
+        entry.answered_on = timezone.localdate()
+    entry.full_clean(exclude=["owner", "offer"])
+    _check_level(entry, offer)
+    if entry.has_revised_terms:
+        _apply_revised_terms(
+            user=user,
+            entry=entry,
+            expected_offer_version=expected_offer_version
+            if expected_offer_version is not None
+            else offer.version,
+            expected_package_version=expected_package_version
+            if expected_package_version is not None
+            else offer.package.version,
+        )
+    elif created:
+        _snapshot_before(entry, _evaluation(user, offer))
+    if created:
+        entry.save()
+        revision_record(user=user, obj=entry, action=Revision.Action.CREATED)
+    else:
+        entry.version += 1
+        entry.save()
+    return entry
+
+
+@transaction.atomic
+def negotiation_entry_delete(*, user: AbstractBaseUser, entry: NegotiationEntry) -> Revision:
+    """Move a log entry to the trash (restorable for 30 days); the offer's terms stay."""
+    if entry.owner_id != user.pk:
+        raise PermissionError("entry of another user")
+    return object_trash(user=user, obj=entry)

@@ -1,0 +1,134 @@
+"""Views of the negotiation log (per option) and of the timeline across companies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from accounts.forms import form_add_service_errors
+from accounts.locking import StaleEditError
+from offers import selectors, selectors_negotiation, services_negotiation
+from offers.forms_negotiation import NegotiationAnswerForm, NegotiationEntryForm
+from offers.models import Offer
+from offers.timeline import timeline_for
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
+
+
+def _log_context(request: HttpRequest, offer: Offer, form: NegotiationEntryForm) -> dict[str, Any]:
+    entries = list(
+        selectors_negotiation.negotiation_entry_list(user=request.user, offer_id=offer.pk)
+    )
+    return {"offer": offer, "entries": entries, "form": form}
+
+
+@require_http_methods(["GET", "POST"])
+def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show an option's negotiation log and log a new ask (htmx: the log section only)."""
+    offer = selectors.offer_get(user=request.user, pk=pk)
+    form = NegotiationEntryForm(request.POST or None, offer=offer)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            try:
+                services_negotiation.negotiation_entry_create(
+                    user=request.user,
+                    offer=offer,
+                    data=data,
+                    expected_offer_version=data.pop("offer_version"),
+                    expected_package_version=data.pop("package_version"),
+                )
+            except StaleEditError as exc:
+                form.add_error(None, str(exc))
+                status = 409
+            except ValidationError as exc:
+                form_add_service_errors(form, exc)
+                status = 400
+            else:
+                if not _is_htmx(request):
+                    messages.success(request, _("Logged."))
+                    return redirect("offers:negotiation_log", pk=offer.pk)
+                offer = selectors.offer_get(user=request.user, pk=pk)
+                form = NegotiationEntryForm(offer=offer)
+        else:
+            status = 400
+    context = _log_context(request, offer, form)
+    template = (
+        "offers/partials/negotiation_log.html"
+        if _is_htmx(request)
+        else "offers/negotiation_log.html"
+    )
+    return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def negotiation_entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record what came back on an ask; revised terms make a new version of the offer."""
+    entry = selectors_negotiation.negotiation_entry_get(user=request.user, pk=pk)
+    offer = entry.offer
+    form = NegotiationAnswerForm(request.POST or None, instance=entry, offer=offer)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = dict(form.cleaned_data)
+            try:
+                services_negotiation.negotiation_entry_answer(
+                    user=request.user,
+                    entry=entry,
+                    data=data,
+                    expected_version=data.pop("version"),
+                    expected_offer_version=data.pop("offer_version"),
+                    expected_package_version=data.pop("package_version"),
+                )
+            except StaleEditError as exc:
+                form.add_error(None, str(exc))
+                status = 409
+            except ValidationError as exc:
+                form_add_service_errors(form, exc)
+                status = 400
+            else:
+                messages.success(request, _("Answer recorded."))
+                return redirect("offers:negotiation_log", pk=offer.pk)
+        else:
+            status = 400
+    return render(
+        request,
+        "offers/negotiation_answer.html",
+        {"form": form, "entry": entry, "offer": offer},
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def negotiation_entry_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Ask, then move a log entry to the trash (the offer's terms stay as they are)."""
+    entry = selectors_negotiation.negotiation_entry_get(user=request.user, pk=pk)
+    if request.method == "POST":
+        services_negotiation.negotiation_entry_delete(user=request.user, entry=entry)
+        messages.success(request, _("Moved to the trash; you can restore it for 30 days."))
+        return redirect("offers:negotiation_log", pk=entry.offer_id)
+    return render(request, "offers/confirm_delete.html", {"object": entry, "cancel": entry.offer})
+
+
+@require_GET
+def timeline(request: HttpRequest) -> HttpResponse:
+    """Show every deadline and next round across companies, with the asks that align them."""
+    page = timeline_for(user=request.user)
+    asks = [
+        (ask, page.offers.get(ask.offer_key), page.asked.get(ask.offer_key))
+        for ask in page.timeline.asks
+    ]
+    return render(
+        request,
+        "offers/timeline.html",
+        {"page": page, "events": page.timeline.events, "asks": asks},
+    )
