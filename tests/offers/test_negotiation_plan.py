@@ -79,8 +79,9 @@ def test_metas_plan_is_the_story(plans):
     by = {a.component: a for a in plan.asks}
     assert list(by) == [REMOTE, STOCK, DEADLINE]
     stock = by[STOCK]
-    # E6 band stock midpoint 240,000 a year minus the offered 150,000: asked once, not twice.
-    assert stock.amount == 90_000 and stock.currency == "USD"
+    # E6 band stock midpoint 240,000 a year minus the 180,000 of the revised offer (the demo's log:
+    # stock raised with VP approval, version 2): asked once, not twice.
+    assert stock.amount == 60_000 and stock.currency == "USD"
     assert any("targeted E6" in line for line in stock.evidence)
     assert any("band max USD 240,000" in line for line in stock.evidence)
     assert [m.rule for m in stock.merged] == ["top_of_band"]
@@ -95,7 +96,7 @@ def test_metas_plan_is_the_story(plans):
     # The make-whole and "worth less than staying" would ask for the same money again.
     background = {b.point.rule for b in plan.background}
     assert {"make_whole", "below_stay"} <= background
-    assert plan.money_asked == 360_000 <= plan.gap.amount
+    assert plan.money_asked == 240_000 <= plan.gap.amount
     # Meta cannot rank first by the user's own preferences: the walk-away point says so.
     assert plan.walk_away.value_home is None and "not money" in plan.walk_away.reason
 
@@ -168,7 +169,7 @@ def test_play_it_out_starts_from_the_plans_asks(client, demo):
     assert response.status_code == 302
     scenario = Scenario.objects.filter(offer=meta).latest("pk")
     # The stock ask (with the E6 level), the remote terms; the deadline has nothing to play.
-    assert scenario.extra_stock_yearly == 90_000
+    assert scenario.extra_stock_yearly == 60_000  # E6 midpoint 240,000 - the revised 180,000
     assert scenario.level == meta.target_level
     assert scenario.remote_weeks_per_year == 8
     assert scenario.extra_sign_on == 0
