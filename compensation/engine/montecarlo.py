@@ -110,6 +110,14 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
     """Precompute everything that does not depend on the random draws."""
     if basis not in BASES:
         raise EngineInputError("basis", f"must be one of {', '.join(BASES)} (got {basis!r})")
+    if basis == "net_home":
+        for i, spec in enumerate(specs):
+            if spec.tax_regime is not None:
+                raise EngineInputError(
+                    f"options[{i}].tax_regime",
+                    "the net_home basis takes flat tax rates only; value progressive tax "
+                    "with window.simulate_window",
+                )
     months = 12 * years
     cm = cashflow_matrix(specs, months)
     factor = np.ones(len(specs))
