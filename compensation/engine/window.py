@@ -161,7 +161,9 @@ def window_yearly(
     return out
 
 
-def _tax_padding(window_start: datetime.date, months: int, year_starts_month: int) -> tuple[int, int]:
+def _tax_padding(
+    window_start: datetime.date, months: int, year_starts_month: int
+) -> tuple[int, int]:
     """Return the months before and after the window that share its first and last tax year."""
     day = datetime.timedelta(days=1)
 

@@ -58,7 +58,9 @@ def tax_year_of(day: datetime.date, year_starts_month: int) -> int:
     return day.year if day.month >= year_starts_month else day.year - 1
 
 
-def month_tax_years(start: datetime.date, first: int, last: int, year_starts_month: int) -> np.ndarray:
+def month_tax_years(
+    start: datetime.date, first: int, last: int, year_starts_month: int
+) -> np.ndarray:
     """Return the tax year of months first..last after ``start`` (month m ends at start + m).
 
     A month's income is dated on its last day, the day before ``start + m months``.
