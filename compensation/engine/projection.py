@@ -255,7 +255,7 @@ def package_tax(
     year projected) so that it is not taxed as a part year.
     """
     months = spec.months
-    cash = sum(monthly[c] for c in ("base", "bonus", "sign_on", "relocation"))
+    cash = np.sum([monthly[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
     equity = monthly["equity_grants"] + monthly["refreshers"]
     if spec.tax_regime is None:
         return np.asarray((cash + equity) * spec.tax_rate_pct / 100.0)
@@ -272,7 +272,7 @@ def package_tax(
             path = np.asarray(price_path, dtype=np.float64)[:months]
             path = np.concatenate([path, np.full(12, path[-1])])
         extra = _monthly_arrays(longer, path)
-        more = sum(extra[c] for c in ("base", "bonus", "sign_on", "relocation"))
+        more = np.sum([extra[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
         cash = np.concatenate([cash, more[months : months + tail]])
         equity = np.concatenate(
             [equity, (extra["equity_grants"] + extra["refreshers"])[months : months + tail]]

@@ -17,7 +17,8 @@ def bracket_tax(brackets: Brackets, income: np.ndarray | float) -> np.ndarray:
     rates = np.asarray(brackets.rates)
     below = np.concatenate([[0.0], np.cumsum(np.diff(starts) * rates[:-1])])
     i = np.searchsorted(starts, taxable, side="right") - 1
-    return np.asarray(below[i] + (taxable - starts[i]) * rates[i])
+    out: np.ndarray = below[i] + (taxable - starts[i]) * rates[i]
+    return np.asarray(out)
 
 
 def part_tax(part: TaxPart, income: np.ndarray | float) -> np.ndarray:
@@ -25,7 +26,7 @@ def part_tax(part: TaxPart, income: np.ndarray | float) -> np.ndarray:
     tax = bracket_tax(part.brackets, income)
     if part.alternative is not None:
         tax = np.minimum(tax, bracket_tax(part.alternative, income))
-    return tax
+    return np.asarray(tax)
 
 
 def _base(part: TaxPart, cash: np.ndarray, equity: np.ndarray) -> np.ndarray:
@@ -33,7 +34,7 @@ def _base(part: TaxPart, cash: np.ndarray, equity: np.ndarray) -> np.ndarray:
         return cash
     if part.applies_to == "equity":
         return equity
-    return cash + equity
+    return np.asarray(cash + equity)
 
 
 def yearly_tax(
