@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,40 @@ def simulate_prices(
     np.cumsum(z, axis=1, out=z)
     np.exp(z, out=z)
     z *= s0_
+    return z
+
+
+def stream(rng: np.random.Generator, key: object) -> np.random.Generator:
+    """Return the random stream of one ticker or option: derived from ``rng``'s seed and ``key``.
+
+    The stream is a child of the generator's SeedSequence with a spawn key made from a hash of
+    ``repr(key)``, so the same seed and key give the same numbers whatever else is simulated
+    beside them (and whatever has been drawn from ``rng`` before). A generator without a
+    seed sequence gives up 128 bits of its own stream as the entropy instead.
+    """
+    _check_rng(rng)
+    seq = getattr(rng.bit_generator, "seed_seq", None)
+    if not isinstance(seq, np.random.SeedSequence):
+        seq = np.random.SeedSequence([int(v) for v in rng.integers(0, 2**63, size=2)])
+    digest = hashlib.sha256(repr(key).encode("utf-8")).digest()
+    child = np.random.SeedSequence(
+        entropy=seq.entropy,
+        spawn_key=(*seq.spawn_key, int.from_bytes(digest[:8], "little")),
+        pool_size=seq.pool_size,
+    )
+    return np.random.Generator(type(rng.bit_generator)(child))
+
+
+def simulate_price_paths(
+    s0: float, mu: float, sigma: float, months: int, paths: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Return one stock's GBM month-end prices shaped (paths, months); path i uses draws i."""
+    z = rng.standard_normal((paths, months))
+    z *= sigma * math.sqrt(DT)
+    z += (mu - 0.5 * sigma**2) * DT
+    np.cumsum(z, axis=1, out=z)
+    np.exp(z, out=z)
+    z *= s0
     return z
 
 
@@ -90,6 +125,7 @@ class _Plan:
     baseline: np.ndarray  # (options, years): fixed cash plus equity on zero-volatility stock
     groups: list[_StockGroup]
     tickers: int  # rows of standard normals drawn per chunk
+    noise_keys: list[object]  # the stable key of each row's random stream
     option_group: list[int | None]  # stochastic group of each option (None: deterministic)
     option_stock: list[tuple[float, float, float]]  # (s0, mu, sigma) per option
 
@@ -132,6 +168,7 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
 
     baseline = cm.fixed.reshape(len(specs), years, 12).sum(axis=2) * factor[:, None]
     mu = np.log1p(cm.growth)
+    labels = _labels(specs)
     groups: dict[tuple[object, ...], _StockGroup] = {}
     noise_rows: dict[object, int] = {}
     option_group: list[int | None] = []
@@ -157,7 +194,8 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
                 baseline[o] += (prices @ block) / at_grant[g]
             option_group.append(None)
             continue
-        ticker = cm.tickers[o] if cm.tickers[o] is not None else ("__option__", o)
+        # A stable key per stream: the ticker, or the option's own label without one.
+        ticker = ("ticker", cm.tickers[o]) if cm.tickers[o] is not None else ("option", labels[o])
         row = noise_rows.setdefault(ticker, len(noise_rows))
         key: tuple[object, ...] = (ticker, s0, drift, sigma)
         if key not in groups:
@@ -185,12 +223,13 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
     for key, group in groups.items():
         group.weights = np.ascontiguousarray(np.concatenate(group_blocks[key], axis=1).T)
     return _Plan(
-        labels=_labels(specs),
+        labels=labels,
         years=years,
         months=months,
         baseline=baseline,
         groups=list(groups.values()),
         tickers=len(noise_rows),
+        noise_keys=list(noise_rows),
         option_group=option_group,
         option_stock=option_stock,
     )
@@ -203,9 +242,12 @@ def _iter_chunks(
 
     The random part excludes ``plan.baseline``; adding it back afterwards keeps
     deterministic figures exact in float64 while stored random parts are float32.
+    Each ticker (or option without one) draws from its own stream (`stream`), path after
+    path, so its paths do not depend on the other options nor on the chunk size.
     """
     years, months = plan.years, plan.months
     last_use = {g.noise: i for i, g in enumerate(plan.groups)}
+    streams = [stream(rng, key) for key in plan.noise_keys]
     buffer: np.ndarray | None = None
     done = 0
     while done < paths:
@@ -214,10 +256,12 @@ def _iter_chunks(
         yearly = np.zeros((len(plan.labels), years, n))
         year_end = np.empty((len(plan.groups), years, n))
         if plan.tickers:
-            if buffer is None or buffer.shape[2] != n:
-                buffer = np.empty((plan.tickers, months, n))
-            z = rng.standard_normal(out=buffer)
-            np.cumsum(z, axis=1, out=z)
+            if buffer is None or buffer.shape[1] != n:
+                buffer = np.empty((plan.tickers, n, months))
+            for row, generator in enumerate(streams):
+                generator.standard_normal(out=buffer[row])
+            np.cumsum(buffer, axis=2, out=buffer)
+            z = buffer.transpose(0, 2, 1)  # (tickers, months, n) view
             for i, group in enumerate(plan.groups):
                 # Reuse the noise block in place when no later group needs it.
                 if last_use[group.noise] == i:

@@ -276,23 +276,32 @@ def window_paths(
     Options on the same ticker see the same simulated prices, so a comparison between them
     (staying against an internal transfer) moves together as it would in life.
     """
-    from .montecarlo import simulate_prices
+    from .montecarlo import simulate_price_paths, stream
 
     if column not in ("total", "net"):
         raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
     months = 12 * check_int("years", years, minimum=1)
+    paths = check_int("paths", paths, minimum=1)
     stocks: dict[tuple[object, ...], Stock] = {}
     for segments in options.values():
         for segment in segments:
             stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
-    keys = list(stocks)
-    s0 = np.array([stocks[k].price for k in keys])
-    mu = np.log1p(np.array([stocks[k].growth_pct / 100.0 for k in keys]))
-    sigma = np.array([stocks[k].volatility_pct / 100.0 for k in keys])
-    simulated = simulate_prices(s0, mu, sigma, months, paths, rng)  # (paths, months, stocks)
+    # One random stream per share-price process, keyed by it: an option's paths do not
+    # depend on which other options are simulated beside it.
+    simulated = {
+        key: simulate_price_paths(
+            stock.price,
+            math.log1p(stock.growth_pct / 100.0),
+            stock.volatility_pct / 100.0,
+            months,
+            paths,
+            stream(rng, key),
+        )
+        for key, stock in stocks.items()
+    }
     out: dict[str, np.ndarray] = {}
     for key, segments in options.items():
-        prices = [simulated[:, :, keys.index(_stock_key(s.spec.stock))] for s in segments]
+        prices = [simulated[_stock_key(s.spec.stock)] for s in segments]
         values = window_yearly(segments, window_start=window_start, years=years, prices=prices)
         out[key] = values[column]
     return out
