@@ -112,7 +112,8 @@ class _StockGroup:
     s0: float
     scale: float  # sigma * sqrt(dt)
     log_path: np.ndarray  # (months,) log s0 + (mu - sigma^2 / 2) t, the zero-noise log price
-    weights: np.ndarray  # (months, columns) value per unit price, month -> year
+    weights: np.ndarray  # (columns, months) value per unit price, month -> year
+    terms: list[tuple[int, np.ndarray, np.ndarray]] = field(default_factory=list)
     grant_cols: list[tuple[int, slice]] = field(default_factory=list)
     refresher_cols: list[tuple[int, np.ndarray, slice]] = field(default_factory=list)
 
@@ -222,6 +223,7 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
         option_group.append(list(groups).index(key))
     for key, group in groups.items():
         group.weights = np.ascontiguousarray(np.concatenate(group_blocks[key], axis=1).T)
+        group.terms = _weight_terms(group.weights)
     return _Plan(
         labels=labels,
         years=years,
@@ -249,6 +251,7 @@ def _iter_chunks(
     last_use = {g.noise: i for i, g in enumerate(plan.groups)}
     streams = [stream(rng, key) for key in plan.noise_keys]
     buffer: np.ndarray | None = None
+    draws = np.empty((0, months))
     done = 0
     while done < paths:
         n = min(chunk_size, paths - done)
@@ -256,12 +259,14 @@ def _iter_chunks(
         yearly = np.zeros((len(plan.labels), years, n))
         year_end = np.empty((len(plan.groups), years, n))
         if plan.tickers:
-            if buffer is None or buffer.shape[1] != n:
-                buffer = np.empty((plan.tickers, n, months))
+            if buffer is None or buffer.shape[2] != n:
+                buffer = np.empty((plan.tickers, months, n))
+                draws = np.empty((n, months))
             for row, generator in enumerate(streams):
-                generator.standard_normal(out=buffer[row])
-            np.cumsum(buffer, axis=2, out=buffer)
-            z = buffer.transpose(0, 2, 1)  # (tickers, months, n) view
+                # Drawn path by path (so chunks concatenate), summed into months-first order.
+                generator.standard_normal(out=draws)
+                np.cumsum(draws, axis=1, out=buffer[row].T)
+            z = buffer
             for i, group in enumerate(plan.groups):
                 # Reuse the noise block in place when no later group needs it.
                 if last_use[group.noise] == i:
@@ -272,7 +277,7 @@ def _iter_chunks(
                 prices += group.log_path[:, None]
                 np.exp(prices, out=prices)
                 year_end[i] = prices[11::12]
-                values = group.weights @ prices  # (columns, n)
+                values = _apply_weights(group, prices)  # (columns, n)
                 for o, cols in group.grant_cols:
                     yearly[o] += values[cols]
                 for o, grant_years, cols in group.refresher_cols:
@@ -282,6 +287,32 @@ def _iter_chunks(
                     block = values[cols].reshape(len(grant_years), years, n)
                     yearly[o] += (block / at_grant[:, None, :]).sum(axis=0)
         yield yearly, year_end
+
+
+def _weight_terms(weights: np.ndarray) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """Return, per month with a vest, the columns it adds to and their weights."""
+    terms = []
+    for m in range(weights.shape[1]):
+        cols = np.flatnonzero(weights[:, m])
+        if cols.size:
+            terms.append((m, cols, np.ascontiguousarray(weights[cols, m][:, None])))
+    return terms
+
+
+def _apply_weights(group: _StockGroup, prices: np.ndarray) -> np.ndarray:
+    """Return ``group.weights @ prices`` summed over vest months only, without BLAS.
+
+    Vests fall on a few months and each column on one year: the sparse sum is fewer
+    operations than the dense product, and a multi-threaded BLAS on a busy machine spends
+    more time waking its threads than multiplying these small matrices.
+    """
+    out = np.zeros((group.weights.shape[0], prices.shape[1]))
+    for m, cols, coef in group.terms:
+        if cols.size == 1:
+            out[cols[0]] += coef[0, 0] * prices[m]
+        else:
+            out[cols] += coef * prices[m]
+    return out
 
 
 def select_percentiles(values: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
