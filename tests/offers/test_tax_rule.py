@@ -93,3 +93,15 @@ def test_the_option_page_says_which_tax_rule_applies(demo, client):
 def test_the_window_tax_of_a_whole_calendar_year_is_the_tables_tax(alice):
     # A sanity link between the page and the tables: 200,000 of wages in California.
     assert float(yearly_tax(regime_get("us-ca"), 200_000)) == pytest.approx(67_793.18, abs=1)
+
+
+def test_exports_name_the_tax_rule_of_each_option(demo):
+    from offers.export.comparison import comparison_build
+
+    comparison = comparison_build(user=demo)
+    options = {o["name"]: o for o in comparison.options}
+    assert options["Stay at Northwind AI"]["tax_rule"] == "California + US federal 2025 tax"
+    rows = {a["option"]: a for a in comparison.assumptions}
+    assert rows["TikTok Singapore (expected)"]["tax_rule"].endswith(
+        "then Singapore resident YA 2026 tax"
+    )
