@@ -193,8 +193,9 @@ def segment_tax(
     with the regime's brackets in its currency and the tax shared among the year's months in
     proportion to their income. A tax year cut by the window's edges also counts the
     segment's income in its months outside the window (before the window at today's share
-    price, after it at the last one), so a window starting in December does not tax that
-    December as if it were the year's only income.
+    price, after it at the last one; on the median path when ``prices`` holds many paths),
+    so a window starting in December does not tax that December as if it were the year's
+    only income.
     """
     spec = segment.spec
     gross = sum(values.values())
@@ -213,18 +214,22 @@ def segment_tax(
             segment.stock_fx_to_home,
         )
         lead_dims = prices.shape[:-1]
+        # The months outside the window only set the rate: value them once, on the median
+        # simulated path when there are many (exact for one deterministic path).
+        path = prices if prices.ndim == 1 else np.median(prices.reshape(-1, months), axis=0)
         outer_prices = np.concatenate(
-            [
-                np.full((*lead_dims, lead), spec.stock.price),
-                prices,
-                np.broadcast_to(prices[..., -1:], (*lead_dims, tail)),
-            ],
-            axis=-1,
+            [np.full(lead, spec.stock.price), path, np.full(tail, path[-1])]
         )
         padded = _segment_values(outer, outer_start, lead + months + tail, outer_prices)
         # Inside the window the exact values stand; outside, the padded run's.
-        padded_equity = padded["equity"]
-        padded_cash = sum(padded.values()) - padded_equity
+        padded_equity = np.array(
+            np.broadcast_to(padded["equity"], (*lead_dims, lead + months + tail))
+        )
+        padded_cash = np.array(
+            np.broadcast_to(
+                sum(padded.values()) - padded["equity"], (*lead_dims, lead + months + tail)
+            )
+        )
         padded_cash[..., lead : lead + months] = cash
         padded_equity[..., lead : lead + months] = equity
         cash, equity = padded_cash, padded_equity
