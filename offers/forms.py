@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from compensation.engine import VESTING_PRESETS
+from compensation.engine.currencies import is_currency
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -223,13 +224,13 @@ class OfferForm(forms.ModelForm):
 
     def clean_currency(self) -> str:
         value = (self.cleaned_data.get("currency") or "USD").strip().upper()
-        if len(value) != 3 or not value.isalpha() or not value.isascii():
+        if not is_currency(value):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 
     def clean_stock_currency(self) -> str:
         value = (self.cleaned_data.get("stock_currency") or "").strip().upper()
-        if value and (len(value) != 3 or not value.isalpha() or not value.isascii()):
+        if value and not is_currency(value):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 

@@ -425,3 +425,11 @@ def test_package_tax_rule_through_the_form_and_on_the_page(client_alice, alice):
     assert "Washington + US federal 2025 tax" in body.decode()
     bad = client_alice.post(url, package_post(name="Other", tax_regime="moon"))
     assert bad.status_code == 200 and "tax_regime" in bad.context["form"].errors
+
+
+def test_package_form_refuses_a_currency_outside_iso_4217(client_alice, alice):
+    response = client_alice.post(
+        reverse("compensation:package_create"), package_post(currency="ABC")
+    )
+    assert response.status_code == 200 and "currency" in response.context["form"].errors
+    assert not Package.objects.filter(owner=alice).exists()

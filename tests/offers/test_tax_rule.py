@@ -105,3 +105,11 @@ def test_exports_name_the_tax_rule_of_each_option(demo):
     assert rows["TikTok Singapore (expected)"]["tax_rule"].endswith(
         "then Singapore resident YA 2026 tax"
     )
+
+
+@pytest.mark.parametrize("field", ["currency", "stock_currency"])
+def test_the_offer_form_refuses_a_code_outside_iso_4217(client_alice, alice, field):
+    response = client_alice.post(reverse("offers:offer_create"), offer_post(**{field: "ABC"}))
+    assert response.status_code == 400
+    assert field in response.context["form"].errors
+    assert not Package.objects.filter(owner=alice).exists()
