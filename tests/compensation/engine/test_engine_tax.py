@@ -163,6 +163,23 @@ def test_tax_is_monotone_and_its_marginal_rate_at_most_the_top_rate(key, income,
     assert low <= income * top_rate(regime, kind) + 1e-6
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    key=st.sampled_from(sorted(regimes())),
+    cash=st.lists(st.floats(min_value=0, max_value=200_000), min_size=24, max_size=24),
+    equity=st.lists(st.floats(min_value=0, max_value=300_000), min_size=24, max_size=24),
+)
+def test_monthly_shares_add_up_to_each_years_tax(key, cash, equity):
+    regime = regime_get(key)
+    years = np.repeat([2026, 2027], 12)
+    c, e = np.array(cash), np.array(equity)
+    out = monthly_tax(regime, years, c, e)
+    for y in (slice(0, 12), slice(12, 24)):
+        expected = float(yearly_tax(regime, c[y].sum(), e[y].sum()))
+        assert out[y].sum() == pytest.approx(expected, rel=1e-9, abs=1e-6)
+    assert np.all(out >= 0)
+
+
 def test_every_table_names_its_year_currency_status_and_official_source():
     for path in DATA_DIR.glob("*.toml"):
         if path.stem == "regimes":
