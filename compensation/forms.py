@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from compensation import engine, selectors
+from compensation.engine.currencies import is_currency
 from compensation.models import (
     Band,
     Company,
@@ -114,6 +115,12 @@ class PackageForm(forms.ModelForm):
         self.fields["location"].queryset = selectors.location_list(user=user)
         if self.instance.pk and not self.is_bound:
             self.initial["version"] = self.instance.version
+
+    def clean_currency(self) -> str:
+        value = str(self.cleaned_data.get("currency") or "")
+        if not is_currency(value):
+            raise ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
+        return value
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -226,7 +233,7 @@ class SignOnForm(forms.ModelForm):
 def clean_currency_code(value: str | None) -> str:
     """Return an ISO 4217 code in capitals ("" stays ""), or raise a ValidationError."""
     code = (value or "").strip().upper()
-    if code and (len(code) != 3 or not code.isalpha() or not code.isascii()):
+    if code and not is_currency(code):
         raise ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
     return code
 

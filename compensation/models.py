@@ -256,6 +256,14 @@ class FxRate(models.Model):
         return f"1 {self.currency} = {self.rate} {self.to_currency} ({self.as_of})"
 
 
+def tax_regime_choices() -> list[tuple[str, str]]:
+    """Return the package tax rules: the flat rate, then each regime of the engine's tables."""
+    from compensation.engine.tax import regimes
+
+    flat = str(_("Flat rate: the tax location's effective tax %"))
+    return [("", flat)] + [(key, r.label) for key, r in regimes().items()]
+
+
 class Package(models.Model):
     """A pay package: an offer's terms or the current job's."""
 
@@ -299,6 +307,17 @@ class Package(models.Model):
     start_date = models.DateField(_("start date"))
     location = models.ForeignKey(
         LocationPreset, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+    )
+    tax_regime = models.CharField(
+        _("tax rule"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=tax_regime_choices,
+        help_text=_(
+            "Income tax by the place's published brackets, per tax year. Empty: one flat "
+            "rate, the tax location's effective tax %."
+        ),
     )
     version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)

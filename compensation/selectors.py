@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from compensation import engine
+from compensation.engine import tax as engine_tax
 from compensation.models import (
     Band,
     Company,
@@ -249,6 +250,14 @@ def tax_rate_pct(package: Package) -> Decimal:
 _tax_rate_pct = tax_rate_pct  # package_to_spec's keyword shadows the name
 
 
+def tax_rule_words(spec: engine.PackageSpec) -> str:
+    """Return the tax rule of a spec in words: its regime and tax year, or the flat fallback."""
+    if spec.tax_regime:
+        regime = engine_tax.regime_get(spec.tax_regime)
+        return _("%(place)s %(year)s tax") % {"place": regime.place, "year": regime.year_label}
+    return _("flat %(rate)s%% (no tax table for this place)") % {"rate": f"{spec.tax_rate_pct:g}"}
+
+
 def package_list(*, user: AbstractBaseUser) -> QuerySet[Package]:
     """Return the user's packages with everything `package_to_spec` reads."""
     return (
@@ -359,6 +368,8 @@ def package_to_spec(
     year (4x on a four-year schedule) on the first grant's schedule (even quarterly
     without one) vesting from the start; ``extra_sign_on`` is paid in year 1;
     ``refresher_yearly`` (package currency) replaces the refreshers (0 removes them).
+    A package with a ``tax_regime`` is taxed by that regime's brackets in its currency
+    (``fx_to_tax`` from the FX table); without one, by the location's flat rate.
     Raises EngineInputError for inconsistent data.
     """
     grants = list(package.grants.all())
@@ -433,6 +444,12 @@ def package_to_spec(
         ]
     else:
         refreshers = []
+    regime = package.tax_regime or None
+    fx_to_tax = 1.0
+    if regime is not None:
+        regime_currency = engine_tax.regime_get(regime).currency
+        if regime_currency != package.currency:
+            fx_to_tax = rate(package.currency, regime_currency)
     return engine.PackageSpec(
         name=package.name,
         start=start,
@@ -449,6 +466,8 @@ def package_to_spec(
         relocation=float(package.relocation),
         fx_to_home=float(fx_to_home),
         tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else _tax_rate_pct(package)),
+        tax_regime=regime,
+        fx_to_tax=fx_to_tax,
     )
 
 

@@ -73,6 +73,7 @@ PACKAGE_FIELDS = (
     "relocation",
     "start_date",
     "location",
+    "tax_regime",
 )
 SIGN_ON_FIELDS = ("amount", "year", "clawback_months")
 VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies")

@@ -350,7 +350,13 @@ def _projection(package: Package, horizon: int) -> dict[str, Any]:
         {"year": int(year), **{k: float(v) for k, v in row.items()}}
         for year, row in yearly.iterrows()
     ]
-    return {"rows": rows, "assumptions": facts, "summary": summary, "spec": spec}
+    return {
+        "rows": rows,
+        "assumptions": facts,
+        "summary": summary,
+        "spec": spec,
+        "tax_rule": selectors.tax_rule_words(spec),
+    }
 
 
 def package_detail(request: HttpRequest, pk: int) -> HttpResponse:

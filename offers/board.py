@@ -36,7 +36,7 @@ from compensation.engine.window import (
     window_yearly,
 )
 from compensation.models import Level, Package
-from compensation.selectors import FxTable, fx_table, package_to_spec
+from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words
 from interviews.levels import level_check, rung, target_level_of
 from interviews.models import Process
 from offers.logic.criteria import RATINGS
@@ -213,6 +213,18 @@ class Evaluation:
         """Return the first window year's value on the basis."""
         values = self.values
         return values[0] if values else 0.0
+
+    @property
+    def tax_words(self) -> str:
+        """Return the tax rule of each segment in words, e.g. 'California + US federal 2025 tax'."""
+        rules = [tax_rule_words(s.spec) for s in self.segments]
+        if len(rules) > 1 and rules[0] != rules[-1]:
+            return _("%(a)s until %(d)s, then %(b)s") % {
+                "a": rules[0],
+                "d": self.bridge_until,
+                "b": rules[-1],
+            }
+        return rules[-1] if rules else ""
 
     @property
     def bridge_until(self) -> str:

@@ -131,6 +131,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         bonus_multiplier=Decimal("1.1"),
         start_date=today,
         location=_location("San Francisco Bay Area"),
+        tax_regime="us-ca",
     )
     grants = [
         ("Initial grant (2022)", Decimal("360000"), Decimal("95"), dt.date(2022, 12, 1)),
@@ -181,6 +182,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         bonus_multiplier=Decimal("1"),
         start_date=start,
         location=_location("Taipei"),
+        tax_regime="tw",
     )
     # Pay is in TWD; the parent's stock stays priced in USD, so the kept grants and the
     # refreshers are USD values (a refresher of USD 118,750 is about TWD 3.8 million).
@@ -231,6 +233,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         relocation=Decimal("0"),
         start_date=start,
         location=_location("San Francisco Bay Area"),
+        tax_regime="us-ca",
     )
     _grant(
         meta_pkg,
@@ -288,6 +291,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         bonus_multiplier=Decimal("1"),
         start_date=start,
         location=_location("San Francisco Bay Area"),
+        tax_regime="us-ca",
     )
     _grant(
         google_pkg,
@@ -344,6 +348,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         relocation=Decimal("25000"),
         start_date=start,
         location=_location("Singapore"),
+        tax_regime="sg",
     )
     # Paid in SGD, stock priced in USD: the band median of SGD 90,000 a year over four
     # years is SGD 360,000, quoted as USD 266,400 at 1 SGD = 0.74 USD (illustrative).

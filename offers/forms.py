@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from compensation.engine import VESTING_PRESETS
-from compensation.models import Company, Level, LocationPreset
+from compensation.engine.currencies import is_currency
+from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 
@@ -153,6 +154,15 @@ class OfferForm(forms.ModelForm):
     tax_location = forms.ModelChoiceField(
         label=_("Tax location"), queryset=LocationPreset.objects.none(), required=False
     )
+    tax_regime = forms.ChoiceField(
+        label=_("Tax rule"),
+        choices=tax_regime_choices,
+        required=False,
+        help_text=_(
+            "Income tax by the place's published brackets, per tax year. Empty: one flat "
+            "rate, the tax location's effective tax %."
+        ),
+    )
     work_timezone = TimezoneField(
         label=_("Work time zone (the team's)"), initial="America/Los_Angeles"
     )
@@ -199,6 +209,7 @@ class OfferForm(forms.ModelForm):
                 self.fields[name].initial = getattr(package, name)
             self.fields["relocation_amount"].initial = package.relocation
             self.fields["tax_location"].initial = package.location_id
+            self.fields["tax_regime"].initial = package.tax_regime
             # Grants, sign-ons and refreshers are edited in detail on the package page.
             for name in (
                 "sign_on_year1",
@@ -213,13 +224,13 @@ class OfferForm(forms.ModelForm):
 
     def clean_currency(self) -> str:
         value = (self.cleaned_data.get("currency") or "USD").strip().upper()
-        if len(value) != 3 or not value.isalpha() or not value.isascii():
+        if not is_currency(value):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 
     def clean_stock_currency(self) -> str:
         value = (self.cleaned_data.get("stock_currency") or "").strip().upper()
-        if value and (len(value) != 3 or not value.isalpha() or not value.isascii()):
+        if value and not is_currency(value):
             raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 

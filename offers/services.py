@@ -172,6 +172,7 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: st
             "relocation": data.get("relocation_amount") or Decimal("0"),
             "start_date": start,
             "location": data.get("tax_location"),
+            "tax_regime": data.get("tax_regime") or "",
         },
         sign_ons=sign_ons,
         grants=grants,
@@ -224,6 +225,8 @@ def offer_update(
         terms["relocation"] = data["relocation_amount"] or Decimal("0")
     if "tax_location" in data:
         terms["location"] = data["tax_location"]
+    if "tax_regime" in data:
+        terms["tax_regime"] = data["tax_regime"] or ""
     terms["company"] = offer.company
     terms["level"] = offer.level
     compensation_services.package_update(

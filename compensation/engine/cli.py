@@ -32,18 +32,28 @@ PROJECT_COLUMNS = (
 )
 
 
-def _clean(value: Any) -> Any:
-    """Return ``value`` with floats rounded to cents and numpy scalars made JSON-safe."""
+# Keys whose numbers are not money: probabilities keep 4 decimals (a cent would round 0.4999
+# to 0.5 and hide a one-in-ten-thousand difference).
+DECIMALS = {"prob_beats": 4}
+
+
+def _clean(value: Any, decimals: int = 2) -> Any:
+    """Return ``value`` with money rounded to cents (see DECIMALS) and numpy scalars JSON-safe."""
     if isinstance(value, dict):
-        return {str(k): _clean(v) for k, v in value.items()}
+        return {str(k): _clean(v, DECIMALS.get(str(k), decimals)) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_clean(v) for v in value]
+        return [_clean(v, decimals) for v in value]
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, float | np.floating):
         number = float(value)
-        return round(number, 2) if math.isfinite(number) else None
+        return round(number, decimals) if math.isfinite(number) else None
     return value
+
+
+def _seed(seed: Any) -> int:
+    """Return a valid seed (a whole number, 0 or more) or raise EngineInputError."""
+    return check_int("seed", seed, minimum=0)
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -71,10 +81,11 @@ def run_project(data: Any) -> Any:
 
 def run_simulate(data: Any, paths: int, seed: int) -> Any:
     """Return Monte Carlo percentiles and win probabilities for the packages in ``data``."""
+    seed = _seed(seed)
     specs = options_from_dict(data)
     result = simulate(specs, paths, np.random.default_rng(seed))
     prob = {
-        str(row): {str(col): round(float(p), 4) for col, p in cols.items()}
+        str(row): {str(col): float(p) for col, p in cols.items()}
         for row, cols in result.prob_beats.to_dict(orient="index").items()
     }
     return {
@@ -90,6 +101,7 @@ def run_simulate(data: Any, paths: int, seed: int) -> Any:
 
 def run_breakeven(data: Any, paths: int, seed: int) -> Any:
     """Return the break-even extra stock or sign-on for ``{"a": ..., "b": ..., "years": N}``."""
+    seed = _seed(seed)
     if not isinstance(data, Mapping):
         raise EngineInputError("a", "input must be an object with a, b and years")
     if "options" in data:

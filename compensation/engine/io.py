@@ -33,6 +33,8 @@ PACKAGE_KEYS = frozenset(
         "relocation",
         "fx_to_home",
         "tax_rate_pct",
+        "tax_regime",
+        "fx_to_tax",
     }
 )
 SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months"})
@@ -208,6 +210,8 @@ def package_from_dict(
             relocation=pkg.get("relocation", 0.0),
             fx_to_home=pkg.get("fx_to_home", 1.0),
             tax_rate_pct=pkg.get("tax_rate_pct", 0.0),
+            tax_regime=pkg.get("tax_regime"),
+            fx_to_tax=pkg.get("fx_to_tax", 1.0),
         )
 
     return _nested(prefix, build) if prefix else build()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,40 @@ def simulate_prices(
     return z
 
 
+def stream(rng: np.random.Generator, key: object) -> np.random.Generator:
+    """Return the random stream of one ticker or option: derived from ``rng``'s seed and ``key``.
+
+    The stream is a child of the generator's SeedSequence with a spawn key made from a hash of
+    ``repr(key)``, so the same seed and key give the same numbers whatever else is simulated
+    beside them (and whatever has been drawn from ``rng`` before). A generator without a
+    seed sequence gives up 128 bits of its own stream as the entropy instead.
+    """
+    _check_rng(rng)
+    seq = getattr(rng.bit_generator, "seed_seq", None)
+    if not isinstance(seq, np.random.SeedSequence):
+        seq = np.random.SeedSequence([int(v) for v in rng.integers(0, 2**63, size=2)])
+    digest = hashlib.sha256(repr(key).encode("utf-8")).digest()
+    child = np.random.SeedSequence(
+        entropy=seq.entropy,
+        spawn_key=(*seq.spawn_key, int.from_bytes(digest[:8], "little")),
+        pool_size=seq.pool_size,
+    )
+    return np.random.Generator(type(rng.bit_generator)(child))
+
+
+def simulate_price_paths(
+    s0: float, mu: float, sigma: float, months: int, paths: int, rng: np.random.Generator
+) -> np.ndarray:
+    """Return one stock's GBM month-end prices shaped (paths, months); path i uses draws i."""
+    z = rng.standard_normal((paths, months))
+    z *= sigma * math.sqrt(DT)
+    z += (mu - 0.5 * sigma**2) * DT
+    np.cumsum(z, axis=1, out=z)
+    np.exp(z, out=z)
+    z *= s0
+    return z
+
+
 def _check_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise EngineInputError("rng", "must be a numpy Generator from np.random.default_rng")
@@ -77,7 +112,8 @@ class _StockGroup:
     s0: float
     scale: float  # sigma * sqrt(dt)
     log_path: np.ndarray  # (months,) log s0 + (mu - sigma^2 / 2) t, the zero-noise log price
-    weights: np.ndarray  # (months, columns) value per unit price, month -> year
+    weights: np.ndarray  # (columns, months) value per unit price, month -> year
+    terms: list[tuple[int, np.ndarray, np.ndarray]] = field(default_factory=list)
     grant_cols: list[tuple[int, slice]] = field(default_factory=list)
     refresher_cols: list[tuple[int, np.ndarray, slice]] = field(default_factory=list)
 
@@ -90,6 +126,7 @@ class _Plan:
     baseline: np.ndarray  # (options, years): fixed cash plus equity on zero-volatility stock
     groups: list[_StockGroup]
     tickers: int  # rows of standard normals drawn per chunk
+    noise_keys: list[object]  # the stable key of each row's random stream
     option_group: list[int | None]  # stochastic group of each option (None: deterministic)
     option_stock: list[tuple[float, float, float]]  # (s0, mu, sigma) per option
 
@@ -110,6 +147,14 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
     """Precompute everything that does not depend on the random draws."""
     if basis not in BASES:
         raise EngineInputError("basis", f"must be one of {', '.join(BASES)} (got {basis!r})")
+    if basis == "net_home":
+        for i, spec in enumerate(specs):
+            if spec.tax_regime is not None:
+                raise EngineInputError(
+                    f"options[{i}].tax_regime",
+                    "the net_home basis takes flat tax rates only; value progressive tax "
+                    "with window.simulate_window",
+                )
     months = 12 * years
     cm = cashflow_matrix(specs, months)
     factor = np.ones(len(specs))
@@ -124,6 +169,7 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
 
     baseline = cm.fixed.reshape(len(specs), years, 12).sum(axis=2) * factor[:, None]
     mu = np.log1p(cm.growth)
+    labels = _labels(specs)
     groups: dict[tuple[object, ...], _StockGroup] = {}
     noise_rows: dict[object, int] = {}
     option_group: list[int | None] = []
@@ -149,7 +195,8 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
                 baseline[o] += (prices @ block) / at_grant[g]
             option_group.append(None)
             continue
-        ticker = cm.tickers[o] if cm.tickers[o] is not None else ("__option__", o)
+        # A stable key per stream: the ticker, or the option's own label without one.
+        ticker = ("ticker", cm.tickers[o]) if cm.tickers[o] is not None else ("option", labels[o])
         row = noise_rows.setdefault(ticker, len(noise_rows))
         key: tuple[object, ...] = (ticker, s0, drift, sigma)
         if key not in groups:
@@ -176,13 +223,15 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
         option_group.append(list(groups).index(key))
     for key, group in groups.items():
         group.weights = np.ascontiguousarray(np.concatenate(group_blocks[key], axis=1).T)
+        group.terms = _weight_terms(group.weights)
     return _Plan(
-        labels=_labels(specs),
+        labels=labels,
         years=years,
         months=months,
         baseline=baseline,
         groups=list(groups.values()),
         tickers=len(noise_rows),
+        noise_keys=list(noise_rows),
         option_group=option_group,
         option_stock=option_stock,
     )
@@ -195,10 +244,14 @@ def _iter_chunks(
 
     The random part excludes ``plan.baseline``; adding it back afterwards keeps
     deterministic figures exact in float64 while stored random parts are float32.
+    Each ticker (or option without one) draws from its own stream (`stream`), path after
+    path, so its paths do not depend on the other options nor on the chunk size.
     """
     years, months = plan.years, plan.months
     last_use = {g.noise: i for i, g in enumerate(plan.groups)}
+    streams = [stream(rng, key) for key in plan.noise_keys]
     buffer: np.ndarray | None = None
+    draws = np.empty((0, months))
     done = 0
     while done < paths:
         n = min(chunk_size, paths - done)
@@ -208,8 +261,12 @@ def _iter_chunks(
         if plan.tickers:
             if buffer is None or buffer.shape[2] != n:
                 buffer = np.empty((plan.tickers, months, n))
-            z = rng.standard_normal(out=buffer)
-            np.cumsum(z, axis=1, out=z)
+                draws = np.empty((n, months))
+            for row, generator in enumerate(streams):
+                # Drawn path by path (so chunks concatenate), summed into months-first order.
+                generator.standard_normal(out=draws)
+                np.cumsum(draws, axis=1, out=buffer[row].T)
+            z = buffer
             for i, group in enumerate(plan.groups):
                 # Reuse the noise block in place when no later group needs it.
                 if last_use[group.noise] == i:
@@ -220,7 +277,7 @@ def _iter_chunks(
                 prices += group.log_path[:, None]
                 np.exp(prices, out=prices)
                 year_end[i] = prices[11::12]
-                values = group.weights @ prices  # (columns, n)
+                values = _apply_weights(group, prices)  # (columns, n)
                 for o, cols in group.grant_cols:
                     yearly[o] += values[cols]
                 for o, grant_years, cols in group.refresher_cols:
@@ -230,6 +287,32 @@ def _iter_chunks(
                     block = values[cols].reshape(len(grant_years), years, n)
                     yearly[o] += (block / at_grant[:, None, :]).sum(axis=0)
         yield yearly, year_end
+
+
+def _weight_terms(weights: np.ndarray) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """Return, per month with a vest, the columns it adds to and their weights."""
+    terms = []
+    for m in range(weights.shape[1]):
+        cols = np.flatnonzero(weights[:, m])
+        if cols.size:
+            terms.append((m, cols, np.ascontiguousarray(weights[cols, m][:, None])))
+    return terms
+
+
+def _apply_weights(group: _StockGroup, prices: np.ndarray) -> np.ndarray:
+    """Return ``group.weights @ prices`` summed over vest months only, without BLAS.
+
+    Vests fall on a few months and each column on one year: the sparse sum is fewer
+    operations than the dense product, and a multi-threaded BLAS on a busy machine spends
+    more time waking its threads than multiplying these small matrices.
+    """
+    out = np.zeros((group.weights.shape[0], prices.shape[1]))
+    for m, cols, coef in group.terms:
+        if cols.size == 1:
+            out[cols[0]] += coef[0, 0] * prices[m]
+        else:
+            out[cols] += coef * prices[m]
+    return out
 
 
 def select_percentiles(values: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -238,10 +239,48 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    net = 1.0 - spec.tax_rate_pct / 100.0
-    columns["total_net"] = total * net
-    columns["total_net_home"] = total_home * net
+    net = total - per_year(package_tax(spec, monthly, price_path))
+    columns["total_net"] = net
+    columns["total_net_home"] = net * spec.fx_to_home
     return pd.DataFrame(columns, index=pd.RangeIndex(1, years + 1, name="year"))
+
+
+def package_tax(
+    spec: PackageSpec, monthly: dict[str, np.ndarray], price_path: np.ndarray | None = None
+) -> np.ndarray:
+    """Return the tax per package month in the package currency (see window.segment_tax).
+
+    Without a regime, the flat rate on each month. With one, each tax year's income is taxed
+    with its brackets; the last tax year also counts the months after the horizon (one more
+    year projected) so that it is not taxed as a part year.
+    """
+    months = spec.months
+    cash = np.sum([monthly[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
+    equity = monthly["equity_grants"] + monthly["refreshers"]
+    if spec.tax_regime is None:
+        return np.asarray((cash + equity) * spec.tax_rate_pct / 100.0)
+    from .spec import MAX_HORIZON_YEARS
+    from .tax import month_tax_years, monthly_tax, regime_get
+
+    regime = regime_get(spec.tax_regime)
+    years = month_tax_years(spec.start, 1, months + 12, regime.year_starts_month)
+    tail = int(np.sum(years[months:] == years[months - 1]))
+    if tail and spec.horizon_years < MAX_HORIZON_YEARS:
+        longer = dataclasses.replace(spec, horizon_years=spec.horizon_years + 1)
+        path = None
+        if price_path is not None:
+            path = np.asarray(price_path, dtype=np.float64)[:months]
+            path = np.concatenate([path, np.full(12, path[-1])])
+        extra = _monthly_arrays(longer, path)
+        more = np.sum([extra[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
+        cash = np.concatenate([cash, more[months : months + tail]])
+        equity = np.concatenate(
+            [equity, (extra["equity_grants"] + extra["refreshers"])[months : months + tail]]
+        )
+    else:
+        tail = 0
+    tax = monthly_tax(regime, years[: months + tail], cash, equity, spec.fx_to_tax)
+    return np.asarray(tax[:months])
 
 
 def annualized(spec: PackageSpec) -> dict[str, float]:
@@ -335,11 +374,14 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
         "grant_value_total": grant_value_total,
         "fx_to_home": spec.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
+        "tax_regime": spec.tax_regime,
+        "tax": spec.tax_words,
         "notes": [
             "Figures are gross in package currency unless marked home or net.",
             "Equity is valued at the projected share price at each vest, less the "
             "liquidity discount; growth compounds yearly, applied monthly.",
-            "Net figures apply one flat tax rate to everything, equity taxed as income at vest.",
+            "Net figures apply the package's tax regime per tax year (or one flat rate when it "
+            "has none), equity taxed as income at vest.",
             "Home-currency figures use one fixed exchange rate.",
             "Share prices and grant prices are in the stock's currency; grant values "
             "and vest values are converted into the package currency at one fixed rate.",

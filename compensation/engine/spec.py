@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from .currencies import check_currency
 from .errors import EngineInputError, check_int, check_number
 from .vesting import VestingSchedule
 
@@ -118,10 +119,8 @@ class Stock:
     fx_to_package: float = 1.0
 
     def __post_init__(self) -> None:
-        if self.currency is not None and (not isinstance(self.currency, str) or not self.currency):
-            raise EngineInputError(
-                "currency", f"must be a currency code or None (got {self.currency!r})"
-            )
+        if self.currency is not None:
+            check_currency("currency", self.currency)
         object.__setattr__(
             self,
             "fx_to_package",
@@ -180,6 +179,8 @@ class PackageSpec:
     relocation: float = 0.0
     fx_to_home: float = 1.0
     tax_rate_pct: float = 0.0
+    tax_regime: str | None = None
+    fx_to_tax: float = 1.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -190,8 +191,7 @@ class PackageSpec:
             "horizon_years",
             check_int("horizon_years", self.horizon_years, minimum=1, maximum=MAX_HORIZON_YEARS),
         )
-        if not isinstance(self.currency, str) or not self.currency:
-            raise EngineInputError("currency", f"must be a currency code (got {self.currency!r})")
+        check_currency("currency", self.currency)
         object.__setattr__(self, "base", check_number("base", self.base, minimum=0.0))
         object.__setattr__(
             self,
@@ -221,6 +221,23 @@ class PackageSpec:
             "tax_rate_pct",
             check_number("tax_rate_pct", self.tax_rate_pct, minimum=0.0, maximum=100.0),
         )
+        if self.tax_regime is not None:
+            from .tax import regime_get
+
+            if not isinstance(self.tax_regime, str):
+                raise EngineInputError(
+                    "tax_regime", f"must be a tax regime key or None (got {self.tax_regime!r})"
+                )
+            if regime_get(self.tax_regime).currency == self.currency and self.fx_to_tax != 1.0:
+                raise EngineInputError(
+                    "fx_to_tax",
+                    f"must be 1 when the tax is in the package currency (got {self.fx_to_tax!r})",
+                )
+        object.__setattr__(
+            self,
+            "fx_to_tax",
+            check_number("fx_to_tax", self.fx_to_tax, minimum=0.0, exclusive_minimum=True),
+        )
         for name, kind in (("sign_on", SignOn), ("grants", Grant), ("refreshers", Refresher)):
             items = tuple(getattr(self, name))
             for i, item in enumerate(items):
@@ -242,6 +259,15 @@ class PackageSpec:
     def stock_currency(self) -> str:
         """Return the currency of the share price, grant values and refresher values."""
         return self.stock.currency or self.currency
+
+    @property
+    def tax_words(self) -> str:
+        """Return the tax rule in words: the regime's label, or the flat rate as a fallback."""
+        if self.tax_regime is not None:
+            from .tax import regime_get
+
+            return regime_get(self.tax_regime).label
+        return f"flat {self.tax_rate_pct:g}% (no tax table for this place)"
 
     @property
     def months(self) -> int:

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .dates import whole_months_between
+from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int
 from .projection import fixed_components, grant_shares, refresher_values, refresher_vest_value
 from .spec import PackageSpec, Stock
+from .tax import month_tax_years, monthly_tax, regime_get, tax_year_of
 
 COMPONENTS = ("base", "bonus", "sign_on", "relocation", "equity")
 
@@ -132,7 +133,8 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month. Keys: the five components,
-    ``total`` (gross), ``tax`` (each segment's flat rate on its own income) and ``net``.
+    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`)
+    and ``net``.
     """
     years = check_int("years", years, minimum=1)
     if not segments:
@@ -149,8 +151,7 @@ def window_yearly(
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
         values = _segment_values(segment, window_start, months, path[..., :months])
-        gross = sum(values.values())
-        tax = tax + gross * segment.spec.tax_rate_pct / 100.0
+        tax = tax + segment_tax(segment, window_start, months, path[..., :months], values)
         for name, monthly in values.items():
             total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
@@ -158,6 +159,84 @@ def window_yearly(
     out["tax"] = _per_year(np.broadcast_to(tax, out["total"].shape[:-1] + (months,)), years)
     out["net"] = out["total"] - out["tax"]
     return out
+
+
+def _tax_padding(
+    window_start: datetime.date, months: int, year_starts_month: int
+) -> tuple[int, int]:
+    """Return the months before and after the window that share its first and last tax year."""
+    day = datetime.timedelta(days=1)
+
+    def year(m: int) -> int:
+        return tax_year_of(add_months(window_start, m) - day, year_starts_month)
+
+    lead = 0
+    while lead < 12 and year(-lead) == year(1):
+        lead += 1
+    tail = 0
+    while tail < 12 and year(months + tail + 1) == year(months):
+        tail += 1
+    return lead, tail
+
+
+def segment_tax(
+    segment: Segment,
+    window_start: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    values: dict[str, np.ndarray],
+) -> np.ndarray:
+    """Return the segment's home-currency tax per window month on its monthly ``values``.
+
+    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross. With one: each tax
+    year's income from this segment (stock taxed at vest, everything else when paid) is taxed
+    with the regime's brackets in its currency and the tax shared among the year's months in
+    proportion to their income. A tax year cut by the window's edges also counts the
+    segment's income in its months outside the window (before the window at today's share
+    price, after it at the last one; on the median path when ``prices`` holds many paths),
+    so a window starting in December does not tax that December as if it were the year's
+    only income.
+    """
+    spec = segment.spec
+    gross = sum(values.values())
+    if spec.tax_regime is None:
+        return np.asarray(gross * spec.tax_rate_pct / 100.0)
+    regime = regime_get(spec.tax_regime)
+    equity = values["equity"]
+    cash = gross - equity
+    lead, tail = _tax_padding(window_start, months, regime.year_starts_month)
+    if lead or tail:
+        outer_start = add_months(window_start, -lead)
+        outer = Segment(
+            spec,
+            outer_start if segment.start <= window_start else segment.start,
+            segment.end,
+            segment.stock_fx_to_home,
+        )
+        lead_dims = prices.shape[:-1]
+        # The months outside the window only set the rate: value them once, on the median
+        # simulated path when there are many (exact for one deterministic path).
+        path = prices if prices.ndim == 1 else np.median(prices.reshape(-1, months), axis=0)
+        outer_prices = np.concatenate(
+            [np.full(lead, spec.stock.price), path, np.full(tail, path[-1])]
+        )
+        padded = _segment_values(outer, outer_start, lead + months + tail, outer_prices)
+        # Inside the window the exact values stand; outside, the padded run's.
+        padded_equity = np.array(
+            np.broadcast_to(padded["equity"], (*lead_dims, lead + months + tail))
+        )
+        padded_cash = np.array(
+            np.broadcast_to(
+                sum(padded.values()) - padded["equity"], (*lead_dims, lead + months + tail)
+            )
+        )
+        padded_cash[..., lead : lead + months] = cash
+        padded_equity[..., lead : lead + months] = equity
+        cash, equity = padded_cash, padded_equity
+    tax_years = month_tax_years(window_start, 1 - lead, months + tail, regime.year_starts_month)
+    to_regime = spec.fx_to_tax / spec.fx_to_home  # home currency -> the regime's currency
+    monthly = monthly_tax(regime, tax_years, cash, equity, to_regime)
+    return np.asarray(monthly[..., lead : lead + months])
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:
@@ -202,23 +281,32 @@ def window_paths(
     Options on the same ticker see the same simulated prices, so a comparison between them
     (staying against an internal transfer) moves together as it would in life.
     """
-    from .montecarlo import simulate_prices
+    from .montecarlo import simulate_price_paths, stream
 
     if column not in ("total", "net"):
         raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
     months = 12 * check_int("years", years, minimum=1)
+    paths = check_int("paths", paths, minimum=1)
     stocks: dict[tuple[object, ...], Stock] = {}
     for segments in options.values():
         for segment in segments:
             stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
-    keys = list(stocks)
-    s0 = np.array([stocks[k].price for k in keys])
-    mu = np.log1p(np.array([stocks[k].growth_pct / 100.0 for k in keys]))
-    sigma = np.array([stocks[k].volatility_pct / 100.0 for k in keys])
-    simulated = simulate_prices(s0, mu, sigma, months, paths, rng)  # (paths, months, stocks)
+    # One random stream per share-price process, keyed by it: an option's paths do not
+    # depend on which other options are simulated beside it.
+    simulated = {
+        key: simulate_price_paths(
+            stock.price,
+            math.log1p(stock.growth_pct / 100.0),
+            stock.volatility_pct / 100.0,
+            months,
+            paths,
+            stream(rng, key),
+        )
+        for key, stock in stocks.items()
+    }
     out: dict[str, np.ndarray] = {}
     for key, segments in options.items():
-        prices = [simulated[:, :, keys.index(_stock_key(s.spec.stock))] for s in segments]
+        prices = [simulated[_stock_key(s.spec.stock)] for s in segments]
         values = window_yearly(segments, window_start=window_start, years=years, prices=prices)
         out[key] = values[column]
     return out

@@ -411,3 +411,25 @@ def test_package_form_rejects_level_of_another_company(client_alice, alice):
     data = package_post(company=str(company.pk), level=str(level.pk))
     response = client_alice.post(reverse("compensation:package_create"), data)
     assert response.status_code == 200 and "level of the package" in response.content.decode()
+
+
+def test_package_tax_rule_through_the_form_and_on_the_page(client_alice, alice):
+    # 230,000 base + 15% bonus, 50,000 sign-on and 480,000 of stock over 33/33/22/12 from
+    # 4 Jan 2027: the page names the rule that taxes its net figures.
+    url = reverse("compensation:package_create")
+    response = client_alice.post(url, package_post(tax_regime="us-wa"))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    pkg = Package.objects.get(owner=alice)
+    assert pkg.tax_regime == "us-wa"
+    body = client_alice.get(reverse("compensation:package_detail", args=[pkg.pk])).content
+    assert "Washington + US federal 2025 tax" in body.decode()
+    bad = client_alice.post(url, package_post(name="Other", tax_regime="moon"))
+    assert bad.status_code == 200 and "tax_regime" in bad.context["form"].errors
+
+
+def test_package_form_refuses_a_currency_outside_iso_4217(client_alice, alice):
+    response = client_alice.post(
+        reverse("compensation:package_create"), package_post(currency="ABC")
+    )
+    assert response.status_code == 200 and "currency" in response.context["form"].errors
+    assert not Package.objects.filter(owner=alice).exists()

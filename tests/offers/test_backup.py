@@ -212,3 +212,31 @@ def test_schema_file_matches_the_models():
     assert load_schema("backup-v1.json") == json.loads(json.dumps(backup_schema())), (
         "offers/export/schema/backup-v1.json is stale"
     )
+
+
+def test_a_tax_rule_restores(good, bob):
+    from compensation.models import Package
+
+    good["packages"][0]["tax_regime"] = "sg"
+    backup_restore(user=bob, raw=json.dumps(good))
+    assert sorted(Package.objects.filter(owner=bob).values_list("tax_regime", flat=True)) == [
+        "",
+        "",
+        "",
+        "sg",
+    ]
+
+
+def test_an_older_file_without_a_tax_rule_restores_as_flat_rate(good, bob):
+    from compensation.models import Package
+
+    for package in good["packages"]:
+        del package["tax_regime"]  # a backup written before packages had a tax rule
+    backup_restore(user=bob, raw=json.dumps(good))
+    assert set(Package.objects.filter(owner=bob).values_list("tax_regime", flat=True)) == {""}
+
+
+def test_an_unknown_tax_rule_is_refused(good, bob):
+    good["packages"][0]["tax_regime"] = "atlantis"
+    errors = refused(bob, json.dumps(good))
+    assert any(e.startswith("packages[0].tax_regime:") for e in errors)

@@ -1,0 +1,49 @@
+"""Progressive income tax from published tables (``data/*.toml``), and the flat-rate fallback.
+
+A package names a regime (``PackageSpec.tax_regime``, a key of :func:`regimes`) or none, in
+which case its flat ``tax_rate_pct`` applies. See docs/engine.md, "Tax".
+"""
+
+from __future__ import annotations
+
+from .compute import (
+    bracket_tax,
+    month_tax_years,
+    monthly_tax,
+    part_tax,
+    tax_year_of,
+    top_rate,
+    yearly_tax,
+)
+from .tables import (
+    Brackets,
+    TaxPart,
+    TaxRegime,
+    TaxTable,
+    TaxTableError,
+    load_regimes,
+    load_table,
+    parse_table,
+    regime_get,
+    regimes,
+)
+
+__all__ = [
+    "Brackets",
+    "TaxPart",
+    "TaxRegime",
+    "TaxTable",
+    "TaxTableError",
+    "bracket_tax",
+    "load_regimes",
+    "load_table",
+    "month_tax_years",
+    "monthly_tax",
+    "parse_table",
+    "part_tax",
+    "regime_get",
+    "regimes",
+    "tax_year_of",
+    "top_rate",
+    "yearly_tax",
+]

@@ -1,0 +1,252 @@
+"""Tax tables as data: load and validate the TOML files in ``data/`` and the regimes built on them.
+
+A table is one jurisdiction's tax for one tax year (``us_federal_2025.toml``): its currency,
+the month its tax year starts, the filing status assumed, the official sources and one or more
+parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
+deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
+standard rate) is computed too and the lower of the two applies. A regime (``regimes.toml``)
+is the tables whose taxes add up for one place, e.g. US federal + FICA + California.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import EngineInputError
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+APPLIES_TO = ("all", "cash", "equity")
+
+
+class TaxTableError(ValueError):
+    """A tax data file is malformed; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Brackets:
+    """Progressive brackets: ``rates[i]`` (a fraction) applies from ``starts[i]`` upwards."""
+
+    starts: tuple[float, ...]
+    rates: tuple[float, ...]
+    deduction: float
+    deduction_label: str
+    name: str
+
+    @property
+    def top_rate(self) -> float:
+        """Return the highest marginal rate of these brackets (a fraction)."""
+        return max(self.rates)
+
+
+@dataclass(frozen=True)
+class TaxPart:
+    """One tax of a table on one kind of income; with an alternative, the lower applies."""
+
+    name: str
+    applies_to: str
+    brackets: Brackets
+    alternative: Brackets | None = None
+
+    @property
+    def top_rate(self) -> float:
+        """Return the highest marginal rate this part can charge (a fraction)."""
+        return self.brackets.top_rate
+
+
+@dataclass(frozen=True)
+class TaxTable:
+    """One jurisdiction's tax for one tax year, as published (see ``sources``)."""
+
+    key: str
+    name: str
+    tax_year: int
+    year_label: str
+    currency: str
+    year_starts_month: int
+    filing_status: str
+    sources: tuple[str, ...]
+    parts: tuple[TaxPart, ...]
+
+
+@dataclass(frozen=True)
+class TaxRegime:
+    """The tables whose taxes add up for one place; all share a currency and a tax year start."""
+
+    key: str
+    place: str
+    tables: tuple[TaxTable, ...]
+
+    @property
+    def currency(self) -> str:
+        """Return the currency every table of the regime is in."""
+        return self.tables[0].currency
+
+    @property
+    def year_starts_month(self) -> int:
+        """Return the month (1-12) the regime's tax year starts."""
+        return self.tables[0].year_starts_month
+
+    @property
+    def year_label(self) -> str:
+        """Return the tax year of the tables, e.g. '2025' or '2025/26'."""
+        return self.tables[0].year_label
+
+    @property
+    def label(self) -> str:
+        """Return the regime in words, e.g. 'California + US federal 2025 tax'."""
+        return f"{self.place} {self.year_label} tax"
+
+    @property
+    def parts(self) -> tuple[TaxPart, ...]:
+        """Return every part of every table, in order."""
+        return tuple(p for t in self.tables for p in t.parts)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Return the official sources of every table."""
+        return tuple(s for t in self.tables for s in t.sources)
+
+
+def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise TaxTableError(f"{where}: missing {key!r}")
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise TaxTableError(f"{where}: {key!r} has the wrong type ({value!r})")
+    return value
+
+
+def _brackets(data: dict[str, Any], where: str) -> Brackets:
+    rows = _need(data, "brackets", list, where)
+    if not rows:
+        raise TaxTableError(f"{where}: 'brackets' is empty")
+    starts: list[float] = []
+    rates: list[float] = []
+    for i, row in enumerate(rows):
+        if (
+            not isinstance(row, list)
+            or len(row) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in row)
+        ):
+            raise TaxTableError(f"{where}: brackets[{i}] must be [from, rate %]")
+        start, rate = float(row[0]), float(row[1])
+        if not 0.0 <= rate <= 100.0:
+            raise TaxTableError(f"{where}: brackets[{i}] rate {rate} is not a percentage")
+        if (i == 0 and start != 0.0) or (i > 0 and start <= starts[-1]):
+            raise TaxTableError(f"{where}: brackets must start at 0 and increase (row {i})")
+        starts.append(start)
+        rates.append(rate / 100.0)
+    deduction = float(_need(data, "deduction", (int, float), where))
+    if deduction < 0:
+        raise TaxTableError(f"{where}: 'deduction' must not be negative")
+    return Brackets(
+        starts=tuple(starts),
+        rates=tuple(rates),
+        deduction=deduction,
+        deduction_label=str(data.get("deduction_label", "")),
+        name=str(data.get("name", "")),
+    )
+
+
+def parse_table(data: dict[str, Any], where: str) -> TaxTable:
+    """Return a validated table from a parsed TOML document (``where`` names it in errors)."""
+    key = _need(data, "key", str, where)
+    currency = _need(data, "currency", str, where)
+    from ..currencies import is_currency
+
+    if not is_currency(currency):
+        raise TaxTableError(f"{where}: {currency!r} is not an ISO 4217 currency code")
+    start_month = _need(data, "year_starts_month", int, where)
+    if not 1 <= start_month <= 12:
+        raise TaxTableError(f"{where}: 'year_starts_month' must be 1 to 12")
+    sources = _need(data, "sources", list, where)
+    if not sources or not all(isinstance(s, str) and s.startswith("https://") for s in sources):
+        raise TaxTableError(f"{where}: 'sources' must list the official https:// sources")
+    parts = []
+    for i, part in enumerate(_need(data, "parts", list, where)):
+        at = f"{where}: parts[{i}]"
+        if not isinstance(part, dict):
+            raise TaxTableError(f"{at} must be a table")
+        applies_to = _need(part, "applies_to", str, at)
+        if applies_to not in APPLIES_TO:
+            raise TaxTableError(f"{at}: 'applies_to' must be one of {', '.join(APPLIES_TO)}")
+        alternative = part.get("alternative")
+        if alternative is not None and not isinstance(alternative, dict):
+            raise TaxTableError(f"{at}: 'alternative' must be a table")
+        parts.append(
+            TaxPart(
+                name=_need(part, "name", str, at),
+                applies_to=applies_to,
+                brackets=_brackets(part, at),
+                alternative=None if alternative is None else _brackets(alternative, f"{at}.alt"),
+            )
+        )
+    if not parts:
+        raise TaxTableError(f"{where}: needs at least one part")
+    return TaxTable(
+        key=key,
+        name=_need(data, "name", str, where),
+        tax_year=_need(data, "tax_year", int, where),
+        year_label=_need(data, "year_label", str, where),
+        currency=currency,
+        year_starts_month=start_month,
+        filing_status=_need(data, "filing_status", str, where),
+        sources=tuple(sources),
+        parts=tuple(parts),
+    )
+
+
+def load_table(path: Path) -> TaxTable:
+    """Return the validated table of one TOML file; its ``key`` must be its file name."""
+    with path.open("rb") as handle:
+        try:
+            data = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            raise TaxTableError(f"{path.name}: {error}") from None
+    table = parse_table(data, path.name)
+    if table.key != path.stem:
+        raise TaxTableError(f"{path.name}: key {table.key!r} differs from the file name")
+    return table
+
+
+def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
+    """Return every regime of ``regimes.toml`` with its validated tables, by key."""
+    tables = {p.stem: load_table(p) for p in sorted(data_dir.glob("*.toml")) if p.stem != "regimes"}
+    with (data_dir / "regimes.toml").open("rb") as handle:
+        spec = tomllib.load(handle)
+    regimes: dict[str, TaxRegime] = {}
+    for key, entry in spec.items():
+        where = f"regimes.toml: [{key}]"
+        if not isinstance(entry, dict):
+            raise TaxTableError(f"{where} must be a table")
+        names = _need(entry, "tables", list, where)
+        missing = [n for n in names if n not in tables]
+        if not names or missing:
+            raise TaxTableError(f"{where}: unknown or no tables {missing}")
+        chosen = tuple(tables[n] for n in names)
+        if len({(t.currency, t.year_starts_month, t.year_label) for t in chosen}) != 1:
+            raise TaxTableError(f"{where}: tables differ in currency, tax year or its start")
+        if len(key) > 16:
+            raise TaxTableError(f"{where}: keys are at most 16 characters")
+        regimes[key] = TaxRegime(key=key, place=_need(entry, "place", str, where), tables=chosen)
+    return regimes
+
+
+@cache
+def regimes() -> dict[str, TaxRegime]:
+    """Return the registry of tax regimes (loaded and validated once)."""
+    return load_regimes()
+
+
+def regime_get(key: str) -> TaxRegime:
+    """Return the regime named ``key`` or raise EngineInputError."""
+    found = regimes().get(key)
+    if found is None:
+        raise EngineInputError(
+            "tax_regime", f"unknown tax regime {key!r} (known: {', '.join(regimes())})"
+        )
+    return found

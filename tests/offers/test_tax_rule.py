@@ -1,0 +1,115 @@
+"""A package's tax rule: stored, given to the engine with its FX, shown beside each option."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from compensation import selectors
+from compensation.engine.tax import regime_get, yearly_tax
+from compensation.models import Package
+from offers.board import board_build
+from offers.models import Offer
+from tests.factories import FxRateFactory, LocationPresetFactory, PackageFactory
+from tests.offers.test_views_offers import offer_post
+
+pytestmark = pytest.mark.django_db
+
+
+def test_package_to_spec_carries_the_regime_and_the_rate_into_its_currency(alice):
+    # A USD package taxed in Singapore: 1 SGD = 0.74 USD, so 1 USD = 1 / 0.74 SGD.
+    FxRateFactory(owner=None, currency="SGD", to_currency="USD", rate=Decimal("0.74"))
+    package = PackageFactory(owner=alice, currency="USD", tax_regime="sg")
+    spec = selectors.package_to_spec(
+        selectors.package_get(user=alice, pk=package.pk), horizon_years=4
+    )
+    assert spec.tax_regime == "sg"
+    assert spec.fx_to_tax == pytest.approx(1 / 0.74)
+    assert selectors.tax_rule_words(spec) == "Singapore resident YA 2026 tax"
+
+
+def test_without_a_regime_the_location_flat_rate_applies_and_says_so(alice):
+    place = LocationPresetFactory(effective_tax_pct=Decimal("30"))
+    package = PackageFactory(owner=alice, location=place)
+    spec = selectors.package_to_spec(
+        selectors.package_get(user=alice, pk=package.pk), horizon_years=4
+    )
+    assert spec.tax_regime is None and spec.tax_rate_pct == 30.0
+    assert selectors.tax_rule_words(spec) == "flat 30% (no tax table for this place)"
+
+
+def test_the_offer_form_saves_and_edits_the_tax_rule(client_alice, alice):
+    response = client_alice.post(
+        reverse("offers:offer_create"), offer_post(tax_regime="sg", currency="SGD")
+    )
+    assert response.status_code == 302
+    offer = Offer.objects.get(owner=alice)
+    assert offer.package.tax_regime == "sg"
+    page = client_alice.get(reverse("offers:offer_edit", args=[offer.pk]))
+    assert page.context["form"]["tax_regime"].value() == "sg"
+
+
+def test_the_offer_form_refuses_an_unknown_tax_rule(client_alice, alice):
+    response = client_alice.post(reverse("offers:offer_create"), offer_post(tax_regime="mars"))
+    assert response.status_code == 400  # the form again, with its errors
+    assert "tax_regime" in response.context["form"].errors
+    assert not Package.objects.filter(owner=alice).exists()
+
+
+@pytest.fixture
+def demo(django_user_model):
+    call_command("seed_demo", force=True)
+    return django_user_model.objects.get(username="demo")
+
+
+def test_demo_options_are_taxed_by_their_places(demo):
+    board = board_build(user=demo, mc_paths=0)
+    by_name = {ev.offer.name: ev for ev in board.evaluations}
+    stay = by_name["Stay at Northwind AI"]
+    assert stay.tax_words == "California + US federal 2025 tax"
+    assert by_name["Meta E5 (Menlo Park)"].tax_words.endswith("California + US federal 2025 tax")
+    assert by_name["TikTok Singapore (expected)"].tax_words.endswith(
+        "then Singapore resident YA 2026 tax"
+    )
+    assert by_name["Internal transfer: Northwind Taipei"].tax_words.endswith("then Taiwan 2025 tax")
+    # Staying: every window year's tax is the brackets' tax on that year's income, shared out
+    # by tax year; over the window it is a progressive rate, above the flat 0 and below the top.
+    tax, total = stay.component("tax"), stay.component("total")
+    rate = sum(tax) / sum(total)
+    assert 0.30 < rate < 0.55
+
+
+def test_the_option_page_says_which_tax_rule_applies(demo, client):
+    client.force_login(demo)
+    offer = Offer.objects.get(owner=demo, name="TikTok Singapore (expected)")
+    page = client.get(reverse("offers:offer_detail", args=[offer.pk])).content.decode()
+    assert "data-tax-rule" in page
+    assert "Singapore resident YA 2026 tax" in page
+
+
+def test_the_window_tax_of_a_whole_calendar_year_is_the_tables_tax(alice):
+    # A sanity link between the page and the tables: 200,000 of wages in California.
+    assert float(yearly_tax(regime_get("us-ca"), 200_000)) == pytest.approx(67_793.18, abs=1)
+
+
+def test_exports_name_the_tax_rule_of_each_option(demo):
+    from offers.export.comparison import comparison_build
+
+    comparison = comparison_build(user=demo)
+    options = {o["name"]: o for o in comparison.options}
+    assert options["Stay at Northwind AI"]["tax_rule"] == "California + US federal 2025 tax"
+    rows = {a["option"]: a for a in comparison.assumptions}
+    assert rows["TikTok Singapore (expected)"]["tax_rule"].endswith(
+        "then Singapore resident YA 2026 tax"
+    )
+
+
+@pytest.mark.parametrize("field", ["currency", "stock_currency"])
+def test_the_offer_form_refuses_a_code_outside_iso_4217(client_alice, alice, field):
+    response = client_alice.post(reverse("offers:offer_create"), offer_post(**{field: "ABC"}))
+    assert response.status_code == 400
+    assert field in response.context["form"].errors
+    assert not Package.objects.filter(owner=alice).exists()
