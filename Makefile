@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Processes for the parallel-safe tests (pytest-xdist): auto = one a CPU; 0 = no xdist.
+PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean
@@ -37,7 +39,11 @@ typecheck: install
 
 pytest: install
 	DJANGO_SETTINGS_MODULE=config.settings_test $(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	@# The parallel-safe tests on PYTEST_WORKERS processes, then the `serial` ones (real broker
+	@# and worker, browser, live server; marked in tests/conftest.py) in one. Exit code 5 is
+	@# "no test selected" (a PYTEST_ARGS subset with none of one kind).
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not serial" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -q -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint typecheck pytest
 
