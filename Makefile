@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
-.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean
+.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean lock
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,16 @@ run: install
 	@echo "  Log in as demo / offerdesk-demo"
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# Regenerate requirements.lock (every package with its hashes) after changing a pin in
+# requirements*.txt and constraints.txt. pip-tools runs from its own throw-away environment.
+LOCK_TOOLS ?= .lock-tools
+lock:
+	test -x $(LOCK_TOOLS)/bin/pip-compile || \
+		($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q pip-tools==7.6.2)
+	$(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+		--no-emit-index-url --no-emit-find-links --constraint constraints.txt \
+		--output-file requirements.lock requirements-dev.txt
 
 lint: install
 	$(BIN)/ruff check .
@@ -72,4 +82,4 @@ messages: install
 	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest-worker.log
+	rm -rf $(VENV) staticfiles .pytest-worker.log .lock-tools
