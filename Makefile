@@ -10,10 +10,12 @@ BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean lock
 
-$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
+# From the hashed lock: every package at its pinned version, each file checked against the
+# SHA-256 recorded in requirements.lock (`make lock` rewrites it after a pin changes).
+$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements-dev.txt -c constraints.txt
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
 	touch $@
 
 install: $(BIN)/.installed

@@ -272,7 +272,21 @@ def _cell_text(value: Any) -> str:
         if value.is_integer():
             return str(int(value))
         return repr(value)
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f")
     return str(value).strip()
+
+
+def _cell_value(cell: Any) -> Any:
+    """Return a cell's value; a number shown as a percentage (0.15 as 15%) as its percent."""
+    value = cell.value
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and "%" in str(getattr(cell, "number_format", "") or "")
+    ):
+        return Decimal(str(value)) * 100
+    return value
 
 
 def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
@@ -292,8 +306,8 @@ def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
         raise OfferImportError([_("file: not a readable XLSX workbook")]) from None
     try:
         ws = wb["Offers"] if "Offers" in wb.sheetnames else wb.worksheets[0]
-        for number, row in enumerate(ws.iter_rows(values_only=True), start=1):
-            yield number, [_cell_text(v) for v in row]
+        for number, row in enumerate(ws.iter_rows(), start=1):
+            yield number, [_cell_text(_cell_value(cell)) for cell in row]
     finally:
         wb.close()
 

@@ -54,3 +54,17 @@ def test_every_locked_package_has_a_sha256_hash():
     for package, (_version, hashes) in lock_entries().items():
         assert hashes, f"{package} has no hash"
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), package
+
+
+def test_make_install_installs_from_the_lock_checking_hashes():
+    import subprocess
+
+    out = subprocess.run(
+        ["make", "--dry-run", "--always-make", "install"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "pip install -q --require-hashes -r requirements.lock" in out.stdout

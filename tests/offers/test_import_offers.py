@@ -347,3 +347,18 @@ def test_missing_file_rerenders_the_form(client_alice_reauth):
     response = client_alice_reauth.post(reverse(IMPORT), {})
     assert response.status_code == 400
     assert response.context["form"].errors["file"]
+
+
+def test_a_percentage_cell_is_read_as_its_percent(client_alice_reauth, alice):
+    """Excel keeps 15% as 0.15 with a % format: the import reads 15, as the user sees it."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["name", "currency", "base_salary", "bonus_target_pct", "raise_pct"])
+    ws.append(["Percent Co", "USD", 200000, 0.15, 3])
+    ws["D2"].number_format = "0%"
+    out = io.BytesIO()
+    wb.save(out)
+    response = upload(client_alice_reauth, "offers.xlsx", out.getvalue())
+    assert response.status_code == 302, errors_of(response)
+    package = Offer.objects.get(owner=alice).package
+    assert package.bonus_target_pct == Decimal("15") and package.raise_pct == Decimal("3")
