@@ -37,6 +37,10 @@ from offers.models import Offer
 from offers.services import offer_create
 
 MAX_ROWS = 500
+# Lines read at most, blank ones included (a sheet may declare a million empty rows).
+MAX_LINES = MAX_ROWS + 1000
+# Columns read at most in a workbook (a row may declare cells as far as column XFD).
+MAX_COLUMNS = 60
 MAX_ERRORS = 30
 # An XLSX is a zip: refuse one that unpacks to more than this (a "zip bomb").
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
@@ -306,7 +310,7 @@ def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
         raise OfferImportError([_("file: not a readable XLSX workbook")]) from None
     try:
         ws = wb["Offers"] if "Offers" in wb.sheetnames else wb.worksheets[0]
-        for number, row in enumerate(ws.iter_rows(), start=1):
+        for number, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS), start=1):
             yield number, [_cell_text(_cell_value(cell)) for cell in row]
     finally:
         wb.close()
@@ -579,6 +583,10 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
     seen: dict[tuple[str, ...], int] = {}
     names: dict[str, int] = {}
     for number, cells in rows:
+        if number > MAX_LINES:
+            raise OfferImportError(
+                [_("file: more than %(n)s lines, blank ones included; split it") % {"n": MAX_LINES}]
+            )
         if header is None:
             if not any(cells):
                 continue

@@ -362,3 +362,22 @@ def test_a_percentage_cell_is_read_as_its_percent(client_alice_reauth, alice):
     assert response.status_code == 302, errors_of(response)
     package = Offer.objects.get(owner=alice).package
     assert package.bonus_target_pct == Decimal("15") and package.raise_pct == Decimal("3")
+
+
+def test_a_sheet_declaring_a_million_rows_is_refused_quickly(alice):
+    """A workbook whose last row is far below: padded blank rows count, and stop the read."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["name", "currency"])
+    ws.append(["A", "USD"])
+    ws.cell(row=1_000_000, column=16_000, value="far away")
+    out = io.BytesIO()
+    wb.save(out)
+    with pytest.raises(OfferImportError, match="more than 1500 lines"):
+        offers_import(user=alice, raw=out.getvalue())
+    assert nothing_written(alice)
+
+
+def test_blank_lines_only_are_refused(alice):
+    with pytest.raises(OfferImportError, match="more than 1500 lines"):
+        offers_import(user=alice, raw=b"name,currency\n" + b",\n" * 2000 + b"A,USD\n")
