@@ -4,14 +4,18 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Processes for the parallel-safe tests (pytest-xdist): auto = one a CPU; 0 = no xdist.
+PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
-.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean
+.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean lock
 
-$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt
+# From the hashed lock: every package at its pinned version, each file checked against the
+# SHA-256 recorded in requirements.lock (`make lock` rewrites it after a pin changes).
+$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements-dev.txt -c constraints.txt
+	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
 	touch $@
 
 install: $(BIN)/.installed
@@ -27,6 +31,16 @@ run: install
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
+# Regenerate requirements.lock (every package with its hashes) after changing a pin in
+# requirements*.txt and constraints.txt. pip-tools runs from its own throw-away environment.
+LOCK_TOOLS ?= .lock-tools
+lock:
+	test -x $(LOCK_TOOLS)/bin/pip-compile || \
+		($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q pip-tools==7.6.2)
+	$(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+		--no-emit-index-url --no-emit-find-links --constraint constraints.txt \
+		--output-file requirements.lock requirements-dev.txt
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -37,7 +51,11 @@ typecheck: install
 
 pytest: install
 	DJANGO_SETTINGS_MODULE=config.settings_test $(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	@# The parallel-safe tests on PYTEST_WORKERS processes, then the `serial` ones (real broker
+	@# and worker, browser, live server; marked in tests/conftest.py) in one. Exit code 5 is
+	@# "no test selected" (a PYTEST_ARGS subset with none of one kind).
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not serial" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	$(BIN)/python -m pytest -q -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint typecheck pytest
 
@@ -66,4 +84,4 @@ messages: install
 	$(BIN)/python manage.py compilemessages -l zh_Hant --ignore=.venv
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest-worker.log
+	rm -rf $(VENV) staticfiles .pytest-worker.log .lock-tools

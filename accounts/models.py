@@ -107,3 +107,16 @@ class RestoreJob(models.Model):
 
     def __str__(self) -> str:
         return f"restore {self.pk} ({self.status})"
+
+
+class CalendarFeed(models.Model):
+    """A user's private calendar subscription: the SHA-256 of its token, never the token."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"calendar feed of user {self.owner_id}"

@@ -1,7 +1,9 @@
-"""Writes for accounts: deleting a user with everything they own."""
+"""Writes for accounts: deleting a user with everything they own; the calendar feed token."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 import shutil
 from pathlib import Path
 
@@ -10,6 +12,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models, transaction
+from django.utils import timezone
+
+from accounts.models import CalendarFeed
 
 
 def _owned_models() -> list[type[models.Model]]:
@@ -48,3 +53,33 @@ def account_delete(*, user: AbstractBaseUser) -> None:
 def _folders_delete(folders: list[Path]) -> None:
     for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# Private calendar feed ---------------------------------------------------------------------
+
+FEED_TOKEN_BYTES = 32  # 256 random bits: unguessable, so the link alone is the key
+
+
+def feed_token_hash(token: str) -> str:
+    """Return the stored form of a feed token (its SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@transaction.atomic
+def calendar_feed_reset(*, user: AbstractBaseUser) -> str:
+    """Turn the user's calendar feed on with a new token, revoking any earlier one.
+
+    Returns the token itself: only its hash is stored, so this is the one time it is known.
+    """
+    token = secrets.token_urlsafe(FEED_TOKEN_BYTES)
+    CalendarFeed.objects.update_or_create(
+        owner=user, defaults={"token_hash": feed_token_hash(token), "created_at": timezone.now()}
+    )
+    return token
+
+
+@transaction.atomic
+def calendar_feed_off(*, user: AbstractBaseUser) -> bool:
+    """Turn the user's calendar feed off; its link stops working. False if it was off."""
+    deleted, _by_model = CalendarFeed.objects.filter(owner=user).delete()
+    return bool(deleted)

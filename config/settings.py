@@ -266,6 +266,21 @@ CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
+# /healthz pings the workers: wait this long for an answer, keep the answer this long.
+HEALTH_WORKER_TIMEOUT = float(os.environ.get("HEALTH_WORKER_TIMEOUT", "1.0"))
+HEALTH_WORKER_CACHE = envint("HEALTH_WORKER_CACHE", "10")
+
+# Error reporting: off unless SENTRY_DSN is set; personal data off (config/sentry.py).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.sentry import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", ""),
+        release=os.environ.get("SENTRY_RELEASE", ""),
+        traces=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+    )
 # A message whose worker died unacknowledged is redelivered after this many seconds; it must
 # exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests that kill workers lower it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -11,3 +11,21 @@ import os
 os.environ.setdefault("DEBUG", "1")
 
 from config.settings import *  # noqa: E402, F403
+
+# Under pytest-xdist (`make pytest` runs the parallel-safe tests with -n) each worker process
+# has its own test database (pytest-django), and here its own Redis cache database (a test
+# empties the cache it starts with: it must not empty another worker's) and MEDIA_ROOT (user
+# ids repeat between the workers' databases, and so would their export folders).
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _XDIST_WORKER:
+    import urllib.parse
+
+    _index = int(_XDIST_WORKER.removeprefix("gw") or "0")
+    _cache = CACHES["default"]  # noqa: F405
+    if str(_cache.get("LOCATION", "")).startswith(("redis://", "rediss://")):
+        _parts = urllib.parse.urlsplit(str(_cache["LOCATION"]))
+        _db = int(_parts.path.strip("/") or "0")
+        _cache["LOCATION"] = _parts._replace(path=f"/{(_db + 1 + _index) % 16}").geturl()
+    else:
+        _cache["LOCATION"] = f"offerdesk-{_XDIST_WORKER}"
+    MEDIA_ROOT = MEDIA_ROOT / "test-workers" / _XDIST_WORKER  # noqa: F405

@@ -22,4 +22,6 @@ urlpatterns = [
     path("questions/", views.question_log, name="question_log"),
     path("analytics/", views.analytics_page, name="analytics"),
     path("calendar.ics", views.calendar_ics, name="calendar"),
+    path("calendar/", views.calendar_settings, name="calendar_settings"),
+    path("calendar/feed/<str:token>.ics", views.calendar_feed, name="calendar_feed"),
 ]

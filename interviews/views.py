@@ -6,16 +6,20 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
+from accounts.selectors import calendar_feed_on, calendar_feed_owner
+from accounts.services import calendar_feed_off, calendar_feed_reset
 from interviews import analytics, selectors, services
 from interviews.forms import (
     DebriefForm,
@@ -434,12 +438,11 @@ def analytics_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def calendar_ics(request: HttpRequest) -> HttpResponse:
-    """Download the upcoming rounds as an iCalendar (.ics) file."""
+def _calendar_response(*, user: Any, host: str) -> HttpResponse:
+    """Return the user's upcoming rounds as an iCalendar body (times in UTC, so DST-proof)."""
     now = timezone.now()
-    host = request.get_host().split(":")[0] or "offerdesk"
     events = []
-    for r in selectors.calendar_rounds(user=request.user, now=now):
+    for r in selectors.calendar_rounds(user=user, now=now):
         local = r.scheduled_local
         description_lines = [
             f"{r.get_kind_display()} — {r.process.role}",
@@ -461,6 +464,59 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
             )
         )
     body = calendar_text(events, now=now, name=_("Offerdesk interviews"))
-    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")
+
+
+def _host(request: HttpRequest) -> str:
+    return request.get_host().split(":")[0] or "offerdesk"
+
+
+def calendar_ics(request: HttpRequest) -> HttpResponse:
+    """Download the upcoming rounds as an iCalendar (.ics) file."""
+    response = _calendar_response(user=request.user, host=_host(request))
     response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
     return response
+
+
+FEED_URL_SESSION_KEY = "calendar_feed_url"
+
+
+@login_not_required
+@require_safe
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """Serve a private calendar subscription: the token is the only key; read-only."""
+    owner = calendar_feed_owner(token=token)
+    if owner is None:
+        raise Http404
+    response = _calendar_response(user=owner, host=_host(request))
+    response["Content-Disposition"] = 'inline; filename="interviews.ics"'
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def calendar_settings(request: HttpRequest) -> HttpResponse:
+    """Show the calendar download and the private subscription link; reset or turn it off."""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "reset":
+            token = calendar_feed_reset(user=request.user)
+            url = request.build_absolute_uri(reverse("interviews:calendar_feed", args=[token]))
+            request.session[FEED_URL_SESSION_KEY] = url
+            messages.success(
+                request, _("New subscription link made; any earlier link no longer works.")
+            )
+        elif action == "off":
+            if calendar_feed_off(user=request.user):
+                messages.success(request, _("Subscription turned off; its link no longer works."))
+        else:
+            return HttpResponseBadRequest(_("Unknown action."))
+        return redirect("interviews:calendar_settings")
+    context = {
+        "feed": calendar_feed_on(user=request.user),
+        # Shown once, right after it was made: only the token's hash is stored.
+        "feed_url": request.session.pop(FEED_URL_SESSION_KEY, None),
+    }
+    return render(request, "interviews/calendar.html", context)

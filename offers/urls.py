@@ -2,13 +2,25 @@ from __future__ import annotations
 
 from django.urls import path
 
-from offers import views, views_export, views_negotiation, views_scenarios
+from offers import views, views_export, views_import, views_negotiation, views_scenarios
 
 app_name = "offers"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("offers/", views.offer_list, name="offer_list"),
     path("offers/new/", views.offer_create, name="offer_create"),
+    path("offers/import/", views_import.offer_import, name="offer_import"),
+    path(
+        "offers/import/template.xlsx",
+        views_import.import_template_xlsx,
+        name="offer_import_template_xlsx",
+    ),
+    path(
+        "offers/import/template.csv",
+        views_import.import_template_csv,
+        name="offer_import_template_csv",
+    ),
+    path("offers/import/columns.csv", views_import.import_columns_csv, name="offer_import_columns"),
     path("offers/compare/", views.offer_compare, name="offer_compare"),
     path("offers/<int:pk>/", views.offer_detail, name="offer_detail"),
     path("offers/<int:pk>/edit/", views.offer_edit, name="offer_edit"),

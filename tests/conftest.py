@@ -15,6 +15,24 @@ from django.conf import settings as django_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Tests that must run in one process, after the parallel ones (`make pytest`): a real broker
+# and worker (they purge the shared queue), a browser, a live server.
+SERIAL_MARKERS = ("broker", "browser")
+SERIAL_FIXTURES = {"live_server", "celery_worker_process"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that cannot share the machine with other test processes as `serial`."""
+    for item in items:
+        in_browser_folder = "browser" in Path(str(item.fspath)).relative_to(ROOT).parts[:2]
+        if (
+            in_browser_folder
+            or any(item.get_closest_marker(m) for m in SERIAL_MARKERS)
+            or SERIAL_FIXTURES & set(getattr(item, "fixturenames", ()))
+        ):
+            item.add_marker(pytest.mark.serial)
+
 
 @pytest.fixture(autouse=True)
 def _fast_and_eager(settings, request):

@@ -93,3 +93,83 @@ def test_check_deploy_has_no_warnings():
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "no issues" in out.stdout
+
+
+@pytest.mark.django_db
+def test_healthz_without_a_broker_says_the_worker_is_eager(client, settings):
+    settings.CELERY_BROKER_URL = ""
+    body = client.get("/healthz").json()
+    assert body["broker"] == "eager" and body["worker"] == "eager"
+
+
+@pytest.mark.django_db
+def test_healthz_pings_a_worker_once_within_the_cache_time(client, settings, monkeypatch):
+    """No network: the broker check and the ping are stand-ins; the answer is cached."""
+    from config import health
+    from config.celery import app
+
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    settings.HEALTH_WORKER_TIMEOUT = 0.5
+    monkeypatch.setattr(health, "broker_status", lambda: "ok")
+    pings = []
+
+    def ping(timeout):
+        pings.append(timeout)
+        return [{"celery@host": {"ok": "pong"}}]
+
+    monkeypatch.setattr(app.control, "ping", ping)
+    assert client.get("/healthz").json()["worker"] == "ok"
+    assert client.get("/healthz").json()["worker"] == "ok"
+    assert pings == [0.5]  # the second answer came from the cache
+
+
+@pytest.mark.django_db
+def test_healthz_reports_no_worker_without_failing(client, settings, monkeypatch):
+    from config import health
+    from config.celery import app
+
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    monkeypatch.setattr(health, "broker_status", lambda: "ok")
+    monkeypatch.setattr(app.control, "ping", lambda timeout: [])
+    response = client.get("/healthz")
+    assert response.status_code == 200  # pages still work; tasks wait in the queue
+    assert response.json()["worker"] == "no answer"
+
+
+@pytest.mark.django_db
+def test_healthz_does_not_ping_when_the_broker_is_down(client, settings, monkeypatch):
+    from config import health
+    from config.celery import app
+
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    monkeypatch.setattr(health, "broker_status", lambda: "error")
+    monkeypatch.setattr(app.control, "ping", lambda timeout: pytest.fail("pinged"))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["worker"] == "unknown"
+
+
+@pytest.mark.broker
+def test_healthz_sees_a_real_worker(celery_worker_process, client):
+    """CI's broker pass: a real worker answers the ping through the real broker."""
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {
+        "database": "ok",
+        "broker": "ok",
+        "worker": "ok",
+        "status": "ok",
+    }
+
+
+@pytest.mark.broker
+@pytest.mark.django_db
+def test_healthz_with_a_broker_and_no_worker(client):
+    if not os.environ.get("CELERY_BROKER_URL"):
+        pytest.skip("needs CELERY_BROKER_URL")
+    from config.celery import app
+
+    if app.control.ping(timeout=1.0):
+        pytest.skip("a worker of another run answers on this broker")
+    body = client.get("/healthz").json()
+    assert body["broker"] == "ok" and body["worker"] == "no answer"

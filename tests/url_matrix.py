@@ -15,7 +15,7 @@ from typing import Any
 from django.urls import URLPattern, URLResolver, get_resolver
 
 # Open to anonymous users on purpose.
-PUBLIC = {"login", "signup", "healthz", "set_language", "logout"}
+PUBLIC = {"login", "signup", "healthz", "set_language", "logout", "interviews:calendar_feed"}
 # Namespaces with their own access rules (Django admin: staff only, tested by Django).
 SKIPPED_NAMESPACES = {"admin"}
 APPS = ("accounts", "compensation", "interviews", "offers")

@@ -128,11 +128,12 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
-# rows above), export and restore jobs, and one-time form tokens.
+# rows above), export and restore jobs, one-time form tokens and the calendar feed's token.
 NOT_BACKED_UP = (
     "accounts.Revision",
     "accounts.FormToken",
     "accounts.RestoreJob",
+    "accounts.CalendarFeed",
     "offers.ExportJob",
 )
 # Links into the history (not in a backup): a restored log entry keeps its offer versions

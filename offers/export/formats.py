@@ -78,3 +78,12 @@ def export_format(key: str) -> ExportFormat:
         return EXPORT_FORMATS[key]
     except KeyError:
         raise ValueError(f"unknown export format {key!r}") from None
+
+
+def content_type_of(filename: str) -> str:
+    """Return the content type of a file named like one of the formats (by its extension)."""
+    extension = filename.rsplit(".", 1)[-1].lower()
+    for fmt in EXPORT_FORMATS.values():
+        if fmt.extension == extension:
+            return fmt.content_type
+    raise ValueError(f"no export format has the extension of {filename!r}")

@@ -52,6 +52,8 @@ def main_pages() -> list[str]:
         ("offers:timeline", {}),
         ("offers:scenario_list", {}),
         ("offers:export", {}),
+        ("offers:offer_import", {}),
+        ("interviews:calendar_settings", {}),
     ]
     if scenario is not None:
         names.append(("offers:scenario_detail", {"pk": scenario.pk}))

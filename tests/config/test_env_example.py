@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[2]
 READS = re.compile(
     r"""(?:os\.environ\.get\(|os\.environ\[|os\.getenv\(|env(?:bool|int)\()\s*["']([A-Z][A-Z0-9_]+)["']"""
 )
-NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE"}
+# Set by the tools, not by a deployment: the settings module, the pytest-xdist worker id.
+NOT_SETTINGS = {"DJANGO_SETTINGS_MODULE", "PYTEST_XDIST_WORKER"}
 
 
 def variables_read() -> set[str]:
