@@ -249,7 +249,17 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
     next_week = today + timedelta(days=7)
     for i, (kind, hour, minute, name, bg) in enumerate(
         [
-            (Kind.CODING, 10, 0, "Hao Wu", "Recommendation infra, Go"),
+            # The round the prep brief is for: a design round whose interviewer runs CI for
+            # numerical kernels (the kind of background the Meta design round was lost on).
+            (
+                Kind.SYSTEM_DESIGN,
+                9,
+                0,
+                "Ivan Petrov",
+                "Runs the CI for numerical kernels (CUDA, HPC) on the ML compute team; "
+                "maintains the GPU benchmark farm",
+            ),
+            (Kind.CODING, 10, 15, "Hao Wu", "Recommendation infra, Go"),
             (
                 Kind.ML_DESIGN,
                 11,

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
-from interviews import analytics, selectors, services
+from interviews import analytics, prep, selectors, services
 from interviews.forms import (
     DebriefForm,
     MoveStageForm,
@@ -280,6 +280,17 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def round_brief(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the printable prep brief of a round: interviewer, likely topics, past questions."""
+    round_ = selectors.round_get(user=request.user, pk=pk)
+    brief = prep.round_brief(user=request.user, round_=round_)
+    return render(
+        request,
+        "interviews/round_brief.html",
+        {"brief": brief, "round": round_, "process": round_.process},
+    )
+
+
 # Debrief and team matches ---------------------------------------------------------------
 
 
@@ -450,6 +461,8 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
             description_lines.append(_("Interviewer: %(name)s") % {"name": r.interviewer_name})
         if r.interviewer_background:
             description_lines.append(r.interviewer_background)
+        brief_url = request.build_absolute_uri(reverse("interviews:round_brief", args=[r.pk]))
+        description_lines.append(_("Prep brief: %(url)s") % {"url": brief_url})
         events.append(
             CalendarEvent(
                 uid=f"interview-round-{r.pk}@{host}",
@@ -458,6 +471,7 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
                 summary=f"{r.process.company.name}: {r.get_kind_display()}",
                 description="\n".join(description_lines),
                 location=r.get_mode_display(),
+                url=brief_url,
             )
         )
     body = calendar_text(events, now=now, name=_("Offerdesk interviews"))
