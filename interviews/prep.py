@@ -273,9 +273,7 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
     """Return the prep brief of one of the user's rounds (fetched with `round_get`)."""
     process = round_.process
     team = process.team
-    topics = likely_topics(
-        background=round_.interviewer_background, team=team, kind=round_.kind
-    )
+    topics = likely_topics(background=round_.interviewer_background, team=team, kind=round_.kind)
     tags = [t.tag for t in topics]
     past = _past_questions(user, round_, tags)
     weak = list(dict.fromkeys(t for p in past if p.went == "bad" for t in p.matching))

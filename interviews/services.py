@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,6 +27,7 @@ from interviews.models import (
     TeamMatch,
     normalize_tags,
 )
+from interviews.selectors import round_next_order
 
 QuestionInput = tuple[str, str]  # (text, raw tags)
 
@@ -181,8 +181,7 @@ def round_create(
 ) -> Round:
     """Add a round to a process (numbered after the last one unless `order` is given)."""
     if not fields.get("order"):
-        last = process.rounds.aggregate(m=Max("order"))["m"] or 0
-        fields["order"] = last + 1
+        fields["order"] = round_next_order(process)
     round_ = Round(owner=user, process=process, **fields)
     round_.full_clean()
     round_.save()

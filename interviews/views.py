@@ -326,7 +326,9 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def team_match_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a team match to a process."""
     process = selectors.process_get(user=request.user, pk=pk)
-    form = TeamMatchForm(request.POST or None, process=process)
+    form = TeamMatchForm(
+        request.POST or None, process=process, default_timezone=_home_timezone(request)
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)

@@ -16,7 +16,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
-from compensation.engine import VESTING_PRESETS
+from accounts.widgets import LevelSelect
+from compensation import vesting_labels
 from compensation.models import Company, Level, LocationPreset
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -91,9 +92,9 @@ def pct_field(
     )
 
 
-PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
-    (k, k.replace("_", " ")) for k in VESTING_PRESETS
-]
+def preset_choices() -> list[tuple[str, str]]:
+    """Return the vesting presets by readable name ("Google: 33/33/22/12, monthly")."""
+    return vesting_labels.preset_choices(empty_label=_("Company default / even quarterly"))
 
 
 class OfferForm(forms.ModelForm):
@@ -146,7 +147,7 @@ class OfferForm(forms.ModelForm):
         ),
     )
     vesting_preset = forms.ChoiceField(
-        label=_("Vesting schedule"), choices=PRESET_CHOICES, required=False
+        label=_("Vesting schedule"), choices=preset_choices, required=False
     )
     refresher_yearly = money_field(_("Expected refresher a year"))
     relocation_amount = money_field(_("Relocation package"))
@@ -169,6 +170,9 @@ class OfferForm(forms.ModelForm):
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "deadline": forms.DateInput(attrs={"type": "date"}),
             "notes": forms.Textarea(attrs={"rows": 3}),
+            # Options carry their company; static/js/forms.js shows the chosen company's only.
+            "level": LevelSelect,
+            "target_level": LevelSelect,
         }
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -226,11 +230,14 @@ class OfferForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         level, company = data.get("level"), data.get("company")
-        if level and company and level.company_id != company.pk:
-            self.add_error(
-                "level",
-                _("This level belongs to %(c)s, not the chosen company.") % {"c": level.company},
-            )
+        for name in ("level", "target_level"):
+            picked = data.get(name)
+            if picked and company and picked.company_id != company.pk:
+                self.add_error(
+                    name,
+                    _("This level belongs to %(c)s, not the chosen company.")
+                    % {"c": picked.company},
+                )
         start, deadline = data.get("start_date"), data.get("deadline")
         if start and deadline and deadline > start:
             self.add_error("deadline", _("The decision deadline must come before the start date."))

@@ -37,6 +37,7 @@ def test_english_dates_keep_weekday_day_month():
 @pytest.mark.parametrize("empty", [None, ""])
 def test_no_date_renders_nothing(empty):
     with translation.override("en"):
-        assert Template("{% load local_dates %}[{{ d|weekday_date }}]").render(
-            Context({"d": empty})
-        ) == "[]"
+        assert (
+            Template("{% load local_dates %}[{{ d|weekday_date }}]").render(Context({"d": empty}))
+            == "[]"
+        )
