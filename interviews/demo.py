@@ -134,6 +134,15 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             signal=signal, self_assessment=mine, questions=qs,
             stated_comp="Current TC about USD 400K (base 215K)" if kind == Kind.BEHAVIORAL else "",
         )  # fmt: skip
+    services.debrief_save(
+        user=user,
+        process=g,
+        data={
+            "decision": Debrief.Decision.HIRE,
+            "held_on": ago(24),
+            "notes": "Hiring committee: hire; the level is settled with the team match.",
+        },
+    )
     services.team_match_create(
         user=user, process=g, team="YouTube Recommendations", manager="Dana Whitfield",
         scope="Candidate generation for Shorts; 6 engineers; owns two-tower retrieval",
