@@ -41,3 +41,15 @@ def test_no_date_renders_nothing(empty):
             Template("{% load local_dates %}[{{ d|weekday_date }}]").render(Context({"d": empty}))
             == "[]"
         )
+
+
+@pytest.mark.django_db
+def test_pages_in_zh_hant_write_dates_the_taiwanese_way(client_alice, alice, settings):
+    from tests.interviews.factories import ProcessFactory
+
+    process = ProcessFactory(owner=alice, deadline=SATURDAY)
+    client_alice.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    board = client_alice.get("/interviews/").content.decode()
+    assert "12月5日 (星期六)" in board and "星期六 5 十二月" not in board
+    detail = client_alice.get(f"/interviews/{process.pk}/").content.decode()
+    assert "2026年12月5日 (星期六)" in detail

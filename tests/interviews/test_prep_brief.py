@@ -8,7 +8,7 @@ from django.utils import translation
 
 from interviews import demo, prep, selectors
 from interviews.models import Round
-from tests.interviews.factories import QuestionFactory, RoundFactory
+from tests.interviews.factories import ProcessFactory, QuestionFactory, RoundFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +117,19 @@ def test_brief_in_traditional_chinese_renders(client, next_round, alice_taipei):
         )
     assert response.status_code == 200
     assert "Ivan Petrov" in response.content.decode()
+
+
+def test_brief_of_a_bare_round_says_what_is_missing(client_alice, alice):
+    round_ = RoundFactory(
+        owner=alice, process=ProcessFactory(owner=alice, team=""), scheduled_at=None,
+        interviewer_name="", interviewer_background="", kind=Round.Kind.OTHER,
+    )  # fmt: skip
+    response = client_alice.get(reverse("interviews:round_brief", args=[round_.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Their background is not recorded" in html
+    assert "Not scheduled yet" in html
+    assert "You have not logged a question on these topics yet." in html
+    brief = response.context["brief"]
+    assert [c.key for c in brief.checklist] == ["background", "questions", "time"]
+    assert "ask the recruiter" in brief.checklist[0].text
