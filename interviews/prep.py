@@ -120,7 +120,7 @@ def likely_topics(*, background: str, team: str, kind: str) -> list[Topic]:
     reasons: dict[str, list[str]] = {}
     kind_label = str(RoundKind(kind).label) if kind in RoundKind.values else kind
     for tag in KIND_TOPICS.get(kind, ()):
-        reasons.setdefault(tag, []).append(_("a %(kind)s round") % {"kind": kind_label})
+        reasons.setdefault(tag, []).append(_("round kind: %(kind)s") % {"kind": kind_label})
     for rule in TOPIC_RULES:
         if any(f" {kw} " in words for kw in rule.keywords):
             for tag in rule.topics:
