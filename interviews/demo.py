@@ -189,7 +189,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
          S.STRONG_HIRE, 5, [("Interval scheduling with priorities #intervals #greedy", "")], ""),
         (Kind.CODING, 50, 10, "Yuki Tanaka", "Integrity ML",
          S.STRONG_HIRE, 5, [("Serialize and deserialize an n-ary tree #trees", "")], ""),
-        (Kind.SYSTEM_DESIGN, 49, 9, "Sam O'Neill", "Works on ads delivery infra; pushed hard on capacity estimates",
+        (Kind.SYSTEM_DESIGN, 49, 9, "Sam O'Neill", "Ran the CI for numerical kernels of ads inference (not looked up beforehand); pushed hard on capacity estimates",
          S.STRONG_NO_HIRE, 2, [("Design an ads click aggregation pipeline #system design #streaming #capacity", "")], ""),
         (Kind.ML_DESIGN, 49, 10, "Grace Liu", "Ranking research; asked about calibration and delayed feedback",
          S.STRONG_HIRE, 5, [("Design a CTR model with delayed conversions #ml design #calibration #ranking", "")], ""),

@@ -114,18 +114,26 @@ def _words(text: str) -> str:
     return " " + " ".join(re.findall(r"[\w+#-]+", text.lower())) + " "
 
 
+def matched_rules(text: str) -> list[TopicRule]:
+    """Return the rules whose keywords appear in `text` as whole words."""
+    words = _words(text)
+    return [rule for rule in TOPIC_RULES if any(f" {kw} " in words for kw in rule.keywords)]
+
+
 def likely_topics(*, background: str, team: str, kind: str) -> list[Topic]:
-    """Return the topics a round is likely to cover, the round kind's first, then the rules'."""
-    words = _words(f"{background} {team}")
+    """Return the topics a round is likely to cover: the round kind's first, then the
+    background's and team's, those suggested for more reasons first."""
     reasons: dict[str, list[str]] = {}
     kind_label = str(RoundKind(kind).label) if kind in RoundKind.values else kind
-    for tag in KIND_TOPICS.get(kind, ()):
+    kind_tags = KIND_TOPICS.get(kind, ())
+    for tag in kind_tags:
         reasons.setdefault(tag, []).append(_("round kind: %(kind)s") % {"kind": kind_label})
-    for rule in TOPIC_RULES:
-        if any(f" {kw} " in words for kw in rule.keywords):
-            for tag in rule.topics:
-                reasons.setdefault(tag, []).append(_(rule.why))
-    return [Topic(tag, tuple(dict.fromkeys(why))) for tag, why in reasons.items()]
+    for rule in matched_rules(f"{background} {team}"):
+        for tag in rule.topics:
+            reasons.setdefault(tag, []).append(_(rule.why))
+    topics = [Topic(tag, tuple(dict.fromkeys(why))) for tag, why in reasons.items()]
+    order = {t.tag: i for i, t in enumerate(topics)}
+    return sorted(topics, key=lambda t: (t.tag not in kind_tags, -len(t.reasons), order[t.tag]))
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,20 @@ class RoundSignal:
 
 
 @dataclass(frozen=True)
+class SimilarRound:
+    """An earlier round whose interviewer's background matched the same rules."""
+
+    company: str
+    kind: str
+    interviewer: str
+    background: str
+    shared: tuple[str, ...]  # the rules' reasons both backgrounds matched
+    signal: str
+    signal_label: str
+    self_assessment: int | None
+
+
+@dataclass(frozen=True)
 class CheckItem:
     key: str
     text: str
@@ -186,6 +208,7 @@ class RoundBrief:
     home_time: datetime | None
     round_time: datetime | None
     weak_topics: list[str] = field(default_factory=list)
+    similar_rounds: list[SimilarRound] = field(default_factory=list)
 
     @property
     def topic_tags(self) -> list[str]:
@@ -229,7 +252,45 @@ def _past_questions(user: AbstractBaseUser, round_: Round, tags: list[str]) -> l
     ]
 
 
-def _checklist(round_: Round, topics: list[Topic], weak: list[str]) -> list[CheckItem]:
+def _similar_rounds(user: AbstractBaseUser, round_: Round) -> list[SimilarRound]:
+    mine = {rule.key: rule for rule in matched_rules(round_.interviewer_background)}
+    if not mine:
+        return []
+    others = (
+        Round.objects.filter(owner=user, process__owner=user, scheduled_at__lt=timezone.now())
+        .exclude(pk=round_.pk)
+        .exclude(interviewer_background="")
+        .select_related("process__company")
+        .order_by("-scheduled_at", "id")
+    )
+    found = []
+    for other in others:
+        shared = [mine[r.key] for r in matched_rules(other.interviewer_background) if r.key in mine]
+        if shared:
+            found.append(
+                SimilarRound(
+                    company=other.process.company.name,
+                    kind=other.get_kind_display(),
+                    interviewer=other.interviewer_name,
+                    background=other.interviewer_background,
+                    shared=tuple(_(rule.why) for rule in shared),
+                    signal=other.signal,
+                    signal_label=other.get_signal_display(),
+                    self_assessment=other.self_assessment,
+                )
+            )
+    # The closest first (most rules in common), then those that went badly.
+    found.sort(key=lambda r: (-len(r.shared), r.signal not in NEGATIVE_SIGNALS))
+    return found
+
+
+# The checklist names this many topics; the page lists them all.
+CHECKLIST_TOPICS = 6
+
+
+def _checklist(
+    round_: Round, topics: list[Topic], weak: list[str], similar: list[SimilarRound]
+) -> list[CheckItem]:
     name = round_.interviewer_name or _("the interviewer")
     items = [
         CheckItem(
@@ -249,7 +310,7 @@ def _checklist(round_: Round, topics: list[Topic], weak: list[str]) -> list[Chec
             CheckItem(
                 "practise",
                 _("Practise the likely topics: %(topics)s.")
-                % {"topics": ", ".join(t.tag for t in topics)},
+                % {"topics": ", ".join(t.tag for t in topics[:CHECKLIST_TOPICS])},
             )
         )
     if weak:
@@ -257,6 +318,17 @@ def _checklist(round_: Round, topics: list[Topic], weak: list[str]) -> list[Chec
             CheckItem(
                 "weak",
                 _("Go over what went wrong before on: %(topics)s.") % {"topics": ", ".join(weak)},
+            )
+        )
+    for other in similar[:1]:
+        items.append(
+            CheckItem(
+                "similar",
+                _(
+                    "An interviewer with a background like this one's ran your %(company)s "
+                    "%(kind)s round (%(signal)s): prepare for what they asked."
+                )
+                % {"company": other.company, "kind": other.kind, "signal": other.signal_label},
             )
         )
     items.append(
@@ -292,6 +364,7 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
         for r in siblings
         if r.signal != Signal.UNKNOWN or r.self_assessment is not None
     ]
+    similar = _similar_rounds(user, round_)
     return RoundBrief(
         round=round_,
         interviewer=round_.interviewer_name,
@@ -300,8 +373,9 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
         topics=topics,
         past_questions=past,
         signals=signals,
-        checklist=_checklist(round_, topics, weak),
+        checklist=_checklist(round_, topics, weak, similar),
         home_time=timezone.localtime(round_.scheduled_at) if round_.scheduled_at else None,
         round_time=round_.scheduled_local,
         weak_topics=weak,
+        similar_rounds=similar,
     )

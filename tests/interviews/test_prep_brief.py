@@ -33,6 +33,9 @@ def test_likely_topics_follow_the_round_kind_then_the_background():
     )
     tags = [t.tag for t in topics]
     assert tags[:2] == ["system design", "capacity"]  # the kind's topics first
+    # then those two rules suggest: benchmarking (numerical code and CI), performance
+    # (numerical code and CUDA)
+    assert set(tags[2:4]) == {"benchmarking", "performance"}
     for expected in ("numerical kernels", "ci", "testing", "gpu", "benchmarking", "ranking"):
         assert expected in tags
     assert len(tags) == len(set(tags))
@@ -70,8 +73,19 @@ def test_brief_of_the_demos_next_round(next_round, alice_taipei):
         ("Phone screen", "hire", 4)
     ]
 
+    # The design round lost at Meta had an interviewer from the same kind of team.
+    (similar,) = [r for r in brief.similar_rounds if r.company == "Meta"]
+    assert (similar.interviewer, similar.kind, similar.signal) == (
+        "Sam O'Neill",
+        "System design",
+        "strong_no_hire",
+    )
+    assert any("numerical" in why for why in similar.shared)
+    assert any("CI" in why for why in similar.shared)
+
     keys = [c.key for c in brief.checklist]
-    assert keys == ["background", "questions", "practise", "weak", "time"]
+    assert keys == ["background", "questions", "practise", "weak", "similar", "time"]
+    assert "Meta System design round (Strong No Hire)" in brief.checklist[4].text
     texts = " ".join(c.text for c in brief.checklist)
     assert "Ivan Petrov" in texts and "Asia/Singapore" in texts and "numerical kernels" in texts
 
@@ -85,6 +99,7 @@ def test_brief_page_shows_the_brief_and_is_printable(client, next_round, alice_t
     assert "numerical kernels" in html and "benchmarking" in html
     assert "Design an ads click aggregation pipeline" in html and "Strong No Hire" in html
     assert "Signals so far in this process" in html and "Phone screen" in html
+    assert "Interviewers like this one before" in html and "Sam O&#x27;Neill" in html
     assert 'data-check="practise"' in html and 'data-check="time"' in html
     assert 'class="small muted no-print"' in html  # navigation left off the printout
     assert "interviews.css" in html  # the brief's print rules
