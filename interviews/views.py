@@ -35,8 +35,8 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 
 def _home_timezone(request: HttpRequest) -> str:
-    """Return the zone the middleware activated for this request (the user's home zone)."""
-    return timezone.get_current_timezone_name()
+    """Return the user's home zone (saved or proposed) that new rounds start from."""
+    return getattr(request, "home_timezone", "") or timezone.get_current_timezone_name()
 
 
 def _bad_request_status(request: HttpRequest) -> int:

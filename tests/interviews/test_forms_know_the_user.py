@@ -175,3 +175,11 @@ def test_round_form_numbers_after_the_highest_even_with_gaps(alice):
     assert RoundForm(process=process).initial["order"] == 5
     existing = process.rounds.get(order=1)
     assert RoundForm(instance=existing, process=process)["order"].value() == 1
+
+
+def test_without_saved_preferences_a_round_starts_in_the_proposed_home_zone(client_alice, alice):
+    # No preferences yet: the preferences page proposes Asia/Taipei, so new rounds start there.
+    process = ProcessFactory(owner=alice)
+    html = client_alice.get(reverse("interviews:round_create", args=[process.pk])).content.decode()
+    field = re.search(r'<input type="text" name="timezone"[^>]*>', html).group(0)
+    assert 'value="Asia/Taipei"' in field
