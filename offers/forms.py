@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Q
+from django.db.models import Exists, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -335,9 +335,16 @@ class ScenarioForm(forms.ModelForm):
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["level"].queryset = Level.objects.filter(
+        levels = Level.objects.filter(
             Q(company__owner=user) | Q(company__owner__isnull=True)
         ).select_related("company")
+        if self.instance.offer_id:
+            # A scenario plays out its own offer: only that company's ladder (in the same query).
+            offer = Offer.objects.filter(pk=self.instance.offer_id, company__isnull=False)
+            levels = levels.filter(
+                Q(company_id=Subquery(offer.values("company_id")[:1])) | ~Exists(offer)
+            )
+        self.fields["level"].queryset = levels
         for name in ("base", "extra_sign_on", "extra_stock_yearly", "refresher_yearly"):
             self.fields[name].validators.append(MaxValueValidator(MAX_MONEY))
         if self.instance.pk:

@@ -183,3 +183,14 @@ def test_without_saved_preferences_a_round_starts_in_the_proposed_home_zone(clie
     html = client_alice.get(reverse("interviews:round_create", args=[process.pk])).content.decode()
     field = re.search(r'<input type="text" name="timezone"[^>]*>', html).group(0)
     assert 'value="Asia/Taipei"' in field
+
+
+def test_scenario_level_list_is_its_offers_ladder(alice, two_ladders):
+    from offers.forms import ScenarioForm
+    from offers.models import Scenario
+    from tests.factories import OfferFactory, PackageFactory
+
+    package = PackageFactory(owner=alice, company=two_ladders["google"])
+    offer = OfferFactory(owner=alice, package=package)
+    form = ScenarioForm(instance=Scenario(owner=alice, offer=offer), user=alice)
+    assert list(form.fields["level"].queryset) == [two_ladders["L5"]]
