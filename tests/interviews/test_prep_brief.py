@@ -148,3 +148,30 @@ def test_brief_of_a_bare_round_says_what_is_missing(client_alice, alice):
     brief = response.context["brief"]
     assert [c.key for c in brief.checklist] == ["background", "questions", "time"]
     assert "ask the recruiter" in brief.checklist[0].text
+
+
+def test_brief_query_count_does_not_grow_with_the_history(client_alice, alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(n: int) -> int:
+        process = ProcessFactory(owner=alice)
+        target = RoundFactory(
+            owner=alice, process=process, kind=Round.Kind.SYSTEM_DESIGN,
+            interviewer_background="Runs CI for numerical kernels",
+        )  # fmt: skip
+        for _ in range(n):
+            past = RoundFactory(
+                owner=alice, kind=Round.Kind.SYSTEM_DESIGN, signal="hire",
+                interviewer_background="HPC kernels team",
+            )  # fmt: skip
+            QuestionFactory(round=past, tags="system design,capacity")
+            RoundFactory(owner=alice, process=process, signal="hire")
+        url = reverse("interviews:round_brief", args=[target.pk])
+        client_alice.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            response = client_alice.get(url)
+        assert len(response.context["brief"].past_questions) >= n
+        return len(queries)
+
+    assert count(1) == count(8)
