@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from compensation import engine, selectors
+from compensation import engine, selectors, vesting_labels
 from compensation.engine.currencies import is_currency
 from compensation.models import (
     Band,
@@ -34,11 +34,8 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 def preset_choices() -> list[tuple[str, str]]:
-    """Return the engine's vesting presets as form choices, described in words."""
-    return [("", _("— custom (use the fields below) —"))] + [
-        (name, f"{name}: {schedule.describe()}")
-        for name, schedule in sorted(engine.VESTING_PRESETS.items())
-    ]
+    """Return the engine's vesting presets as form choices, by readable name."""
+    return vesting_labels.preset_choices(empty_label=_("— custom (use the fields below) —"))
 
 
 class CompanyForm(forms.ModelForm):

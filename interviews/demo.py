@@ -134,6 +134,15 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             signal=signal, self_assessment=mine, questions=qs,
             stated_comp="Current TC about USD 400K (base 215K)" if kind == Kind.BEHAVIORAL else "",
         )  # fmt: skip
+    services.debrief_save(
+        user=user,
+        process=g,
+        data={
+            "decision": Debrief.Decision.HIRE,
+            "held_on": ago(24),
+            "notes": "Hiring committee: hire; the level is settled with the team match.",
+        },
+    )
     services.team_match_create(
         user=user, process=g, team="YouTube Recommendations", manager="Dana Whitfield",
         scope="Candidate generation for Shorts; 6 engineers; owns two-tower retrieval",
@@ -180,7 +189,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
          S.STRONG_HIRE, 5, [("Interval scheduling with priorities #intervals #greedy", "")], ""),
         (Kind.CODING, 50, 10, "Yuki Tanaka", "Integrity ML",
          S.STRONG_HIRE, 5, [("Serialize and deserialize an n-ary tree #trees", "")], ""),
-        (Kind.SYSTEM_DESIGN, 49, 9, "Sam O'Neill", "Works on ads delivery infra; pushed hard on capacity estimates",
+        (Kind.SYSTEM_DESIGN, 49, 9, "Sam O'Neill", "Ran the CI for numerical kernels of ads inference (not looked up beforehand); pushed hard on capacity estimates",
          S.STRONG_NO_HIRE, 2, [("Design an ads click aggregation pipeline #system design #streaming #capacity", "")], ""),
         (Kind.ML_DESIGN, 49, 10, "Grace Liu", "Ranking research; asked about calibration and delayed feedback",
          S.STRONG_HIRE, 5, [("Design a CTR model with delayed conversions #ml design #calibration #ranking", "")], ""),
@@ -249,7 +258,17 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
     next_week = today + timedelta(days=7)
     for i, (kind, hour, minute, name, bg) in enumerate(
         [
-            (Kind.CODING, 10, 0, "Hao Wu", "Recommendation infra, Go"),
+            # The round the prep brief is for: a design round whose interviewer runs CI for
+            # numerical kernels (the kind of background the Meta design round was lost on).
+            (
+                Kind.SYSTEM_DESIGN,
+                9,
+                0,
+                "Ivan Petrov",
+                "Runs the CI for numerical kernels (CUDA, HPC) on the ML compute team; "
+                "maintains the GPU benchmark farm",
+            ),
+            (Kind.CODING, 10, 15, "Hao Wu", "Recommendation infra, Go"),
             (
                 Kind.ML_DESIGN,
                 11,

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import require_version
+from accounts.widgets import LevelSelect, TimezoneInput, timezone_names
 from interviews import selectors
 from interviews.models import Debrief, Process, Round, Stage, TeamMatch
 from interviews.services import format_questions, parse_questions
@@ -22,13 +23,8 @@ LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 
 @cache
 def timezone_choices() -> list[tuple[str, str]]:
-    """Return IANA zone names, grouped regions first (Africa/..., America/...)."""
-    names = sorted(
-        n
-        for n in zoneinfo.available_timezones()
-        if "/" in n and not n.startswith(("Etc/", "SystemV/"))
-    )
-    return [("UTC", "UTC"), *[(n, n) for n in names]]
+    """Return IANA zone names, UTC then grouped regions (Africa/..., America/...)."""
+    return [(n, n) for n in timezone_names()]
 
 
 # The years a round may be scheduled in (the same window a restore accepts).
@@ -95,6 +91,9 @@ class ProcessForm(VersionedForm):
             "first_contact": DATE,
             "deadline": DATE,
             "notes": forms.Textarea(attrs={"rows": 3}),
+            # Options carry their company; static/js/forms.js shows the chosen company's only.
+            "target_level": LevelSelect,
+            "offered_level": LevelSelect,
         }
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -118,6 +117,8 @@ class RoundForm(VersionedForm):
     timezone = forms.ChoiceField(
         label=_("Time zone"),
         choices=timezone_choices,
+        widget=TimezoneInput,
+        help_text=_("Type to search, e.g. Taipei or Los_Angeles."),
         error_messages={
             "invalid_choice": _("Unknown time zone %(value)s; pick an IANA name like Asia/Taipei.")
         },
@@ -178,6 +179,9 @@ class RoundForm(VersionedForm):
                 self.initial["questions"] = format_questions(list(self.instance.questions.all()))
         else:
             self.initial.setdefault("timezone", default_timezone)
+            if "order" in self.fields:
+                # Rounds added one after another number on: #1, #2, #3.
+                self.initial.setdefault("order", selectors.round_next_order(process))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -250,6 +254,8 @@ class TeamMatchForm(VersionedForm):
         label=_("Team time zone"),
         required=False,
         choices=lambda: [("", "—"), *timezone_choices()],
+        widget=TimezoneInput,
+        help_text=_("Type to search, e.g. Singapore or Los_Angeles."),
         error_messages={
             "invalid_choice": _(
                 "Unknown time zone %(value)s; pick an IANA name like Asia/Singapore."
@@ -265,10 +271,14 @@ class TeamMatchForm(VersionedForm):
             "notes": forms.Textarea(attrs={"rows": 3}),
         }
 
-    def __init__(self, *args: Any, process: Process, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, process: Process, default_timezone: str = "", **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.instance.process = process
         self.instance.owner_id = process.owner_id
+        if not self.instance.pk and default_timezone:
+            self.initial.setdefault("time_zone", default_timezone)
 
 
 class MoveStageForm(forms.Form):

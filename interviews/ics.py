@@ -20,6 +20,7 @@ class CalendarEvent:
     summary: str
     description: str = ""
     location: str = ""
+    url: str = ""  # a page about the event (the round's prep brief)
 
 
 def escape_text(value: str) -> str:
@@ -78,6 +79,8 @@ def calendar_text(
             lines.append(f"DESCRIPTION:{escape_text(event.description)}")
         if event.location:
             lines.append(f"LOCATION:{escape_text(event.location)}")
+        if event.url:
+            lines.append(f"URL:{event.url}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
     return "".join(fold_line(line) + CRLF for line in lines)

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -147,6 +147,11 @@ def round_get(*, user: AbstractBaseUser, pk: int) -> Round:
         .prefetch_related("questions"),
         pk=pk,
     )
+
+
+def round_next_order(process: Process) -> int:
+    """Return the number the next round of `process` takes: one after the highest."""
+    return (process.rounds.aggregate(m=Max("order"))["m"] or 0) + 1
 
 
 def team_match_get(*, user: AbstractBaseUser, pk: int) -> TeamMatch:

@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,6 +18,8 @@ from accounts.locking import save_if_unchanged
 from accounts.models import Revision
 from accounts.signals import rows_updated
 from interviews.models import (
+    FUNNEL_STAGES,
+    TERMINAL_STAGES,
     Debrief,
     Process,
     Question,
@@ -28,6 +29,7 @@ from interviews.models import (
     TeamMatch,
     normalize_tags,
 )
+from interviews.selectors import round_next_order
 
 QuestionInput = tuple[str, str]  # (text, raw tags)
 
@@ -111,6 +113,12 @@ def process_move_stage(
         raise ValidationError({"changed_on": _("A stage cannot change before the first contact.")})
     previous = process.get_stage_display()
     StageChange.objects.create(process=process, stage=stage, changed_on=changed_on, note=note)
+    if stage == Stage.DEBRIEF and not Debrief.objects.filter(process=process).exists():
+        # The history and the debrief card tell one story: a debrief held is a debrief recorded
+        # (pending until its decision is entered).
+        # Valid by construction (the process's owner, a pending decision, no level), so no
+        # full_clean; by ids, so the caller's process does not cache it as its debrief.
+        Debrief.objects.create(owner_id=process.owner_id, process_id=process.pk, held_on=changed_on)
     Process.objects.filter(pk=process.pk).update(
         stage=stage, version=models.F("version") + 1, updated_at=timezone.now()
     )
@@ -124,6 +132,32 @@ def process_move_stage(
         summary=f"{previous} -> {process.get_stage_display()}",
     )
     return process
+
+
+def stage_reached(current: str, stage: str) -> bool:
+    """Return True if a process at `current` has already reached `stage` (or has ended)."""
+    if current in TERMINAL_STAGES and current != Stage.ACCEPTED:
+        return True  # an ended process stays ended: a fact elsewhere does not reopen it
+    if stage in FUNNEL_STAGES and current in FUNNEL_STAGES:
+        return FUNNEL_STAGES.index(current) >= FUNNEL_STAGES.index(stage)
+    return current == stage
+
+
+@transaction.atomic
+def process_follow(
+    *,
+    user: AbstractBaseUser,
+    process: Process,
+    stage: str,
+    on: date | None = None,
+    note: str = "",
+) -> Process:
+    """Move a process forward to `stage` because of a fact recorded elsewhere (a debrief, an
+    offer's status); never backwards, never out of an ending."""
+    if stage_reached(process.stage, stage):
+        return process
+    day = max(on or timezone.localdate(), process.first_contact)
+    return process_move_stage(user=user, process=process, stage=stage, on=day, note=note)
 
 
 def _process_children(process: Process) -> list[models.Model]:
@@ -181,8 +215,7 @@ def round_create(
 ) -> Round:
     """Add a round to a process (numbered after the last one unless `order` is given)."""
     if not fields.get("order"):
-        last = process.rounds.aggregate(m=Max("order"))["m"] or 0
-        fields["order"] = last + 1
+        fields["order"] = round_next_order(process)
     round_ = Round(owner=user, process=process, **fields)
     round_.full_clean()
     round_.save()
@@ -241,13 +274,16 @@ def debrief_save(
         debrief.full_clean()
         debrief.save()
         revision_record(user=user, obj=debrief, action=Revision.Action.CREATED)
-        return debrief
-    fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
-    debrief.full_clean()
-    _save_locked(
-        debrief, expected_version=debrief.version if expected_version is None else expected_version
-    )
-    revision_record(user=user, obj=debrief, action=Revision.Action.CHANGED)
+    else:
+        fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
+        debrief.full_clean()
+        _save_locked(
+            debrief,
+            expected_version=debrief.version if expected_version is None else expected_version,
+        )
+        revision_record(user=user, obj=debrief, action=Revision.Action.CHANGED)
+    # A recorded debrief puts the process at least at the debrief stage, on the day it was held.
+    process_follow(user=user, process=process, stage=Stage.DEBRIEF, on=debrief.held_on)
     return debrief
 
 

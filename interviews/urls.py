@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/rounds/new/", views.round_create, name="round_create"),
     path("rounds/<int:pk>/edit/", views.round_edit, name="round_edit"),
     path("rounds/<int:pk>/delete/", views.round_delete, name="round_delete"),
+    path("rounds/<int:pk>/brief/", views.round_brief, name="round_brief"),
     path("<int:pk>/debrief/", views.debrief_edit, name="debrief_edit"),
     path("<int:pk>/team-matches/new/", views.team_match_create, name="team_match_create"),
     path("team-matches/<int:pk>/edit/", views.team_match_edit, name="team_match_edit"),

@@ -20,7 +20,7 @@ from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
-from interviews import analytics, selectors, services
+from interviews import analytics, prep, selectors, services
 from interviews.forms import (
     DebriefForm,
     MoveStageForm,
@@ -39,8 +39,8 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 
 def _home_timezone(request: HttpRequest) -> str:
-    """Return the zone the middleware activated for this request (the user's home zone)."""
-    return timezone.get_current_timezone_name()
+    """Return the user's home zone (saved or proposed) that new rounds start from."""
+    return getattr(request, "home_timezone", "") or timezone.get_current_timezone_name()
 
 
 def _bad_request_status(request: HttpRequest) -> int:
@@ -284,6 +284,17 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def round_brief(request: HttpRequest, pk: int) -> HttpResponse:
+    """Show the printable prep brief of a round: interviewer, likely topics, past questions."""
+    round_ = selectors.round_get(user=request.user, pk=pk)
+    brief = prep.round_brief(user=request.user, round_=round_)
+    return render(
+        request,
+        "interviews/round_brief.html",
+        {"brief": brief, "round": round_, "process": round_.process},
+    )
+
+
 # Debrief and team matches ---------------------------------------------------------------
 
 
@@ -319,7 +330,9 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def team_match_create(request: HttpRequest, pk: int) -> HttpResponse:
     """Add a team match to a process."""
     process = selectors.process_get(user=request.user, pk=pk)
-    form = TeamMatchForm(request.POST or None, process=process)
+    form = TeamMatchForm(
+        request.POST or None, process=process, default_timezone=_home_timezone(request)
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
@@ -438,7 +451,7 @@ def analytics_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _calendar_response(*, user: Any, host: str) -> HttpResponse:
+def _calendar_response(*, user: Any, host: str, base_url: str) -> HttpResponse:
     """Return the user's upcoming rounds as an iCalendar body (times in UTC, so DST-proof)."""
     now = timezone.now()
     events = []
@@ -453,6 +466,8 @@ def _calendar_response(*, user: Any, host: str) -> HttpResponse:
             description_lines.append(_("Interviewer: %(name)s") % {"name": r.interviewer_name})
         if r.interviewer_background:
             description_lines.append(r.interviewer_background)
+        brief_url = base_url + reverse("interviews:round_brief", args=[r.pk])
+        description_lines.append(_("Prep brief: %(url)s") % {"url": brief_url})
         events.append(
             CalendarEvent(
                 uid=f"interview-round-{r.pk}@{host}",
@@ -461,6 +476,7 @@ def _calendar_response(*, user: Any, host: str) -> HttpResponse:
                 summary=f"{r.process.company.name}: {r.get_kind_display()}",
                 description="\n".join(description_lines),
                 location=r.get_mode_display(),
+                url=brief_url,
             )
         )
     body = calendar_text(events, now=now, name=_("Offerdesk interviews"))
@@ -473,7 +489,11 @@ def _host(request: HttpRequest) -> str:
 
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """Download the upcoming rounds as an iCalendar (.ics) file."""
-    response = _calendar_response(user=request.user, host=_host(request))
+    response = _calendar_response(
+        user=request.user,
+        host=_host(request),
+        base_url=request.build_absolute_uri("/").rstrip("/"),
+    )
     response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
     return response
 
@@ -488,7 +508,9 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     owner = calendar_feed_owner(token=token)
     if owner is None:
         raise Http404
-    response = _calendar_response(user=owner, host=_host(request))
+    response = _calendar_response(
+        user=owner, host=_host(request), base_url=request.build_absolute_uri("/").rstrip("/")
+    )
     response["Content-Disposition"] = 'inline; filename="interviews.ics"'
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"

@@ -18,6 +18,7 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
+from offers import services
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 
 K = Decimal(1000)
@@ -79,6 +80,7 @@ def _offer(user: AbstractBaseUser, package: Package, **fields: Any) -> Offer:
     )
     offer.full_clean()
     offer.save()
+    services.offer_process_follow(user=user, offer=offer)
     return offer
 
 

@@ -10,13 +10,14 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Q
+from django.db.models import Exists, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
-from compensation.engine import VESTING_PRESETS
+from accounts.widgets import LevelSelect
+from compensation import vesting_labels
 from compensation.engine.currencies import is_currency
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
@@ -92,9 +93,9 @@ def pct_field(
     )
 
 
-PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
-    (k, k.replace("_", " ")) for k in VESTING_PRESETS
-]
+def preset_choices() -> list[tuple[str, str]]:
+    """Return the vesting presets by readable name ("Google: 33/33/22/12, monthly")."""
+    return vesting_labels.preset_choices(empty_label=_("Company default / even quarterly"))
 
 
 class OfferForm(forms.ModelForm):
@@ -147,7 +148,7 @@ class OfferForm(forms.ModelForm):
         ),
     )
     vesting_preset = forms.ChoiceField(
-        label=_("Vesting schedule"), choices=PRESET_CHOICES, required=False
+        label=_("Vesting schedule"), choices=preset_choices, required=False
     )
     refresher_yearly = money_field(_("Expected refresher a year"))
     relocation_amount = money_field(_("Relocation package"))
@@ -179,6 +180,9 @@ class OfferForm(forms.ModelForm):
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "deadline": forms.DateInput(attrs={"type": "date"}),
             "notes": forms.Textarea(attrs={"rows": 3}),
+            # Options carry their company; static/js/forms.js shows the chosen company's only.
+            "level": LevelSelect,
+            "target_level": LevelSelect,
         }
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
@@ -237,11 +241,14 @@ class OfferForm(forms.ModelForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         level, company = data.get("level"), data.get("company")
-        if level and company and level.company_id != company.pk:
-            self.add_error(
-                "level",
-                _("This level belongs to %(c)s, not the chosen company.") % {"c": level.company},
-            )
+        for name in ("level", "target_level"):
+            picked = data.get(name)
+            if picked and company and picked.company_id != company.pk:
+                self.add_error(
+                    name,
+                    _("This level belongs to %(c)s, not the chosen company.")
+                    % {"c": picked.company},
+                )
         start, deadline = data.get("start_date"), data.get("deadline")
         if start and deadline and deadline > start:
             self.add_error("deadline", _("The decision deadline must come before the start date."))
@@ -339,9 +346,16 @@ class ScenarioForm(forms.ModelForm):
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["level"].queryset = Level.objects.filter(
+        levels = Level.objects.filter(
             Q(company__owner=user) | Q(company__owner__isnull=True)
         ).select_related("company")
+        if self.instance.offer_id:
+            # A scenario plays out its own offer: only that company's ladder (in the same query).
+            offer = Offer.objects.filter(pk=self.instance.offer_id, company__isnull=False)
+            levels = levels.filter(
+                Q(company_id=Subquery(offer.values("company_id")[:1])) | ~Exists(offer)
+            )
+        self.fields["level"].queryset = levels
         for name in ("base", "extra_sign_on", "extra_stock_yearly", "refresher_yearly"):
             self.fields[name].validators.append(MaxValueValidator(MAX_MONEY))
         if self.instance.pk:

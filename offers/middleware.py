@@ -11,6 +11,12 @@ from django.utils import timezone
 SESSION_TZ_KEY = "offerdesk_tz"
 
 
+def _default_home_timezone() -> str:
+    from offers.models import Preferences
+
+    return str(Preferences._meta.get_field("home_timezone").default)
+
+
 class UserTimezoneMiddleware:
     """Activate the home time zone from the user's preferences for this request."""
 
@@ -31,6 +37,9 @@ class UserTimezoneMiddleware:
                     .first()
                 ) or ""
                 request.session[SESSION_TZ_KEY] = tz_name
+        # The zone new rounds and team matches start from: the saved home zone, else the one the
+        # preferences page proposes (times still show in UTC until preferences are saved).
+        request.home_timezone = tz_name or _default_home_timezone()  # type: ignore[attr-defined]
         try:
             if tz_name:
                 timezone.activate(zoneinfo.ZoneInfo(tz_name))

@@ -30,6 +30,8 @@ from compensation.selectors import (
     stock_currency,
 )
 from config.middleware import ServiceUnavailable
+from interviews import services as interview_services
+from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.tasks import scenario_monte_carlo_task
 
@@ -42,6 +44,27 @@ BROKER_ERRORS: tuple[type[BaseException], ...] = (
 
 # The package terms the offer form edits (grants, sign-ons and refreshers: on the package page).
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
+
+
+# The interview stage an offer's status puts its process at (at least): the board's column
+# follows the offer. Draft and expired offers say nothing about the process.
+OFFER_STATUS_STAGE: dict[str, str] = {
+    Offer.Status.RECEIVED: Stage.OFFER,
+    Offer.Status.NEGOTIATING: Stage.NEGOTIATING,
+    Offer.Status.ACCEPTED: Stage.ACCEPTED,
+    Offer.Status.DECLINED: Stage.DECLINED,
+}
+
+
+def offer_process_follow(*, user: AbstractBaseUser, offer: Offer) -> None:
+    """Move the offer's interview process forward to the stage its status implies."""
+    stage = OFFER_STATUS_STAGE.get(offer.status)
+    if offer.process_id is None or stage is None:
+        return
+    process = offer.process
+    if process is None or process.owner_id != user.pk:
+        return
+    interview_services.process_follow(user=user, process=process, stage=stage)
 
 
 def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
@@ -188,6 +211,7 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: st
     revision_record(
         user=user, obj=offer, action="created", children=[package, *package_children(package)]
     )
+    offer_process_follow(user=user, offer=offer)
     if claim is not None:
         claim.object_id = offer.pk
         claim.save(update_fields=["object_id"])
@@ -236,6 +260,7 @@ def offer_update(
         fields=terms,
         record=False,  # the offer's revision above holds the package as it was
     )
+    offer_process_follow(user=user, offer=offer)
     return offer
 
 
@@ -470,6 +495,7 @@ def scenario_accept(
         children=[package, *package_children(package)],
         summary=f"accepted scenario “{scenario.name}”",
     )
+    offer_process_follow(user=user, offer=offer)
     # The terms now live in the offer: the scenario restarts from them, so nothing counts twice.
     revision_record(user=user, obj=scenario, action="changed", summary="before acceptance")
     Scenario.objects.filter(pk=scenario.pk).update(

@@ -24,6 +24,7 @@ from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_derived, board_get
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.logic import compare
 from offers.logic.errors import LogicInputError
 from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
 from offers.middleware import SESSION_TZ_KEY
@@ -223,19 +224,28 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
     if a is b:
         b = next(e for e in evs if e is not a)
     shown = board.basis.shown_columns
+    years = min(len(a.values), len(b.values))
     rows = []
-    for year in range(1, min(len(a.values), len(b.values)) + 1):
+    for year in range(1, years + 1):
         row: dict[str, Any] = {"year": year, "cells": []}
         for comp in shown:
             va, vb = a.component(comp)[year - 1], b.component(comp)[year - 1]
             row["cells"].append((comp, va, vb, va - vb))
         rows.append(row)
+    a_sums = compare.column_totals([a.component(c) for c in shown], years)
+    b_sums = compare.column_totals([b.component(c) for c in shown], years)
     context = {
         "board": board,
         "evs": evs,
         "a": a,
         "b": b,
         "rows": rows,
+        # Each option's headline a year, the difference and the running totals.
+        "side_by_side": compare.side_by_side(a.values, b.values),
+        # The window's sum of each column, A minus B (the cumulative row under the years).
+        "cumulative": [
+            (comp, sa, sb, sa - sb) for comp, sa, sb in zip(shown, a_sums, b_sums, strict=True)
+        ],
         "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
         "components": [(c, charts.component_label(c)) for c in shown],
     }

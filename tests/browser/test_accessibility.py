@@ -57,6 +57,17 @@ def main_pages() -> list[str]:
     ]
     if scenario is not None:
         names.append(("offers:scenario_detail", {"pk": scenario.pk}))
+    from django.utils import timezone
+
+    from interviews.models import Round
+
+    next_round = (
+        Round.objects.filter(owner__username="demo", scheduled_at__gte=timezone.now())
+        .order_by("scheduled_at")
+        .first()
+    )
+    if next_round is not None:  # its prep brief
+        names.append(("interviews:round_brief", {"pk": next_round.pk}))
     urls = []
     for name, kwargs in names:
         try:

@@ -433,3 +433,17 @@ def test_package_form_refuses_a_currency_outside_iso_4217(client_alice, alice):
     )
     assert response.status_code == 200 and "currency" in response.context["form"].errors
     assert not Package.objects.filter(owner=alice).exists()
+
+
+def test_package_detail_band_wording_is_right(client_alice, alice, package):
+    level = LevelFactory(company=package.company, order=5)
+    package.level = level
+    package.save()
+    # Base 200k over a 150k-190k band; stock 100k a year in an 80k-160k band; bonus on target.
+    BandFactory(level=level, base_min=150000, base_mid=170000, base_max=190000)
+    body = client_alice.get(reverse("compensation:package_detail", args=[package.pk])).content
+    text = body.decode()
+    assert "above the top of the band" in text  # not "150th percentile"
+    assert "25th percentile" in text  # stock: (100k - 80k) / (120k - 80k) x 50
+    assert "on target" in text and "0 points" not in text
+    assert not re.search(r"\b\d*(1th|2th|3th)\b", text)

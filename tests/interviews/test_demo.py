@@ -53,7 +53,7 @@ def test_demo_tiktok_onsite_is_next_week_with_a_singapore_manager(story):
     tiktok = story["processes"]["TikTok"]
     assert tiktok.stage == "onsite"
     upcoming = tiktok.rounds.filter(scheduled_at__gte=timezone.now())
-    assert upcoming.count() == 3
+    assert upcoming.count() == 4
     first = upcoming.order_by("scheduled_at").first()
     assert dt.timedelta(days=5) < first.scheduled_at - timezone.now() < dt.timedelta(days=9)
     assert tiktok.team_matches.get().time_zone == "Asia/Singapore"

@@ -46,9 +46,10 @@ def test_htmx_move_queries(client_alice, alice, n, django_assert_num_queries):
     url = reverse("interviews:process_move", args=[process.pk])
     client_alice.get(reverse("interviews:board"))
     ContentType.objects.get_for_model(Process)  # the content type cache is per process
-    # + process, SAVEPOINT, INSERT stage change, UPDATE process, INSERT revision, RELEASE,
+    # + process, SAVEPOINT, INSERT stage change, is there a debrief, INSERT the pending debrief
+    # (moving to "debrief" records one), UPDATE process, INSERT revision, RELEASE,
     # board (one query)
-    with django_assert_num_queries(BASE + 7):
+    with django_assert_num_queries(BASE + 9):
         client_alice.post(url, {"stage": "debrief"}, HTTP_HX_REQUEST="true")
 
 

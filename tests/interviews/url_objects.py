@@ -22,3 +22,4 @@ URL_OBJECTS = {
     "interviews:team_match_edit": lambda user: {"pk": TeamMatchFactory(owner=user).pk},
     "interviews:team_match_delete": lambda user: {"pk": TeamMatchFactory(owner=user).pk},
 }
+URL_OBJECTS["interviews:round_brief"] = lambda user: {"pk": RoundFactory(owner=user).pk}

@@ -305,3 +305,33 @@ def test_unknown_currency_is_shown_as_not_evaluable(client_alice, alice):
     response = client_alice.get(reverse("offers:dashboard"))
     assert response.status_code == 200
     assert b"No exchange rate from ISK to USD" in response.content
+
+    assert b"No exchange rate from NAN to USD" in response.content
+
+
+def test_compare_shows_both_figures_the_difference_and_the_cumulative(client_alice, alice):
+    PreferencesFactory(
+        owner=alice, home_currency="USD", decision_date=dt.date(2027, 1, 4), horizon_years=3
+    )
+    a = OfferFactory(owner=alice, name="Option A")
+    b = OfferFactory(owner=alice, name="Option B")
+    Package.objects.filter(pk=a.package_id).update(
+        base=Decimal("240000"), raise_pct=0, bonus_target_pct=0
+    )
+    Package.objects.filter(pk=b.package_id).update(
+        base=Decimal("200000"), raise_pct=0, bonus_target_pct=0
+    )
+    response = client_alice.get(reverse("offers:offer_compare"), {"a": a.pk, "b": b.pk})
+    side = response.context["side_by_side"]
+    assert len(side) == 3
+    # Same stock and start: the 40,000 base gap is the whole gap, each year and summed.
+    assert [r.difference for r in side] == pytest.approx([40000, 40000, 40000])
+    assert [r.cumulative_difference for r in side] == pytest.approx([40000, 80000, 120000])
+    assert side[-1].a_cumulative - side[-1].b_cumulative == pytest.approx(120000)
+    cumulative = {comp: diff for comp, _a, _b, diff in response.context["cumulative"]}
+    assert cumulative["base"] == pytest.approx(120000)
+    html = response.content.decode()
+    assert "Side by side" in html and "Cumulative difference" in html
+    assert "data-cumulative" in html
+    assert "120,000" in html  # the cumulative difference, as the page prints it
+    assert html.count('class="valuation"') == 2  # both options' own tables stay

@@ -1,0 +1,46 @@
+"""Dates with their weekday in the active language's own order (config/formats/<lang>)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django import template
+from django.template.defaultfilters import date as date_filter
+from django.utils import formats
+
+register = template.Library()
+
+# English's formats, for a language whose format module names none.
+FALLBACKS = {
+    "WEEKDAY_DATE_FORMAT": "D j M",
+    "WEEKDAY_DATETIME_FORMAT": "D j M H:i",
+    "WEEKDAY_YEAR_DATE_FORMAT": "D Y-m-d",
+    "WEEKDAY_YEAR_DATETIME_FORMAT": "D Y-m-d H:i",
+}
+
+
+def weekday_format(*, with_time: bool, with_year: bool) -> str:
+    """Return the active language's weekday date format (with the time, with the year)."""
+    name = "WEEKDAY_" + ("YEAR_" if with_year else "") + ("DATETIME" if with_time else "DATE")
+    name += "_FORMAT"
+    found = formats.get_format(name)
+    return FALLBACKS[name] if found == name else str(found)
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def weekday_date(value: date | datetime | None, arg: str = "") -> str:
+    """Return a day with its weekday: "Sat 5 Dec" in English, "12月5日 (星期六)" in zh-Hant.
+
+    `|weekday_date:"year"` adds the year ("Sat 2026-12-05", "2026年12月5日 (星期六)").
+    """
+    if value in (None, ""):
+        return ""
+    return date_filter(value, weekday_format(with_time=False, with_year=arg == "year"))
+
+
+@register.filter(expects_localtime=True, is_safe=False)
+def weekday_datetime(value: datetime | None, arg: str = "") -> str:
+    """Return a day with its weekday and time: "Sat 5 Dec 14:00" / "12月5日 (星期六) 14:00"."""
+    if value in (None, ""):
+        return ""
+    return date_filter(value, weekday_format(with_time=True, with_year=arg == "year"))

@@ -1,0 +1,27 @@
+"""Template filters over accounts.wording: ordinals, band positions, gaps to a target."""
+
+from __future__ import annotations
+
+from django import template
+
+from accounts import wording
+
+register = template.Library()
+
+
+@register.filter
+def ordinal(value: int) -> str:
+    """Return 1st, 2nd, 3rd... (第1 in zh-Hant)."""
+    return wording.ordinal(value)
+
+
+@register.filter
+def band_position(percentile: float | None) -> str:
+    """Return "51st percentile", "above the top of the band" or "below the bottom of the band"."""
+    return wording.band_position(percentile)
+
+
+@register.filter
+def points_from_target(delta: float) -> str:
+    """Return "on target" or "2.5 percentage points above target"."""
+    return wording.points_from_target(float(delta))

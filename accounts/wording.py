@@ -1,0 +1,49 @@
+"""Wording shared by every page: ordinals, a position in a band, a gap in percentage points.
+
+One helper per idea, so "171th" or "0 points" cannot come back from a template of its own.
+Ordinals go through Django's humanize (English 1st/2nd/3rd/11th, zh-Hant 第1).
+"""
+
+from __future__ import annotations
+
+import math
+
+from django.contrib.humanize.templatetags.humanize import ordinal as humanize_ordinal
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+
+def ordinal(n: int) -> str:
+    """Return n as an ordinal in the active language: 1st, 2nd, 3rd, 11th, 21st (第21)."""
+    return str(humanize_ordinal(int(n)))
+
+
+def band_position(percentile: float | None) -> str:
+    """Return where a value sits in its band: "51st percentile", or outside it in words.
+
+    0 is the band's minimum, 100 its maximum; beyond them there is no percentile to speak of.
+    """
+    if percentile is None or math.isnan(percentile):
+        return "—"
+    rounded = round(percentile)
+    if percentile > 100:
+        return _("above the top of the band")
+    if percentile < 0:
+        return _("below the bottom of the band")
+    return _("%(ordinal)s percentile") % {"ordinal": ordinal(rounded)}
+
+
+def points_from_target(delta: float) -> str:
+    """Return a gap to a target in percentage points: "on target", "2.5 points above target"."""
+    if abs(delta) < 0.05:
+        return _("on target")
+    size = abs(round(delta, 1))
+    shown = f"{size:g}"
+    count = 1 if size == 1 else 2  # the plural form follows the number shown
+    if delta > 0:
+        return ngettext(
+            "%(n)s percentage point above target", "%(n)s percentage points above target", count
+        ) % {"n": shown}
+    return ngettext(
+        "%(n)s percentage point below target", "%(n)s percentage points below target", count
+    ) % {"n": shown}

@@ -1,0 +1,381 @@
+"""The prep brief of an upcoming round: who interviews, what they will likely ask, how it went.
+
+`likely_topics` is pure (text in, topics out) and reads one registry, `TOPIC_RULES`: a rule
+names the words of an interviewer's background or team that suggest it and the question tags
+(the same lower-case tags the question log uses) to practise. `round_brief` reads the user's
+data and puts the brief together; the page, the calendar entry and the tests read it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import reduce
+from operator import or_
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from interviews.models import NEGATIVE_SIGNALS, POSITIVE_SIGNALS, Question, Round, RoundKind, Signal
+
+
+@dataclass(frozen=True)
+class TopicRule:
+    """Words in a background or team that suggest topics (question tags) to practise."""
+
+    key: str
+    keywords: tuple[str, ...]
+    topics: tuple[str, ...]
+    why: str  # a message id: why these topics follow from the words
+
+
+TOPIC_RULES: tuple[TopicRule, ...] = (
+    TopicRule(
+        "numerical",
+        ("numerical", "kernel", "kernels", "hpc", "cuda", "blas", "simd", "floating point"),
+        ("numerical kernels", "performance", "floating point", "benchmarking"),
+        gettext_noop("works on numerical code: expect precision, performance and measurement"),
+    ),
+    TopicRule(
+        "ci",
+        ("ci", "continuous integration", "build", "test infra", "testing", "release"),
+        ("testing", "ci", "reproducibility", "benchmarking"),
+        gettext_noop("runs CI or test infrastructure: expect testing, flaky jobs, regressions"),
+    ),
+    TopicRule(
+        "accelerators",
+        ("gpu", "gpus", "cuda", "tpu", "accelerator", "compiler", "xla", "triton"),
+        ("gpu", "performance", "compilers"),
+        gettext_noop("works on accelerators or compilers: expect hardware-aware design"),
+    ),
+    TopicRule(
+        "ranking",
+        ("ranking", "recommendation", "recommendations", "recs", "retrieval", "feed"),
+        ("ranking", "recommendation", "feature store"),
+        gettext_noop("works on ranking or recommendation: expect your own domain in depth"),
+    ),
+    TopicRule(
+        "infra",
+        ("infra", "infrastructure", "serving", "delivery", "platform", "capacity", "pipeline"),
+        ("system design", "capacity", "streaming"),
+        gettext_noop("works on infrastructure: expect capacity estimates and failure modes"),
+    ),
+    TopicRule(
+        "online",
+        ("online learning", "drift", "real-time", "streaming"),
+        ("online learning", "streaming", "ml design"),
+        gettext_noop("works on online systems: expect freshness, drift and streaming"),
+    ),
+    TopicRule(
+        "modelling",
+        ("multi-task", "calibration", "ablation", "research", "model", "models"),
+        ("ml design", "calibration", "evaluation"),
+        gettext_noop("works on models: expect evaluation, ablations and calibration"),
+    ),
+    TopicRule(
+        "llm",
+        ("llm", "inference", "distillation", "language model"),
+        ("llm", "inference", "cost"),
+        gettext_noop("works on large models: expect inference cost and serving"),
+    ),
+    TopicRule(
+        "manager",
+        ("manager", "director", "lead", "hiring manager"),
+        ("leadership", "conflict", "impact"),
+        gettext_noop("manages people: expect leadership, conflict and impact stories"),
+    ),
+)
+
+# The topics a kind of round brings whoever runs it.
+KIND_TOPICS: dict[str, tuple[str, ...]] = {
+    RoundKind.SYSTEM_DESIGN: ("system design", "capacity"),
+    RoundKind.ML_DESIGN: ("ml design", "evaluation"),
+    RoundKind.CODING: ("coding",),
+    RoundKind.PHONE_SCREEN: ("coding",),
+    RoundKind.BEHAVIORAL: ("leadership", "conflict", "mentoring"),
+    RoundKind.HIRING_MANAGER: ("leadership", "impact"),
+    RoundKind.TEAM_MATCH: ("impact",),
+}
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic to practise and why (the rules that suggested it, or the round's kind)."""
+
+    tag: str
+    reasons: tuple[str, ...]
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(re.findall(r"[\w+#-]+", text.lower())) + " "
+
+
+def matched_rules(text: str) -> list[TopicRule]:
+    """Return the rules whose keywords appear in `text` as whole words."""
+    words = _words(text)
+    return [rule for rule in TOPIC_RULES if any(f" {kw} " in words for kw in rule.keywords)]
+
+
+def likely_topics(*, background: str, team: str, kind: str) -> list[Topic]:
+    """Return the topics a round is likely to cover: the round kind's first, then the
+    background's and team's, those suggested for more reasons first."""
+    reasons: dict[str, list[str]] = {}
+    kind_label = str(RoundKind(kind).label) if kind in RoundKind.values else kind
+    kind_tags = KIND_TOPICS.get(kind, ())
+    for tag in kind_tags:
+        reasons.setdefault(tag, []).append(_("round kind: %(kind)s") % {"kind": kind_label})
+    for rule in matched_rules(f"{background} {team}"):
+        for tag in rule.topics:
+            reasons.setdefault(tag, []).append(_(rule.why))
+    topics = [Topic(tag, tuple(dict.fromkeys(why))) for tag, why in reasons.items()]
+    order = {t.tag: i for i, t in enumerate(topics)}
+    return sorted(topics, key=lambda t: (t.tag not in kind_tags, -len(t.reasons), order[t.tag]))
+
+
+@dataclass(frozen=True)
+class PastQuestion:
+    """A question the user was asked before on one of the brief's topics, and how it went."""
+
+    text: str
+    tags: tuple[str, ...]
+    matching: tuple[str, ...]
+    company: str
+    kind: str
+    when: datetime | None
+    signal: str
+    signal_label: str
+    self_assessment: int | None
+
+    @property
+    def went(self) -> str:
+        """Return "good", "bad" or "unknown" from the round's signal."""
+        if self.signal in POSITIVE_SIGNALS:
+            return "good"
+        if self.signal in NEGATIVE_SIGNALS:
+            return "bad"
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class RoundSignal:
+    """One other round of the same process and its signal."""
+
+    order: int
+    kind: str
+    interviewer: str
+    signal: str
+    signal_label: str
+    self_assessment: int | None
+    upcoming: bool
+
+
+@dataclass(frozen=True)
+class SimilarRound:
+    """An earlier round whose interviewer's background matched the same rules."""
+
+    company: str
+    kind: str
+    interviewer: str
+    background: str
+    shared: tuple[str, ...]  # the rules' reasons both backgrounds matched
+    signal: str
+    signal_label: str
+    self_assessment: int | None
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    key: str
+    text: str
+
+
+@dataclass
+class RoundBrief:
+    """Everything the prep brief page shows for one round."""
+
+    round: Round
+    interviewer: str
+    background: str
+    team: str
+    topics: list[Topic]
+    past_questions: list[PastQuestion]
+    signals: list[RoundSignal]
+    checklist: list[CheckItem]
+    home_time: datetime | None
+    round_time: datetime | None
+    weak_topics: list[str] = field(default_factory=list)
+    similar_rounds: list[SimilarRound] = field(default_factory=list)
+
+    @property
+    def topic_tags(self) -> list[str]:
+        """Return the topics' tags in order."""
+        return [t.tag for t in self.topics]
+
+
+def _tag_q(tag: str) -> Q:
+    return (
+        Q(tags=tag)
+        | Q(tags__startswith=f"{tag},")
+        | Q(tags__endswith=f",{tag}")
+        | Q(tags__contains=f",{tag},")
+    )
+
+
+def _past_questions(user: AbstractBaseUser, round_: Round, tags: list[str]) -> list[PastQuestion]:
+    if not tags:
+        return []
+    questions = (
+        Question.objects.filter(round__owner=user, round__process__owner=user)
+        .exclude(round=round_)
+        .filter(reduce(or_, (_tag_q(t) for t in tags)))
+        .select_related("round", "round__process__company")
+        .order_by("-round__scheduled_at", "id")
+    )
+    wanted = set(tags)
+    return [
+        PastQuestion(
+            text=q.text,
+            tags=tuple(q.tag_list),
+            matching=tuple(t for t in q.tag_list if t in wanted),
+            company=q.round.process.company.name,
+            kind=q.round.get_kind_display(),
+            when=q.round.scheduled_at,
+            signal=q.round.signal,
+            signal_label=q.round.get_signal_display(),
+            self_assessment=q.round.self_assessment,
+        )
+        for q in questions
+    ]
+
+
+def _similar_rounds(user: AbstractBaseUser, round_: Round) -> list[SimilarRound]:
+    mine = {rule.key: rule for rule in matched_rules(round_.interviewer_background)}
+    if not mine:
+        return []
+    others = (
+        Round.objects.filter(owner=user, process__owner=user, scheduled_at__lt=timezone.now())
+        .exclude(pk=round_.pk)
+        .exclude(interviewer_background="")
+        .select_related("process__company")
+        .order_by("-scheduled_at", "id")
+    )
+    found = []
+    for other in others:
+        shared = [mine[r.key] for r in matched_rules(other.interviewer_background) if r.key in mine]
+        if shared:
+            found.append(
+                SimilarRound(
+                    company=other.process.company.name,
+                    kind=other.get_kind_display(),
+                    interviewer=other.interviewer_name,
+                    background=other.interviewer_background,
+                    shared=tuple(_(rule.why) for rule in shared),
+                    signal=other.signal,
+                    signal_label=other.get_signal_display(),
+                    self_assessment=other.self_assessment,
+                )
+            )
+    # The closest first (most rules in common), then those that went badly.
+    found.sort(key=lambda r: (-len(r.shared), r.signal not in NEGATIVE_SIGNALS))
+    return found
+
+
+# The checklist names this many topics; the page lists them all.
+CHECKLIST_TOPICS = 6
+
+
+def _checklist(
+    round_: Round, topics: list[Topic], weak: list[str], similar: list[SimilarRound]
+) -> list[CheckItem]:
+    name = round_.interviewer_name or _("the interviewer")
+    items = [
+        CheckItem(
+            "background",
+            _("Read %(name)s's background and look up their team's recent work.") % {"name": name}
+            if round_.interviewer_background
+            else _("Find out who %(name)s is: ask the recruiter for their team and background.")
+            % {"name": name},
+        ),
+        CheckItem(
+            "questions",
+            _("Prepare two questions for %(name)s about their own work.") % {"name": name},
+        ),
+    ]
+    if topics:
+        items.append(
+            CheckItem(
+                "practise",
+                _("Practise the likely topics: %(topics)s.")
+                % {"topics": ", ".join(t.tag for t in topics[:CHECKLIST_TOPICS])},
+            )
+        )
+    if weak:
+        items.append(
+            CheckItem(
+                "weak",
+                _("Go over what went wrong before on: %(topics)s.") % {"topics": ", ".join(weak)},
+            )
+        )
+    for other in similar[:1]:
+        items.append(
+            CheckItem(
+                "similar",
+                _(
+                    "An interviewer with a background like this one's ran your %(company)s "
+                    "%(kind)s round (%(signal)s): prepare for what they asked."
+                )
+                % {"company": other.company, "kind": other.kind, "signal": other.signal_label},
+            )
+        )
+    items.append(
+        CheckItem(
+            "time",
+            _("Check the time in %(zone)s and in your own zone, and the link or address.")
+            % {"zone": round_.timezone},
+        )
+    )
+    return items
+
+
+def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
+    """Return the prep brief of one of the user's rounds (fetched with `round_get`)."""
+    process = round_.process
+    team = process.team
+    topics = likely_topics(background=round_.interviewer_background, team=team, kind=round_.kind)
+    tags = [t.tag for t in topics]
+    past = _past_questions(user, round_, tags)
+    weak = list(dict.fromkeys(t for p in past if p.went == "bad" for t in p.matching))
+    now = timezone.now()
+    siblings = process.rounds.exclude(pk=round_.pk).order_by("order", "scheduled_at", "id")
+    signals = [
+        RoundSignal(
+            order=r.order,
+            kind=r.get_kind_display(),
+            interviewer=r.interviewer_name,
+            signal=r.signal,
+            signal_label=r.get_signal_display(),
+            self_assessment=r.self_assessment,
+            upcoming=r.scheduled_at is not None and r.scheduled_at >= now,
+        )
+        for r in siblings
+        if r.signal != Signal.UNKNOWN or r.self_assessment is not None
+    ]
+    similar = _similar_rounds(user, round_)
+    return RoundBrief(
+        round=round_,
+        interviewer=round_.interviewer_name,
+        background=round_.interviewer_background,
+        team=team,
+        topics=topics,
+        past_questions=past,
+        signals=signals,
+        checklist=_checklist(round_, topics, weak, similar),
+        home_time=timezone.localtime(round_.scheduled_at) if round_.scheduled_at else None,
+        round_time=round_.scheduled_local,
+        weak_topics=weak,
+        similar_rounds=similar,
+    )
