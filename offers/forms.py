@@ -92,7 +92,7 @@ def pct_field(
 
 
 PRESET_CHOICES = [("", _("Company default / even quarterly"))] + [
-    (k, k.replace("_", " ")) for k in VESTING_PRESETS
+    (k, f"{k.replace('_', ' ')}: {schedule.describe()}") for k, schedule in VESTING_PRESETS.items()
 ]
 
 

@@ -269,8 +269,8 @@ def describe_schedule(schedule: VestingSchedule) -> str:
     if schedule.vest_dates is not None:
         days = {day for _, day in schedule.vest_dates}
         if len(days) == 1:
-            months = "/".join(calendar.month_abbr[month] for month, _ in schedule.vest_dates)
-            on = f" on {months} {days.pop()}"
+            names = "/".join(calendar.month_abbr[month] for month, _ in schedule.vest_dates)
+            on = f" on {names} {days.pop()}"
         else:
             on = " on " + ", ".join(
                 f"{calendar.month_abbr[month]} {day}" for month, day in schedule.vest_dates
