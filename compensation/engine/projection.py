@@ -24,7 +24,7 @@ from .events import (
     vest_month,
 )
 from .spec import Grant, PackageSpec, Refresher
-from .vesting import describe_schedule
+from .vesting import describe_schedule, tranche_dates
 
 MONTHLY_COLUMNS = ("base", "bonus", "sign_on", "relocation", "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -330,7 +330,7 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
                 "value_per_year_at_grant": total / grant.schedule.years,
                 "schedule": describe_schedule(grant.schedule),
                 "vest_start": vest_start.isoformat(),
-                "vest_end": add_months(vest_start, grant.schedule.total_months).isoformat(),
+                "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
             }
         )
     refreshers = [
