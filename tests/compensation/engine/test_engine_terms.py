@@ -366,3 +366,27 @@ def test_staying_minus_leaving_is_the_forfeited_stock(offset, vest_day, schedule
     pending = unvested_schedule(current, leave - dt.timedelta(days=1), price=10.0)
     in_window = pending[pending["date"] <= d(2030, 11, 30)]["value"].sum()
     assert stay["equity"].sum() - go["equity"].sum() == pytest.approx(in_window)
+
+
+def test_json_input_reads_the_terms_and_names_bad_fields():
+    spec = package_from_dict(
+        {
+            "start": "2026-10-01",
+            "base": 200_000,
+            "bonus_target_pct": 15,
+            "bonus_cycle": {"start_month": 1, "payout_month": 3, "cutoff": [10, 1]},
+            "sign_on": [
+                {"amount": 50_000, "instalments": [[0, 0.5], [12, 0.5]], "clawback": "full"}
+            ],
+        }
+    )
+    assert spec.bonus_cycle == BonusCycle(start_month=1, payout_month=3, cutoff=(10, 1))
+    assert spec.sign_on[0].instalments == ((0, 0.5), (12, 0.5))
+    with pytest.raises(EngineInputError) as info:
+        package_from_dict({"start": "2026-10-01", "base": 1, "bonus_cycle": {"payout_mont": 3}})
+    assert info.value.field == "bonus_cycle.payout_mont"
+    with pytest.raises(EngineInputError) as info:
+        package_from_dict(
+            {"start": "2026-10-01", "base": 1, "sign_on": [{"amount": 1, "instalments": [[0, 2]]}]}
+        )
+    assert info.value.field == "sign_on[0].instalments[0].fraction"
