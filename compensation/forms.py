@@ -343,13 +343,13 @@ class SignOnForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["clawback"].required = False
+        self.fields["clawback_kind"].required = False
         if self.instance.pk and not self.is_bound:
             self.initial["instalments_text"] = format_instalments(self.instance.instalments)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        data["clawback"] = data.get("clawback") or "prorated"
+        data["clawback_kind"] = data.get("clawback_kind") or "prorated"
         try:
             data["instalments"] = parse_instalments(data.get("instalments_text") or "")
         except ValidationError as error:

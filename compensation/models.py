@@ -435,8 +435,8 @@ class SignOn(models.Model):
     clawback_months = models.PositiveSmallIntegerField(
         _("clawback months"), default=12, validators=[MaxValueValidator(60)]
     )
-    clawback = models.CharField(
-        _("clawback"),
+    clawback_kind = models.CharField(
+        _("clawback terms"),
         max_length=8,
         choices=Clawback.choices,
         default=Clawback.PRORATED,
@@ -460,7 +460,8 @@ class SignOn(models.Model):
                 condition=Q(year__gte=1, year__lte=10), name="signon_year_range"
             ),
             models.CheckConstraint(
-                condition=Q(clawback__in=["prorated", "full"]), name="signon_clawback_valid"
+                condition=Q(clawback_kind__in=["prorated", "full"]),
+                name="signon_clawback_kind_valid",
             ),
         ]
 

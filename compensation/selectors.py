@@ -317,7 +317,7 @@ def sign_on_of(item: SignOn) -> engine.SignOn:
         year=item.year,
         clawback_months=item.clawback_months,
         instalments=tuple(tuple(p) for p in instalments) if instalments else ((0, 1.0),),  # type: ignore[misc]
-        clawback=item.clawback,
+        clawback_kind=item.clawback_kind,
     )
 
 

@@ -81,7 +81,7 @@ PACKAGE_FIELDS = (
     "start_date",
     "location",
 )
-SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback", "instalments")
+SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
 VESTING_FIELDS = (
     "weights",
     "cliff_months",
@@ -517,7 +517,7 @@ def _check_sign_on(item: SignOn) -> None:
     try:
         sign_on_of(item)
     except engine.EngineInputError as error:
-        name = "clawback" if error.field == "clawback" else "instalments"
+        name = "clawback_kind" if error.field == "clawback_kind" else "instalments"
         raise ValidationError({name: error.message}) from None
 
 

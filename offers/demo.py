@@ -259,7 +259,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         amount=Decimal("50000"),
         year=1,
         clawback_months=12,
-        clawback="prorated",
+        clawback_kind="prorated",
         instalments=[[0, 0.5], [6, 0.5]],
     )
     Refresher.objects.create(

@@ -103,7 +103,7 @@ def sign_on_clawback(spec: PackageSpec, leave_date: datetime.date) -> float:
             served = whole_months_between(paid, leave_date)
             if served >= item.clawback_months:
                 continue
-            share = 1.0 if item.clawback == "full" else 1 - served / item.clawback_months
+            share = 1.0 if item.clawback_kind == "full" else 1 - served / item.clawback_months
             clawback += amount * share
     return clawback
 

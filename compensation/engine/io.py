@@ -44,7 +44,7 @@ PACKAGE_KEYS = frozenset(
         "tax_rate_pct",
     }
 )
-SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback"})
+SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
 BONUS_CYCLE_KEYS = frozenset(
     {"start_month", "payout_month", "payout_day", "prorate_first_year", "cutoff", "paid_if_left"}
 )
@@ -124,7 +124,7 @@ def _sign_on(d: Mapping[str, Any]) -> SignOn:
         instalments=(
             ((0, 1.0),) if instalments is None else tuple(as_list("instalments", instalments))
         ),
-        clawback=d.get("clawback", "prorated"),
+        clawback_kind=d.get("clawback_kind", "prorated"),
     )
 
 

@@ -361,7 +361,7 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
                 "amount": s.amount,
                 "year": s.year,
                 "clawback_months": s.clawback_months,
-                "clawback": s.clawback,
+                "clawback_kind": s.clawback_kind,
                 "instalments": [
                     {"paid": day.isoformat(), "amount": amount}
                     for day, amount in s.payments(spec.start)

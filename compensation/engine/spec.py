@@ -64,7 +64,7 @@ class SignOn:
     ``instalments`` are ``(months, fraction)`` pairs: that fraction of ``amount`` is paid
     ``months`` after the first day of package year ``year`` (default: all of it on that day).
     Each instalment is clawed back if you leave within ``clawback_months`` of its payment:
-    ``clawback="prorated"`` repays it times the whole months not served over
+    ``clawback_kind="prorated"`` repays it times the whole months not served over
     ``clawback_months``, ``"full"`` repays all of it.
     """
 
@@ -72,7 +72,7 @@ class SignOn:
     year: int = 1
     clawback_months: int = 12
     instalments: tuple[tuple[int, float], ...] = ((0, 1.0),)
-    clawback: str = "prorated"
+    clawback_kind: str = "prorated"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "amount", check_number("amount", self.amount, minimum=0.0))
@@ -81,9 +81,9 @@ class SignOn:
             self, "clawback_months", check_int("clawback_months", self.clawback_months, minimum=0)
         )
         object.__setattr__(self, "instalments", check_instalments("instalments", self.instalments))
-        if self.clawback not in CLAWBACK_KINDS:
+        if self.clawback_kind not in CLAWBACK_KINDS:
             raise EngineInputError(
-                "clawback", f"must be 'prorated' or 'full' (got {self.clawback!r})"
+                "clawback_kind", f"must be 'prorated' or 'full' (got {self.clawback_kind!r})"
             )
 
     def payments(self, start: datetime.date) -> list[tuple[datetime.date, float]]:

@@ -505,8 +505,8 @@ class _Restore:
             field = getattr(error, "field", "")
             if field.startswith("cutoff"):
                 name = "bonus_cutoff_day"
-            elif field == "clawback":
-                name = "clawback"
+            elif field == "clawback_kind":
+                name = "clawback_kind"
             self.error(f"{where}.{name}", str(message))
 
     def vesting(self, where: str, item: VestingFields) -> None:

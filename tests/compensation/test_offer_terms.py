@@ -30,7 +30,7 @@ def test_package_form_stores_vest_dates_instalments_and_bonus_cycle(client_alice
             "grants-0-frequency_months": "3",
             "grants-0-vest_dates_text": "02-15, 05-15, 08-15, 11-15",
             "signons-0-instalments_text": "0:50%, 12:50%",
-            "signons-0-clawback": "full",
+            "signons-0-clawback_kind": "full",
             "bonus_cycle": "calendar",
             "bonus_payout_month": "3",
             "bonus_prorate_first_year": "on",
@@ -42,7 +42,7 @@ def test_package_form_stores_vest_dates_instalments_and_bonus_cycle(client_alice
     package = Package.objects.get(owner=alice)
     assert package.grants.get().vest_dates == META_DATES
     sign_on = package.sign_ons.get()
-    assert sign_on.instalments == [[0, 0.5], [12, 0.5]] and sign_on.clawback == "full"
+    assert sign_on.instalments == [[0, 0.5], [12, 0.5]] and sign_on.clawback_kind == "full"
     assert (package.bonus_cycle, package.bonus_cutoff_month, package.bonus_cutoff_day) == (
         "calendar",
         10,
@@ -51,7 +51,7 @@ def test_package_form_stores_vest_dates_instalments_and_bonus_cycle(client_alice
     spec = package_to_spec(package, horizon_years=4)
     assert spec.grants[0].schedule.vest_dates == ((2, 15), (5, 15), (8, 15), (11, 15))
     assert spec.sign_on[0].instalments == ((0, 0.5), (12, 0.5))
-    assert spec.sign_on[0].clawback == "full"
+    assert spec.sign_on[0].clawback_kind == "full"
     assert spec.bonus_cycle == engine.BonusCycle(start_month=1, payout_month=3, cutoff=(10, 1))
     # The edit page shows them back as typed.
     page = client_alice.get(reverse("compensation:package_edit", args=[package.pk]))
@@ -137,7 +137,7 @@ def terms_package(owner):
         bonus_paid_if_left=True,
     )
     EquityGrantFactory(package=package, vest_dates=META_DATES)
-    SignOnFactory(package=package, instalments=[[0, 0.5], [12, 0.5]], clawback="full")
+    SignOnFactory(package=package, instalments=[[0, 0.5], [12, 0.5]], clawback_kind="full")
     OfferFactory(owner=owner, package=package)
     return package
 
@@ -151,7 +151,7 @@ def test_backup_round_trip_keeps_the_terms(alice, bob):
     package = Package.objects.get(owner=bob)
     assert package.grants.get().vest_dates == META_DATES
     sign_on = package.sign_ons.get()
-    assert sign_on.instalments == [[0, 0.5], [12, 0.5]] and sign_on.clawback == "full"
+    assert sign_on.instalments == [[0, 0.5], [12, 0.5]] and sign_on.clawback_kind == "full"
     assert (
         package.bonus_cycle,
         package.bonus_fiscal_start_month,
@@ -177,13 +177,13 @@ def test_an_old_backup_without_the_terms_restores_with_the_defaults(alice, bob):
     ):
         del doc["packages"][0][key]
     del doc["grants"][0]["vest_dates"]
-    del doc["sign_ons"][0]["instalments"], doc["sign_ons"][0]["clawback"]
+    del doc["sign_ons"][0]["instalments"], doc["sign_ons"][0]["clawback_kind"]
     backup_restore(user=bob, raw=json.dumps(doc))
     package = Package.objects.get(owner=bob)
     assert package.bonus_cycle == "anniversary" and package.bonus_prorate_first_year
     assert package.grants.get().vest_dates is None
     sign_on = package.sign_ons.get()
-    assert sign_on.instalments is None and sign_on.clawback == "prorated"
+    assert sign_on.instalments is None and sign_on.clawback_kind == "prorated"
     spec = package_to_spec(package, horizon_years=4)
     assert spec.bonus_cycle is None and spec.sign_on[0].instalments == ((0, 1.0),)
 
@@ -194,7 +194,7 @@ def test_an_old_backup_without_the_terms_restores_with_the_defaults(alice, bob):
         ("grants", "vest_dates", [[2, 30]], "grants[0].vest_dates"),
         ("grants", "vest_dates", "Feb 15", "grants[0].vest_dates"),
         ("sign_ons", "instalments", [[0, 0.4]], "sign_ons[0].instalments"),
-        ("sign_ons", "clawback", "half", "sign_ons[0].clawback"),
+        ("sign_ons", "clawback_kind", "half", "sign_ons[0].clawback_kind"),
         ("packages", "bonus_cutoff_day", 31, "packages[0].bonus_cutoff_day"),
     ],
 )

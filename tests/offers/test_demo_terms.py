@@ -30,7 +30,7 @@ def test_demo_meta_offer_uses_the_terms(demo):
     assert grant.vest_dates == [[2, 15], [5, 15], [8, 15], [11, 15]]
     assert meta.package.refreshers.get().vest_dates == grant.vest_dates
     sign_on = meta.package.sign_ons.get()
-    assert sign_on.instalments == [[0, 0.5], [6, 0.5]] and sign_on.clawback == "prorated"
+    assert sign_on.instalments == [[0, 0.5], [6, 0.5]] and sign_on.clawback_kind == "prorated"
     current = Offer.objects.get(owner=demo, kind=Offer.Kind.STAY).package
     assert (current.bonus_cycle, current.bonus_payout_month) == ("calendar", 3)
 

@@ -285,14 +285,16 @@ def test_instalment_sign_on_is_paid_on_its_dates():
     ],
 )
 def test_clawback_of_instalments_pro_rated_or_in_full(leave, kind, expected):
-    spec = package(d(2027, 3, 1), sign_on=(SignOn(50_000, instalments=HALVES, clawback=kind),))
+    spec = package(d(2027, 3, 1), sign_on=(SignOn(50_000, instalments=HALVES, clawback_kind=kind),))
     assert forfeited_on_leave(spec, leave, price=10.0)["sign_on_clawback"] == pytest.approx(
         expected
     )
 
 
 def test_one_payment_clawed_back_in_full_within_n_months():
-    spec = package(d(2027, 3, 1), sign_on=(SignOn(40_000, clawback_months=24, clawback="full"),))
+    spec = package(
+        d(2027, 3, 1), sign_on=(SignOn(40_000, clawback_months=24, clawback_kind="full"),)
+    )
     assert forfeited_on_leave(spec, d(2029, 2, 28))["sign_on_clawback"] == 40_000
     assert forfeited_on_leave(spec, d(2029, 3, 1))["sign_on_clawback"] == 0
 
@@ -316,8 +318,8 @@ def test_instalments_are_checked(instalments):
 
 def test_clawback_kind_is_checked():
     with pytest.raises(EngineInputError) as info:
-        SignOn(10_000, clawback="half")
-    assert info.value.field == "clawback"
+        SignOn(10_000, clawback_kind="half")
+    assert info.value.field == "clawback_kind"
 
 
 # Invariants ---------------------------------------------------------------------------------
@@ -376,7 +378,7 @@ def test_json_input_reads_the_terms_and_names_bad_fields():
             "bonus_target_pct": 15,
             "bonus_cycle": {"start_month": 1, "payout_month": 3, "cutoff": [10, 1]},
             "sign_on": [
-                {"amount": 50_000, "instalments": [[0, 0.5], [12, 0.5]], "clawback": "full"}
+                {"amount": 50_000, "instalments": [[0, 0.5], [12, 0.5]], "clawback_kind": "full"}
             ],
         }
     )
