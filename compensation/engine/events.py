@@ -8,7 +8,7 @@ start for its projection, the decision date for the common window):
   tranche on the last day of the last month (the horizon's last day) is counted.
 - A **payment** (bonus, sign-on, relocation) on day d belongs to month t when
   ``origin + (t-1) months <= d < origin + t months`` (`cash_month`): a payment on the first day
-  is counted in month 1; a payment on the day after the horizon belongs to the next window.
+  is counted in month 1; a payment on ``origin + 12 H months`` belongs to the next period.
 
 A package year's bonus is paid on its last day (``start + 12 y months - 1 day``), so it stays
 in month 12 y; a year-y sign-on on the first day of package year y, month ``12 (y-1) + 1``.
