@@ -95,6 +95,14 @@ class LocationForm(forms.ModelForm):
         fields = list(LOCATION_FIELDS)
 
 
+# Bonus timing a form may leave out (older pages and API-like posts): the model's defaults.
+BONUS_DEFAULTS = {
+    "bonus_cycle": "anniversary",
+    "bonus_fiscal_start_month": 1,
+    "bonus_payout_month": 3,
+}
+
+
 class PackageForm(forms.ModelForm):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -112,6 +120,8 @@ class PackageForm(forms.ModelForm):
         self.fields["location"].queryset = selectors.location_list(user=user)
         if self.instance.pk and not self.is_bound:
             self.initial["version"] = self.instance.version
+        for name in BONUS_DEFAULTS:
+            self.fields[name].required = False
 
     def clean_currency(self) -> str:
         value = str(self.cleaned_data.get("currency") or "")
@@ -121,6 +131,20 @@ class PackageForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name, default in BONUS_DEFAULTS.items():
+            if name in data and data[name] in (None, ""):
+                data[name] = default
+        if (data.get("bonus_cutoff_month") is None) != (data.get("bonus_cutoff_day") is None):
+            self.add_error(
+                "bonus_cutoff_day", _("Give both the cut-off month and day, or neither.")
+            )
+        elif data.get("bonus_cutoff_month") is not None:
+            try:
+                engine.check_calendar_dates(
+                    "cutoff", [(data["bonus_cutoff_month"], data["bonus_cutoff_day"])]
+                )
+            except engine.EngineInputError:
+                self.add_error("bonus_cutoff_day", _("That day does not exist in that month."))
         company, level = data.get("company"), data.get("level")
         if company is not None and level is not None and level.company_id != company.pk:
             self.add_error("level", _("Choose a level of the package's company."))
@@ -153,6 +177,39 @@ def parse_weights(text: str) -> list[float]:
     return weights
 
 
+def parse_vest_dates(text: str) -> list[list[int]] | None:
+    """Return [month, day] pairs from text like "02-15, 05-15, 08-15, 11-15" (empty: None)."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if not parts:
+        return None
+    pairs: list[list[int]] = []
+    for part in parts:
+        month, sep, day = part.replace("/", "-").partition("-")
+        try:
+            if not sep:
+                raise ValueError(part)
+            pairs.append([int(month), int(day)])
+        except ValueError:
+            raise ValidationError(
+                _("Write each date as month-day, e.g. 02-15, 05-15, 08-15, 11-15.")
+            ) from None
+    try:
+        checked = engine.check_calendar_dates("vest_dates", pairs)
+    except engine.EngineInputError as error:
+        raise ValidationError(
+            _("%(dates)s is not a valid list of dates: %(why)s")
+            % {"dates": text.strip(), "why": error.message}
+        ) from None
+    return [list(pair) for pair in checked]
+
+
+def format_vest_dates(dates: Any) -> str:
+    """Return [month, day] pairs as "02-15, 05-15"."""
+    if not isinstance(dates, list) or not dates:
+        return ""
+    return ", ".join(f"{int(m):02d}-{int(d):02d}" for m, d in dates)
+
+
 def format_weights(weights: Any) -> str:
     """Return weights as "25,25,25,25"."""
     if not isinstance(weights, list):
@@ -170,11 +227,21 @@ class VestingFormMixin(forms.ModelForm):
         required=False,
         help_text=_("One percentage per year, e.g. 33,33,22,12."),
     )
+    vest_dates_text = forms.CharField(
+        label=_("fixed vest dates"),
+        required=False,
+        help_text=_(
+            "Optional: the calendar days every tranche vests on, as month-day, one per vest "
+            "in a year (Meta, quarterly: 02-15, 05-15, 08-15, 11-15). The first vest is the "
+            "first such day after the vesting start (or the cliff)."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.instance.pk and not self.is_bound:
             self.initial["weights_text"] = format_weights(self.instance.weights)
+            self.initial["vest_dates_text"] = format_vest_dates(self.instance.vest_dates)
         self.fields["cliff_months"].required = False
         self.fields["frequency_months"].required = False
 
@@ -189,7 +256,15 @@ class VestingFormMixin(forms.ModelForm):
             data["year_frequencies"] = (
                 list(schedule.year_frequencies) if schedule.year_frequencies else None
             )
+            data["vest_dates"] = (
+                [list(pair) for pair in schedule.vest_dates] if schedule.vest_dates else None
+            )
         else:
+            try:
+                data["vest_dates"] = parse_vest_dates(data.get("vest_dates_text") or "")
+            except ValidationError as error:
+                self.add_error("vest_dates_text", error)
+                return data
             try:
                 data["weights"] = parse_weights(data.get("weights_text") or "")
             except ValidationError as error:
@@ -206,25 +281,87 @@ class VestingFormMixin(forms.ModelForm):
             cliff_months=data["cliff_months"],
             frequency_months=data["frequency_months"],
             year_frequencies=data["year_frequencies"],
+            vest_dates=data["vest_dates"],
         )
         try:
             selectors.schedule_of(probe)
         except engine.EngineInputError as error:
-            target = "cliff_months" if error.field == "cliff_months" else "weights_text"
+            target = {"cliff_months": "cliff_months", "vest_dates": "vest_dates_text"}.get(
+                error.field, "weights_text"
+            )
             self.add_error(target, error.message)
         return data
 
     def vesting_values(self) -> dict[str, Any]:
         data = self.cleaned_data
-        return {
-            k: data[k] for k in ("weights", "cliff_months", "frequency_months", "year_frequencies")
-        }
+        keys = ("weights", "cliff_months", "frequency_months", "year_frequencies", "vest_dates")
+        return {k: data[k] for k in keys}
+
+
+def parse_instalments(text: str) -> list[list[float]] | None:
+    """Return [months, share] pairs from text like "0:50%, 12:50%" (empty: None, all at once)."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
+    if not parts:
+        return None
+    pairs: list[list[float]] = []
+    for part in parts:
+        months, sep, share = part.partition(":")
+        try:
+            if not sep:
+                raise ValueError(part)
+            pct = float(share.replace("%", "").strip())
+            pairs.append([int(months.strip()), pct / 100.0])
+        except ValueError:
+            raise ValidationError(
+                _("Write each instalment as months:share, e.g. 0:50%, 12:50%.")
+            ) from None
+    try:
+        checked = engine.check_instalments("instalments", pairs)
+    except engine.EngineInputError as error:
+        raise ValidationError(
+            _("These instalments do not work: %(why)s") % {"why": error.message}
+        ) from None
+    return [[m, f] for m, f in checked]
+
+
+def format_instalments(instalments: Any) -> str:
+    """Return [months, share] pairs as "0:50%, 12:50%"."""
+    if not isinstance(instalments, list) or not instalments:
+        return ""
+    return ", ".join(f"{int(m)}:{float(f) * 100:g}%" for m, f in instalments)
 
 
 class SignOnForm(forms.ModelForm):
+    instalments_text = forms.CharField(
+        label=_("instalments"),
+        required=False,
+        help_text=_(
+            "Empty: all of it at the start of its year. Else months after that: share, e.g. "
+            "0:50%, 12:50% (half at once, half a year later)."
+        ),
+    )
+
     class Meta:
         model = SignOn
-        fields = list(SIGN_ON_FIELDS)
+        fields = [f for f in SIGN_ON_FIELDS if f != "instalments"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["clawback_kind"].required = False
+        if self.instance.pk and not self.is_bound:
+            self.initial["instalments_text"] = format_instalments(self.instance.instalments)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["clawback_kind"] = data.get("clawback_kind") or "prorated"
+        try:
+            data["instalments"] = parse_instalments(data.get("instalments_text") or "")
+        except ValidationError as error:
+            self.add_error("instalments_text", error)
+        return data
+
+    def row(self) -> dict[str, Any]:
+        return {k: self.cleaned_data.get(k) for k in SIGN_ON_FIELDS}
 
 
 def clean_currency_code(value: str | None) -> str:

@@ -256,12 +256,39 @@ class FxRate(models.Model):
         return f"1 {self.currency} = {self.rate} {self.to_currency} ({self.as_of})"
 
 
+
+
 def tax_regime_choices() -> list[tuple[str, str]]:
     """Return the package tax rules: the flat rate, then each regime of the engine's tables."""
     from compensation.engine.tax import regimes
 
     flat = str(_("Flat rate: the tax location's effective tax %"))
     return [("", flat)] + [(key, r.label) for key, r in regimes().items()]
+MONTHS = [
+    (1, _("January")),
+    (2, _("February")),
+    (3, _("March")),
+    (4, _("April")),
+    (5, _("May")),
+    (6, _("June")),
+    (7, _("July")),
+    (8, _("August")),
+    (9, _("September")),
+    (10, _("October")),
+    (11, _("November")),
+    (12, _("December")),
+]
+
+
+class BonusCycle(models.TextChoices):
+    ANNIVERSARY = "anniversary", _("Each year from the start date")
+    CALENDAR = "calendar", _("Calendar year")
+    FISCAL = "fiscal", _("Fiscal year")
+
+
+class Clawback(models.TextChoices):
+    PRORATED = "prorated", _("Pro-rated by the months not served")
+    FULL = "full", _("In full")
 
 
 class Package(models.Model):
@@ -301,6 +328,51 @@ class Package(models.Model):
         default=Decimal("1"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
     )
+    bonus_cycle = models.CharField(
+        _("bonus cycle"),
+        max_length=12,
+        choices=BonusCycle.choices,
+        default=BonusCycle.ANNIVERSARY,
+        help_text=_(
+            "When the bonus year runs. Each year from the start date: paid on its last day, "
+            "no proration."
+        ),
+    )
+    bonus_fiscal_start_month = models.PositiveSmallIntegerField(
+        _("fiscal year starts in month"),
+        choices=MONTHS,
+        default=1,
+        help_text=_("For a fiscal-year bonus cycle: the month the bonus year starts."),
+    )
+    bonus_payout_month = models.PositiveSmallIntegerField(
+        _("bonus paid in month"),
+        choices=MONTHS,
+        default=3,
+        help_text=_("Paid on the 15th of this month, after the bonus year ends."),
+    )
+    bonus_prorate_first_year = models.BooleanField(
+        _("pro-rate the first bonus year"),
+        default=True,
+        help_text=_("A mid-year start is paid the share of the first bonus year worked."),
+    )
+    bonus_cutoff_month = models.PositiveSmallIntegerField(
+        _("bonus cut-off month"), choices=MONTHS, null=True, blank=True
+    )
+    bonus_cutoff_day = models.PositiveSmallIntegerField(
+        _("bonus cut-off day"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(31)],
+        help_text=_("Starting after this day of the first bonus year pays no bonus that year."),
+    )
+    bonus_paid_if_left = models.BooleanField(
+        _("bonus paid after leaving"),
+        default=False,
+        help_text=_(
+            "Usually a bonus is paid only if you still work there on its payout day. "
+            "Tick if the share of the year worked is paid after you leave."
+        ),
+    )
     relocation = models.DecimalField(
         _("relocation"), default=Decimal("0"), validators=NON_NEGATIVE, **MONEY
     )
@@ -338,6 +410,21 @@ class Package(models.Model):
             models.CheckConstraint(
                 condition=Q(bonus_multiplier__gte=0), name="package_multiplier_non_negative"
             ),
+            models.CheckConstraint(
+                condition=Q(bonus_payout_month__gte=1, bonus_payout_month__lte=12)
+                & Q(bonus_fiscal_start_month__gte=1, bonus_fiscal_start_month__lte=12),
+                name="package_bonus_months_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_cutoff_month__isnull=True, bonus_cutoff_day__isnull=True)
+                | Q(
+                    bonus_cutoff_month__gte=1,
+                    bonus_cutoff_month__lte=12,
+                    bonus_cutoff_day__gte=1,
+                    bonus_cutoff_day__lte=31,
+                ),
+                name="package_bonus_cutoff_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -367,6 +454,22 @@ class SignOn(models.Model):
     clawback_months = models.PositiveSmallIntegerField(
         _("clawback months"), default=12, validators=[MaxValueValidator(60)]
     )
+    clawback_kind = models.CharField(
+        _("clawback terms"),
+        max_length=8,
+        choices=Clawback.choices,
+        default=Clawback.PRORATED,
+        help_text=_("What you repay if you leave within the clawback months of a payment."),
+    )
+    instalments = models.JSONField(
+        _("instalments"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Empty: all of it at the start of its year. Else [months after it, share] pairs, "
+            "e.g. 50 % at once and 50 % after 12 months: [[0, 0.5], [12, 0.5]]."
+        ),
+    )
 
     class Meta:
         ordering = ["year", "id"]
@@ -374,6 +477,10 @@ class SignOn(models.Model):
             models.CheckConstraint(condition=Q(amount__gte=0), name="signon_amount_non_negative"),
             models.CheckConstraint(
                 condition=Q(year__gte=1, year__lte=10), name="signon_year_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(clawback_kind__in=["prorated", "full"]),
+                name="signon_clawback_kind_valid",
             ),
         ]
 
@@ -396,6 +503,15 @@ class VestingFields(models.Model):
         null=True,
         blank=True,
         help_text=_("Optional months between vests, one per year (Amazon: 12, 12, 6, 6)."),
+    )
+    vest_dates = models.JSONField(
+        _("fixed vest dates"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Optional calendar days every tranche vests on, as [month, day] pairs "
+            "(Meta: [[2, 15], [5, 15], [8, 15], [11, 15]]), whatever the vesting start."
+        ),
     )
 
     class Meta:

@@ -16,6 +16,7 @@ from compensation import engine
 from compensation.engine import tax as engine_tax
 from compensation.models import (
     Band,
+    BonusCycle,
     Company,
     EquityGrant,
     FxRate,
@@ -23,6 +24,7 @@ from compensation.models import (
     LocationPreset,
     Package,
     Refresher,
+    SignOn,
 )
 
 PIVOT_CURRENCY = "USD"
@@ -279,12 +281,52 @@ def schedule_of(item: EquityGrant | Refresher) -> engine.VestingSchedule:
     if not isinstance(weights, list | tuple) or not weights:
         raise engine.EngineInputError("weights", _("must be a list of yearly percentages"))
     freqs = item.year_frequencies
+    dates = item.vest_dates
+    if dates and not isinstance(dates, list | tuple):
+        raise engine.EngineInputError("vest_dates", _("must be a list of [month, day] pairs"))
     return engine.VestingSchedule(
         total_months=12 * len(weights),
         cliff_months=int(item.cliff_months),
         frequency_months=int(item.frequency_months),
         year_weights=tuple(float(w) for w in weights),
         year_frequencies=tuple(int(f) for f in freqs) if freqs else None,
+        vest_dates=tuple(tuple(pair) for pair in dates) if dates else None,  # type: ignore[misc]
+    )
+
+
+def bonus_cycle_of(package: Package) -> engine.BonusCycle | None:
+    """Return the engine bonus cycle of a package (None: each year from its start date).
+
+    Raises EngineInputError for a cut-off day its month lacks, whatever the cycle.
+    """
+    cutoff = None
+    if package.bonus_cutoff_month and package.bonus_cutoff_day:
+        cutoff = (int(package.bonus_cutoff_month), int(package.bonus_cutoff_day))
+        engine.check_calendar_dates("cutoff", [cutoff])
+    if package.bonus_cycle == BonusCycle.ANNIVERSARY:
+        return None
+    return engine.BonusCycle(
+        start_month=1
+        if package.bonus_cycle == BonusCycle.CALENDAR
+        else int(package.bonus_fiscal_start_month),
+        payout_month=int(package.bonus_payout_month),
+        prorate_first_year=bool(package.bonus_prorate_first_year),
+        cutoff=cutoff,
+        paid_if_left=bool(package.bonus_paid_if_left),
+    )
+
+
+def sign_on_of(item: SignOn) -> engine.SignOn:
+    """Return the engine sign-on of a row (raises EngineInputError)."""
+    instalments = item.instalments
+    if instalments and not isinstance(instalments, list | tuple):
+        raise engine.EngineInputError("instalments", _("must be a list of [months, share] pairs"))
+    return engine.SignOn(
+        amount=float(item.amount),
+        year=item.year,
+        clawback_months=item.clawback_months,
+        instalments=tuple(tuple(p) for p in instalments) if instalments else ((0, 1.0),),  # type: ignore[misc]
+        clawback_kind=item.clawback_kind,
     )
 
 
@@ -393,10 +435,7 @@ def package_to_spec(
         currency=currency if currency != package.currency else None,
         fx_to_package=stock_fx,
     )
-    sign_on = [
-        engine.SignOn(amount=float(s.amount), year=s.year, clawback_months=s.clawback_months)
-        for s in package.sign_ons.all()
-    ]
+    sign_on = [sign_on_of(s) for s in package.sign_ons.all()]
     if extra_sign_on:
         sign_on.append(engine.SignOn(amount=float(extra_sign_on), year=1))
     spec_grants = []
@@ -459,6 +498,7 @@ def package_to_spec(
         raise_pct=float(package.raise_pct),
         bonus_target_pct=float(package.bonus_target_pct),
         bonus_multiplier=float(package.bonus_multiplier),
+        bonus_cycle=bonus_cycle_of(package),
         sign_on=tuple(sign_on),
         grants=tuple(spec_grants),
         refreshers=tuple(refreshers),

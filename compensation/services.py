@@ -32,7 +32,7 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
-from compensation.selectors import schedule_of
+from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
 
 COMPANY_FIELDS = (
     "name",
@@ -70,13 +70,26 @@ PACKAGE_FIELDS = (
     "raise_pct",
     "bonus_target_pct",
     "bonus_multiplier",
+    "bonus_cycle",
+    "bonus_fiscal_start_month",
+    "bonus_payout_month",
+    "bonus_prorate_first_year",
+    "bonus_cutoff_month",
+    "bonus_cutoff_day",
+    "bonus_paid_if_left",
     "relocation",
     "start_date",
     "location",
     "tax_regime",
 )
-SIGN_ON_FIELDS = ("amount", "year", "clawback_months")
-VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies")
+SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
+VESTING_FIELDS = (
+    "weights",
+    "cliff_months",
+    "frequency_months",
+    "year_frequencies",
+    "vest_dates",
+)
 GRANT_FIELDS = (
     "label",
     "value",
@@ -488,6 +501,27 @@ def _check_package_refs(user: AbstractBaseUser, package: Package) -> None:
         _check_visible(user, package.location.owner_id, "location")
 
 
+def _check_bonus(package: Package) -> None:
+    """Refuse bonus timing the engine cannot use (a cut-off day its month lacks...)."""
+    if (package.bonus_cutoff_month is None) != (package.bonus_cutoff_day is None):
+        raise ValidationError(
+            {"bonus_cutoff_day": _("Give both the cut-off month and day, or neither.")}
+        )
+    try:
+        bonus_cycle_of(package)
+    except engine.EngineInputError as error:
+        name = "bonus_cutoff_day" if error.field.startswith("cutoff") else "bonus_cycle"
+        raise ValidationError({name: error.message}) from None
+
+
+def _check_sign_on(item: SignOn) -> None:
+    try:
+        sign_on_of(item)
+    except engine.EngineInputError as error:
+        name = "clawback_kind" if error.field == "clawback_kind" else "instalments"
+        raise ValidationError({name: error.message}) from None
+
+
 def _check_schedule(item: EquityGrant | Refresher) -> None:
     try:
         schedule_of(item)
@@ -517,6 +551,8 @@ def _sync_children(
         try:
             if isinstance(obj, EquityGrant | Refresher):
                 _check_schedule(obj)
+            elif isinstance(obj, SignOn):
+                _check_sign_on(obj)
             obj.full_clean(exclude=["package"])
         except ValidationError as error:
             raise ChildValidationError(model, index, error) from None
@@ -562,6 +598,7 @@ def package_create(
     fields_assign(package, fields, PACKAGE_FIELDS)
     _check_package_refs(user, package)
     package.full_clean()
+    _check_bonus(package)
     package.save()
     _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
     _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
@@ -597,6 +634,7 @@ def package_update(
     fields_assign(package, fields, PACKAGE_FIELDS)
     _check_package_refs(user, package)
     package.full_clean(exclude=["version"])
+    _check_bonus(package)
     package.updated_at = timezone.now()
     save_if_unchanged(
         package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]

@@ -23,6 +23,8 @@ from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 
 K = Decimal(1000)
 EVEN = [25.0, 25.0, 25.0, 25.0]
+# Meta vests on fixed days whatever the start date (the "meta_quarterly" preset).
+META_DATES = [[2, 15], [5, 15], [8, 15], [11, 15]]
 ILLUSTRATIVE = "Illustrative figures for the demo; not a real offer."
 
 
@@ -57,6 +59,7 @@ def _grant(
     frequency: int,
     cliff: int = 0,
     price_currency: str = "",
+    vest_dates: list[list[int]] | None = None,
 ) -> EquityGrant:
     grant = EquityGrant(
         package=package,
@@ -68,6 +71,7 @@ def _grant(
         weights=weights,
         frequency_months=frequency,
         cliff_months=cliff,
+        vest_dates=vest_dates,
     )
     grant.full_clean()
     grant.save()
@@ -131,6 +135,12 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         raise_pct=Decimal("3"),
         bonus_target_pct=Decimal("15"),
         bonus_multiplier=Decimal("1.1"),
+        # A calendar-year bonus paid in March, only to those still employed then: leaving
+        # before March forfeits the year's bonus. The package's dates start today (the
+        # grants keep their own), so the first year is not pro-rated.
+        bonus_cycle="calendar",
+        bonus_payout_month=3,
+        bonus_prorate_first_year=False,
         start_date=today,
         location=_location("San Francisco Bay Area"),
         tax_regime="us-ca",
@@ -245,14 +255,25 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         start,
         EVEN,
         3,
+        vest_dates=META_DATES,
     )
-    SignOn.objects.create(package=meta_pkg, amount=Decimal("50000"), year=1, clawback_months=12)
+    # Half on the first day, half six months later; leaving within a year of a payment
+    # repays it pro rata of the months not served.
+    SignOn.objects.create(
+        package=meta_pkg,
+        amount=Decimal("50000"),
+        year=1,
+        clawback_months=12,
+        clawback_kind="prorated",
+        instalments=[[0, 0.5], [6, 0.5]],
+    )
     Refresher.objects.create(
         package=meta_pkg,
         yearly_value=Decimal("100000"),
         first_year=2,
         weights=EVEN,
         frequency_months=3,
+        vest_dates=META_DATES,
     )
     meta_offer = _offer(
         user,

@@ -77,6 +77,8 @@ def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
         "weights": [float(w) for w in schedule.year_weights],
         "cliff_months": schedule.cliff_months,
         "frequency_months": schedule.frequency_months,
+        "year_frequencies": list(schedule.year_frequencies) if schedule.year_frequencies else None,
+        "vest_dates": [list(p) for p in schedule.vest_dates] if schedule.vest_dates else None,
     }
 
 
@@ -422,6 +424,8 @@ def scenario_accept(
                 "weights": first.weights,
                 "cliff_months": first.cliff_months,
                 "frequency_months": first.frequency_months,
+                "year_frequencies": first.year_frequencies,
+                "vest_dates": first.vest_dates,
             }
             if first
             else schedule_fields(None, package.company)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from .breakeven import breakeven
 from .errors import EngineInputError
-from .forfeiture import forfeited_on_leave, next_vest_date, unvested_schedule, vest_events
+from .forfeiture import (
+    forfeited_on_leave,
+    next_vest_date,
+    sign_on_clawback,
+    unvested_schedule,
+    vest_events,
+)
 from .io import options_from_dict, package_from_dict
 from .montecarlo import MonteCarloResult, cumulative_paths, simulate, simulate_prices
 from .projection import (
@@ -15,17 +21,20 @@ from .projection import (
     project,
     project_yearly,
 )
-from .spec import Grant, PackageSpec, Refresher, SignOn, Stock
+from .spec import BonusCycle, Grant, PackageSpec, Refresher, SignOn, Stock, check_instalments
 from .vesting import (
     VESTING_PRESETS,
     VestingSchedule,
+    check_calendar_dates,
     describe_schedule,
     schedule_from_dict,
+    tranche_dates,
     vesting_fractions,
 )
 
 __all__ = [
     "VESTING_PRESETS",
+    "BonusCycle",
     "CashflowMatrix",
     "EngineInputError",
     "Grant",
@@ -38,6 +47,8 @@ __all__ = [
     "annualized",
     "assumptions",
     "breakeven",
+    "check_calendar_dates",
+    "check_instalments",
     "cashflow_matrix",
     "cumulative_paths",
     "describe_schedule",
@@ -49,7 +60,9 @@ __all__ = [
     "project_yearly",
     "schedule_from_dict",
     "simulate",
+    "sign_on_clawback",
     "simulate_prices",
+    "tranche_dates",
     "unvested_schedule",
     "vest_events",
     "vesting_fractions",

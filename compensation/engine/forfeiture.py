@@ -8,44 +8,37 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .dates import add_months, package_month, whole_months_between
+from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_number
+from .events import (
+    ONE_DAY,
+    bonus_payments,
+    grant_tranches,
+    grant_vest_start,
+    refresher_grant_days,
+    refresher_tranches,
+)
 from .spec import PackageSpec
-from .vesting import vesting_fractions
 
 DAYS_PER_MONTH = 365.25 / 12
 
 
 def vest_events(spec: PackageSpec) -> pd.DataFrame:
-    """Return every vest event (date, granted_on, shares, source) of grants and refreshers."""
+    """Return every vest event (date, granted_on, shares, source) of grants and refreshers.
+
+    Each tranche is on its real date (`vesting.tranche_dates`).
+    """
     rows: list[tuple[datetime.date, datetime.date, float, str]] = []
     for i, grant in enumerate(spec.grants):
-        vest_start = grant.vest_start or spec.start
-        shares = grant.share_count(spec.stock.price)
-        fractions = vesting_fractions(grant.schedule)
-        for n in np.flatnonzero(fractions) + 1:
-            rows.append(
-                (
-                    add_months(vest_start, int(n)),
-                    vest_start,
-                    shares * fractions[n - 1],
-                    f"grant_{i}",
-                )
-            )
+        vest_start = grant_vest_start(spec, grant)
+        for day, shares in grant_tranches(spec, grant):
+            rows.append((day, vest_start, shares, f"grant_{i}"))
+    horizon_end = add_months(spec.start, spec.months) - ONE_DAY
     for i, refresher in enumerate(spec.refreshers):
-        fractions = vesting_fractions(refresher.schedule)
-        for year in range(refresher.first_year, spec.horizon_years + 1):
-            granted = add_months(spec.start, 12 * (year - 1))
-            shares = refresher.yearly_value / spec.stock.price_at_month(12 * (year - 1))
-            for n in np.flatnonzero(fractions) + 1:
-                rows.append(
-                    (
-                        add_months(granted, int(n)),
-                        granted,
-                        shares * fractions[n - 1],
-                        f"refresher_{i}_year_{year}",
-                    )
-                )
+        for g, granted in refresher_grant_days(spec.start, refresher, horizon_end):
+            price = spec.stock.price_at_month(12 * g)
+            for day, value in refresher_tranches(refresher, granted):
+                rows.append((day, granted, value / price, f"refresher_{i}_year_{g + 1}"))
     frame = pd.DataFrame(rows, columns=["date", "granted_on", "shares", "source"])
     return frame.sort_values(["date", "source"], kind="stable").reset_index(drop=True)
 
@@ -94,18 +87,55 @@ def next_vest_date(spec: PackageSpec, after: datetime.date) -> datetime.date | N
     return None if later.empty else later.iloc[0]
 
 
+def sign_on_clawback(spec: PackageSpec, leave_date: datetime.date) -> float:
+    """Return the sign-on repaid when ``leave_date`` is the first day no longer employed.
+
+    Each instalment paid before ``leave_date`` is clawed back if you leave within its
+    ``clawback_months``: pro-rated by the whole months not served, or in full.
+    """
+    clawback = 0.0
+    for item in spec.sign_on:
+        if item.clawback_months == 0:
+            continue
+        for paid, amount in item.payments(spec.start):
+            if paid >= leave_date:
+                continue  # not paid: you no longer work there
+            served = whole_months_between(paid, leave_date)
+            if served >= item.clawback_months:
+                continue
+            share = 1.0 if item.clawback_kind == "full" else 1 - served / item.clawback_months
+            clawback += amount * share
+    return clawback
+
+
+def bonus_unpaid(spec: PackageSpec, leave_date: datetime.date) -> float:
+    """Return the bonus earned before ``leave_date`` but lost because it is paid on or after it.
+
+    A bonus whose cycle pays the share worked after leaving (``paid_if_left``) is not lost.
+    """
+    lost = 0.0
+    horizon = add_months(max(spec.start, leave_date), 12 * 2)
+    for payment in bonus_payments(spec, horizon):
+        if payment.day >= leave_date and not payment.paid_if_left:
+            lost += payment.amount * payment.earned_share_before(leave_date)
+    return lost
+
+
 def forfeited_on_leave(
     spec: PackageSpec, leave_date: datetime.date, price: float | None = None
 ) -> dict[str, Any]:
-    """Return what leaving on ``leave_date`` forfeits or repays, in package currency.
+    """Return what leaving forfeits or repays, in package currency.
 
-    ``price`` (default: the projected price then) is in the stock's currency.
+    ``leave_date`` is the first day you no longer work there (the new job's start): a
+    tranche vesting that day or later is forfeited, as is a bonus paid that day or later;
+    sign-on instalments paid before it may be clawed back. ``price`` (default: the
+    projected price then) is in the stock's currency.
     """
     _check_day("leave_date", leave_date)
     if price is None:
         price = projected_price_on(spec, leave_date)
     price = check_number("price", price, minimum=0.0)
-    pending = unvested_schedule(spec, leave_date, price)
+    pending = unvested_schedule(spec, leave_date - ONE_DAY, price)
     calendar_year = pd.Series([d.year for d in pending["date"]], dtype="int64")
     by_year = pending[["shares", "value"]].groupby(calendar_year.to_numpy()).sum()
     unvested_by_year = [
@@ -117,31 +147,10 @@ def forfeited_on_leave(
             strict=True,
         )
     ]
-
-    bonus_unpaid = 0.0
-    month = package_month(spec.start, leave_date)
-    if month >= 1:
-        year = (month - 1) // 12 + 1
-        year_start = add_months(spec.start, 12 * (year - 1))
-        year_end = add_months(spec.start, 12 * year)
-        if leave_date < year_end:
-            served = (leave_date - year_start).days / (year_end - year_start).days
-            base = spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1)
-            bonus = base * spec.bonus_target_pct / 100.0 * spec.bonus_multiplier
-            bonus_unpaid = bonus * served
-
-    clawback = 0.0
-    for item in spec.sign_on:
-        paid = add_months(spec.start, 12 * (item.year - 1))
-        if paid > leave_date or item.clawback_months == 0:
-            continue
-        served_months = whole_months_between(paid, leave_date)
-        if served_months < item.clawback_months:
-            unserved = item.clawback_months - served_months
-            clawback += item.amount * unserved / item.clawback_months
-
+    bonus = bonus_unpaid(spec, leave_date)
+    clawback = sign_on_clawback(spec, leave_date)
     unvested_value = float(pending["value"].sum())
-    total = unvested_value + bonus_unpaid + clawback
+    total = unvested_value + bonus + clawback
     return {
         "leave_date": leave_date.isoformat(),
         "price": price,
@@ -149,7 +158,7 @@ def forfeited_on_leave(
         "unvested_shares": float(pending["shares"].sum()),
         "unvested_value": unvested_value,
         "unvested_by_year": unvested_by_year,
-        "bonus_unpaid": bonus_unpaid,
+        "bonus_unpaid": bonus,
         "sign_on_clawback": clawback,
         "total": total,
         "total_home": total * spec.fx_to_home,

@@ -8,13 +8,21 @@ from functools import partial
 from typing import Any, TypeVar
 
 from .errors import EngineInputError, check_int, check_number
-from .spec import Grant, PackageSpec, Refresher, SignOn, Stock
+from .spec import BonusCycle, Grant, PackageSpec, Refresher, SignOn, Stock
 from .vesting import VestingSchedule, schedule_from_dict
 
 T = TypeVar("T")
 
 SCHEDULE_KEYS = frozenset(
-    {"weights", "cliff_months", "frequency_months", "total_months", "year_frequencies", "preset"}
+    {
+        "weights",
+        "cliff_months",
+        "frequency_months",
+        "total_months",
+        "year_frequencies",
+        "vest_dates",
+        "preset",
+    }
 )
 PACKAGE_KEYS = frozenset(
     {
@@ -26,6 +34,7 @@ PACKAGE_KEYS = frozenset(
         "raise_pct",
         "bonus_target_pct",
         "bonus_multiplier",
+        "bonus_cycle",
         "sign_on",
         "grants",
         "refreshers",
@@ -37,7 +46,10 @@ PACKAGE_KEYS = frozenset(
         "fx_to_tax",
     }
 )
-SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months"})
+SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
+BONUS_CYCLE_KEYS = frozenset(
+    {"start_month", "payout_month", "payout_day", "prorate_first_year", "cutoff", "paid_if_left"}
+)
 GRANT_KEYS = SCHEDULE_KEYS | {"value", "shares", "grant_price", "vest_start"}
 REFRESHER_KEYS = SCHEDULE_KEYS | {"yearly_value", "first_year"}
 STOCK_KEYS = frozenset(
@@ -106,10 +118,28 @@ def _schedule(d: Mapping[str, Any]) -> VestingSchedule:
 
 
 def _sign_on(d: Mapping[str, Any]) -> SignOn:
+    instalments = d.get("instalments")
     return SignOn(
         amount=check_number("amount", _required(d, "amount"), minimum=0.0),
         year=check_int("year", d.get("year", 1), minimum=1),
         clawback_months=check_int("clawback_months", d.get("clawback_months", 12), minimum=0),
+        instalments=(
+            ((0, 1.0),) if instalments is None else tuple(as_list("instalments", instalments))
+        ),
+        clawback_kind=d.get("clawback_kind", "prorated"),
+    )
+
+
+def _bonus_cycle(item: Any, strict: bool) -> BonusCycle:
+    d = _object("", item, BONUS_CYCLE_KEYS, strict)
+    cutoff = d.get("cutoff")
+    return BonusCycle(
+        start_month=d.get("start_month", 1),
+        payout_month=d.get("payout_month", 3),
+        payout_day=d.get("payout_day", 15),
+        prorate_first_year=d.get("prorate_first_year", True),
+        cutoff=None if cutoff is None else as_list("cutoff", cutoff),  # type: ignore[arg-type]
+        paid_if_left=d.get("paid_if_left", False),
     )
 
 
@@ -193,6 +223,10 @@ def package_from_dict(
         )
         if (grants or refreshers) and stock_dict is None:
             raise EngineInputError("stock", "is required when there are grants or refreshers")
+        cycle = pkg.get("bonus_cycle")
+        bonus_cycle = (
+            None if cycle is None else _nested("bonus_cycle", partial(_bonus_cycle, cycle, strict))
+        )
         name = pkg.get("name", "offer")
         return PackageSpec(
             name=name,
@@ -203,6 +237,7 @@ def package_from_dict(
             raise_pct=pkg.get("raise_pct", 0.0),
             bonus_target_pct=pkg.get("bonus_target_pct", 0.0),
             bonus_multiplier=pkg.get("bonus_multiplier", 1.0),
+            bonus_cycle=bonus_cycle,
             sign_on=sign_on,
             grants=grants,
             refreshers=refreshers,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
+import datetime
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,10 +13,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .dates import add_months, package_month
+from .dates import add_months
 from .errors import EngineInputError
+from .events import (
+    ONE_DAY,
+    cash_month,
+    cash_payments,
+    grant_tranches,
+    refresher_grant_days,
+    refresher_tranches,
+    vest_month,
+)
 from .spec import Grant, PackageSpec, Refresher
-from .vesting import describe_schedule, vesting_fractions
+from .vesting import describe_schedule, tranche_dates
 
 MONTHLY_COLUMNS = ("base", "bonus", "sign_on", "relocation", "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -62,47 +73,53 @@ class CashflowMatrix:
 
 
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
-    """Return the monthly base, bonus, sign-on and relocation cash of ``spec``."""
+    """Return the monthly base, bonus, sign-on and relocation cash of ``spec``.
+
+    Each payment is in the month holding its day (`events.cash_month`).
+    """
     month = np.arange(1, months + 1)
     year = (month - 1) // 12 + 1
     yearly_base = spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1)
-    base = yearly_base / 12.0
-    bonus_rate = spec.bonus_target_pct / 100.0 * spec.bonus_multiplier
-    bonus = np.where(month % 12 == 0, yearly_base * bonus_rate, 0.0)
-    sign_on = np.zeros(months)
-    for item in spec.sign_on:
-        paid = 12 * (item.year - 1)
-        if paid < months:
-            sign_on[paid] += item.amount
-    relocation = np.zeros(months)
-    if months:
-        relocation[0] = spec.relocation
-    return {"base": base, "bonus": bonus, "sign_on": sign_on, "relocation": relocation}
+    out = {"base": yearly_base / 12.0}
+    for name in ("bonus", "sign_on", "relocation"):
+        out[name] = np.zeros(months)
+    until = add_months(spec.start, months) - ONE_DAY
+    for payment in cash_payments(spec, until):
+        m = cash_month(spec.start, payment.day)
+        if 1 <= m <= months:
+            out[payment.kind][m - 1] += payment.amount
+    return out
 
 
 def grant_shares(spec: PackageSpec, grant: Grant, months: int) -> np.ndarray:
-    """Return the shares of ``grant`` vesting in each package month 1..months."""
-    fractions = vesting_fractions(grant.schedule)
-    vest_start = grant.vest_start or spec.start
-    offset = package_month(spec.start, vest_start)
+    """Return the shares of ``grant`` vesting in each package month 1..months.
+
+    A tranche is in the month holding its real vest day (`events.vest_month`); one vesting
+    on the package start or before is already vested and not counted.
+    """
     out = np.zeros(months)
-    # Month n after vest start lands in package month offset + n (array index offset + n - 1).
-    lo = max(0, -offset)
-    hi = min(len(fractions), months - offset)
-    if hi > lo:
-        out[offset + lo : offset + hi] = fractions[lo:hi]
-    return out * grant.share_count(spec.stock.price)
+    for day, shares in grant_tranches(spec, grant):
+        m = vest_month(spec.start, day)
+        if 1 <= m <= months:
+            out[m - 1] += shares
+    return out
 
 
-def refresher_values(refresher: Refresher, months: int) -> np.ndarray:
-    """Return the (years, months) grant-price value of each yearly refresher grant vesting."""
+def refresher_values(refresher: Refresher, months: int, start: datetime.date) -> np.ndarray:
+    """Return the (years, months) grant-price value of each yearly refresher grant vesting.
+
+    Row g is the refresher granted on the package's g-th anniversary (``start`` + 12 g months).
+    """
     years = math.ceil(months / 12)
-    fractions = vesting_fractions(refresher.schedule) * refresher.yearly_value
     out = np.zeros((years, months))
-    for g in range(refresher.first_year - 1, years):
-        granted = 12 * g
-        n = min(len(fractions), months - granted)
-        out[g, granted : granted + n] = fractions[:n]
+    end = add_months(start, months)
+    for g, granted in refresher_grant_days(start, refresher, end - ONE_DAY):
+        if g >= years:
+            break
+        for day, value in refresher_tranches(refresher, granted):
+            m = vest_month(start, day)
+            if 1 <= m <= months:
+                out[g, m - 1] += value
     return out
 
 
@@ -122,7 +139,7 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
         for grant in spec.grants:
             shares[o] += grant_shares(spec, grant, months)
         for item in spec.refreshers:
-            refresher[o] += refresher_values(item, months)
+            refresher[o] += refresher_values(item, months, spec.start)
     return CashflowMatrix(
         fixed=fixed,
         shares=shares,
@@ -191,7 +208,9 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
     refreshers = np.zeros(months)
     for item in spec.refreshers:
-        refreshers += refresher_vest_value(refresher_values(item, months), prices, spec.stock.price)
+        refreshers += refresher_vest_value(
+            refresher_values(item, months, spec.start), prices, spec.stock.price
+        )
     frame["refreshers"] = refreshers * keep
     frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
     for i, values in enumerate(per_grant):
@@ -212,7 +231,9 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     out["equity_grants"] = equity * keep
     refreshers = np.zeros(months)
     for item in spec.refreshers:
-        refreshers += refresher_vest_value(refresher_values(item, months), prices, spec.stock.price)
+        refreshers += refresher_vest_value(
+            refresher_values(item, months, spec.start), prices, spec.stock.price
+        )
     out["refreshers"] = refreshers * keep
     return out
 
@@ -300,6 +321,30 @@ def annualized(spec: PackageSpec) -> dict[str, float]:
     }
 
 
+def bonus_words(spec: PackageSpec) -> str:
+    """Return when the bonus is paid, in words."""
+    cycle = spec.bonus_cycle
+    if cycle is None:
+        return "once a year on the last day of each package year (months 12, 24, ...)"
+    words = (
+        f"for the bonus year starting on 1 {calendar.month_abbr[cycle.start_month]}, "
+        f"paid on {cycle.payout_day} {calendar.month_abbr[cycle.payout_month]}"
+    )
+    if cycle.prorate_first_year:
+        words += "; the first year pro-rated by days worked"
+    if cycle.cutoff is not None:
+        words += (
+            f"; nothing for the first year if starting after "
+            f"{cycle.cutoff[1]} {calendar.month_abbr[cycle.cutoff[0]]}"
+        )
+    words += (
+        "; the share worked is paid after leaving"
+        if cycle.paid_if_left
+        else "; only if still employed on the payout day"
+    )
+    return words
+
+
 def assumptions(spec: PackageSpec) -> dict[str, Any]:
     """Return every assumption behind the figures, for display next to them."""
     stock = spec.stock
@@ -324,7 +369,7 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
                 "value_per_year_at_grant": total / grant.schedule.years,
                 "schedule": describe_schedule(grant.schedule),
                 "vest_start": vest_start.isoformat(),
-                "vest_end": add_months(vest_start, grant.schedule.total_months).isoformat(),
+                "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
             }
         )
     refreshers = [
@@ -348,10 +393,19 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
         "bonus": {
             "target_pct": spec.bonus_target_pct,
             "multiplier": spec.bonus_multiplier,
-            "paid": "once a year at the end of each package year (months 12, 24, ...)",
+            "paid": bonus_words(spec),
         },
         "sign_on": [
-            {"amount": s.amount, "year": s.year, "clawback_months": s.clawback_months}
+            {
+                "amount": s.amount,
+                "year": s.year,
+                "clawback_months": s.clawback_months,
+                "clawback_kind": s.clawback_kind,
+                "instalments": [
+                    {"paid": day.isoformat(), "amount": amount}
+                    for day, amount in s.payments(spec.start)
+                ],
+            }
             for s in spec.sign_on
         ],
         "relocation": spec.relocation,

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from typing import Any
 
 from .currencies import check_currency
+from .dates import add_months
 from .errors import EngineInputError, check_int, check_number
-from .vesting import VestingSchedule
+from .vesting import VestingSchedule, check_calendar_dates
 
 MAX_HORIZON_YEARS = 10
 
@@ -24,13 +26,54 @@ def _check_schedule(name: str, value: object) -> VestingSchedule:
     return value
 
 
+CLAWBACK_KINDS = ("prorated", "full")
+FRACTION_TOLERANCE = 1e-6
+
+
+def check_instalments(field: str, value: Any) -> tuple[tuple[int, float], ...]:
+    """Return ``(months after the year's start, fraction)`` pairs in date order, or raise.
+
+    Fractions are of the sign-on's amount, each above 0, summing to 1.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise EngineInputError(field, f"must be a list of (months, fraction) pairs (got {value!r})")
+    pairs: list[tuple[int, float]] = []
+    for i, item in enumerate(value):
+        if isinstance(item, str | bytes) or not hasattr(item, "__iter__") or len(item) != 2:
+            raise EngineInputError(
+                f"{field}[{i}]", f"must be a (months, fraction) pair (got {item!r})"
+            )
+        months = check_int(f"{field}[{i}].months", item[0], minimum=0, maximum=120)
+        fraction = check_number(
+            f"{field}[{i}].fraction", item[1], minimum=0.0, exclusive_minimum=True, maximum=1.0
+        )
+        pairs.append((months, fraction))
+    if not pairs:
+        raise EngineInputError(field, "needs at least one instalment")
+    if len({m for m, _ in pairs}) != len(pairs):
+        raise EngineInputError(field, "lists the same month twice")
+    total = sum(f for _, f in pairs)
+    if abs(total - 1.0) > FRACTION_TOLERANCE:
+        raise EngineInputError(field, f"fractions must sum to 1 (got {total:g})")
+    return tuple(sorted(pairs))
+
+
 @dataclass(frozen=True)
 class SignOn:
-    """A cash sign-on bonus paid in the first month of package year ``year``."""
+    """A cash sign-on bonus of package year ``year``, paid at once or in instalments.
+
+    ``instalments`` are ``(months, fraction)`` pairs: that fraction of ``amount`` is paid
+    ``months`` after the first day of package year ``year`` (default: all of it on that day).
+    Each instalment is clawed back if you leave within ``clawback_months`` of its payment:
+    ``clawback_kind="prorated"`` repays it times the whole months not served over
+    ``clawback_months``, ``"full"`` repays all of it.
+    """
 
     amount: float
     year: int = 1
     clawback_months: int = 12
+    instalments: tuple[tuple[int, float], ...] = ((0, 1.0),)
+    clawback_kind: str = "prorated"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "amount", check_number("amount", self.amount, minimum=0.0))
@@ -38,6 +81,18 @@ class SignOn:
         object.__setattr__(
             self, "clawback_months", check_int("clawback_months", self.clawback_months, minimum=0)
         )
+        object.__setattr__(self, "instalments", check_instalments("instalments", self.instalments))
+        if self.clawback_kind not in CLAWBACK_KINDS:
+            raise EngineInputError(
+                "clawback_kind", f"must be 'prorated' or 'full' (got {self.clawback_kind!r})"
+            )
+
+    def payments(self, start: datetime.date) -> list[tuple[datetime.date, float]]:
+        """Return each instalment's payment date and amount for a package starting on ``start``."""
+        return [
+            (add_months(start, 12 * (self.year - 1) + months), self.amount * fraction)
+            for months, fraction in self.instalments
+        ]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,6 +215,46 @@ class Stock:
         return float(self.price * (1.0 + self.growth_pct / 100.0) ** (month / 12.0))
 
 
+@dataclass(frozen=True)
+class BonusCycle:
+    """When the yearly bonus is earned and paid, if not on each package anniversary.
+
+    The bonus year starts on the 1st of ``start_month`` (1: the calendar year; 7: a July to
+    June fiscal year) and its bonus is paid on ``payout_day`` of ``payout_month``, the first
+    such day on or after the 1st of the bonus year's last month (calendar year, payout in
+    March: 15 Mar of the next year). The first bonus year of a mid-year start pays the
+    share of it you work (by days) if ``prorate_first_year``, else all of it; a start after
+    ``cutoff`` (``(month, day)`` in the first bonus year) pays nothing for that year.
+    The bonus is paid only if you still work there on its payout day, unless
+    ``paid_if_left``: then leaving pays the share of each bonus year you worked.
+    """
+
+    start_month: int = 1
+    payout_month: int = 3
+    payout_day: int = 15
+    prorate_first_year: bool = True
+    cutoff: tuple[int, int] | None = None
+    paid_if_left: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "start_month", check_int("start_month", self.start_month, minimum=1, maximum=12)
+        )
+        object.__setattr__(
+            self,
+            "payout_month",
+            check_int("payout_month", self.payout_month, minimum=1, maximum=12),
+        )
+        (pair,) = check_calendar_dates("payout", ((self.payout_month, self.payout_day),))
+        object.__setattr__(self, "payout_day", pair[1])
+        if self.cutoff is not None:
+            (cut,) = check_calendar_dates("cutoff", (self.cutoff,))
+            object.__setattr__(self, "cutoff", cut)
+        for name in ("prorate_first_year", "paid_if_left"):
+            if not isinstance(getattr(self, name), bool):
+                raise EngineInputError(name, f"must be true or false (got {getattr(self, name)!r})")
+
+
 @dataclass(frozen=True, kw_only=True)
 class PackageSpec:
     """One offer (or the current job) over a projection horizon of whole years."""
@@ -172,6 +267,7 @@ class PackageSpec:
     raise_pct: float = 0.0
     bonus_target_pct: float = 0.0
     bonus_multiplier: float = 1.0
+    bonus_cycle: BonusCycle | None = None
     sign_on: tuple[SignOn, ...] = ()
     grants: tuple[Grant, ...] = ()
     refreshers: tuple[Refresher, ...] = ()
@@ -246,6 +342,10 @@ class PackageSpec:
                         f"{name}[{i}]", f"must be a {kind.__name__} (got {item!r})"
                     )
             object.__setattr__(self, name, items)
+        if self.bonus_cycle is not None and not isinstance(self.bonus_cycle, BonusCycle):
+            raise EngineInputError(
+                "bonus_cycle", f"must be a BonusCycle or None (got {self.bonus_cycle!r})"
+            )
         if not isinstance(self.stock, Stock):
             raise EngineInputError("stock", f"must be a Stock (got {self.stock!r})")
         if self.stock.currency in (None, self.currency) and self.stock.fx_to_package != 1.0:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import calendar
+import datetime
 import functools
 import math
 from collections.abc import Mapping
@@ -10,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .dates import add_months
 from .errors import EngineInputError, check_int, check_number
 
 VALID_FREQUENCIES = (1, 3, 6, 12)
@@ -21,7 +24,9 @@ class VestingSchedule:
     """How a grant vests: per-year percentages, an optional cliff and a vest frequency.
 
     ``year_frequencies`` overrides ``frequency_months`` year by year (Amazon vests
-    yearly in years 1-2 and every six months in years 3-4).
+    yearly in years 1-2 and every six months in years 3-4). ``vest_dates`` fixes the
+    calendar days tranches vest on, as ``(month, day)`` pairs (Meta: 15 Feb/May/Aug/Nov),
+    whatever the vesting start: see `vest_dates`.
     """
 
     total_months: int = 48
@@ -29,6 +34,7 @@ class VestingSchedule:
     frequency_months: int = 1
     year_weights: tuple[float, ...] = (25.0, 25.0, 25.0, 25.0)
     year_frequencies: tuple[int, ...] | None = None
+    vest_dates: tuple[tuple[int, int], ...] | None = None
 
     def __post_init__(self) -> None:
         total = check_int("total_months", self.total_months, minimum=1, maximum=240)
@@ -65,11 +71,23 @@ class VestingSchedule:
                     "year_frequencies",
                     f"needs one frequency per vesting year: {years} (got {len(year_frequencies)})",
                 )
+        calendar_dates = None
+        if self.vest_dates is not None:
+            calendar_dates = check_calendar_dates("vest_dates", self.vest_dates)
+            frequencies = set(year_frequencies or (frequency,))
+            if len(frequencies) != 1 or len(calendar_dates) * frequencies.pop() != 12:
+                raise EngineInputError(
+                    "vest_dates",
+                    "needs one date per vest in a year: "
+                    f"{12 // frequency} for a vest every {frequency} months "
+                    f"(got {len(calendar_dates)})",
+                )
         object.__setattr__(self, "total_months", total)
         object.__setattr__(self, "cliff_months", cliff)
         object.__setattr__(self, "frequency_months", frequency)
         object.__setattr__(self, "year_weights", weights)
         object.__setattr__(self, "year_frequencies", year_frequencies)
+        object.__setattr__(self, "vest_dates", calendar_dates)
 
     @property
     def years(self) -> int:
@@ -103,6 +121,31 @@ def _check_frequency(field: str, value: Any) -> int:
     return frequency
 
 
+def check_calendar_dates(field: str, value: Any) -> tuple[tuple[int, int], ...]:
+    """Return ``(month, day)`` pairs sorted through the year, or raise naming ``field``.
+
+    A day must exist in its month in some year: 29 Feb is allowed (it falls on 28 Feb in
+    other years), 31 Apr is not.
+    """
+    if isinstance(value, str | bytes) or not hasattr(value, "__iter__"):
+        raise EngineInputError(field, f"must be a list of (month, day) pairs (got {value!r})")
+    pairs: list[tuple[int, int]] = []
+    for i, item in enumerate(value):
+        if isinstance(item, str | bytes) or not hasattr(item, "__iter__") or len(item) != 2:
+            raise EngineInputError(f"{field}[{i}]", f"must be a (month, day) pair (got {item!r})")
+        month = check_int(f"{field}[{i}].month", item[0], minimum=1, maximum=12)
+        longest = calendar.monthrange(2024, month)[1]  # a leap year: 29 Feb exists
+        day = check_int(f"{field}[{i}].day", item[1], minimum=1, maximum=longest)
+        pairs.append((month, day))
+    if not pairs:
+        raise EngineInputError(field, "needs at least one (month, day) date")
+    if len(set(pairs)) != len(pairs):
+        raise EngineInputError(field, "lists a date twice")
+    return tuple(sorted(pairs))
+
+
+META_VEST_DATES = ((2, 15), (5, 15), (8, 15), (11, 15))
+
 VESTING_PRESETS: dict[str, VestingSchedule] = {
     "even_4y_monthly": VestingSchedule(frequency_months=1),
     "even_4y_quarterly": VestingSchedule(frequency_months=3),
@@ -112,7 +155,7 @@ VESTING_PRESETS: dict[str, VestingSchedule] = {
     "even_4y_cliff_quarterly": VestingSchedule(cliff_months=12, frequency_months=3),
     "google_33_33_22_12": VestingSchedule(year_weights=(33, 33, 22, 12)),
     "google_25_monthly": VestingSchedule(frequency_months=1),
-    "meta_quarterly": VestingSchedule(frequency_months=3),
+    "meta_quarterly": VestingSchedule(frequency_months=3, vest_dates=META_VEST_DATES),
     "amazon_5_15_40_40": VestingSchedule(
         frequency_months=6, year_weights=(5, 15, 40, 40), year_frequencies=(12, 12, 6, 6)
     ),
@@ -149,8 +192,58 @@ def _fractions_cached(schedule: VestingSchedule) -> np.ndarray:
 
 
 def vesting_fractions(schedule: VestingSchedule) -> np.ndarray:
-    """Return the fraction of a grant vesting at the end of each month after vest start."""
+    """Return the fraction of a grant vesting at the end of each month after vest start.
+
+    Month n is the schedule's nominal month; `vest_dates` gives each tranche's real date.
+    """
     return _fractions_cached(schedule).copy()
+
+
+def calendar_dates_from(
+    first: datetime.date, dates: tuple[tuple[int, int], ...], count: int
+) -> list[datetime.date]:
+    """Return the first ``count`` calendar dates on or after ``first`` (days clamped to month end)."""
+    out: list[datetime.date] = []
+    year = first.year
+    while len(out) < count:
+        for month, day in dates:
+            real = datetime.date(year, month, min(day, calendar.monthrange(year, month)[1]))
+            if real >= first and len(out) < count:
+                out.append(real)
+        year += 1
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _tranche_dates_cached(
+    schedule: VestingSchedule, vest_start: datetime.date
+) -> tuple[tuple[datetime.date, float], ...]:
+    fractions = _fractions_cached(schedule)
+    months = [int(n) + 1 for n in np.flatnonzero(fractions)]
+    if schedule.vest_dates is None:
+        days = [add_months(vest_start, n) for n in months]
+    else:
+        first = (
+            add_months(vest_start, schedule.cliff_months)
+            if schedule.cliff_months
+            else vest_start + datetime.timedelta(days=1)
+        )
+        days = calendar_dates_from(first, schedule.vest_dates, len(months))
+    return tuple((day, float(fractions[n - 1])) for day, n in zip(days, months, strict=True))
+
+
+def tranche_dates(
+    schedule: VestingSchedule, vest_start: datetime.date
+) -> tuple[tuple[datetime.date, float], ...]:
+    """Return each tranche's real vest date and the fraction of the grant it vests.
+
+    Tranche n of a month-based schedule vests on ``vest_start`` plus its n months, the day
+    clamped to the month's end from the start each time (31 Jan + 1 month = 28 or 29 Feb,
+    + 2 months = 31 Mar; 29 Feb 2024 + 12 months = 28 Feb 2025). With calendar ``vest_dates``
+    the k-th tranche vests on the k-th such date strictly after the vesting start, or on
+    or after the cliff date when there is a cliff (its first tranche holds the cliff's).
+    """
+    return _tranche_dates_cached(schedule, vest_start)
 
 
 def describe_schedule(schedule: VestingSchedule) -> str:
@@ -172,7 +265,17 @@ def describe_schedule(schedule: VestingSchedule) -> str:
     months = schedule.total_months
     length = f"{months // 12} years" if months % 12 == 0 else f"{months} months"
     cliff = f", {schedule.cliff_months}-month cliff" if schedule.cliff_months else ", no cliff"
-    return f"{length}: {weights}% per year, vesting {cadence}{cliff}"
+    on = ""
+    if schedule.vest_dates is not None:
+        days = {day for _, day in schedule.vest_dates}
+        if len(days) == 1:
+            names = "/".join(calendar.month_abbr[month] for month, _ in schedule.vest_dates)
+            on = f" on {names} {days.pop()}"
+        else:
+            on = " on " + ", ".join(
+                f"{calendar.month_abbr[month]} {day}" for month, day in schedule.vest_dates
+            )
+    return f"{length}: {weights}% per year, vesting {cadence}{on}{cliff}"
 
 
 _SCHEDULE_KEYS = {
@@ -181,6 +284,7 @@ _SCHEDULE_KEYS = {
     "frequency_months",
     "total_months",
     "year_frequencies",
+    "vest_dates",
     "preset",
 }
 
@@ -215,4 +319,14 @@ def schedule_from_dict(d: Mapping[str, Any]) -> VestingSchedule:
         changes["year_frequencies"] = tuple(frequencies)
     elif "frequency_months" in changes and "year_frequencies" not in changes:
         changes["year_frequencies"] = None
+    if "vest_dates" in d:
+        dates = d["vest_dates"]
+        changes["vest_dates"] = (
+            None
+            if dates is None or dates == []
+            else tuple(tuple(pair) if isinstance(pair, list | tuple) else pair for pair in dates)
+        )
+    elif ("frequency_months" in changes or "year_frequencies" in changes) and base.vest_dates:
+        # A preset's calendar dates fit its own cadence only.
+        changes["vest_dates"] = None
     return replace(base, **changes)

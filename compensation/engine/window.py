@@ -20,7 +20,15 @@ import numpy as np
 
 from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int
-from .projection import fixed_components, grant_shares, refresher_values, refresher_vest_value
+from .events import (
+    ONE_DAY,
+    cash_month,
+    cash_payments,
+    grant_tranches,
+    refresher_grant_days,
+    refresher_tranches,
+    vest_month,
+)
 from .spec import PackageSpec, Stock
 from .tax import month_tax_years, monthly_tax, regime_get, tax_year_of
 
@@ -73,46 +81,122 @@ def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np
 def _segment_values(
     segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
 ) -> dict[str, np.ndarray]:
-    """Return this segment's monthly home-currency gross components over the window months."""
+    """Return this segment's monthly home-currency gross components over the window months.
+
+    Base is counted by whole months (`window_months`). Everything else is placed by its real
+    day (see `events`): a payment on a day the segment covers, in the month holding it
+    (`cash_month`); a vest after the window start on a day the segment covers, in the month
+    holding it (`vest_month`). A leaving option's current job covers the days before the new
+    job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
+    after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
+    """
     spec = segment.spec
     lead = prices.shape[:-1]
-    zero = {c: np.zeros((*lead, months)) for c in COMPONENTS}
+    out = {c: np.zeros((*lead, months)) for c in COMPONENTS}
     lo = window_months(window_start, segment.start)
     hi = months if segment.end is None else min(months, window_months(window_start, segment.end))
-    if hi <= lo:
-        return zero
-    # Package month n (1-based) is window month n - offset.
+    window_end = add_months(window_start, months)
+    first = max(segment.start, window_start)
+    last = window_end if segment.end is None else min(window_end, segment.end - ONE_DAY)
+    if last < first:
+        return out
+    fx = spec.fx_to_home
+    # Base, by whole months: package month n (1-based) is window month n - offset.
     offset = whole_months_between(spec.start, window_start)
     n_pkg = offset + months
-    if n_pkg <= 0:
-        return zero
-    k = np.arange(1, n_pkg + 1) - offset  # window month of each package month
-    before = k < 1
-    idx = np.clip(k, 1, months) - 1
-    pkg_prices = np.where(before, spec.stock.price, prices[..., idx])
-    fixed = fixed_components(spec, n_pkg)
-    shares = np.zeros(n_pkg)
-    for grant in spec.grants:
-        shares += grant_shares(spec, grant, n_pkg)
-    equity = shares * pkg_prices
-    if spec.refreshers:
-        values = sum(refresher_values(r, n_pkg) for r in spec.refreshers)
-        assert isinstance(values, np.ndarray)
-        price0 = pkg_prices[..., 0] if offset < 0 else spec.stock.price
-        equity = equity + refresher_vest_value(values, pkg_prices, price0)
+    if n_pkg > 0 and hi > lo:
+        k = np.arange(1, n_pkg + 1) - offset
+        base = fixed_components_base(spec, n_pkg)
+        active = (k >= lo + 1) & (k <= hi)
+        monthly = np.where(active, base * fx, 0.0)
+        out["base"] = np.broadcast_to(_to_window(monthly, k, months), (*lead, months)).copy()
+    _place_payments(segment, window_start, window_end, first, last, months, out)
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
     stock_fx = (
         spec.stock.fx_to_package * spec.fx_to_home
         if segment.stock_fx_to_home is None
         else segment.stock_fx_to_home
     )
-    active = (k >= lo + 1) & (k <= hi)
-    out: dict[str, np.ndarray] = {}
-    for name in ("base", "bonus", "sign_on", "relocation"):
-        monthly = np.where(active, fixed[name] * spec.fx_to_home, 0.0)
-        out[name] = _to_window(np.broadcast_to(monthly, (*lead, n_pkg)), k, months)
-    out["equity"] = _to_window(np.where(active, equity * keep * stock_fx, 0.0), k, months)
+    out["equity"] = _equity(spec, window_start, first, last, months, prices) * keep * stock_fx
     return out
+
+
+def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
+    """Return the monthly base of package months 1..months (raises each anniversary)."""
+    year = (np.arange(1, months + 1) - 1) // 12 + 1
+    return np.asarray(spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1) / 12.0)
+
+
+def _place_payments(
+    segment: Segment,
+    window_start: datetime.date,
+    window_end: datetime.date,
+    first: datetime.date,
+    last: datetime.date,
+    months: int,
+    out: dict[str, np.ndarray],
+) -> None:
+    """Add the segment's payments (home currency) to ``out`` at their window months."""
+    spec = segment.spec
+    for payment in cash_payments(spec, window_end - ONE_DAY):
+        amount = payment.amount
+        if not first <= payment.day <= last or payment.day == window_end:
+            if not (
+                payment.paid_if_left
+                and segment.end is not None
+                and segment.end <= payment.day < window_end
+            ):
+                continue
+            # Paid after leaving: the share of its bonus year worked before the end.
+            amount *= payment.earned_share_before(segment.end)
+        m = cash_month(window_start, payment.day)
+        if 1 <= m <= months:
+            out[payment.kind][..., m - 1] += amount * spec.fx_to_home
+
+
+def _equity(
+    spec: PackageSpec,
+    window_start: datetime.date,
+    first: datetime.date,
+    last: datetime.date,
+    months: int,
+    prices: np.ndarray,
+) -> np.ndarray:
+    """Return the stock-currency value of the vests on days ``first`` to ``last`` by month.
+
+    A vest on the window start is already vested. A refresher tranche is worth its
+    grant-price value times the price at vest over the price at grant (today's price for a
+    grant made on or before the window start).
+    """
+    lead = prices.shape[:-1]
+    first = max(first, window_start + ONE_DAY)
+    shares = np.zeros(months)
+    for grant in spec.grants:
+        for day, count in grant_tranches(spec, grant):
+            if first <= day <= last:
+                shares[vest_month(window_start, day) - 1] += count
+    equity = shares * prices
+    if not spec.refreshers:
+        return np.asarray(equity)
+    values: list[np.ndarray] = []
+    grant_months: list[int] = []
+    for refresher in spec.refreshers:
+        for _, granted in refresher_grant_days(spec.start, refresher, last):
+            row = np.zeros(months)
+            for day, value in refresher_tranches(refresher, granted):
+                if first <= day <= last:
+                    row[vest_month(window_start, day) - 1] += value
+            if row.any():
+                values.append(row)
+                grant_months.append(max(0, vest_month(window_start, granted)))
+    if not values:
+        return np.asarray(equity)
+    rows = np.stack(values)  # (grants, months)
+    today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
+    with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
+    at_grant = with_today[..., np.asarray(grant_months)]  # (..., grants)
+    ratio = (rows[None] if lead else rows) / at_grant[..., :, None]
+    return np.asarray(equity + (ratio * prices[..., None, :]).sum(axis=-2))
 
 
 def _to_window(values: np.ndarray, k: np.ndarray, months: int) -> np.ndarray:

@@ -37,7 +37,7 @@ from compensation.models import (
     SignOn,
     VestingFields,
 )
-from compensation.selectors import schedule_of
+from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.board_cache import board_changed
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
@@ -494,11 +494,33 @@ class _Restore:
                 )
         if isinstance(obj, VestingFields):
             self.vesting(where, obj)
+        if isinstance(obj, SignOn):
+            self.engine_check(where, obj, sign_on_of, "instalments")
+        if isinstance(obj, Package):
+            if (obj.bonus_cutoff_month is None) != (obj.bonus_cutoff_day is None):
+                self.error(f"{where}.bonus_cutoff_day", "give both the cut-off month and day")
+            else:
+                self.engine_check(where, obj, bonus_cycle_of, "bonus_cycle")
         if isinstance(obj, Scenario) and obj.mc_result is not None:
             problem = _mc_result_problem(obj.mc_result)
             if problem:
                 self.error(f"{where}.mc_result", problem)
         return len(self.errors) == before
+
+    def engine_check(
+        self, where: str, obj: models.Model, build: Callable[[Any], Any], name: str
+    ) -> None:
+        """Record the engine's complaint about ``obj`` (a sign-on's instalments, a bonus cycle)."""
+        try:
+            build(obj)
+        except (EngineInputError, TypeError, ValueError) as error:
+            message = error.message if isinstance(error, EngineInputError) else str(error)
+            field = getattr(error, "field", "")
+            if field.startswith("cutoff"):
+                name = "bonus_cutoff_day"
+            elif field == "clawback_kind":
+                name = "clawback_kind"
+            self.error(f"{where}.{name}", str(message))
 
     def vesting(self, where: str, item: VestingFields) -> None:
         weights, freqs = item.weights, item.year_frequencies
@@ -526,12 +548,29 @@ class _Restore:
                 f"got {_describe(freqs)}",
             )
             return
+        dates = item.vest_dates
+        if dates is not None and (
+            not isinstance(dates, list)
+            or not all(
+                isinstance(p, list)
+                and len(p) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) for n in p)
+                for p in dates
+            )
+        ):
+            self.error(
+                f"{where}.vest_dates",
+                f"expected null or a list of [month, day] pairs, got {_describe(dates)}",
+            )
+            return
         try:
             schedule_of(item)  # type: ignore[arg-type]
         except EngineInputError as error:
             name = "year_frequencies" if error.field.startswith("year_frequencies") else "weights"
             if error.field == "cliff_months":
                 name = "cliff_months"
+            if error.field.startswith("vest_dates"):
+                name = "vest_dates"
             self.error(f"{where}.{name}", str(error.message))
 
     def section(self, section: Section, raw: Any) -> None:

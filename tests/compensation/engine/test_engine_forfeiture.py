@@ -65,14 +65,16 @@ def test_bonus_counts_as_paid_on_the_payout_date():
     result = forfeited_on_leave(package(sign_on=()), dt.date(2026, 1, 1), price=10.0)
     assert result["bonus_unpaid"] == 0
     assert result["sign_on_clawback"] == 0
-    assert result["unvested_shares"] == pytest.approx(3600)
+    # The 2026-01-01 tranche vests on the leave date, the first day gone: it is forfeited.
+    assert result["unvested_shares"] == pytest.approx(3700)
 
 
 def test_default_price_is_projected_and_liquidity_discount_applies():
     spec = package(stock=Stock(price=10.0, growth_pct=10, liquidity_discount_pct=20))
     result = forfeited_on_leave(spec, dt.date(2026, 1, 1))
     assert result["price"] == pytest.approx(10 * 1.1 ** (365 / 365.25))
-    assert result["unvested_value"] == pytest.approx(3600 * result["price"] * 0.8)
+    # 37 tranches of 100 shares from the leave date (2026-01-01) on.
+    assert result["unvested_value"] == pytest.approx(3700 * result["price"] * 0.8)
 
 
 def test_current_job_with_old_vest_start():

@@ -24,9 +24,14 @@ START = dt.date(2027, 3, 1)  # three months after the decision date
 FLAT = Stock(price=10.0)  # no growth, no volatility: the price stays 10
 
 
+VEST_START = dt.date(2026, 11, 30)  # vests 28 Feb, 30 May, 30 Aug, 30 Nov: the day before START
+
+
 def current_job(**kw: object) -> PackageSpec:
-    """USD 120,000 base, 4,800 shares vesting 300 a quarter from the decision date, 30 % tax."""
-    grant = Grant(shares=4800.0, schedule=VestingSchedule(frequency_months=3), vest_start=D)
+    """USD 120,000 base, 4,800 shares vesting 300 a quarter from 30 Nov 2026, 30 % tax."""
+    grant = Grant(
+        shares=4800.0, schedule=VestingSchedule(frequency_months=3), vest_start=VEST_START
+    )
     args: dict[str, object] = {
         "name": "current",
         "start": D,
