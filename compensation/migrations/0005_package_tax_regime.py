@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('compensation', '0003_grant_price_currency'),
+        ('compensation', '0004_bonus_cycle_sign_on_terms_vest_dates'),
     ]
 
     operations = [
