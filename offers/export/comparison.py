@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from compensation.engine import assumptions, describe_schedule
 from offers.board import COMPONENTS, Board, Evaluation, board_build
+from offers.export.readable import readable_build
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer
 
@@ -46,10 +47,15 @@ class Comparison:
     scenarios: list[dict[str, Any]]
     processes: list[dict[str, Any]]
     rounds: list[dict[str, Any]]
+    # For the formats a person reads (XLSX, report): summary sentences, home zone, scenario
+    # outcomes (see offers.export.readable). Not part of the JSON document's schema.
+    people: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         """Return the versioned JSON document (see docs/export.md)."""
-        return {"schema_version": SCHEMA_VERSION, **dataclasses.asdict(self)}
+        doc = dataclasses.asdict(self)
+        doc.pop("people")
+        return {"schema_version": SCHEMA_VERSION, **doc}
 
     def yearly_totals(self, basis: str = "gross") -> dict[str, list[float]]:
         """Return each option's yearly totals in home currency, keyed by option name."""
@@ -399,4 +405,5 @@ def comparison_build(
         scenarios=scenarios,
         processes=processes,
         rounds=rounds,
+        people=readable_build(user=user, board=board),
     )
