@@ -502,15 +502,14 @@ def _tax_cell(sheet: Sheet, c: Comparison, a: dict[str, Any]) -> Any:
 
 
 def _outcome_header(c: Comparison, home: str) -> list[str]:
-    basis = c.people.get("basis_sentence") or c.meta["basis_label"]
     return [
         _("Value with the scenario (%(c)s)") % {"c": home},
         _("Change vs the offer as it is (%(c)s)") % {"c": home},
         _("Offer as it is (%(c)s)") % {"c": home},
         _("Rank with the scenario"),
         _("Rank as it is"),
-        # the basis sentence sits in the header of the figures it describes
-        _("Outcome on the board's basis: %(basis)s") % {"basis": basis},
+        # the basis sits in the header of the figures it describes
+        _("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]},
     ]
 
 

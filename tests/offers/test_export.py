@@ -71,8 +71,15 @@ def test_csv_reads_back_with_pandas_and_matches_the_board(board_user):
         "currency",
         "in_home_currency",
         "amount",
+        "component_label",
+        "basis_label",
     ]
     assert frame["amount"].dtype == float
+    labels = frame.drop_duplicates(["component", "basis"]).set_index(["component", "basis"])
+    assert labels.at[("sign_on", "gross"), "component_label"] == "Sign-on"
+    assert labels.at[("total", "net"), "component_label"] == "After tax"
+    assert labels.at[("total", "net"), "basis_label"] == "After tax"
+    assert labels.at[("total", "gross"), "basis_label"] == "Gross (before tax)"
     assert not frame.duplicated(["option_key", "year", "component", "basis", "currency"]).any()
     assert set(frame["currency"]) == {"USD"}
     for offer in (board_user["sgd"], board_user["usd"]):
@@ -145,7 +152,7 @@ def test_formulas_are_neutralised_but_numbers_stay_numbers(board_user):
     comparison.yearly[0]["amount"] = -1234.5
     text = csv_bytes(comparison).decode("utf-8-sig")
     assert "'" + EVIL.replace('"', '""') in text
-    assert ",-1234.5\r\n" in text
+    assert ",-1234.5," in text
     frame = pd.read_csv(io.StringIO(text))
     assert frame["amount"].iloc[0] == -1234.5
     assert not any(str(v).startswith(("=", "+", "-", "@")) for v in frame["option"])
