@@ -230,3 +230,28 @@ def test_no_outcome_is_computed_for_a_board_too_large_to_read(alice, monkeypatch
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
     row = [c.value for c in wb["Scenarios"][2]]
     assert "Open the scenario page for its outcome." in row
+
+
+def test_a_background_export_is_written_in_the_language_it_was_asked_in(
+    client_alice_reauth, alice, settings, tmp_path, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.utils import translation
+
+    from offers.export import jobs
+    from offers.models import ExportJob, Offer
+
+    settings.MEDIA_ROOT = tmp_path
+    monkeypatch.setattr(jobs, "LARGE_OPTIONS", 1)
+    PreferencesFactory(owner=alice)
+    OfferFactory(owner=alice, name="One")
+    OfferFactory(owner=alice, name="Two")
+    client_alice_reauth.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    with django_capture_on_commit_callbacks(execute=True):
+        client_alice_reauth.post(reverse("offers:export_start"), {"format": "xlsx"})
+    job = ExportJob.objects.get(owner=alice)
+    assert job.language == "zh-hant" and job.status == ExportJob.Status.DONE
+    wb = load_workbook(jobs.export_job_path(job))
+    with translation.override("zh-hant"):
+        summary, external = translation.gettext("Summary"), str(Offer.Kind.EXTERNAL.label)
+    assert summary != "Summary" and wb.sheetnames[0] == summary
+    assert any(c.value == external for r in wb.worksheets[1].iter_rows() for c in r)
