@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compensation.engine import assumptions, describe_schedule
 from offers.board import COMPONENTS, Board, Evaluation, board_build
@@ -192,7 +193,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
             "option_key": ev.key,
             "option": ev.offer.name,
             "kind": "grant",
-            "label": f"Grant {i + 1}",
+            "label": _("Grant %(n)s") % {"n": i + 1},
             "value": float(g["value_at_grant"]),
             "shares": float(g["shares"]),
             "price": float(g["grant_price"]),
@@ -208,7 +209,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
             "option_key": ev.key,
             "option": ev.offer.name,
             "kind": "refresher",
-            "label": f"Refresher {i + 1}",
+            "label": _("Refresher %(n)s") % {"n": i + 1},
             "value": float(r.yearly_value),
             "shares": None,
             "price": None,

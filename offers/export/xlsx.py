@@ -329,7 +329,7 @@ def _negotiation(wb: Workbook, c: Comparison) -> None:
     sheet.header(
         [
             _("Option"),
-            _("Priority"),
+            _("Priority (1 = first)"),
             _("Point"),
             _("Ask"),
             _("Currency"),
@@ -461,7 +461,7 @@ def _interviews(wb: Workbook, c: Comparison) -> None:
             _("Scheduled (%(zone)s time)") % {"zone": zone},
             _("Entered in time zone"),
             _("Signal"),
-            _("Self-assessment"),
+            _("Self-assessment (1-5)"),
             _("Interviewer"),
             _("Questions"),
         ]

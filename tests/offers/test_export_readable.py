@@ -246,8 +246,12 @@ def test_a_background_export_is_written_in_the_language_it_was_asked_in(
     OfferFactory(owner=alice, name="One")
     OfferFactory(owner=alice, name="Two")
     client_alice_reauth.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
-    with django_capture_on_commit_callbacks(execute=True):
-        client_alice_reauth.post(reverse("offers:export_start"), {"format": "xlsx"})
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            client_alice_reauth.post(reverse("offers:export_start"), {"format": "xlsx"})
+    finally:
+        # The request activated zh-Hant in this thread: leave the next tests in English.
+        translation.activate(settings.LANGUAGE_CODE)
     job = ExportJob.objects.get(owner=alice)
     assert job.language == "zh-hant" and job.status == ExportJob.Status.DONE
     wb = load_workbook(jobs.export_job_path(job))
