@@ -10,6 +10,8 @@ from decimal import Decimal
 import pytest
 from django.apps import apps
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from compensation.engine.tax import regimes
@@ -259,3 +261,25 @@ def test_a_background_export_is_written_in_the_language_it_was_asked_in(
         summary, external = translation.gettext("Summary"), str(Offer.Kind.EXTERNAL.label)
     assert summary != "Summary" and wb.sheetnames[0] == summary
     assert any(c.value == external for r in wb.worksheets[1].iter_rows() for c in r)
+
+
+@given(
+    instant=st.datetimes(
+        min_value=dt.datetime(2000, 1, 1),
+        max_value=dt.datetime(2037, 12, 31),
+        timezones=st.just(dt.UTC),
+    ),
+    zone=st.sampled_from(
+        ["Asia/Taipei", "Europe/London", "America/Los_Angeles", "Australia/Sydney"]
+    ),
+)
+def test_local_time_is_the_same_instant_on_the_home_clock(instant, zone):
+    from zoneinfo import ZoneInfo
+
+    from offers.export.readable import local_time
+
+    shown = local_time(instant.isoformat(), zone)
+    assert shown.tzinfo is None
+    # Read back on that clock (in a repeated hour, the fold that reads back), it is the instant.
+    back = [shown.replace(tzinfo=ZoneInfo(zone), fold=f).astimezone(dt.UTC) for f in (0, 1)]
+    assert instant in back
