@@ -361,6 +361,8 @@ class ExportJob(models.Model):
     file_path = models.CharField(max_length=300, blank=True)
     file_bytes = models.PositiveBigIntegerField(default=0)
     error = models.CharField(max_length=300, blank=True)
+    # The language the export was asked in: the background job writes its labels in it.
+    language = models.CharField(max_length=10, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -15,9 +15,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compensation.engine import assumptions, describe_schedule
 from offers.board import COMPONENTS, Board, Evaluation, board_build
+from offers.export.readable import readable_build
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer
 
@@ -46,10 +48,15 @@ class Comparison:
     scenarios: list[dict[str, Any]]
     processes: list[dict[str, Any]]
     rounds: list[dict[str, Any]]
+    # For the formats a person reads (XLSX, report): summary sentences, home zone, scenario
+    # outcomes (see offers.export.readable). Not part of the JSON document's schema.
+    people: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         """Return the versioned JSON document (see docs/export.md)."""
-        return {"schema_version": SCHEMA_VERSION, **dataclasses.asdict(self)}
+        doc = dataclasses.asdict(self)
+        doc.pop("people")
+        return {"schema_version": SCHEMA_VERSION, **doc}
 
     def yearly_totals(self, basis: str = "gross") -> dict[str, list[float]]:
         """Return each option's yearly totals in home currency, keyed by option name."""
@@ -186,7 +193,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
             "option_key": ev.key,
             "option": ev.offer.name,
             "kind": "grant",
-            "label": f"Grant {i + 1}",
+            "label": _("Grant %(n)s") % {"n": i + 1},
             "value": float(g["value_at_grant"]),
             "shares": float(g["shares"]),
             "price": float(g["grant_price"]),
@@ -202,7 +209,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
             "option_key": ev.key,
             "option": ev.offer.name,
             "kind": "refresher",
-            "label": f"Refresher {i + 1}",
+            "label": _("Refresher %(n)s") % {"n": i + 1},
             "value": float(r.yearly_value),
             "shares": None,
             "price": None,
@@ -399,4 +406,5 @@ def comparison_build(
         scenarios=scenarios,
         processes=processes,
         rounds=rounds,
+        people=readable_build(user=user, board=board),
     )

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import IO
+from typing import IO, Any
 
+from offers.charts import component_label
 from offers.export import neutralise
 from offers.export.comparison import Comparison
+from offers.export.readable import choice_label
 
 COLUMNS = (
     "option_key",
@@ -19,14 +21,30 @@ COLUMNS = (
     "in_home_currency",
     "amount",
 )
+# What a person reads next to the codes a program filters on (component, basis).
+LABEL_COLUMNS = ("component_label", "basis_label")
+
+
+def _labels(row: dict[str, Any]) -> tuple[str, str]:
+    from offers.models import Preferences
+
+    component = "net" if (row["component"], row["basis"]) == ("total", "net") else row["component"]
+    return component_label(component), choice_label(Preferences, "basis", row["basis"])
 
 
 def write_csv(comparison: Comparison, stream: IO[str]) -> int:
     """Write the tidy rows to a text stream; return the number of data rows."""
     writer = csv.writer(stream, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(COLUMNS + LABEL_COLUMNS)
     # Floats are written with repr(), the shortest text that reads back to the same number.
-    writer.writerows([neutralise(row[c]) for c in COLUMNS] for row in comparison.yearly)
+    labels = {
+        pair: _labels({"component": pair[0], "basis": pair[1]})
+        for pair in {(row["component"], row["basis"]) for row in comparison.yearly}
+    }
+    writer.writerows(
+        [*(neutralise(row[c]) for c in COLUMNS), *labels[row["component"], row["basis"]]]
+        for row in comparison.yearly
+    )
     return len(comparison.yearly)
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from offers.chart_text import plain, subtitle
 from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
+from offers.export.readable import choice_label, fit_words, local_time
 
 CHART_OPTIONS = 12
 
@@ -113,6 +114,79 @@ def year_table(c: Comparison) -> list[dict[str, Any]]:
     ]
 
 
+def option_rows(c: Comparison) -> list[dict[str, Any]]:
+    """Return the options with what a reader sees instead of codes: kind, status, fit."""
+    from offers.models import Offer
+
+    return [
+        {
+            **o,
+            "kind_label": choice_label(Offer, "kind", o["kind"]),
+            "status_label": choice_label(Offer, "status", o["status"]),
+            "fit": fit_words(o["score"]),
+        }
+        for o in c.options
+    ]
+
+
+def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
+    """Return the scenarios with their outcomes, as the scenario page worked them out."""
+    outcomes = c.people.get("scenario_outcomes") or []
+    return [
+        {**s, "outcome": outcomes[i] if i < len(outcomes) else None}
+        for i, s in enumerate(c.scenarios)
+    ]
+
+
+def deadline_rows(c: Comparison) -> list[dict[str, str]]:
+    """Return the offer and process deadlines from today on, soonest first."""
+    today = c.people.get("today") or ""
+    rows = [
+        {"day": o["deadline"], "name": o["name"], "what": _("offer deadline")}
+        for o in c.options
+        if o["deadline"]
+    ] + [
+        {
+            "day": p["deadline"],
+            "name": f"{p['company']} {p['role']}".strip(),
+            "what": _("process deadline"),
+        }
+        for p in c.processes
+        if p["deadline"]
+    ]
+    return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
+
+
+def process_rows(c: Comparison) -> list[dict[str, Any]]:
+    """Return the interview processes with their stage and debrief decision as labels."""
+    from interviews.models import Debrief, Process
+
+    return [
+        {
+            **p,
+            "stage_label": choice_label(Process, "stage", p["stage"]),
+            "debrief_label": choice_label(Debrief, "decision", p["debrief_decision"]),
+        }
+        for p in c.processes
+    ]
+
+
+def round_rows(c: Comparison) -> list[dict[str, Any]]:
+    """Return the interview rounds with labels and their time in the user's home zone."""
+    from interviews.models import Round
+
+    zone = c.people.get("home_timezone") or "UTC"
+    return [
+        {
+            **r,
+            "kind_label": choice_label(Round, "kind", r["kind"]),
+            "signal_label": choice_label(Round, "signal", r["signal"]),
+            "local": local_time(r["scheduled_at"], zone),
+        }
+        for r in c.rounds
+    ]
+
+
 def report_context(c: Comparison) -> dict[str, Any]:
     """Return the template context shared by the report page and the downloadable file."""
     horizon = c.meta["horizon_years"]
@@ -122,6 +196,12 @@ def report_context(c: Comparison) -> dict[str, Any]:
     return {
         "c": c,
         "meta": c.meta,
+        "people": c.people,
+        "option_rows": option_rows(c),
+        "scenario_rows": scenario_rows(c),
+        "deadline_rows": deadline_rows(c),
+        "process_rows": process_rows(c),
+        "round_rows": round_rows(c),
         "years": list(range(1, horizon + 1)),
         "year_rows": year_table(c),
         "negotiation_by_option": by_option,

@@ -19,9 +19,9 @@ from offers.tasks_export import backup_restore_task, export_comparison_task
 
 
 @transaction.atomic
-def export_job_create(*, user: AbstractBaseUser, fmt: str) -> ExportJob:
-    """Queue a background export; the task starts once this transaction commits."""
-    job = ExportJob(owner=user, format=fmt)
+def export_job_create(*, user: AbstractBaseUser, fmt: str, language: str = "") -> ExportJob:
+    """Queue a background export in ``language``; the task starts once this transaction commits."""
+    job = ExportJob(owner=user, format=fmt, language=language)
     job.full_clean()
     job.save()
     transaction.on_commit(lambda: export_comparison_task.delay(job.pk))

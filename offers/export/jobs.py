@@ -11,7 +11,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.comparison import Progress, comparison_build
@@ -57,7 +57,9 @@ def export_job_run(*, job_id: int) -> str:
         ExportJob.objects.filter(pk=job_id).update(progress=pct)
 
     try:
-        data = comparison_file(user=job.owner, fmt=job.format, progress=progress)
+        # A worker has no request: the labels are written in the language the export was asked in.
+        with translation.override(job.language or settings.LANGUAGE_CODE):
+            data = comparison_file(user=job.owner, fmt=job.format, progress=progress)
         progress(90)
         folder = export_dir() / str(job.owner_id)
         folder.mkdir(parents=True, exist_ok=True)

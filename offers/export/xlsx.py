@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
@@ -14,8 +15,10 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from offers.charts import criterion_label
 from offers.export import neutralise
 from offers.export.comparison import YEARLY_COMPONENTS, Comparison
+from offers.export.readable import choice_label, fit_pct, local_time
 
 CHART_OPTIONS = 12  # more bars than this is unreadable: the chart shows the top of the ranking
 HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -26,6 +29,8 @@ WRAP = Alignment(wrap_text=True, vertical="top")
 RATE = "0.0000"
 PCT = '0.0"%"'
 SCORE = "0.000"
+FIT = '0"%"'
+LOCAL_TIME = "yyyy-mm-dd hh:mm"
 INT = "0"
 
 
@@ -81,12 +86,14 @@ def _yes(flag: bool) -> str:
     return _("yes") if flag else _("no")
 
 
-def _summary(wb: Workbook, c: Comparison) -> None:
+def _ranking(wb: Workbook, c: Comparison) -> None:
+    from offers.models import Offer
+
     home = c.meta["home_currency"]
     money = money_format(home)
     criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
     sheet = Sheet(
-        wb, _("Summary"), [6, 34, 16, 12, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
+        wb, _("Ranking"), [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
     )
     sheet.title(_("Offerdesk comparison"))
     sheet.append(
@@ -103,12 +110,12 @@ def _summary(wb: Workbook, c: Comparison) -> None:
             _("Company"),
             _("Kind"),
             _("Status"),
-            _("Score"),
+            _("Fit (%)"),
             _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
             _("First year (%(c)s)") % {"c": home},
             _("Excluded"),
             _("Exclusion reasons / errors"),
-            *[_("%(c)s score") % {"c": name} for name in criteria],
+            *[_("%(c)s fit (%%)") % {"c": criterion_label(name)} for name in criteria],
         ]
     )
     for o in c.options:
@@ -118,14 +125,18 @@ def _summary(wb: Workbook, c: Comparison) -> None:
                 o["rank"],
                 sheet.cell(o["name"]),
                 sheet.cell(o["company"]),
-                o["kind"],
-                o["status"],
-                sheet.cell(o["score"], SCORE),
+                choice_label(Offer, "kind", o["kind"]),
+                choice_label(Offer, "status", o["status"]),
+                sheet.cell(fit_pct(o["score"]), FIT),
                 sheet.cell(o["comp_value_home"], money),
                 sheet.cell(o["first_year_home"], money),
                 _yes(o["excluded"]),
                 sheet.cell(reasons),
-                *[sheet.cell(o["criteria"][k]["score"], SCORE) for k in criteria if o["criteria"]],
+                *[
+                    sheet.cell(fit_pct(o["criteria"][k]["score"]), FIT)
+                    for k in criteria
+                    if o["criteria"]
+                ],
             ]
         )
     totals = c.yearly_totals(c.meta["basis"])
@@ -168,6 +179,8 @@ def _summary(wb: Workbook, c: Comparison) -> None:
 
 
 def _year_by_year(wb: Workbook, c: Comparison) -> None:
+    from offers.models import Preferences
+
     sheet = Sheet(wb, _("Year by year"), [34, 6, 8, 9, 10, 14, 14, 14, 14, 14, 15], "B2")
     sheet.header(
         [
@@ -203,7 +216,7 @@ def _year_by_year(wb: Workbook, c: Comparison) -> None:
             [
                 sheet.cell(name),
                 key[1],
-                key[2],
+                choice_label(Preferences, "basis", key[2]),
                 key[3],
                 _yes(in_home),
                 *[sheet.cell(figures.get(comp), money) for comp in YEARLY_COMPONENTS[:-1]],
@@ -225,7 +238,7 @@ def _assumptions(wb: Workbook, c: Comparison) -> None:
             _("Currency"),
             _("Home currency"),
             _("FX to home"),
-            _("Tax %"),
+            _("Tax % (or tax rule)"),
             _("Location"),
             _("Start"),
             _("Horizon (years)"),
@@ -252,7 +265,7 @@ def _assumptions(wb: Workbook, c: Comparison) -> None:
                 a["currency"],
                 a["home_currency"],
                 sheet.cell(a["fx_to_home"], RATE),
-                sheet.cell(a["tax_rate_pct"], PCT),
+                _tax_cell(sheet, c, a),
                 sheet.cell(a["location"]),
                 a["start"],
                 a["horizon_years"],
@@ -293,7 +306,7 @@ def _assumptions(wb: Workbook, c: Comparison) -> None:
         sheet.append(
             [
                 sheet.cell(v["option"]),
-                v["kind"],
+                _("Refresher") if v["kind"] == "refresher" else _("Grant"),
                 v["label"],
                 sheet.cell(v["value"], money),
                 sheet.cell(v["shares"], "#,##0.00"),
@@ -312,18 +325,17 @@ def _assumptions(wb: Workbook, c: Comparison) -> None:
 
 
 def _negotiation(wb: Workbook, c: Comparison) -> None:
-    sheet = Sheet(wb, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30, 18], "B2")
+    sheet = Sheet(wb, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30], "B2")
     sheet.header(
         [
             _("Option"),
-            _("Priority"),
+            _("Priority (1 = first)"),
             _("Point"),
             _("Ask"),
             _("Currency"),
             _("Term"),
             _("Why"),
             _("Evidence"),
-            _("Rule"),
         ]
     )
     if not c.negotiation:
@@ -339,17 +351,25 @@ def _negotiation(wb: Workbook, c: Comparison) -> None:
                 sheet.cell(n["ask_term"]),
                 sheet.cell(n["trigger"]),
                 sheet.cell(n["evidence"]),
-                n["rule"],
             ]
         )
 
 
 def _scenarios(wb: Workbook, c: Comparison) -> None:
-    sheet = Sheet(wb, _("Scenarios"), [34, 28, 14, 9, 14, 14, 14, 8, 10, 12, 9, 11, 11, 40], "C2")
+    from offers.models import Scenario
+
+    home = c.meta["home_currency"]
+    sheet = Sheet(
+        wb,
+        _("Scenarios"),
+        [34, 28, 16, 16, 14, 9, 9, 14, 9, 14, 14, 14, 8, 10, 12, 9, 11, 11, 40],
+        "C2",
+    )
     sheet.header(
         [
             _("Option"),
             _("Scenario"),
+            *_outcome_header(c, home),
             _("Base"),
             _("Raise %"),
             _("Extra sign-on"),
@@ -365,12 +385,15 @@ def _scenarios(wb: Workbook, c: Comparison) -> None:
         ]
     )
     currency_of = {o["key"]: o["currency"] for o in c.options}
-    for s in c.scenarios:
+    outcomes = c.people.get("scenario_outcomes") or []
+    for i, s in enumerate(c.scenarios):
         money = money_format(currency_of.get(s["option_key"], "USD"))
+        outcome = outcomes[i] if i < len(outcomes) else None
         sheet.append(
             [
                 sheet.cell(s["option"]),
                 sheet.cell(s["name"]),
+                *_outcome_cells(sheet, outcome, home),
                 sheet.cell(s["base"], money),
                 sheet.cell(s["raise_pct"], PCT),
                 sheet.cell(s["extra_sign_on"], money),
@@ -381,13 +404,16 @@ def _scenarios(wb: Workbook, c: Comparison) -> None:
                 s["start_date"],
                 sheet.cell(s["growth_pct"], PCT),
                 sheet.cell(s["volatility_pct"], PCT),
-                s["mc_status"],
+                choice_label(Scenario, "mc_status", s["mc_status"]),
                 sheet.cell(s["notes"]),
             ]
         )
 
 
 def _interviews(wb: Workbook, c: Comparison) -> None:
+    from interviews.models import Debrief, Process, Round
+
+    zone = c.people.get("home_timezone") or "UTC"
     sheet = Sheet(wb, _("Interviews"), [22, 30, 16, 16, 9, 8, 22, 14, 14, 14, 14, 30, 40], "B2")
     sheet.header(
         [
@@ -411,10 +437,10 @@ def _interviews(wb: Workbook, c: Comparison) -> None:
                 sheet.cell(p["company"]),
                 sheet.cell(p["role"]),
                 sheet.cell(p["team"]),
-                p["stage"],
-                p["priority"],
+                choice_label(Process, "stage", p["stage"]),
+                choice_label(Process, "priority", p["priority"]),
                 p["rounds"],
-                p["debrief_decision"],
+                choice_label(Debrief, "decision", p["debrief_decision"]),
                 p["first_contact"],
                 p["deadline"],
                 p["target_level"],
@@ -432,10 +458,10 @@ def _interviews(wb: Workbook, c: Comparison) -> None:
             _("Kind"),
             _("Mode"),
             _("Minutes"),
-            _("Scheduled (UTC)"),
-            _("Time zone"),
+            _("Scheduled (%(zone)s time)") % {"zone": zone},
+            _("Entered in time zone"),
             _("Signal"),
-            _("Self-assessment"),
+            _("Self-assessment (1-5)"),
             _("Interviewer"),
             _("Questions"),
         ]
@@ -446,12 +472,12 @@ def _interviews(wb: Workbook, c: Comparison) -> None:
                 sheet.cell(r["company"]),
                 sheet.cell(r["role"]),
                 r["order"],
-                r["kind"],
-                r["mode"],
+                choice_label(Round, "kind", r["kind"]),
+                choice_label(Round, "mode", r["mode"]),
                 r["duration_minutes"],
-                r["scheduled_at"],
+                _when(sheet, local_time(r["scheduled_at"], zone)),
                 r["timezone"],
-                r["signal"],
+                choice_label(Round, "signal", r["signal"]),
                 r["self_assessment"],
                 sheet.cell(r["interviewer"]),
                 sheet.cell("; ".join(r["questions"])),
@@ -459,10 +485,116 @@ def _interviews(wb: Workbook, c: Comparison) -> None:
         )
 
 
+def _when(sheet: Sheet, value: dt.datetime | None) -> Any:
+    """Return a local wall-clock time as a dated cell (blank when not scheduled)."""
+    if value is None:
+        return None
+    cell = WriteOnlyCell(sheet.ws, value=value)
+    cell.number_format = LOCAL_TIME
+    return cell
+
+
+def _tax_cell(sheet: Sheet, c: Comparison, a: dict[str, Any]) -> Any:
+    """Return the flat tax %, or the tax rule in words where a progressive table applies."""
+    if c.people.get("progressive_tax", {}).get(a["option_key"]):
+        return sheet.cell(a["tax_rule"])
+    return sheet.cell(a["tax_rate_pct"], PCT)
+
+
+def _outcome_header(c: Comparison, home: str) -> list[str]:
+    return [
+        _("Value with the scenario (%(c)s)") % {"c": home},
+        _("Change vs the offer as it is (%(c)s)") % {"c": home},
+        _("Offer as it is (%(c)s)") % {"c": home},
+        _("Rank with the scenario"),
+        _("Rank as it is"),
+        # the basis sits in the header of the figures it describes
+        _("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]},
+    ]
+
+
+def _outcome_cells(sheet: Sheet, outcome: dict[str, Any] | None, home: str) -> list[Any]:
+    """Return a scenario's outcome as the scenario page shows it (blank if not worked out)."""
+    money = money_format(home)
+    if outcome is None:
+        return [None] * 5 + [_("Open the scenario page for its outcome.")]
+    if outcome["error"]:
+        return [None] * 5 + [sheet.cell(_("Cannot evaluate: %(e)s") % {"e": outcome["error"]})]
+    return [
+        sheet.cell(outcome["value"], money),
+        sheet.cell(outcome["change"], money),
+        sheet.cell(outcome["original_value"], money),
+        outcome["rank"],
+        outcome["original_rank"],
+        None,
+    ]
+
+
+def _summary(wb: Workbook, c: Comparison) -> None:
+    """Write the first sheet: the basis, why the top option wins, each option, the deadlines."""
+    from offers.models import Offer
+
+    home = c.meta["home_currency"]
+    money = money_format(home)
+    sheet = Sheet(wb, _("Summary"), [12, 40, 18, 20, 20, 16, 14], "A1")
+    sheet.title(_("Offerdesk comparison in short"))
+    sheet.append([sheet.cell(c.people.get("basis_sentence") or c.meta["basis_label"])])
+    if c.people.get("verdict"):
+        sheet.append([sheet.cell(c.people["verdict"])])
+    sheet.blank()
+    sheet.title(_("Options"), SECTION_FONT)
+    sheet.header(
+        [
+            _("Rank"),
+            _("Option"),
+            _("Kind"),
+            _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
+            _("First year (%(c)s)") % {"c": home},
+            _("Fit"),
+            _("Deadline"),
+        ]
+    )
+    for o in c.options:
+        if o["error"]:
+            note = _("cannot evaluate")
+        elif o["excluded"]:
+            note = _("excluded: %(why)s") % {"why": "; ".join(o["exclusion_reasons"])}
+        else:
+            note = _("fit %(pct)s%%") % {"pct": f"{fit_pct(o['score']) or 0:.0f}"}
+        sheet.append(
+            [
+                o["rank"] if o["rank"] is not None else "—",
+                sheet.cell(o["name"]),
+                choice_label(Offer, "kind", o["kind"]),
+                sheet.cell(o["comp_value_home"], money),
+                sheet.cell(o["first_year_home"], money),
+                sheet.cell(note),
+                o["deadline"] or "",
+            ]
+        )
+    today = c.people.get("today") or ""
+    deadlines = sorted(
+        [(o["deadline"], o["name"], _("offer deadline")) for o in c.options if o["deadline"]]
+        + [
+            (p["deadline"], f"{p['company']} {p['role']}".strip(), _("process deadline"))
+            for p in c.processes
+            if p["deadline"]
+        ]
+    )
+    deadlines = [d for d in deadlines if d[0] >= today]
+    sheet.blank()
+    sheet.title(_("Deadlines"), SECTION_FONT)
+    if not deadlines:
+        sheet.append([_("No deadline ahead.")])
+    for day, name, what in deadlines:
+        sheet.append([day, sheet.cell(name), what])
+
+
 def write_xlsx(comparison: Comparison, stream: IO[bytes]) -> None:
     """Write the workbook to a binary stream."""
     wb = Workbook(write_only=True)
     _summary(wb, comparison)
+    _ranking(wb, comparison)
     _year_by_year(wb, comparison)
     _assumptions(wb, comparison)
     _negotiation(wb, comparison)

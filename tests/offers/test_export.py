@@ -71,8 +71,15 @@ def test_csv_reads_back_with_pandas_and_matches_the_board(board_user):
         "currency",
         "in_home_currency",
         "amount",
+        "component_label",
+        "basis_label",
     ]
     assert frame["amount"].dtype == float
+    labels = frame.drop_duplicates(["component", "basis"]).set_index(["component", "basis"])
+    assert labels.at[("sign_on", "gross"), "component_label"] == "Sign-on"
+    assert labels.at[("total", "net"), "component_label"] == "After tax"
+    assert labels.at[("total", "net"), "basis_label"] == "After tax"
+    assert labels.at[("total", "gross"), "basis_label"] == "Gross (before tax)"
     assert not frame.duplicated(["option_key", "year", "component", "basis", "currency"]).any()
     assert set(frame["currency"]) == {"USD"}
     for offer in (board_user["sgd"], board_user["usd"]):
@@ -104,13 +111,14 @@ def test_xlsx_sheets_figures_and_layout(board_user):
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
     assert wb.sheetnames == [
         "Summary",
+        "Ranking",
         "Year by year",
         "Assumptions",
         "Negotiation points",
         "Scenarios",
         "Interviews",
     ]
-    summary = wb["Summary"]
+    summary = wb["Ranking"]
     assert summary.freeze_panes == "C5"
     assert len(summary._charts) == 1
     names = [summary.cell(row=r, column=2).value for r in range(5, 7)]
@@ -123,7 +131,7 @@ def test_xlsx_sheets_figures_and_layout(board_user):
     found = 0
     for row in yby.iter_rows(min_row=2):
         values = dict(zip(header, row, strict=False))
-        if values["Option"].value == "'" + EVIL and values["Basis"].value == "gross":
+        if values["Option"].value == "'" + EVIL and values["Basis"].value == "Gross (before tax)":
             year = values["Year"].value
             assert values["Currency"].value == "USD"
             assert values["Total"].value == pytest.approx(expected.at[year, "total"], rel=1e-12)
@@ -144,7 +152,7 @@ def test_formulas_are_neutralised_but_numbers_stay_numbers(board_user):
     comparison.yearly[0]["amount"] = -1234.5
     text = csv_bytes(comparison).decode("utf-8-sig")
     assert "'" + EVIL.replace('"', '""') in text
-    assert ",-1234.5\r\n" in text
+    assert ",-1234.5," in text
     frame = pd.read_csv(io.StringIO(text))
     assert frame["amount"].iloc[0] == -1234.5
     assert not any(str(v).startswith(("=", "+", "-", "@")) for v in frame["option"])

@@ -1,0 +1,129 @@
+"""What the exports a person reads (XLSX, report) add to the comparison's data.
+
+Labels come from the models' choices and the registries (never a list of our own), times are
+shown in the user's home zone, scores as a fit percentage, and each scenario's outcome is read
+from the scenario page's own valuation (`offers.scenarios.scenario_view`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import logging
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
+from django.utils.translation import gettext as _
+
+from offers.board import Board
+from offers.export import LARGE_OPTIONS
+
+logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def _choices(model: type[models.Model], field: str) -> dict[Any, Any]:
+    # The labels are lazy: str() at use gives the active language's words.
+    return dict(model._meta.get_field(field).flatchoices)
+
+
+def choice_label(model: type[models.Model], field: str, code: Any) -> Any:
+    """Return the label the model's choices give ``code`` (empty stays empty)."""
+    if code is None or code == "":
+        return code
+    return str(_choices(model, field).get(code, code))
+
+
+def fit_pct(score: float | None) -> float | None:
+    """Return a 0-1 score as the percentage a person reads (0.846 -> 84.6)."""
+    return None if score is None else round(100 * score, 1)
+
+
+def fit_words(score: float | None) -> str:
+    """Return a 0-1 score in words, e.g. 'fit 85%'."""
+    if score is None:
+        return "—"
+    return _("fit %(pct)s%%") % {"pct": f"{100 * score:.0f}"}
+
+
+def home_zone(name: str) -> ZoneInfo:
+    """Return the user's home zone (UTC if the name is not a known zone)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local_time(iso: str | None, zone: str) -> dt.datetime | None:
+    """Return an ISO instant as the wall-clock time in ``zone`` (naive, as a sheet stores it)."""
+    if not iso:
+        return None
+    return dt.datetime.fromisoformat(iso).astimezone(home_zone(zone)).replace(tzinfo=None)
+
+
+def _verdict_sentence(board: Board) -> str:
+    # The dashboard's own sentence, imported when used: the worker need not load the views.
+    from offers.views import board_verdict
+
+    verdict = board_verdict(board)
+    return verdict.sentence if verdict is not None else ""
+
+
+def _scenario_outcomes(user: AbstractBaseUser, board: Board) -> list[dict[str, Any] | None]:
+    """Return each scenario's outcome as its page shows it, in the export's scenario order."""
+    from offers.models import Scenario
+    from offers.scenarios import scenario_view
+
+    scenarios = list(
+        Scenario.objects.filter(owner=user)
+        .select_related("offer", "level")
+        .order_by("offer__name", "name", "id")
+    )
+    if len(board.evaluations) > LARGE_OPTIONS:
+        # Each outcome re-ranks every option: beyond a board a person reads, the page says it.
+        return [None] * len(scenarios)
+    out: list[dict[str, Any] | None] = []
+    for scenario in scenarios:
+        try:
+            view = scenario_view(user=user, scenario=scenario)
+        except Exception:  # an optional column must never break the export
+            logger.exception("scenario outcome failed for scenario %s", scenario.pk)
+            out.append(None)
+            continue
+        if view.ev.error:
+            out.append({"error": view.ev.error})
+            continue
+        out.append(
+            {
+                "error": "",
+                "value": view.ev.value,
+                "original_value": view.original_ev.value,
+                "change": view.gain,
+                "rank": view.rank,
+                "original_rank": view.original_rank,
+            }
+        )
+    return out
+
+
+def readable_build(*, user: AbstractBaseUser, board: Board) -> dict[str, Any]:
+    """Return what the person-facing formats add: summary sentences, zone, scenario outcomes."""
+    from django.utils import timezone
+
+    try:
+        verdict = _verdict_sentence(board)
+    except Exception:  # the sentence is a courtesy: never fail the export over it
+        logger.exception("verdict sentence failed")
+        verdict = ""
+    return {
+        "home_timezone": board.prefs.home_timezone,
+        "today": timezone.localdate().isoformat(),
+        "basis_sentence": _("Every figure: %(basis)s.") % {"basis": board.basis.label},
+        "verdict": verdict,
+        "progressive_tax": {
+            ev.key: bool(ev.spec and ev.spec.tax_regime) for ev in board.evaluations
+        },
+        "scenario_outcomes": _scenario_outcomes(user, board),
+    }
