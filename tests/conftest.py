@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.utils import translation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,6 +46,14 @@ def _fast_and_eager(settings, request):
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager = eager_before
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """A request in zh-Hant activates it for the thread: every test starts and ends in English."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
