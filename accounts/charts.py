@@ -1,0 +1,90 @@
+"""Plotly figures: built and validated by plotly, serialised by plotly, themed by the page.
+
+Every chart of every app is a `plotly.graph_objects.Figure` made by `figure()`: plotly checks
+each property when the figure is built (a misspelt or invalid one raises ``ValueError``) and
+`figure_json()` writes it with plotly's own JSON encoder. The page draws it with the plotly.js
+bundled in the installed ``plotly`` package (`config.staticfinders.PlotlyFinder`), so the
+Python and JavaScript versions cannot drift.
+
+Colours of text, grid lines and the figure's "ink" (markers drawn in the text colour) come
+from the page's CSS variables when `static/js/app.js` draws a chart, so charts follow the
+light or dark colour scheme. A figure may carry a narrow-screen layout in
+``layout.meta["narrow"]`` (validated here as a plotly layout), which the page applies when
+the chart is narrower than `NARROW_PX`.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.basedatatypes import BaseTraceType
+
+# The static path of plotly.js (served from the plotly package by config.staticfinders).
+PLOTLY_JS = "plotly/plotly.min.js"
+# Drawn in the page's text colour: app.js swaps this value for the CSS variable --chart-ink.
+INK = "#212529"
+# Below this width (CSS pixels) a chart uses its `layout.meta["narrow"]` overrides.
+NARROW_PX = 560
+BASE_LAYOUT: dict[str, Any] = {
+    # No plotly.py template: the page's CSS gives the colours (light and dark), and the
+    # figure's JSON stays small.
+    "template": "none",
+    # Under the plot, from the figure's left edge (not the plot's, which long labels push right).
+    "legend": {
+        "orientation": "h",
+        "xref": "container",
+        "x": 0,
+        "xanchor": "left",
+        "y": -0.15,
+        "yanchor": "top",
+    },
+}
+# The title pushes the margin instead of running into the plot (a wrapped title on a phone).
+TITLE = {"automargin": True, "yref": "paper"}
+
+
+def figure(
+    data: Sequence[BaseTraceType],
+    layout: Mapping[str, Any],
+    *,
+    narrow: Mapping[str, Any] | None = None,
+) -> go.Figure:
+    """Return a validated figure; `narrow` is the layout to use on a phone (validated too)."""
+    fig = go.Figure(data=list(data), layout={**BASE_LAYOUT, **layout})
+    fig.update_layout(title=TITLE)
+    if narrow:
+        # meta accepts anything: validate the overrides as a layout before storing them.
+        checked = go.Layout(narrow).to_plotly_json()
+        fig.update_layout(meta={"narrow": checked})
+    return fig
+
+
+def figure_json(fig: go.Figure) -> str:
+    """Return the figure as JSON, written by plotly's encoder (NaN as null, arrays as lists)."""
+    return fig.to_json(validate=False, pretty=False, remove_uids=True, engine="json")
+
+
+def wrapped_title(title: str, subtitle: str = "", *, width: int = 34) -> str:
+    """Return an (escaped) title and subtitle broken into lines that fit a phone's width.
+
+    Both parts must already be plain text escaped for plotly (see ``offers.chart_text.plain``):
+    only the ``<br>`` and ``<sub>`` added here are markup.
+    """
+    lines = "<br>".join(_wrap(title, width)) or title
+    if subtitle:
+        lines += "".join("<br><sub>" + line + "</sub>" for line in _wrap(subtitle, width + 12))
+    return lines
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    """Return ``#rrggbb`` as an ``rgba()`` colour with the given opacity."""
+    h = hex_color.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    # Whole words only: an entity such as &amp; is never cut in two.
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
