@@ -28,19 +28,19 @@ PLOTLY_JS = "plotly/plotly.min.js"
 INK = "#212529"
 # Below this width (CSS pixels) a chart uses its `layout.meta["narrow"]` overrides.
 NARROW_PX = 560
+# Under the plot. Not xref="container": plotly.js 4.1 then fails to scale a phone's axes.
+BASE_LEGEND: dict[str, Any] = {
+    "orientation": "h",
+    "x": 0,
+    "xanchor": "left",
+    "y": -0.15,
+    "yanchor": "top",
+}
 BASE_LAYOUT: dict[str, Any] = {
     # No plotly.py template: the page's CSS gives the colours (light and dark), and the
     # figure's JSON stays small.
     "template": "none",
-    # Under the plot, from the figure's left edge (not the plot's, which long labels push right).
-    "legend": {
-        "orientation": "h",
-        "xref": "container",
-        "x": 0,
-        "xanchor": "left",
-        "y": -0.15,
-        "yanchor": "top",
-    },
+    "legend": BASE_LEGEND,
 }
 # The title pushes the margin instead of running into the plot (a wrapped title on a phone).
 TITLE = {"automargin": True, "yref": "paper"}
@@ -53,8 +53,8 @@ def figure(
     narrow: Mapping[str, Any] | None = None,
 ) -> go.Figure:
     """Return a validated figure; `narrow` is the layout to use on a phone (validated too)."""
-    fig = go.Figure(data=list(data), layout={**BASE_LAYOUT, **layout})
-    fig.update_layout(title=TITLE)
+    title = {**TITLE, **layout.get("title", {})}
+    fig = go.Figure(data=list(data), layout={**BASE_LAYOUT, **layout, "title": title})
     if narrow:
         # meta accepts anything: validate the overrides as a layout before storing them.
         checked = go.Layout(narrow).to_plotly_json()
@@ -67,16 +67,28 @@ def figure_json(fig: go.Figure) -> str:
     return fig.to_json(validate=False, pretty=False, remove_uids=True, engine="json")
 
 
-def wrapped_title(title: str, subtitle: str = "", *, width: int = 34) -> str:
-    """Return an (escaped) title and subtitle broken into lines that fit a phone's width.
+def phone_title(title: str, subtitle: str = "", *, width: int = 34) -> tuple[dict[str, Any], int]:
+    """Return a title broken into lines that fit a phone, and the top margin it needs.
 
     Both parts must already be plain text escaped for plotly (see ``offers.chart_text.plain``):
-    only the ``<br>`` and ``<sub>`` added here are markup.
+    only the ``<br>`` and ``<sub>`` added here are markup. The title hangs from the top of the
+    figure: plotly's title automargin misplaces titles of more than two lines.
     """
-    lines = "<br>".join(_wrap(title, width)) or title
+    text = "<br>".join(_wrap(title, width)) or title
     if subtitle:
-        lines += "".join("<br><sub>" + line + "</sub>" for line in _wrap(subtitle, width + 12))
-    return lines
+        text += "".join("<br><sub>" + line + "</sub>" for line in _wrap(subtitle, width + 12))
+    lines = max(2, text.count("<br>") + 1)
+    # plotly.js anchors a title's top at its second line: pad by the lines below that.
+    pad = 14 + 16 * (lines - 2)
+    layout = {
+        "text": text,
+        "automargin": False,
+        "yref": "container",
+        "y": 1,
+        "yanchor": "top",
+        "pad": {"t": pad},
+    }
+    return layout, pad + 20 * lines + 6
 
 
 def rgba(hex_color: str, alpha: float) -> str:

@@ -13,7 +13,7 @@ from django.db.models import Case, F, IntegerField, Prefetch, Q, QuerySet, Value
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from accounts.charts import INK, figure, wrapped_title
+from accounts.charts import INK, figure, phone_title
 from compensation import engine
 from compensation.models import (
     Band,
@@ -609,6 +609,7 @@ def band_position_figure(
         for c in components
     ]
     title = _("Where it sits in the %(level)s band") % {"level": level}
+    phone, top = phone_title(title, currency)
     return figure(
         [
             go.Bar(
@@ -645,9 +646,9 @@ def band_position_figure(
             "margin": {"l": 150},
         },
         narrow={
-            "title": {"text": wrapped_title(title)},
-            "xaxis": {"tickformat": "~s"},
-            "margin": {"l": 8, "r": 12},
+            "title": phone,
+            "xaxis": {"tickformat": "~s", "title": {"text": ""}},  # the currency is in the title
+            "margin": {"t": top, "l": 8, "r": 12},
             "height": 190 + 45 * len(ys),
         },
     )

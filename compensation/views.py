@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.charts import INK, figure, wrapped_title
+from accounts.charts import INK, figure, phone_title
 from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
@@ -117,6 +117,7 @@ def _ladder_figure(company: Any, currency: str) -> go.Figure | None:
         )
 
     title = _("Base and yearly stock ranges by level (%(c)s)") % {"c": currency}
+    phone, top = phone_title(title)
     return figure(
         [
             bar(base_label, base, "#5c7cfa"),
@@ -137,10 +138,10 @@ def _ladder_figure(company: Any, currency: str) -> go.Figure | None:
             "yaxis": {"title": {"text": currency}, "tickformat": ",.0f", "rangemode": "tozero"},
         },
         narrow={
-            "title": {"text": wrapped_title(title)},
+            "title": phone,
             "yaxis": {"title": {"text": ""}, "tickformat": "~s"},
             "xaxis": {"tickfont": {"size": 9}},
-            "margin": {"l": 40, "r": 8},
+            "margin": {"t": top, "l": 40, "r": 8},
             "height": 460,
         },
     )

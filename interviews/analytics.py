@@ -12,7 +12,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from accounts.charts import figure, wrapped_title
+from accounts.charts import figure, phone_title
 from interviews.levels import Rung, level_check
 
 FUNNEL = (
@@ -188,7 +188,9 @@ def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go
         return {"title": {"text": lab(key)}, **(layout or {})}
 
     def narrow(key: str, **layout: Any) -> dict[str, Any]:
-        return {"title": {"text": wrapped_title(lab(key))}, "margin": {"r": 8}, **layout}
+        phone, top = phone_title(lab(key))
+        margin = {"t": top, "r": 8, **layout.pop("margin", {})}
+        return {"title": phone, "margin": margin, **layout}
 
     funnel = figure(
         [
@@ -209,16 +211,24 @@ def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go
     signals = figure(
         [
             go.Bar(
+                orientation="h",  # round kinds read across, on a phone too
                 name=lab(s),
-                x=[lab(k) for k in kinds],
-                y=[stats["signal_by_kind"][k].get(s, 0) for k in kinds],
+                y=[lab(k) for k in kinds],
+                x=[stats["signal_by_kind"][k].get(s, 0) for k in kinds],
                 marker={"color": SIGNAL_COLOURS[s]},
             )
             for s in SIGNALS
             if any(stats["signal_by_kind"][k].get(s) for k in kinds)
         ],
-        titled("title_signals", {"barmode": "stack", "xaxis": {"automargin": True}}),
-        narrow=narrow("title_signals", height=480),
+        titled(
+            "title_signals",
+            {
+                "barmode": "stack",
+                "yaxis": {"automargin": True, "autorange": "reversed"},
+                "height": 200 + 34 * len(kinds),
+            },
+        ),
+        narrow=narrow("title_signals", height=260 + 34 * len(kinds)),
     )
     companies = list(stats["rounds_per_company"])
     per_company = figure(

@@ -7,7 +7,7 @@ import math
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
-from accounts.charts import INK, figure, rgba, wrapped_title
+from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
 from offers.board import COMPONENTS, Board, Evaluation
 from offers.chart_text import plain, subtitle
 from offers.logic import criteria
@@ -122,21 +122,34 @@ def yearly_by_component(board: Board) -> go.Figure:
     title = _("Pay by year")
     wide = _grid(len(ranked), FACETS_WIDE)
     narrow = _grid(len(ranked), FACETS_NARROW)
+    # The title sits at the top of the figure and the legend above the panels: plotly's
+    # title automargin does not see a grid of subplots, and a legend under the grid would
+    # cover the last row's option names.
+    title_at_top = {
+        "automargin": False,
+        "yref": "container",
+        "y": 1,
+        "yanchor": "top",
+        "pad": {"t": 14},
+    }
+    legend_on_top = {"y": 1.02, "yanchor": "bottom"}
+    phone, top = phone_title(title, plain(board.basis.label))
     return figure(
         data,
         {
             **layout,
             "barmode": "relative",
             "grid": {**wide, "xgap": 0.12, "ygap": 0.3},
-            "title": {"text": title + subtitle(board.basis.label)},
-            "margin": {"t": 80},
-            "height": 170 + 260 * int(wide["rows"]),
+            "title": {"text": title + subtitle(board.basis.label), **title_at_top},
+            "legend": {**BASE_LEGEND, **legend_on_top},
+            "margin": {"t": 110},
+            "height": 190 + 260 * int(wide["rows"]),
         },
         narrow={
             "grid": {**narrow, "xgap": 0.2, "ygap": 0.25},
-            "title": {"text": wrapped_title(title, plain(board.basis.label))},
-            "margin": {"l": 44, "r": 8},
-            "height": 220 + 230 * int(narrow["rows"]),
+            "title": phone,
+            "margin": {"t": top + 90, "l": 44, "r": 8},  # and three rows of legend
+            "height": 250 + 230 * int(narrow["rows"]),
         },
     )
 
@@ -190,6 +203,7 @@ def cumulative_with_bands(board: Board) -> go.Figure:
             )
         )
     title = _("Running value, with the P10–P90 range of share prices")
+    phone, top = phone_title(title, plain(board.basis.label))
     rows = len(data)
     return figure(
         data,
@@ -201,9 +215,9 @@ def cumulative_with_bands(board: Board) -> go.Figure:
             "height": 460,
         },
         narrow={
-            "title": {"text": wrapped_title(title, plain(board.basis.label))},
+            "title": phone,
             "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
-            "margin": {"l": 44, "r": 8},
+            "margin": {"t": top, "l": 44, "r": 8},
             "height": 480 + 12 * rows,
         },
     )
@@ -226,6 +240,7 @@ def score_contributions(board: Board) -> go.Figure:
             )
     height = max(280, 90 + 36 * len(names))
     title = _("What each criterion adds to the score")
+    phone, top = phone_title(title)
     return figure(
         data,
         {
@@ -236,8 +251,8 @@ def score_contributions(board: Board) -> go.Figure:
             "height": height,
         },
         narrow={
-            "title": {"text": wrapped_title(title)},
-            "margin": {"r": 8},
+            "title": phone,
+            "margin": {"t": top, "r": 8},
             "height": height + 30 * math.ceil(len(data) / 2),
         },
     )
@@ -262,6 +277,7 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
             )
         )
     title = _("%(a)s minus %(b)s, by year") % {"a": plain(a.offer.name), "b": plain(b.offer.name)}
+    phone, top = phone_title(title, plain(a.basis.label))
     return figure(
         data,
         {
@@ -273,9 +289,9 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
             "height": 380,
         },
         narrow={
-            "title": {"text": wrapped_title(title, plain(a.basis.label))},
+            "title": phone,
             "xaxis": _year_ticks(len(years)),
-            "margin": {"l": 44, "r": 8},
+            "margin": {"t": top, "l": 44, "r": 8},
             "height": 460,
         },
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
-from accounts.charts import figure, rgba, wrapped_title
+from accounts.charts import figure, phone_title, rgba
 from offers.chart_text import plain
 from offers.models import Scenario
 from offers.scenarios.evaluation import ScenarioView
@@ -49,6 +49,7 @@ def cumulative_figure(view: ScenarioView) -> go.Figure:
             go.Scatter(mode="lines+markers", x=years, y=_running(row.yearly), name=name, line=line)
         )
     title = _("Cumulative value (%(c)s)") % {"c": view.prefs.home_currency}
+    phone, top = phone_title(title)
     return figure(
         data,
         {
@@ -58,8 +59,8 @@ def cumulative_figure(view: ScenarioView) -> go.Figure:
             "height": 360,
         },
         narrow={
-            "title": {"text": wrapped_title(title)},
-            "margin": {"l": 44, "r": 8},
+            "title": phone,
+            "margin": {"t": top, "l": 44, "r": 8},
             "yaxis": {"tickformat": "~s"},
             "height": 380 + 22 * len(data),
         },
@@ -115,6 +116,7 @@ def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
         "n": f"{result.get('paths', 0):,}",
         "c": result.get("currency", ""),
     }
+    phone, top = phone_title(title)
     return figure(
         data,
         {
@@ -124,8 +126,8 @@ def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
             "height": 380,
         },
         narrow={
-            "title": {"text": wrapped_title(title)},
-            "margin": {"l": 44, "r": 8},
+            "title": phone,
+            "margin": {"t": top, "l": 44, "r": 8},
             "yaxis": {"tickformat": "~s"},
             "height": 400 + 8 * len(data),
         },

@@ -135,5 +135,5 @@ def test_figures_are_plotly_figures_with_the_counted_figures():
     figures = {name: f.to_plotly_json() for name, f in built.items()}
     assert figures["funnel"]["data"][0]["x"] == [5, 5, 4, 4, 3, 3, 2, 2, 1]
     assert "Onsite" in figures["funnel"]["data"][0]["y"]
-    stacked = {t["name"]: t["y"] for t in figures["signals"]["data"]}
+    stacked = {t["name"]: t["x"] for t in figures["signals"]["data"]}  # horizontal bars
     assert stacked["strong_no_hire"] == [0, 0, 0, 1, 0]
