@@ -47,12 +47,17 @@ TITLE = {"automargin": True, "yref": "paper"}
 
 
 def figure(
-    data: Sequence[BaseTraceType],
+    data: Sequence[BaseTraceType | Mapping[str, Any]],
     layout: Mapping[str, Any],
     *,
     narrow: Mapping[str, Any] | None = None,
 ) -> go.Figure:
-    """Return a validated figure; `narrow` is the layout to use on a phone (validated too)."""
+    """Return a validated figure; `narrow` is the layout to use on a phone (validated too).
+
+    `data` holds trace objects (``go.Bar(...)``) or trace specs (``{"type": "bar", ...}``):
+    the figure validates both the same way, and a spec only once (a trace object is checked
+    when it is made and again by the figure).
+    """
     title = {**TITLE, **layout.get("title", {})}
     fig = go.Figure(data=list(data), layout={**BASE_LAYOUT, **layout, "title": title})
     if narrow:

@@ -32,9 +32,10 @@ class PlotlyFinder(BaseFinder):
         return []
 
     def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:
+        """Return the package's plotly.min.js for ``plotly/plotly.min.js``, else nothing."""
         find_all = find_all or bool(kwargs.get("all"))  # Django < 6.1 may still pass all=
         if path != PLOTLY_JS:
-            return [] if find_all else ""
+            return []  # as Django's finders: an empty list when nothing is found
         found = str(PLOTLY_PACKAGE_DATA / "plotly.min.js")
         return [found] if find_all else found
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
@@ -24,6 +25,9 @@ TAX_COLOR = "#868e96"
 # Options side by side in the yearly chart: on a wide screen, and on a phone.
 FACETS_WIDE = 5
 FACETS_NARROW = 2
+# The yearly and running-value charts draw the best-ranked options only: past a dozen panels
+# or lines a chart is no longer read (the ranking table lists every option).
+CHART_OPTIONS = 12
 
 
 def criterion_label(name: str) -> str:
@@ -59,6 +63,23 @@ def _year_ticks(years: int) -> dict[str, object]:
     }
 
 
+def _charted(board: Board) -> list[Evaluation]:
+    """Return the options a chart of every option draws: the best-ranked CHART_OPTIONS."""
+    return [ev for _r, ev in board.ranked][:CHART_OPTIONS]
+
+
+def _basis(board: Board) -> str:
+    """Return the board's basis, and how many options the chart leaves out, if any."""
+    total = len(board.ranked)
+    if total <= CHART_OPTIONS:
+        return board.basis.label
+    return (
+        board.basis.label
+        + " · "
+        + _("the top %(n)s of %(total)s options") % {"n": CHART_OPTIONS, "total": total}
+    )
+
+
 def _grid(count: int, columns: int) -> dict[str, int | str]:
     columns = max(1, min(count, columns))
     return {"rows": math.ceil(count / columns), "columns": columns, "pattern": "independent"}
@@ -68,17 +89,19 @@ def yearly_by_component(board: Board) -> go.Figure:
     """Return small multiples: one panel per option, its yearly pay stacked by component.
 
     All panels share the money axis, so heights compare across options; a phone shows two
-    panels a row instead of twenty bars in one.
+    panels a row instead of twenty bars in one. The traces are specs that `go.Figure` validates
+    (as it would `go.Bar` objects, which it would validate a second time: this chart has a
+    trace per component and option).
     """
-    ranked = [ev for _r, ev in board.ranked]
+    ranked = _charted(board)
     shown = [*COMPONENTS, "tax", "net"] if board.basis.after_tax else list(COMPONENTS)
-    data: list[go.Bar | go.Scatter] = []
+    data: list[dict[str, Any]] = []
     layout: dict[str, object] = {}
     for i, ev in enumerate(ranked):
         n = "" if i == 0 else str(i + 1)
         years = [_("Y%(y)s") % {"y": year} for year in range(1, len(ev.values) + 1)]
         for comp in shown:
-            common = {
+            common: dict[str, Any] = {
                 "name": component_label(comp),
                 "x": years,
                 "xaxis": f"x{n}",
@@ -88,28 +111,31 @@ def yearly_by_component(board: Board) -> go.Figure:
             }
             if comp == "net":
                 data.append(
-                    go.Scatter(
-                        mode="markers",
-                        y=[round(v) for v in ev.values],
-                        marker={"color": INK, "symbol": "diamond", "size": 8},
+                    {
+                        "type": "scatter",
+                        "mode": "markers",
+                        "y": [round(v) for v in ev.values],
+                        "marker": {"color": INK, "symbol": "diamond", "size": 8},
                         **common,
-                    )
+                    }
                 )
             elif comp == "tax":
                 data.append(
-                    go.Bar(
-                        y=[-round(v) for v in ev.component("tax")],
-                        marker={"color": TAX_COLOR},
+                    {
+                        "type": "bar",
+                        "y": [-round(v) for v in ev.component("tax")],
+                        "marker": {"color": TAX_COLOR},
                         **common,
-                    )
+                    }
                 )
             else:
                 data.append(
-                    go.Bar(
-                        y=[round(v) for v in ev.component(comp)],
-                        marker={"color": COMPONENT_COLORS[comp]},
+                    {
+                        "type": "bar",
+                        "y": [round(v) for v in ev.component(comp)],
+                        "marker": {"color": COMPONENT_COLORS[comp]},
                         **common,
-                    )
+                    }
                 )
         layout[f"xaxis{n}"] = {
             "title": {"text": _short(ev.offer.name, 22), "font": {"size": 12}},
@@ -133,14 +159,15 @@ def yearly_by_component(board: Board) -> go.Figure:
         "pad": {"t": 14},
     }
     legend_on_top = {"y": 1.02, "yanchor": "bottom"}
-    phone, top = phone_title(title, plain(board.basis.label))
+    basis = _basis(board)
+    phone, top = phone_title(title, plain(basis))
     return figure(
         data,
         {
             **layout,
             "barmode": "relative",
             "grid": {**wide, "xgap": 0.12, "ygap": 0.3},
-            "title": {"text": title + subtitle(board.basis.label), **title_at_top},
+            "title": {"text": title + subtitle(basis), **title_at_top},
             "legend": {**BASE_LEGEND, **legend_on_top},
             "margin": {"t": 110},
             "height": 190 + 260 * int(wide["rows"]),
@@ -157,7 +184,7 @@ def yearly_by_component(board: Board) -> go.Figure:
 def cumulative_with_bands(board: Board) -> go.Figure:
     """Return running value lines with the Monte Carlo P10-P90 band of each option."""
     data: list[go.Scatter] = []
-    for i, (_r, ev) in enumerate(board.ranked):
+    for i, ev in enumerate(_charted(board)):
         color = PALETTE[i % len(PALETTE)]
         years = list(range(1, len(ev.values) + 1))
         cumulative = []
@@ -203,12 +230,13 @@ def cumulative_with_bands(board: Board) -> go.Figure:
             )
         )
     title = _("Running value, with the P10–P90 range of share prices")
-    phone, top = phone_title(title, plain(board.basis.label))
+    basis = _basis(board)
+    phone, top = phone_title(title, plain(basis))
     rows = len(data)
     return figure(
         data,
         {
-            "title": {"text": title + subtitle(board.basis.label)},
+            "title": {"text": title + subtitle(basis)},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": "~s", "automargin": True},
             "margin": {"t": 80},

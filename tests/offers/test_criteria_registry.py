@@ -6,6 +6,7 @@ model, form, page, chart or export names the criteria itself and so would miss t
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -127,7 +128,7 @@ def test_dashboard_ranks_and_charts_every_criterion(client, ranked_user):
         assert tuple(ranking[name].criteria) == KEYS
         for criterion, rating in zip(RATINGS, ratings, strict=False):
             assert ranking[name].criteria[criterion.key].figures["rating"] == rating
-    names = [trace.name for trace in response.context["fig_scores"].data]
+    names = [trace["name"] for trace in json.loads(response.context["fig_scores"])["data"]]
     assert names == [criterion_label(k) for k in KEYS]
 
 
