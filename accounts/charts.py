@@ -68,8 +68,8 @@ def figure(
 
 
 def figure_json(fig: go.Figure) -> str:
-    """Return the figure as JSON, written by plotly's encoder (NaN as null, arrays as lists)."""
-    return fig.to_json(validate=False, pretty=False, remove_uids=True, engine="json")
+    """Return the figure as JSON, written by plotly's encoder (NaN as null, numpy as typed arrays)."""
+    return str(fig.to_json(validate=False, pretty=False, remove_uids=True, engine="json"))
 
 
 def phone_title(title: str, subtitle: str = "", *, width: int = 34) -> tuple[dict[str, Any], int]:

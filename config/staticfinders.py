@@ -26,7 +26,7 @@ class PlotlyFinder(BaseFinder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.storage = FileSystemStorage(location=str(PLOTLY_PACKAGE_DATA))
-        self.storage.prefix = "plotly"  # type: ignore[attr-defined]  # read by collectstatic
+        self.storage.prefix = "plotly"  # read by collectstatic and whitenoise
 
     def check(self, **kwargs: Any) -> list[Any]:
         return []

@@ -96,7 +96,7 @@ def yearly_by_component(board: Board) -> go.Figure:
     ranked = _charted(board)
     shown = [*COMPONENTS, "tax", "net"] if board.basis.after_tax else list(COMPONENTS)
     data: list[dict[str, Any]] = []
-    layout: dict[str, object] = {}
+    layout: dict[str, Any] = {}
     for i, ev in enumerate(ranked):
         n = "" if i == 0 else str(i + 1)
         years = [_("Y%(y)s") % {"y": year} for year in range(1, len(ev.values) + 1)]
