@@ -42,8 +42,6 @@ BASE_LAYOUT: dict[str, Any] = {
     "template": "none",
     "legend": BASE_LEGEND,
 }
-# The title pushes the margin instead of running into the plot (a wrapped title on a phone).
-TITLE = {"automargin": True, "yref": "paper"}
 
 
 def figure(
@@ -58,8 +56,14 @@ def figure(
     the figure validates both the same way, and a spec only once (a trace object is checked
     when it is made and again by the figure).
     """
-    title = {**TITLE, **layout.get("title", {})}
-    fig = go.Figure(data=list(data), layout={**BASE_LAYOUT, **layout, "title": title})
+    full = {**BASE_LAYOUT, **layout}
+    if "text" in full.get("title", {}):
+        # Hang the title from the top, with room for its lines: plotly.js 4.1's title
+        # automargin lets a two-line title run into the plot.
+        title, top = hanging_title(full["title"]["text"])
+        full["title"] = {**title, **full["title"]}
+        full["margin"] = {"t": top, **full.get("margin", {})}
+    fig = go.Figure(data=list(data), layout=full)
     if narrow:
         # meta accepts anything: validate the overrides as a layout before storing them.
         checked = go.Layout(narrow).to_plotly_json()
@@ -75,13 +79,18 @@ def figure_json(fig: go.Figure) -> str:
 def phone_title(title: str, subtitle: str = "", *, width: int = 34) -> tuple[dict[str, Any], int]:
     """Return a title broken into lines that fit a phone, and the top margin it needs.
 
-    Both parts must already be plain text escaped for plotly (see ``offers.chart_text.plain``):
+    Both parts must already be plain text escaped for plotly (see `plain`):
     only the ``<br>`` and ``<sub>`` added here are markup. The title hangs from the top of the
     figure: plotly's title automargin misplaces titles of more than two lines.
     """
     text = "<br>".join(_wrap(title, width)) or title
     if subtitle:
         text += "".join("<br><sub>" + line + "</sub>" for line in _wrap(subtitle, width + 12))
+    return hanging_title(text)
+
+
+def hanging_title(text: str) -> tuple[dict[str, Any], int]:
+    """Return a title (markup as given) that hangs from the figure's top, and its top margin."""
     lines = max(2, text.count("<br>") + 1)
     # plotly.js anchors a title's top at its second line: pad by the lines below that.
     pad = 14 + 16 * (lines - 2)
@@ -94,6 +103,21 @@ def phone_title(title: str, subtitle: str = "", *, width: int = 34) -> tuple[dic
         "pad": {"t": pad},
     }
     return layout, pad + 20 * lines + 6
+
+
+def plain(text: str) -> str:
+    """Return ``text`` with ``&``, ``<`` and ``>`` as entities, for a plotly label or title.
+
+    Plotly reads a subset of HTML in labels (``<a href>``, ``<b>``, ``<br>``): an option
+    named ``<a href="https://evil.example">Acme</a>`` would become a link in the chart.
+    Plotly turns the entities back into the characters, so the name reads as typed.
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def subtitle(text: str) -> str:
+    """Return ``text`` as a second, smaller line of a plotly title (shown as typed)."""
+    return "<br><sub>" + plain(text) + "</sub>"
 
 
 def rgba(hex_color: str, alpha: float) -> str:

@@ -638,8 +638,9 @@ def band_position_figure(
             ),
         ],
         {
-            "title": {"text": title},
-            "xaxis": {"title": {"text": currency}, "tickformat": ",.0f", "rangemode": "tozero"},
+            # The currency under the title: as the x axis's title it sat under the legend.
+            "title": {"text": f"{title}<br><sub>{currency}</sub>"},
+            "xaxis": {"tickformat": ",.0f", "rangemode": "tozero"},
             "yaxis": {"autorange": "reversed", "automargin": True},
             "barmode": "overlay",
             "height": 160 + 45 * len(ys),
@@ -647,7 +648,7 @@ def band_position_figure(
         },
         narrow={
             "title": phone,
-            "xaxis": {"tickformat": "~s", "title": {"text": ""}},  # the currency is in the title
+            "xaxis": {"tickformat": "~s"},
             "margin": {"t": top, "l": 8, "r": 12},
             "height": 190 + 45 * len(ys),
         },

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.charts import INK, figure, phone_title
+from accounts.charts import INK, figure, phone_title, plain
 from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
@@ -96,7 +96,7 @@ def _ladder_figure(company: Any, currency: str) -> go.Figure | None:
         band = next((b for b in level.bands.all() if b.currency == currency), None)
         if band is None:
             continue
-        names.append(level.code)
+        names.append(plain(level.code))  # an own company's level is typed by its user
         base.append((float(band.base_min), float(band.base_mid), float(band.base_max)))
         stock.append((float(band.stock_min), float(band.stock_mid), float(band.stock_max)))
     if not names:

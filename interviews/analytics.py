@@ -12,7 +12,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from accounts.charts import figure, phone_title
+from accounts.charts import figure, phone_title, plain
 from interviews.levels import Rung, level_check
 
 FUNNEL = (
@@ -234,7 +234,7 @@ def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go
     per_company = figure(
         [
             go.Bar(
-                x=companies,
+                x=[plain(c) for c in companies],
                 y=[stats["rounds_per_company"][c] for c in companies],
                 marker={"color": "#5c7cfa"},
             )
@@ -246,7 +246,7 @@ def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go
         [
             go.Bar(
                 orientation="h",
-                y=[d["company"] for d in stats["days_to_offer"]],
+                y=[plain(d["company"]) for d in stats["days_to_offer"]],
                 x=[d["days"] for d in stats["days_to_offer"]],
                 marker={"color": "#2f9e44"},
             )

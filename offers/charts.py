@@ -148,16 +148,7 @@ def yearly_by_component(board: Board) -> go.Figure:
     title = _("Pay by year")
     wide = _grid(len(ranked), FACETS_WIDE)
     narrow = _grid(len(ranked), FACETS_NARROW)
-    # The title sits at the top of the figure and the legend above the panels: plotly's
-    # title automargin does not see a grid of subplots, and a legend under the grid would
-    # cover the last row's option names.
-    title_at_top = {
-        "automargin": False,
-        "yref": "container",
-        "y": 1,
-        "yanchor": "top",
-        "pad": {"t": 14},
-    }
+    # The legend above the panels: under the grid it would cover the last row's option names.
     legend_on_top = {"y": 1.02, "yanchor": "bottom"}
     basis = _basis(board)
     phone, top = phone_title(title, plain(basis))
@@ -167,7 +158,7 @@ def yearly_by_component(board: Board) -> go.Figure:
             **layout,
             "barmode": "relative",
             "grid": {**wide, "xgap": 0.12, "ygap": 0.3},
-            "title": {"text": title + subtitle(basis), **title_at_top},
+            "title": {"text": title + subtitle(basis)},
             "legend": {**BASE_LEGEND, **legend_on_top},
             "margin": {"t": 110},
             "height": 190 + 260 * int(wide["rows"]),
@@ -237,9 +228,8 @@ def cumulative_with_bands(board: Board) -> go.Figure:
         data,
         {
             "title": {"text": title + subtitle(basis)},
-            "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
+            "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
             "yaxis": {"tickformat": "~s", "automargin": True},
-            "margin": {"t": 80},
             "height": 460,
         },
         narrow={
@@ -311,9 +301,8 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
         {
             "barmode": "relative",
             "title": {"text": title + subtitle(a.basis.label)},
-            "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
+            "xaxis": _year_ticks(len(years)),
             "yaxis": {"tickformat": "~s", "automargin": True},
-            "margin": {"t": 80},
             "height": 380,
         },
         narrow={
