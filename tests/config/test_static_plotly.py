@@ -65,3 +65,14 @@ def test_collectstatic_collects_plotly_js_alone_from_the_package(tmp_path, setti
     collected = tmp_path / "plotly" / "plotly.min.js"
     assert collected.read_bytes() == PACKAGE_JS.read_bytes()
     assert [p.name for p in (tmp_path / "plotly").iterdir()] == ["plotly.min.js"]
+
+
+@pytest.mark.django_db
+def test_the_offline_report_inlines_the_same_plotly_js(alice):
+    from offers.export.comparison import comparison_build
+    from offers.export.html import html_bytes
+
+    PreferencesFactory(owner=alice)
+    OfferFactory(owner=alice)
+    report = html_bytes(comparison_build(user=alice)).decode()
+    assert f"plotly.js v{get_plotlyjs_version()}" in report
