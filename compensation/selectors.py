@@ -7,11 +7,13 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
 
+import plotly.graph_objects as go
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Case, F, IntegerField, Prefetch, Q, QuerySet, Value, When
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from accounts.charts import INK, figure, phone_title
 from compensation import engine
 from compensation.engine import tax as engine_tax
 from compensation.models import (
@@ -637,7 +639,7 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
 
 def band_position_figure(
     components: list[dict[str, Any]], *, currency: str, level: str, next_band: Band | None
-) -> dict[str, Any]:
+) -> go.Figure:
     """Return a plotly figure: min-max bars per component, mid and package markers."""
     this_label = _("this level")
     next_label = str(next_band.level) if next_band else ""
@@ -665,42 +667,48 @@ def band_position_figure(
         f"{(_('Base') if c['key'] == 'base' else _('Stock / yr'))} · {this_label}"
         for c in components
     ]
-    return {
-        "data": [
-            {
-                "type": "bar",
-                "orientation": "h",
-                "y": ys,
-                "x": widths,
-                "base": bases,
-                "marker": {"color": colors},
-                "name": _("band min – max"),
-                "hovertext": texts,
-                "hoverinfo": "text+y",
-            },
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "y": mid_ys,
-                "x": mids,
-                "name": _("band mid"),
-                "marker": {"symbol": "line-ns-open", "size": 22, "color": "#17203a"},
-            },
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "y": value_ys,
-                "x": [c["value"] for c in components],
-                "name": _("this package"),
-                "marker": {"symbol": "diamond", "size": 13, "color": "#e8590c"},
-            },
+    title = _("Where it sits in the %(level)s band") % {"level": level}
+    phone, top = phone_title(title, currency)
+    return figure(
+        [
+            go.Bar(
+                orientation="h",
+                y=ys,
+                x=widths,
+                base=bases,
+                marker={"color": colors},
+                name=_("band min – max"),
+                hovertext=texts,
+                hoverinfo="text+y",
+            ),
+            go.Scatter(
+                mode="markers",
+                y=mid_ys,
+                x=mids,
+                name=_("band mid"),
+                marker={"symbol": "line-ns-open", "size": 22, "color": INK},
+            ),
+            go.Scatter(
+                mode="markers",
+                y=value_ys,
+                x=[c["value"] for c in components],
+                name=_("this package"),
+                marker={"symbol": "diamond", "size": 13, "color": "#e8590c"},
+            ),
         ],
-        "layout": {
-            "title": {"text": _("Where it sits in the %(level)s band") % {"level": level}},
-            "xaxis": {"title": {"text": currency}, "tickformat": ",.0f", "rangemode": "tozero"},
+        {
+            # The currency under the title: as the x axis's title it sat under the legend.
+            "title": {"text": f"{title}<br><sub>{currency}</sub>"},
+            "xaxis": {"tickformat": ",.0f", "rangemode": "tozero"},
             "yaxis": {"autorange": "reversed", "automargin": True},
             "barmode": "overlay",
-            "height": 120 + 45 * len(ys),
+            "height": 160 + 45 * len(ys),
             "margin": {"l": 150},
         },
-    }
+        narrow={
+            "title": phone,
+            "xaxis": {"tickformat": "~s"},
+            "margin": {"t": top, "l": 8, "r": 12},
+            "height": 190 + 45 * len(ys),
+        },
+    )

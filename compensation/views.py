@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import plotly.graph_objects as go
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.charts import INK, figure, phone_title, plain
 from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
@@ -85,7 +87,7 @@ def company_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "compensation/company_form.html", {"form": form, "company": company})
 
 
-def _ladder_figure(company: Any, currency: str) -> dict[str, Any] | None:
+def _ladder_figure(company: Any, currency: str) -> go.Figure | None:
     """Return a plotly figure of base and stock ranges by level (first band per level)."""
     names: list[str] = []
     base: list[tuple[float, float, float]] = []
@@ -94,7 +96,7 @@ def _ladder_figure(company: Any, currency: str) -> dict[str, Any] | None:
         band = next((b for b in level.bands.all() if b.currency == currency), None)
         if band is None:
             continue
-        names.append(level.code)
+        names.append(plain(level.code))  # an own company's level is typed by its user
         base.append((float(band.base_min), float(band.base_mid), float(band.base_max)))
         stock.append((float(band.stock_min), float(band.stock_mid), float(band.stock_max)))
     if not names:
@@ -102,40 +104,47 @@ def _ladder_figure(company: Any, currency: str) -> dict[str, Any] | None:
 
     base_label, stock_label = _("Base"), _("Stock / yr")
 
-    def bar(label: str, rows: list[tuple[float, float, float]], color: str) -> dict[str, Any]:
-        return {
-            "type": "bar",
-            "name": _("%(what)s (min–max)") % {"what": label},
-            "x": [names, [label] * len(names)],
-            "base": [r[0] for r in rows],
-            "y": [r[2] - r[0] for r in rows],
-            "marker": {"color": color},
-            "customdata": [[r[0], r[1], r[2]] for r in rows],
-            "hovertemplate": "%{customdata[0]:,.0f} – %{customdata[2]:,.0f} "
+    def bar(label: str, rows: list[tuple[float, float, float]], color: str) -> go.Bar:
+        return go.Bar(
+            name=_("%(what)s (min–max)") % {"what": label},
+            x=[names, [label] * len(names)],
+            base=[r[0] for r in rows],
+            y=[r[2] - r[0] for r in rows],
+            marker={"color": color},
+            customdata=[[r[0], r[1], r[2]] for r in rows],
+            hovertemplate="%{customdata[0]:,.0f} – %{customdata[2]:,.0f} "
             "(mid %{customdata[1]:,.0f})<extra>" + label + "</extra>",
-        }
+        )
 
-    return {
-        "data": [
+    title = _("Base and yearly stock ranges by level (%(c)s)") % {"c": currency}
+    phone, top = phone_title(title)
+    return figure(
+        [
             bar(base_label, base, "#5c7cfa"),
             bar(stock_label, stock, "#fab005"),
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": _("mid"),
-                "x": [names + names, [base_label] * len(names) + [stock_label] * len(names)],
-                "y": [r[1] for r in base] + [r[1] for r in stock],
-                "marker": {"symbol": "line-ew-open", "size": 30, "color": "#17203a"},
-                "hoverinfo": "skip",
-            },
+            go.Scatter(
+                mode="markers",
+                name=_("mid"),
+                x=[names + names, [base_label] * len(names) + [stock_label] * len(names)],
+                y=[r[1] for r in base] + [r[1] for r in stock],
+                marker={"symbol": "line-ew-open", "size": 30, "color": INK},
+                hoverinfo="skip",
+            ),
         ],
-        "layout": {
-            "title": {"text": _("Base and yearly stock ranges by level (%(c)s)") % {"c": currency}},
+        {
+            "title": {"text": title},
             "barmode": "overlay",
             "xaxis": {"type": "multicategory"},
             "yaxis": {"title": {"text": currency}, "tickformat": ",.0f", "rangemode": "tozero"},
         },
-    }
+        narrow={
+            "title": phone,
+            "yaxis": {"title": {"text": ""}, "tickformat": "~s"},
+            "xaxis": {"tickfont": {"size": 9}},
+            "margin": {"t": top, "l": 40, "r": 8},
+            "height": 460,
+        },
+    )
 
 
 def company_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -228,9 +228,15 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-# Static files: served by whitenoise under gunicorn; all vendored, no CDN.
+# Static files: served by whitenoise under gunicorn; all local, no CDN. plotly.js comes from the
+# installed plotly package (config.staticfinders), the same version as the Python library.
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    "config.staticfinders.PlotlyFinder",
+]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -1,7 +1,7 @@
 """Interview figures from plain data: funnel, signals, rounds, time to offer, level check.
 
 Pure functions (no database): `interview_stats` takes lists of dicts and returns a dict;
-`stats_figures` turns that dict into plotly figures (dicts with `data` and `layout`).
+`stats_figures` turns that dict into plotly figures (`plotly.graph_objects.Figure`).
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from collections import Counter
 from datetime import date
 from typing import Any
 
+import plotly.graph_objects as go
+
+from accounts.charts import figure, phone_title, plain
 from interviews.levels import Rung, level_check
 
 FUNNEL = (
@@ -175,62 +178,80 @@ def _median(values: list[int]) -> float | None:
     return (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, dict[str, Any]]:
+def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go.Figure]:
     """Build the plotly figures of the analytics page; `labels` translates codes to text."""
 
     def lab(code: str) -> str:
         return labels.get(code, code)
 
-    funnel = {
-        "data": [
-            {
-                "type": "funnel",
-                "y": [lab(r["stage"]) for r in stats["funnel"]],
-                "x": [r["count"] for r in stats["funnel"]],
-                "textinfo": "value",
-                "textfont": {"color": "#ffffff"},
-                "marker": {"color": "#3b5bdb"},
-            }
+    def titled(key: str, layout: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {"title": {"text": lab(key)}, **(layout or {})}
+
+    def narrow(key: str, **layout: Any) -> dict[str, Any]:
+        phone, top = phone_title(lab(key))
+        margin = {"t": top, "r": 8, **layout.pop("margin", {})}
+        return {"title": phone, "margin": margin, **layout}
+
+    funnel = figure(
+        [
+            go.Funnel(
+                y=[lab(r["stage"]) for r in stats["funnel"]],
+                x=[r["count"] for r in stats["funnel"]],
+                textinfo="value",
+                textfont={"color": "#ffffff"},
+                marker={"color": "#3b5bdb"},
+            )
         ],
-        "layout": {"title": {"text": lab("title_funnel")}, "margin": {"l": 130}, "height": 380},
-    }
+        titled(
+            "title_funnel", {"margin": {"l": 130}, "height": 380, "yaxis": {"automargin": True}}
+        ),
+        narrow=narrow("title_funnel", margin={"l": 8, "r": 8}),
+    )
     kinds = list(stats["signal_by_kind"])
-    signals = {
-        "data": [
-            {
-                "type": "bar",
-                "name": lab(s),
-                "x": [lab(k) for k in kinds],
-                "y": [stats["signal_by_kind"][k].get(s, 0) for k in kinds],
-                "marker": {"color": SIGNAL_COLOURS[s]},
-            }
+    signals = figure(
+        [
+            go.Bar(
+                orientation="h",  # round kinds read across, on a phone too
+                name=lab(s),
+                y=[lab(k) for k in kinds],
+                x=[stats["signal_by_kind"][k].get(s, 0) for k in kinds],
+                marker={"color": SIGNAL_COLOURS[s]},
+            )
             for s in SIGNALS
             if any(stats["signal_by_kind"][k].get(s) for k in kinds)
         ],
-        "layout": {"barmode": "stack", "title": {"text": lab("title_signals")}},
-    }
+        titled(
+            "title_signals",
+            {
+                "barmode": "stack",
+                "yaxis": {"automargin": True, "autorange": "reversed"},
+                "height": 200 + 34 * len(kinds),
+            },
+        ),
+        narrow=narrow("title_signals", height=260 + 34 * len(kinds)),
+    )
     companies = list(stats["rounds_per_company"])
-    per_company = {
-        "data": [
-            {
-                "type": "bar",
-                "x": companies,
-                "y": [stats["rounds_per_company"][c] for c in companies],
-                "marker": {"color": "#5c7cfa"},
-            }
+    per_company = figure(
+        [
+            go.Bar(
+                x=[plain(c) for c in companies],
+                y=[stats["rounds_per_company"][c] for c in companies],
+                marker={"color": "#5c7cfa"},
+            )
         ],
-        "layout": {"title": {"text": lab("title_rounds")}},
-    }
-    days = {
-        "data": [
-            {
-                "type": "bar",
-                "orientation": "h",
-                "y": [d["company"] for d in stats["days_to_offer"]],
-                "x": [d["days"] for d in stats["days_to_offer"]],
-                "marker": {"color": "#2f9e44"},
-            }
+        titled("title_rounds", {"xaxis": {"automargin": True}}),
+        narrow=narrow("title_rounds"),
+    )
+    days = figure(
+        [
+            go.Bar(
+                orientation="h",
+                y=[plain(d["company"]) for d in stats["days_to_offer"]],
+                x=[d["days"] for d in stats["days_to_offer"]],
+                marker={"color": "#2f9e44"},
+            )
         ],
-        "layout": {"title": {"text": lab("title_days")}, "margin": {"l": 110}, "height": 320},
-    }
+        titled("title_days", {"margin": {"l": 110}, "height": 320, "yaxis": {"automargin": True}}),
+        narrow=narrow("title_days", margin={"l": 8, "r": 8}),
+    )
     return {"funnel": funnel, "signals": signals, "per_company": per_company, "days": days}

@@ -1,11 +1,14 @@
-"""Plotly figures for the dashboard and comparisons, built in Python as plain dicts."""
+"""Plotly figures for the dashboard and comparisons, built with plotly's graph objects."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
+from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
 from offers.board import COMPONENTS, Board, Evaluation
 from offers.chart_text import plain, subtitle
 from offers.logic import criteria
@@ -18,6 +21,13 @@ COMPONENT_COLORS = {
     "relocation": "#adb5bd",
     "equity": "#2f9e44",
 }
+TAX_COLOR = "#868e96"
+# Options side by side in the yearly chart: on a wide screen, and on a phone.
+FACETS_WIDE = 5
+FACETS_NARROW = 2
+# The yearly and running-value charts draw the best-ranked options only: past a dozen panels
+# or lines a chart is no longer read (the ranking table lists every option).
+CHART_OPTIONS = 12
 
 
 def criterion_label(name: str) -> str:
@@ -38,64 +48,134 @@ def component_label(name: str) -> str:
     }.get(name, name)
 
 
-def yearly_by_component(board: Board) -> dict[str, Any]:
-    """Return stacked bars: each option's yearly pay by component on the board's basis."""
-    ranked = [ev for _r, ev in board.ranked]
-    xs: list[list[str]] = [[], []]
-    for ev in ranked:
-        for year in range(1, len(ev.values) + 1):
-            xs[0].append(plain(ev.offer.name[:16]))
-            xs[1].append(_("Y%(y)s") % {"y": year})
-    data: list[dict[str, Any]] = []
-    for comp in COMPONENTS:
-        ys = [round(v) for ev in ranked for v in ev.component(comp)]
-        data.append(
-            {
-                "type": "bar",
-                "name": component_label(comp),
-                "x": xs,
-                "y": ys,
-                "marker": {"color": COMPONENT_COLORS[comp]},
-            }
-        )
-    if board.basis.after_tax:
-        data.append(
-            {
-                "type": "bar",
-                "name": component_label("tax"),
-                "x": xs,
-                "y": [-round(v) for ev in ranked for v in ev.component("tax")],
-                "marker": {"color": "#868e96"},
-            }
-        )
-        data.append(
-            {
-                "type": "scatter",
-                "mode": "markers",
-                "name": component_label("net"),
-                "x": xs,
-                "y": [round(v) for ev in ranked for v in ev.values],
-                "marker": {"color": "#212529", "symbol": "diamond", "size": 9},
-            }
-        )
+def _short(name: str, limit: int) -> str:
+    return plain(name if len(name) <= limit else name[: limit - 1] + "…")
+
+
+def _year_ticks(years: int) -> dict[str, object]:
+    """Return an x axis labelled Y1, Y2... without its title (room for the legend on a phone)."""
+    ticks = list(range(1, years + 1))
     return {
-        "data": data,
-        "layout": {
-            "barmode": "relative",
-            "title": {"text": _("Pay by year") + subtitle(board.basis.label)},
-            "yaxis": {"tickformat": "~s", "automargin": True},
-            "xaxis": {"tickangle": 0, "automargin": True, "tickfont": {"size": 10}},
-            "legend": {"orientation": "h", "y": -0.18, "x": 0},
-            "margin": {"t": 80, "b": 90},
-            "height": 440,
-        },
+        "title": {"text": ""},
+        "tickmode": "array",
+        "tickvals": ticks,
+        "ticktext": [_("Y%(y)s") % {"y": y} for y in ticks],
     }
 
 
-def cumulative_with_bands(board: Board) -> dict[str, Any]:
-    """Return running value lines with the Monte Carlo P10-P90 band of each option."""
+def _charted(board: Board) -> list[Evaluation]:
+    """Return the options a chart of every option draws: the best-ranked CHART_OPTIONS."""
+    return [ev for _r, ev in board.ranked][:CHART_OPTIONS]
+
+
+def _basis(board: Board) -> str:
+    """Return the board's basis, and how many options the chart leaves out, if any."""
+    total = len(board.ranked)
+    if total <= CHART_OPTIONS:
+        return board.basis.label
+    return (
+        board.basis.label
+        + " · "
+        + _("the top %(n)s of %(total)s options") % {"n": CHART_OPTIONS, "total": total}
+    )
+
+
+def _grid(count: int, columns: int) -> dict[str, int | str]:
+    columns = max(1, min(count, columns))
+    return {"rows": math.ceil(count / columns), "columns": columns, "pattern": "independent"}
+
+
+def yearly_by_component(board: Board) -> go.Figure:
+    """Return small multiples: one panel per option, its yearly pay stacked by component.
+
+    All panels share the money axis, so heights compare across options; a phone shows two
+    panels a row instead of twenty bars in one. The traces are specs that `go.Figure` validates
+    (as it would `go.Bar` objects, which it would validate a second time: this chart has a
+    trace per component and option).
+    """
+    ranked = _charted(board)
+    shown = [*COMPONENTS, "tax", "net"] if board.basis.after_tax else list(COMPONENTS)
     data: list[dict[str, Any]] = []
-    for i, (_r, ev) in enumerate(board.ranked):
+    layout: dict[str, Any] = {}
+    for i, ev in enumerate(ranked):
+        n = "" if i == 0 else str(i + 1)
+        years = [_("Y%(y)s") % {"y": year} for year in range(1, len(ev.values) + 1)]
+        for comp in shown:
+            common: dict[str, Any] = {
+                "name": component_label(comp),
+                "x": years,
+                "xaxis": f"x{n}",
+                "yaxis": f"y{n}",
+                "legendgroup": comp,
+                "showlegend": i == 0,
+            }
+            if comp == "net":
+                data.append(
+                    {
+                        "type": "scatter",
+                        "mode": "markers",
+                        "y": [round(v) for v in ev.values],
+                        "marker": {"color": INK, "symbol": "diamond", "size": 8},
+                        **common,
+                    }
+                )
+            elif comp == "tax":
+                data.append(
+                    {
+                        "type": "bar",
+                        "y": [-round(v) for v in ev.component("tax")],
+                        "marker": {"color": TAX_COLOR},
+                        **common,
+                    }
+                )
+            else:
+                data.append(
+                    {
+                        "type": "bar",
+                        "y": [round(v) for v in ev.component(comp)],
+                        "marker": {"color": COMPONENT_COLORS[comp]},
+                        **common,
+                    }
+                )
+        layout[f"xaxis{n}"] = {
+            "title": {"text": _short(ev.offer.name, 22), "font": {"size": 12}},
+            "tickfont": {"size": 10},
+            "automargin": True,
+        }
+        layout[f"yaxis{n}"] = {"tickformat": "~s", "automargin": True, "zeroline": True}
+        if i:
+            layout[f"yaxis{n}"]["matches"] = "y"  # one money scale for every option
+    title = _("Pay by year")
+    wide = _grid(len(ranked), FACETS_WIDE)
+    narrow = _grid(len(ranked), FACETS_NARROW)
+    # The legend above the panels: under the grid it would cover the last row's option names.
+    legend_on_top = {"y": 1.02, "yanchor": "bottom"}
+    basis = _basis(board)
+    phone, top = phone_title(title, plain(basis))
+    return figure(
+        data,
+        {
+            **layout,
+            "barmode": "relative",
+            "grid": {**wide, "xgap": 0.12, "ygap": 0.3},
+            "title": {"text": title + subtitle(basis)},
+            "legend": {**BASE_LEGEND, **legend_on_top},
+            "margin": {"t": 110},
+            "height": 190 + 260 * int(wide["rows"]),
+        },
+        narrow={
+            "grid": {**narrow, "xgap": 0.2, "ygap": 0.25},
+            "title": phone,
+            "margin": {"t": top + 90, "l": 44, "r": 8},  # and three rows of legend
+            "height": 250 + 230 * int(narrow["rows"]),
+        },
+    )
+
+
+def cumulative_with_bands(board: Board) -> go.Figure:
+    """Return running value lines with the Monte Carlo P10-P90 band of each option."""
+    data: list[go.Scatter] = []
+    for i, ev in enumerate(_charted(board)):
         color = PALETTE[i % len(PALETTE)]
         years = list(range(1, len(ev.values) + 1))
         cumulative = []
@@ -107,90 +187,96 @@ def cumulative_with_bands(board: Board) -> dict[str, Any]:
         if band is not None:
             low, high = band
             data.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "x": years,
-                    "y": [round(v) for v in high],
-                    "line": {"width": 0, "color": color},
-                    "showlegend": False,
-                    "hoverinfo": "skip",
-                    "legendgroup": ev.key,
-                }
+                go.Scatter(
+                    mode="lines",
+                    x=years,
+                    y=[round(v) for v in high],
+                    line={"width": 0, "color": color},
+                    showlegend=False,
+                    hoverinfo="skip",
+                    legendgroup=ev.key,
+                )
             )
             data.append(
-                {
-                    "type": "scatter",
-                    "mode": "lines",
-                    "x": years,
-                    "y": [round(v) for v in low],
-                    "fill": "tonexty",
-                    "fillcolor": _rgba(color, 0.15),
-                    "line": {"width": 0, "color": color},
-                    "name": _("%(n)s P10–P90") % {"n": plain(ev.offer.name[:24])},
-                    "legendgroup": ev.key,
-                    "showlegend": False,
-                }
+                go.Scatter(
+                    mode="lines",
+                    x=years,
+                    y=[round(v) for v in low],
+                    fill="tonexty",
+                    fillcolor=rgba(color, 0.15),
+                    line={"width": 0, "color": color},
+                    name=_("%(n)s P10–P90") % {"n": plain(ev.offer.name[:24])},
+                    legendgroup=ev.key,
+                    showlegend=False,
+                )
             )
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "x": years,
-                "y": cumulative,
-                "name": plain(ev.offer.name[:32]),
-                "line": {"color": color, "width": 2.5},
-                "legendgroup": ev.key,
-            }
+            go.Scatter(
+                mode="lines+markers",
+                x=years,
+                y=cumulative,
+                name=plain(ev.offer.name[:32]),
+                line={"color": color, "width": 2.5},
+                legendgroup=ev.key,
+            )
         )
-    return {
-        "data": data,
-        "layout": {
-            "title": {
-                "text": _("Running value, with the P10–P90 range of share prices")
-                + subtitle(board.basis.label)
-            },
-            "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
+    title = _("Running value, with the P10–P90 range of share prices")
+    basis = _basis(board)
+    phone, top = phone_title(title, plain(basis))
+    rows = len(data)
+    return figure(
+        data,
+        {
+            "title": {"text": title + subtitle(basis)},
+            "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
             "yaxis": {"tickformat": "~s", "automargin": True},
-            "legend": {"orientation": "h", "y": -0.22, "x": 0},
-            "margin": {"t": 80, "b": 110},
             "height": 460,
         },
-    }
+        narrow={
+            "title": phone,
+            "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
+            "margin": {"t": top, "l": 44, "r": 8},
+            "height": 480 + 12 * rows,
+        },
+    )
 
 
-def score_contributions(board: Board) -> dict[str, Any]:
+def score_contributions(board: Board) -> go.Figure:
     """Return horizontal stacked bars: each criterion's contribution to each option's score."""
     names = [plain(r.name[:24]) + (" ⊘" if r.excluded else "") for r in board.ranking][::-1]
     data = []
     if board.ranking:
         for i, criterion in enumerate(board.ranking[0].criteria):
             data.append(
-                {
-                    "type": "bar",
-                    "orientation": "h",
-                    "name": criterion_label(criterion),
-                    "y": names,
-                    "x": [round(r.criteria[criterion].contribution, 4) for r in board.ranking][
-                        ::-1
-                    ],
-                    "marker": {"color": PALETTE[i % len(PALETTE)]},
-                }
+                go.Bar(
+                    orientation="h",
+                    name=criterion_label(criterion),
+                    y=names,
+                    x=[round(r.criteria[criterion].contribution, 4) for r in board.ranking][::-1],
+                    marker={"color": PALETTE[i % len(PALETTE)]},
+                )
             )
-    return {
-        "data": data,
-        "layout": {
+    height = max(280, 90 + 36 * len(names))
+    title = _("What each criterion adds to the score")
+    phone, top = phone_title(title)
+    return figure(
+        data,
+        {
             "barmode": "stack",
-            "title": {"text": _("What each criterion adds to the score")},
+            "title": {"text": title},
             "xaxis": {"range": [0, 1]},
             "yaxis": {"automargin": True},
-            "legend": {"orientation": "h", "y": -0.15},
-            "height": max(280, 90 + 36 * len(names)),
+            "height": height,
         },
-    }
+        narrow={
+            "title": phone,
+            "margin": {"t": top, "r": 8},
+            "height": height + 30 * math.ceil(len(data) / 2),
+        },
+    )
 
 
-def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, Any]:
+def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
     """Return bars of the yearly difference A - B by component (tax counted against)."""
     years = list(range(1, min(len(a.values), len(b.values)) + 1))
     data = []
@@ -201,31 +287,28 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> dict[str, An
             sign * round(x - y) for x, y in zip(a.component(comp), b.component(comp), strict=False)
         ]
         data.append(
-            {
-                "type": "bar",
-                "name": component_label(comp),
-                "x": years,
-                "y": ys,
-                "marker": {"color": COMPONENT_COLORS.get(comp, "#868e96")},
-            }
+            go.Bar(
+                name=component_label(comp),
+                x=years,
+                y=ys,
+                marker={"color": COMPONENT_COLORS.get(comp, TAX_COLOR)},
+            )
         )
-    return {
-        "data": data,
-        "layout": {
+    title = _("%(a)s minus %(b)s, by year") % {"a": plain(a.offer.name), "b": plain(b.offer.name)}
+    phone, top = phone_title(title, plain(a.basis.label))
+    return figure(
+        data,
+        {
             "barmode": "relative",
-            "title": {
-                "text": _("%(a)s minus %(b)s, by year")
-                % {"a": plain(a.offer.name), "b": plain(b.offer.name)}
-                + subtitle(a.basis.label)
-            },
-            "xaxis": {"dtick": 1, "title": {"text": _("Year")}},
+            "title": {"text": title + subtitle(a.basis.label)},
+            "xaxis": _year_ticks(len(years)),
             "yaxis": {"tickformat": "~s", "automargin": True},
-            "height": 340,
+            "height": 380,
         },
-    }
-
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    h = hex_color.lstrip("#")
-    r, g, b = int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
-    return f"rgba({r},{g},{b},{alpha})"
+        narrow={
+            "title": phone,
+            "xaxis": _year_ticks(len(years)),
+            "margin": {"t": top, "l": 44, "r": 8},
+            "height": 460,
+        },
+    )

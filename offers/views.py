@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.charts import figure_json
 from accounts.forms import form_add_service_errors
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.http import method_refused
@@ -71,9 +72,13 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     }
     context["verdict"] = board_verdict(board)
     if ok:
-        context["fig_yearly"] = board_derived(board, "yearly", charts.yearly_by_component)
-        context["fig_cumulative"] = board_derived(board, "cumulative", charts.cumulative_with_bands)
-        context["fig_scores"] = board_derived(board, "scores", charts.score_contributions)
+        # Built and validated once per board, kept as the JSON the page embeds.
+        for key, build in (
+            ("fig_yearly", charts.yearly_by_component),
+            ("fig_cumulative", charts.cumulative_with_bands),
+            ("fig_scores", charts.score_contributions),
+        ):
+            context[key] = board_derived(board, key, lambda b, build=build: figure_json(build(b)))
     return context
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import plotly.graph_objects as go
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from accounts.charts import PLOTLY_JS, figure
 from offers.chart_text import plain, subtitle
 from offers.charts import PALETTE, criterion_label
 from offers.export.comparison import Comparison
@@ -21,33 +23,32 @@ def _short(name: str) -> str:
     return plain(name if len(name) <= 28 else name[:27] + "…")
 
 
-def figure_yearly(c: Comparison) -> dict[str, Any]:
+def figure_yearly(c: Comparison) -> go.Figure:
     """Return grouped bars of each top option's yearly total in home currency."""
     basis = c.meta["basis"]
     totals = list(c.yearly_totals(basis).items())[:CHART_OPTIONS]
     data = [
-        {
-            "type": "bar",
-            "name": _short(name),
-            "x": [_("Y%(y)s") % {"y": i + 1} for i in range(len(values))],
-            "y": [round(v) for v in values],
-            "marker": {"color": PALETTE[i % len(PALETTE)]},
-        }
+        go.Bar(
+            name=_short(name),
+            x=[_("Y%(y)s") % {"y": i + 1} for i in range(len(values))],
+            y=[round(v) for v in values],
+            marker={"color": PALETTE[i % len(PALETTE)]},
+        )
         for i, (name, values) in enumerate(totals)
     ]
-    return {
-        "data": data,
-        "layout": {
+    return figure(
+        data,
+        {
             "barmode": "group",
             "title": {"text": _("Pay by year") + subtitle(c.meta["basis_label"])},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
         },
-    }
+    )
 
 
-def figure_cumulative(c: Comparison) -> dict[str, Any]:
+def figure_cumulative(c: Comparison) -> go.Figure:
     """Return lines of each top option's cumulative total in home currency."""
     basis = c.meta["basis"]
     data = []
@@ -57,53 +58,51 @@ def figure_cumulative(c: Comparison) -> dict[str, Any]:
             running += v
             ys.append(round(running))
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "name": _short(name),
-                "x": list(range(1, len(ys) + 1)),
-                "y": ys,
-                "line": {"color": PALETTE[i % len(PALETTE)]},
-            }
+            go.Scatter(
+                mode="lines+markers",
+                name=_short(name),
+                x=list(range(1, len(ys) + 1)),
+                y=ys,
+                line={"color": PALETTE[i % len(PALETTE)]},
+            )
         )
-    return {
-        "data": data,
-        "layout": {
+    return figure(
+        data,
+        {
             "title": {"text": _("Running value") + subtitle(c.meta["basis_label"])},
             "xaxis": {"title": {"text": _("Year")}, "dtick": 1},
             "yaxis": {"tickformat": ",.0f"},
             "height": 360,
             "margin": {"l": 80},
         },
-    }
+    )
 
 
-def figure_scores(c: Comparison) -> dict[str, Any]:
+def figure_scores(c: Comparison) -> go.Figure:
     """Return stacked horizontal bars: what each criterion adds to each option's score."""
     ranked = [o for o in c.options if o["rank"] is not None][:CHART_OPTIONS]
     names = [_short(o["name"]) + (" ⊘" if o["excluded"] else "") for o in ranked][::-1]
     criteria = list(ranked[0]["criteria"]) if ranked else []
     data = [
-        {
-            "type": "bar",
-            "orientation": "h",
-            "name": criterion_label(criterion),
-            "y": names,
-            "x": [round(o["criteria"][criterion]["contribution"], 4) for o in ranked][::-1],
-            "marker": {"color": PALETTE[i % len(PALETTE)]},
-        }
+        go.Bar(
+            orientation="h",
+            name=criterion_label(criterion),
+            y=names,
+            x=[round(o["criteria"][criterion]["contribution"], 4) for o in ranked][::-1],
+            marker={"color": PALETTE[i % len(PALETTE)]},
+        )
         for i, criterion in enumerate(criteria)
     ]
-    return {
-        "data": data,
-        "layout": {
+    return figure(
+        data,
+        {
             "barmode": "stack",
             "title": {"text": _("What each criterion adds to the score")},
             "xaxis": {"range": [0, 1]},
+            "yaxis": {"automargin": True},
             "height": max(260, 80 + 34 * len(names)),
-            "margin": {"l": 200},
         },
-    }
+    )
 
 
 def year_table(c: Comparison) -> list[dict[str, Any]]:
@@ -229,8 +228,7 @@ def html_bytes(c: Comparison) -> bytes:
     # A saved file carries no Content-Security-Policy; inlining is what lets it work offline.
     context["inline_css"] = _static_text("css/app.css")
     context["inline_js"] = [
-        _static_text(name).replace("</script", "<\\/script")
-        for name in ("vendor/plotly-4.1.2.min.js", "js/app.js")
+        _static_text(name).replace("</script", "<\\/script") for name in (PLOTLY_JS, "js/app.js")
     ]
     context["LANGUAGE_CODE"] = settings.LANGUAGE_CODE
     return render_to_string("offers/export_report_file.html", context).encode("utf-8")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
+from accounts.charts import figure, phone_title, rgba
 from offers.chart_text import plain
 from offers.models import Scenario
 from offers.scenarios.evaluation import ScenarioView
@@ -21,9 +21,9 @@ def _running(values: list[float]) -> list[float]:
     return out
 
 
-def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
+def cumulative_figure(view: ScenarioView) -> go.Figure:
     """Return cumulative value lines: the scenario, its original offer and every other option."""
-    data: list[dict[str, Any]] = []
+    data: list[go.Scatter] = []
     for i, row in enumerate(view.rows):
         years = list(range(1, len(row.yearly) + 1))
         if row.is_scenario:
@@ -46,88 +46,89 @@ def cumulative_figure(view: ScenarioView) -> dict[str, Any]:
         else:
             name, line = plain(row.name[:28]), {"color": PALETTE[i % len(PALETTE)], "width": 1.5}
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines+markers",
-                "x": years,
-                "y": _running(row.yearly),
-                "name": name,
-                "line": line,
-            }
+            go.Scatter(mode="lines+markers", x=years, y=_running(row.yearly), name=name, line=line)
         )
-    return {
-        "data": data,
-        "layout": {
-            "title": {"text": _("Cumulative value (%(c)s)") % {"c": view.prefs.home_currency}},
+    title = _("Cumulative value (%(c)s)") % {"c": view.prefs.home_currency}
+    phone, top = phone_title(title)
+    return figure(
+        data,
+        {
+            "title": {"text": title},
             "xaxis": {"dtick": 1, "tickprefix": "Y"},
             "yaxis": {"tickformat": ",.0f", "automargin": True},
             "height": 360,
         },
-    }
+        narrow={
+            "title": phone,
+            "margin": {"t": top, "l": 44, "r": 8},
+            "yaxis": {"tickformat": "~s"},
+            "height": 380 + 22 * len(data),
+        },
+    )
 
 
-def mc_fan_figure(scenario: Scenario) -> dict[str, Any] | None:
+def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
     """Return the stored Monte Carlo as P10-P90 fans of cumulative value, P50 lines."""
     result = scenario.mc_result
     if not result:
         return None
-    data: list[dict[str, Any]] = []
+    data: list[go.Scatter] = []
     for i, option in enumerate(result.get("options", [])):
         color = "#c2255c" if option["is_scenario"] else PALETTE[i % len(PALETTE)]
         cum = option["cumulative"]
         years = list(range(1, len(cum["p50"]) + 1))
         name = _("Scenario") if option["is_scenario"] else plain(option["name"][:28])
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "x": years,
-                "y": cum["p90"],
-                "line": {"width": 0, "color": color},
-                "showlegend": False,
-                "hoverinfo": "skip",
-                "legendgroup": option["key"],
-            }
+            go.Scatter(
+                mode="lines",
+                x=years,
+                y=cum["p90"],
+                line={"width": 0, "color": color},
+                showlegend=False,
+                hoverinfo="skip",
+                legendgroup=option["key"],
+            )
         )
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "x": years,
-                "y": cum["p10"],
-                "fill": "tonexty",
-                "fillcolor": _rgba(color, 0.28 if option["is_scenario"] else 0.1),
-                "line": {"width": 0, "color": color},
-                "showlegend": False,
-                "legendgroup": option["key"],
-                "name": f"{name} P10–P90",
-            }
+            go.Scatter(
+                mode="lines",
+                x=years,
+                y=cum["p10"],
+                fill="tonexty",
+                fillcolor=rgba(color, 0.28 if option["is_scenario"] else 0.1),
+                line={"width": 0, "color": color},
+                showlegend=False,
+                legendgroup=option["key"],
+                name=f"{name} P10–P90",
+            )
         )
         data.append(
-            {
-                "type": "scatter",
-                "mode": "lines",
-                "x": years,
-                "y": cum["p50"],
-                "name": f"{name} P50",
-                "line": {"color": color, "width": 3 if option["is_scenario"] else 1.5},
-                "legendgroup": option["key"],
-            }
+            go.Scatter(
+                mode="lines",
+                x=years,
+                y=cum["p50"],
+                name=f"{name} P50",
+                line={"color": color, "width": 3 if option["is_scenario"] else 1.5},
+                legendgroup=option["key"],
+            )
         )
-    return {
-        "data": data,
-        "layout": {
-            "title": {
-                "text": _("Cumulative value, P10–P90 over %(n)s paths (%(c)s)")
-                % {"n": f"{result.get('paths', 0):,}", "c": result.get("currency", "")}
-            },
+    title = _("Cumulative value, P10–P90 over %(n)s paths (%(c)s)") % {
+        "n": f"{result.get('paths', 0):,}",
+        "c": result.get("currency", ""),
+    }
+    phone, top = phone_title(title)
+    return figure(
+        data,
+        {
+            "title": {"text": title},
             "xaxis": {"dtick": 1, "tickprefix": "Y"},
             "yaxis": {"tickformat": ",.0f", "automargin": True},
             "height": 380,
         },
-    }
-
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    h = hex_color.lstrip("#")
-    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+        narrow={
+            "title": phone,
+            "margin": {"t": top, "l": 44, "r": 8},
+            "yaxis": {"tickformat": "~s"},
+            "height": 400 + 8 * len(data),
+        },
+    )

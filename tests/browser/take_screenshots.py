@@ -172,6 +172,25 @@ def main() -> int:
                 page.screenshot(
                     path=options.out / "dashboard-mobile.png", full_page=options.full_page
                 )
+
+                # Dark mode follows the system setting: the dashboard on a laptop and a phone.
+                dark = browser.new_context(
+                    base_url=base,
+                    viewport=DESKTOP,
+                    locale="en-US",
+                    timezone_id="Asia/Taipei",
+                    color_scheme="dark",
+                )
+                dark.add_cookies(ctx.cookies())
+                page = dark.new_page()
+                for name, size in (
+                    ("dashboard-dark.png", DESKTOP),
+                    ("dashboard-mobile-dark.png", PHONE),
+                ):
+                    page.set_viewport_size(size)
+                    page.goto("/")
+                    settle(page)
+                    page.screenshot(path=options.out / name, full_page=options.full_page)
                 browser.close()
         finally:
             server.terminate()

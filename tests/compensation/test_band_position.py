@@ -54,7 +54,7 @@ def test_band_position_hand_figures(alice, package):
     }
     assert pos["at_top_of_band"] is False
     assert pos["base"]["next"] == {"min": 240000.0, "mid": 265000.0, "max": 290000.0}
-    fig = pos["figure"]
+    fig = pos["figure"].to_plotly_json()
     assert {"data", "layout"} <= set(fig)
     bars = fig["data"][0]
     assert bars["base"][:2] == [180000.0, 240000.0] and bars["x"][:2] == [60000.0, 50000.0]

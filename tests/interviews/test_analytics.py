@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import plotly.graph_objects as go
+
 from interviews.analytics import furthest_stage_index, interview_stats, offer_date, stats_figures
 
 D0 = date(2026, 9, 1)
@@ -117,7 +119,7 @@ def test_empty_input():
     assert stats["median_days_to_offer"] is None and stats["level_checks"] == []
     figures = stats_figures(stats, {})
     assert set(figures) == {"funnel", "signals", "per_company", "days"}
-    assert figures["signals"]["data"] == []
+    assert figures["signals"].data == ()
 
 
 def test_helpers():
@@ -126,10 +128,12 @@ def test_helpers():
     assert offer_date([("negotiating", day(9)), ("offer", day(7))]) == day(7)
 
 
-def test_figures_are_plain_plotly_dicts():
+def test_figures_are_plotly_figures_with_the_counted_figures():
     stats = interview_stats(PROCESSES, ROUNDS)
-    figures = stats_figures(stats, {"onsite": "Onsite"})
+    built = stats_figures(stats, {"onsite": "Onsite"})
+    assert all(isinstance(f, go.Figure) for f in built.values())
+    figures = {name: f.to_plotly_json() for name, f in built.items()}
     assert figures["funnel"]["data"][0]["x"] == [5, 5, 4, 4, 3, 3, 2, 2, 1]
     assert "Onsite" in figures["funnel"]["data"][0]["y"]
-    stacked = {t["name"]: t["y"] for t in figures["signals"]["data"]}
+    stacked = {t["name"]: t["x"] for t in figures["signals"]["data"]}  # horizontal bars
     assert stacked["strong_no_hire"] == [0, 0, 0, 1, 0]

@@ -6,6 +6,7 @@ model, form, page, chart or export names the criteria itself and so would miss t
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -127,7 +128,7 @@ def test_dashboard_ranks_and_charts_every_criterion(client, ranked_user):
         assert tuple(ranking[name].criteria) == KEYS
         for criterion, rating in zip(RATINGS, ratings, strict=False):
             assert ranking[name].criteria[criterion.key].figures["rating"] == rating
-    names = [trace["name"] for trace in response.context["fig_scores"]["data"]]
+    names = [trace["name"] for trace in json.loads(response.context["fig_scores"])["data"]]
     assert names == [criterion_label(k) for k in KEYS]
 
 
@@ -135,10 +136,10 @@ def test_dashboard_ranks_and_charts_every_criterion(client, ranked_user):
 def test_export_report_legend_names_every_criterion(ranked_user):
     comparison = comparison_build(user=ranked_user)
     assert [o["criteria"] and list(o["criteria"]) for o in comparison.options] == [list(KEYS)] * 2
-    names = [trace["name"] for trace in figure_scores(comparison)["data"]]
+    names = [trace.name for trace in figure_scores(comparison).data]
     assert names == [criterion_label(k) for k in KEYS]
     with translation.override("zh-hant"):
-        names = [trace["name"] for trace in figure_scores(comparison)["data"]]
+        names = [trace.name for trace in figure_scores(comparison).data]
         assert all(CJK.search(n) for n in names)
 
 

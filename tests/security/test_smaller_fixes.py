@@ -6,6 +6,7 @@ import json
 
 import pytest
 from django.urls import reverse
+from plotly.basedatatypes import BaseFigure
 
 from accounts.models import Revision
 from interviews.forms import QuickRoundForm, RoundForm
@@ -90,7 +91,9 @@ def test_plain_escapes_markup_for_plotly():
 
 
 def _strings(obj):
-    if isinstance(obj, str):
+    if isinstance(obj, BaseFigure):  # every string plotly will send to the page
+        yield from _strings(obj.to_plotly_json())
+    elif isinstance(obj, str):
         yield obj
     elif isinstance(obj, dict):
         for v in obj.values():
