@@ -154,7 +154,12 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
-    """Change the adjustments: live (htmx, no history entry) or saved (with history)."""
+    """Change the adjustments: live (htmx: figures only, nothing written) or saved (a version).
+
+    A live update values the typed adjustments on the unsaved scenario (the form has copied
+    them onto the instance) and writes nothing: only the Save button stores them, with a
+    history entry.
+    """
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
@@ -162,6 +167,10 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
     stored_version = scenario.version
     form = ScenarioForm(request.POST, instance=scenario, user=request.user)
     if form.is_valid():
+        if live:
+            context = _results_context(request, scenario)
+            context["form"] = form
+            return render(request, "offers/partials/scenario_results.html", context)
         expected = form.cleaned_data.get("version") or stored_version
         try:
             services.scenario_update(
@@ -169,17 +178,12 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
                 scenario=scenario,
                 data=dict(form.cleaned_data),
                 expected_version=expected,
-                record=not live,
             )
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         else:
-            if not live:
-                messages.success(request, _("Scenario saved."))
-                return redirect("offers:scenario_detail", pk=scenario.pk)
-            context = _results_context(request, scenario)
-            context["form"] = form
-            return render(request, "offers/partials/scenario_results.html", context)
+            messages.success(request, _("Scenario saved."))
+            return redirect("offers:scenario_detail", pk=scenario.pk)
     fresh = selectors.scenario_get(user=request.user, pk=pk)
     if live:
         context = {"scenario": fresh, "form": form, "errors_only": True}
