@@ -38,7 +38,7 @@ WATCHED_APPS = ("compensation", "interviews", "offers")
 IGNORED_MODELS = ("offers.scenario", "offers.exportjob")
 SHARED = "shared"
 RECENT_BOARDS = 64
-DERIVED_PER_BOARD = 16
+DERIVED_PER_BOARD = 32
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 

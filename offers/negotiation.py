@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
@@ -18,6 +19,7 @@ from compensation.engine import next_vest_date as engine_next_vest_date
 from compensation.models import Band, Level
 from compensation.selectors import FxTable, band_for, fx_table, next_level, yearly_stock_value
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
+from offers.board_cache import board_derived
 from offers.logic.negotiation import (
     AlternativeFacts,
     BandFacts,
@@ -200,7 +202,10 @@ def alternatives(
     """Return the other options and the interview processes still running without an offer."""
     from interviews.selectors import active_processes
 
-    running = {p.pk: p for p in active_processes(user=user)}
+    # Read once per board: the export asks for the points of ten options on one board.
+    running: dict[int, Any] = board_derived(
+        board, "active-processes", lambda _board: {p.pk: p for p in active_processes(user=user)}
+    )
     found: list[AlternativeFacts] = []
     linked: set[int] = set()
     for ev in board.evaluations:
@@ -231,14 +236,19 @@ def alternatives(
                 stage=process.get_stage_display() if process is not None else "",
             )
         )
+    estimates: dict[int | None, float] = {}  # one band look-up per level, not per process
     for process in running.values():
         if process.pk in linked:
             continue
+        if process.target_level_id not in estimates:
+            estimates[process.target_level_id] = _band_estimate(
+                user=user, level=process.target_level, board=board, fx=fx
+            )
         found.append(
             AlternativeFacts(
                 name=f"{process.company.name}: {process.role}",
                 company=process.company.name,
-                value=_band_estimate(user=user, level=process.target_level, board=board, fx=fx),
+                value=estimates[process.target_level_id],
                 first_year=0.0,
                 evidence_kind="active_process",
                 shareable=False,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -50,29 +52,50 @@ def board_verdict(board: valuation.Board) -> Verdict | None:
         return None
 
 
+def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str, Any]:
+    """Return what the dashboard shows from the board and the date (kept with the board)."""
+    ok = [ev for _r, ev in board.ranked]
+    context: dict[str, Any] = {
+        "board": board,
+        "prefs": board.prefs,
+        "strips": board_derived(
+            board,
+            f"strips:{today}",
+            lambda board: valuation.tz_strips_by_zone(ok, board.prefs, today),
+        ),
+        "verdict": board_derived(board, "verdict", board_verdict),
+    }
+    if ok:
+        context["fig_yearly"] = board_derived(board, "yearly", charts.yearly_by_component)
+        context["fig_cumulative"] = board_derived(board, "cumulative", charts.cumulative_with_bands)
+        context["fig_scores"] = board_derived(board, "scores", charts.score_contributions)
+    return context
+
+
 def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     """Return everything the dashboard shows."""
     from interviews.selectors import upcoming_deadlines, upcoming_rounds
 
     board = board_get(user=request.user)
     today = timezone.localdate()
-    ok = [ev for _r, ev in board.ranked]
-    context: dict[str, Any] = {
-        "board": board,
-        "prefs": board.prefs,
-        "has_prefs": board.prefs.pk is not None,
-        "rounds": list(upcoming_rounds(user=request.user, limit=6)),
-        "deadlines": list(upcoming_deadlines(user=request.user)),
-        "strips": valuation.tz_strips_by_zone(ok, board.prefs, today),
-        "offer_deadlines": [
-            e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
-        ],
-    }
-    context["verdict"] = board_verdict(board)
-    if ok:
-        context["fig_yearly"] = board_derived(board, "yearly", charts.yearly_by_component)
-        context["fig_cumulative"] = board_derived(board, "cumulative", charts.cumulative_with_bands)
-        context["fig_scores"] = board_derived(board, "scores", charts.score_contributions)
+    context = dashboard_board_context(board, today)
+    # The ranking, charts, time zones and sensitivity: rendered once per board and date (they
+    # read nothing of the request), the rest of the page around them on every request.
+    context["board_html"] = board_derived(
+        board,
+        f"dashboard-html:{today}",
+        lambda board: render_to_string("offers/partials/dashboard_board.html", context),
+    )
+    context.update(
+        {
+            "has_prefs": board.prefs.pk is not None,
+            "rounds": list(upcoming_rounds(user=request.user, limit=6)),
+            "deadlines": list(upcoming_deadlines(user=request.user)),
+            "offer_deadlines": [
+                e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
+            ],
+        }
+    )
     return context
 
 
