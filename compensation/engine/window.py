@@ -108,8 +108,9 @@ def _segment_values(
     active = (k >= lo + 1) & (k <= hi)
     out: dict[str, np.ndarray] = {}
     for name in ("base", "bonus", "sign_on", "relocation"):
+        # The same on every simulated path: one row, broadcast when summed with the equity.
         monthly = np.where(active, fixed[name] * spec.fx_to_home, 0.0)
-        out[name] = _to_window(np.broadcast_to(monthly, (*lead, n_pkg)), k, months)
+        out[name] = _to_window(monthly, k, months)
     out["equity"] = _to_window(np.where(active, equity * keep * stock_fx, 0.0), k, months)
     return out
 
@@ -155,6 +156,9 @@ def window_yearly(
             total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
     out["total"] = sum(out[c] for c in COMPONENTS)  # type: ignore[assignment]
+    for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
+        if out[name].shape != out["total"].shape:
+            out[name] = np.broadcast_to(out[name], out["total"].shape)
     out["tax"] = _per_year(np.broadcast_to(tax, out["total"].shape[:-1] + (months,)), years)
     out["net"] = out["total"] - out["tax"]
     return out
