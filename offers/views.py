@@ -24,7 +24,7 @@ from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
-from offers.board_cache import board_derived, board_get
+from offers.board_cache import board_cached, board_derived, board_get
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.logic.errors import LogicInputError
 from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
@@ -107,8 +107,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def offer_list(request: HttpRequest) -> HttpResponse:
-    """List the user's options."""
-    offers = list(selectors.offer_list(user=request.user))
+    """List the user's options (from the cached board when there is one: no query)."""
+    board = board_cached(user=request.user)
+    offers = (
+        [ev.offer for ev in board.evaluations]
+        if board is not None
+        else list(selectors.offer_list(user=request.user))
+    )
     return render(request, "offers/offer_list.html", {"offers": offers})
 
 

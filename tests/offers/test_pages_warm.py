@@ -40,6 +40,8 @@ def options(alice, django_capture_on_commit_callbacks):
 PAGES = {
     # the upcoming rounds, the upcoming deadlines
     "dashboard": (lambda offer, scenario: reverse("offers:dashboard"), 6),
+    # nothing else: the options come with the board
+    "offer_list": (lambda offer, scenario: reverse("offers:offer_list"), 4),
     # nothing else: the offer comes with the board (another user's id is not on it: 404)
     "offer": (lambda offer, scenario: reverse("offers:offer_detail", args=[offer.pk]), 4),
     # nothing else: the offer and its negotiation points come with the board
@@ -58,7 +60,8 @@ def test_warm_page_queries_do_not_grow_with_the_options(
     offer, scenario = options(n)
     url_of, expected = PAGES[page]
     url = url_of(offer, scenario)
-    assert client_alice.get(url).status_code == 200  # warms the board
+    assert client_alice.get(reverse("offers:dashboard")).status_code == 200  # warms the board
+    assert client_alice.get(url).status_code == 200  # and the page's own parts
     with django_assert_num_queries(expected):
         response = client_alice.get(url)
     assert response.status_code == 200
