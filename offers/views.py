@@ -178,9 +178,19 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ranked": ranked,
         "prefs": board.prefs,
         "board": board,
-        "strip": valuation.tz_strip(offer, board.prefs, today),
         "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
     }
+
+    def body(_board: valuation.Board) -> str:
+        strip = valuation.tz_strip(offer, board.prefs, today)
+        return render_to_string(
+            "offers/partials/offer_detail_body.html", {**context, "strip": strip}
+        )
+
+    # Everything on the page but the frame comes from the board: rendered once per board.
+    context["body_html"] = (
+        board_derived(board, f"offer-html:{offer.pk}:{today}", body) if ev else body(board)
+    )
     return render(request, "offers/offer_detail.html", context)
 
 
