@@ -1,7 +1,7 @@
 """Load test on loopback: gunicorn + PostgreSQL, N logged-in users browsing the main pages.
 
 Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
-(`config.wsgi`, 2 workers x 4 threads) on 127.0.0.1 only, then for `--seconds` has `--users`
+(`config.wsgi`, 2 workers x 4 threads by default) on 127.0.0.1 only, then for `--seconds` has `--users`
 threads request the dashboard, offers list, an offer, its negotiation page, a scenario page, the
 interviews board, the compensation list and (one request in ten) a scenario live update (the
 htmx POST sent while typing: it values the typed terms and writes nothing). Every user logs in
@@ -72,6 +72,15 @@ class Session:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Referer"] = f"http://{HOST}:{self.port}{path}"
         try:
+            self.conn.request(method, path, body=data, headers=headers)
+            resp = self.conn.getresponse()
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            # The server closed an idle keep-alive connection: like a browser, send a GET again
+            # once on a new connection (a POST is not sent twice).
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(HOST, self.port, timeout=30)
+            if method != "GET":
+                raise
             self.conn.request(method, path, body=data, headers=headers)
             resp = self.conn.getresponse()
         except (http.client.HTTPException, OSError):
@@ -286,6 +295,8 @@ def main() -> int:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per worker")
     parser.add_argument(
         "--cache-url",
         default=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/2"),
@@ -332,9 +343,11 @@ def main() -> int:
                 "--bind",
                 f"{HOST}:{port}",
                 "--workers",
-                "2",
+                str(args.workers),
                 "--threads",
-                "4",
+                str(args.threads),
+                "--keep-alive",
+                "30",  # browsers keep a connection open between clicks
                 "--log-level",
                 "warning",
             ],
@@ -354,7 +367,7 @@ def main() -> int:
             time.sleep(0.3)
         pages, post, version = discover(port)
         print(
-            f"gunicorn 2x4 on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s, "
+            f"gunicorn {args.workers}x{args.threads} on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s, "
             f"cache {args.cache_url or 'local memory'}"
         )
         print(f"pages: {pages}; POST: {post or 'none (no scenario update route)'}")
