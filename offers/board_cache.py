@@ -38,11 +38,19 @@ WATCHED_APPS = ("compensation", "interviews", "offers")
 IGNORED_MODELS = ("offers.scenario", "offers.exportjob", "offers.negotiationentry")
 SHARED = "shared"
 RECENT_BOARDS = 64
-DERIVED_PER_BOARD = 16
+DERIVED_PER_BOARD = 32
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 
-__all__ = ["board_changed", "board_derived", "board_get", "board_key", "connect", "watched_models"]
+__all__ = [
+    "board_cached",
+    "board_changed",
+    "board_derived",
+    "board_get",
+    "board_key",
+    "connect",
+    "watched_models",
+]
 
 
 def _token_key(scope: object) -> str:
@@ -146,6 +154,18 @@ def board_get(*, user: AbstractBaseUser) -> Board:
             logger.warning("board cache unavailable", exc_info=True)
     RECENT.put(key, board)
     return board
+
+
+def board_cached(*, user: AbstractBaseUser) -> Board | None:
+    """Return the user's board if it is cached and current, else None (nothing is built)."""
+    if _pending((user.pk, SHARED)):
+        return None
+    try:
+        key = board_key(user=user)
+        return RECENT.get(key) or cache.get(key)
+    except Exception:  # the cache is down: the caller builds what it needs
+        logger.warning("board cache unavailable", exc_info=True)
+        return None
 
 
 def board_derived(board: Board, name: str, build: Callable[[Board], T]) -> T:

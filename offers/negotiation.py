@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone, translation
@@ -27,6 +28,7 @@ from compensation.selectors import (
     yearly_stock_value,
 )
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
+from offers.board_cache import board_derived
 from offers.logic.negotiation import (
     AlternativeFacts,
     BandFacts,
@@ -228,7 +230,10 @@ def alternatives(
     """Return the other options and the interview processes still running without an offer."""
     from interviews.selectors import active_processes
 
-    running = {p.pk: p for p in active_processes(user=user)}
+    # Read once per board: the export asks for the points of ten options on one board.
+    running: dict[int, Any] = board_derived(
+        board, "active-processes", lambda _board: {p.pk: p for p in active_processes(user=user)}
+    )
     found: list[AlternativeFacts] = []
     linked: set[int] = set()
     for ev in board.evaluations:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -23,7 +25,7 @@ from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
-from offers.board_cache import board_derived, board_get
+from offers.board_cache import board_cached, board_derived, board_get
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.logic import compare
 from offers.logic.errors import LogicInputError
@@ -52,25 +54,19 @@ def board_verdict(board: valuation.Board) -> Verdict | None:
         return None
 
 
-def dashboard_context(request: HttpRequest) -> dict[str, Any]:
-    """Return everything the dashboard shows."""
-    from interviews.selectors import upcoming_deadlines, upcoming_rounds
-
-    board = board_get(user=request.user)
-    today = timezone.localdate()
+def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str, Any]:
+    """Return what the dashboard shows from the board and the date (kept with the board)."""
     ok = [ev for _r, ev in board.ranked]
     context: dict[str, Any] = {
         "board": board,
         "prefs": board.prefs,
-        "has_prefs": board.prefs.pk is not None,
-        "rounds": list(upcoming_rounds(user=request.user, limit=6)),
-        "deadlines": list(upcoming_deadlines(user=request.user)),
-        "strips": valuation.tz_strips_by_zone(ok, board.prefs, today),
-        "offer_deadlines": [
-            e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
-        ],
+        "strips": board_derived(
+            board,
+            f"strips:{today}",
+            lambda board: valuation.tz_strips_by_zone(ok, board.prefs, today),
+        ),
+        "verdict": board_derived(board, "verdict", board_verdict),
     }
-    context["verdict"] = board_verdict(board)
     if ok:
         # Built and validated once per board, kept as the JSON the page embeds.
         for key, build in (
@@ -82,6 +78,33 @@ def dashboard_context(request: HttpRequest) -> dict[str, Any]:
     return context
 
 
+def dashboard_context(request: HttpRequest) -> dict[str, Any]:
+    """Return everything the dashboard shows."""
+    from interviews.selectors import upcoming_deadlines, upcoming_rounds
+
+    board = board_get(user=request.user)
+    today = timezone.localdate()
+    context = dashboard_board_context(board, today)
+    # The ranking, charts, time zones and sensitivity: rendered once per board and date (they
+    # read nothing of the request), the rest of the page around them on every request.
+    context["board_html"] = board_derived(
+        board,
+        f"dashboard-html:{today}",
+        lambda board: render_to_string("offers/partials/dashboard_board.html", context),
+    )
+    context.update(
+        {
+            "has_prefs": board.prefs.pk is not None,
+            "rounds": list(upcoming_rounds(user=request.user, limit=6)),
+            "deadlines": list(upcoming_deadlines(user=request.user)),
+            "offer_deadlines": [
+                e.offer for e in board.evaluations if e.offer.deadline and e.offer.deadline >= today
+            ],
+        }
+    )
+    return context
+
+
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Show the ranked options, their money over time, time zones and what is coming up."""
@@ -90,8 +113,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def offer_list(request: HttpRequest) -> HttpResponse:
-    """List the user's options."""
-    offers = list(selectors.offer_list(user=request.user))
+    """List the user's options (from the cached board when there is one: no query)."""
+    board = board_cached(user=request.user)
+    offers = (
+        [ev.offer for ev in board.evaluations]
+        if board is not None
+        else list(selectors.offer_list(user=request.user))
+    )
     return render(request, "offers/offer_list.html", {"offers": offers})
 
 
@@ -156,9 +184,19 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ranked": ranked,
         "prefs": board.prefs,
         "board": board,
-        "strip": valuation.tz_strip(offer, board.prefs, today),
         "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
     }
+
+    def body(_board: valuation.Board) -> str:
+        strip = valuation.tz_strip(offer, board.prefs, today)
+        return render_to_string(
+            "offers/partials/offer_detail_body.html", {**context, "strip": strip}
+        )
+
+    # Everything on the page but the frame comes from the board: rendered once per board.
+    context["body_html"] = (
+        board_derived(board, f"offer-html:{offer.pk}:{today}", body) if ev else body(board)
+    )
     return render(request, "offers/offer_detail.html", context)
 
 

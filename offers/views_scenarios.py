@@ -10,6 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from offers import scenarios, selectors, services
+from offers.board import Board
 from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
@@ -156,22 +158,50 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
 
 
 def _results_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]:
+    """Return the figures of the scenario as it stands (saved or typed), with their HTML.
+
+    The results are rendered once per board and state of the scenario (its adjustments, name
+    and version are everything the partial shows besides the board) and kept with the board.
+    """
     view = scenarios.scenario_view(user=request.user, scenario=scenario)
     context: dict[str, Any] = {"scenario": scenario, "view": view, "prefs": view.prefs}
-    if not view.ev.error:
-        context["fig_cumulative"] = scenarios.cumulative_figure(view)
+    state = repr(
+        [scenario.pk, scenario.name, scenario.version]
+        + [getattr(scenario, f) for f in scenarios.ADJUSTMENTS]
+    )
+
+    def results_html(board: Board) -> str:
+        if not view.ev.error:
+            context["fig_cumulative"] = scenarios.cumulative_figure(view)
+        return render_to_string("offers/partials/scenario_results.html", context)
+
+    context["results_html"] = board_derived(view.original, f"scenario-html:{state}", results_html)
     return context
 
 
 def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm) -> dict[str, Any]:
     context = _results_context(request, scenario)
-    others = [(e.key, e.offer.name) for e in context["view"].others]
+    view = context["view"]
+    others = [(e.key, e.offer.name) for e in view.others]
+    flip_form = FlipForm(others=others)
     context.update(
         {
             "form": form,
-            "flip_form": FlipForm(others=others),
+            "flip_form": flip_form,
             "fig_mc": scenarios.mc_fan_figure(scenario) if scenario.mc_result else None,
         }
+    )
+    # Unbound forms depend on the board (the options, the levels) and on the saved scenario.
+    if not form.is_bound:
+        context["form_html"] = board_derived(
+            view.original,
+            f"scenario-form:{scenario.pk}:{scenario.version}:{scenario.updated_at}",
+            lambda _board: render_to_string("partials/form_fields.html", {"form": form}),
+        )
+    context["flip_fields_html"] = board_derived(
+        view.original,
+        f"flip-form:{view.key}",
+        lambda _board: render_to_string("partials/form_fields.html", {"form": flip_form}),
     )
     return context
 
@@ -187,7 +217,12 @@ def scenario_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
-    """Change the adjustments: live (htmx, no history entry) or saved (with history)."""
+    """Change the adjustments: live (htmx: figures only, nothing written) or saved (a version).
+
+    A live update values the typed adjustments on the unsaved scenario (the form has copied
+    them onto the instance) and writes nothing: only the Save button stores them, with a
+    history entry.
+    """
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
@@ -195,6 +230,9 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
     stored_version = scenario.version
     form = ScenarioForm(request.POST, instance=scenario, user=request.user)
     if form.is_valid():
+        if live:
+            context = _results_context(request, scenario)
+            return HttpResponse(context["results_html"])
         expected = form.cleaned_data.get("version") or stored_version
         try:
             services.scenario_update(
@@ -202,17 +240,12 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
                 scenario=scenario,
                 data=dict(form.cleaned_data),
                 expected_version=expected,
-                record=not live,
             )
         except StaleEditError as exc:
             form.add_error(None, str(exc))
         else:
-            if not live:
-                messages.success(request, _("Scenario saved."))
-                return redirect("offers:scenario_detail", pk=scenario.pk)
-            context = _results_context(request, scenario)
-            context["form"] = form
-            return render(request, "offers/partials/scenario_results.html", context)
+            messages.success(request, _("Scenario saved."))
+            return redirect("offers:scenario_detail", pk=scenario.pk)
     fresh = selectors.scenario_get(user=request.user, pk=pk)
     if live:
         context = {"scenario": fresh, "form": form, "errors_only": True}

@@ -240,6 +240,9 @@ def window_yearly(
             total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
     out["total"] = sum(out[c] for c in COMPONENTS)  # type: ignore[assignment]
+    for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
+        if out[name].shape != out["total"].shape:
+            out[name] = np.broadcast_to(out[name], out["total"].shape)
     out["tax"] = _per_year(np.broadcast_to(tax, out["total"].shape[:-1] + (months,)), years)
     out["net"] = out["total"] - out["tax"]
     return out

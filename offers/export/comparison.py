@@ -100,10 +100,12 @@ def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
             "amount": amount,
         }
 
-    for year in frame.index:
+    # Plain lists: a thousand options make 32,000 rows, and pandas' scalar access is slow.
+    columns = {c: frame[c].tolist() for c in (*YEARLY_COMPONENTS, "net")}
+    for i, year in enumerate(frame.index.tolist()):
         for component in YEARLY_COMPONENTS:
-            rows.append(row(int(year), component, "gross", float(frame.at[year, component])))
-        rows.append(row(int(year), "total", "net", float(frame.at[year, "net"])))
+            rows.append(row(int(year), component, "gross", float(columns[component][i])))
+        rows.append(row(int(year), "total", "net", float(columns["net"][i])))
     return rows
 
 
@@ -230,7 +232,9 @@ def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, An
     if len(board.evaluations) > NEGOTIATION_TOP:
         # Each option's points weigh it against the others: against the top of the ranking
         # only, or a thousand options would take minutes.
-        board = board_build(user=user, offers=[ev.offer for ev in top], prefs=board.prefs)
+        board = board_build(
+            user=user, offers=[ev.offer for ev in top], prefs=board.prefs, fx=board.fx, mc_paths=0
+        )
         top = [ev for _ranked, ev in board.ranked]
     for ev in top:
         try:
@@ -356,7 +360,8 @@ def comparison_build(
 ) -> Comparison:
     """Return the user's comparison: the dashboard's board turned into plain rows."""
     report = progress or (lambda _pct: None)
-    board = board or board_build(user=user)
+    # The comparison shows no Monte Carlo band: without one the values and ranking are the same.
+    board = board or board_build(user=user, mc_paths=0)
     report(40)
     prefs = board.prefs
     home = prefs.home_currency

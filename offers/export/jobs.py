@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone, translation
 
+from offers.board_cache import board_cached
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.comparison import Progress, comparison_build
 from offers.export.formats import export_format
@@ -20,9 +21,14 @@ from offers.models import ExportJob, Offer
 
 
 def comparison_file(*, user: AbstractBaseUser, fmt: str, progress: Progress | None = None) -> bytes:
-    """Build the user's comparison and return it as a file in the registered format ``fmt``."""
+    """Build the user's comparison and return it as a file in the registered format ``fmt``.
+
+    The board the pages use is taken when it is cached; otherwise one is built for the export
+    alone, without the Monte Carlo band the comparison does not show.
+    """
     writer = export_format(fmt)
-    return writer.write(comparison_build(user=user, progress=progress))
+    board = board_cached(user=user)
+    return writer.write(comparison_build(user=user, board=board, progress=progress))
 
 
 def export_is_large(*, user: AbstractBaseUser) -> bool:

@@ -12,6 +12,7 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.chart import BarChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
@@ -49,16 +50,29 @@ class Sheet:
         for i, width in enumerate(widths, start=1):
             self.ws.column_dimensions[get_column_letter(i)].width = width
         self.rows = 0
+        # Each style once: setting a font or format on a cell looks it up in the workbook's
+        # style lists, which costs more than writing the cell; later cells copy the indexes.
+        self._styles: dict[tuple[str | None, Font | None], StyleArray] = {}
 
     def cell(self, value: Any, fmt: str | None = None, font: Font | None = None) -> Any:
         value = neutralise(value)
         if fmt is None and font is None:
             return value
         cell = WriteOnlyCell(self.ws, value=value)
-        if fmt is not None and isinstance(value, int | float) and not isinstance(value, bool):
-            cell.number_format = fmt
-        if font is not None:
-            cell.font = font
+        if fmt is not None and not (isinstance(value, int | float) and not isinstance(value, bool)):
+            fmt = None
+        if fmt is None and font is None:
+            return cell
+        key = (fmt, font)
+        style = self._styles.get(key)
+        if style is None:
+            if fmt is not None:
+                cell.number_format = fmt
+            if font is not None:
+                cell.font = font
+            self._styles[key] = StyleArray(cell._style)
+        else:
+            cell._style = StyleArray(style)
         return cell
 
     def append(self, values: Iterable[Any]) -> None:

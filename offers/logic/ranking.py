@@ -226,16 +226,24 @@ _Row = tuple[
 
 
 def _rank_with_weights(
-    options: Sequence[OptionFacts], prefs: RankingPrefs, raw: Mapping[str, float]
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    raw: Mapping[str, float],
+    scored: Mapping[str, Mapping[str, Scored]] | None = None,
 ) -> list[RankedOption]:
-    """Return the ranking for already validated options and raw weights."""
+    """Return the ranking for already validated options and raw weights.
+
+    ``scored`` holds each option's criterion scores when the caller has them already (they do
+    not depend on the weights): re-ranking under other weights then scores nothing again.
+    """
     weights = _normalised(raw)
-    best = _best_comp(options)
+    best = _best_comp(options) if scored is None else 0.0
     unranked: list[_Row] = []
     for option in options:
         criteria: dict[str, CriterionScore] = {}
         total = 0.0
-        for criterion, (score, text, figures) in _criterion_scores(option, best, prefs).items():
+        own = scored[option.key] if scored is not None else _criterion_scores(option, best, prefs)
+        for criterion, (score, text, figures) in own.items():
             contribution = weights[criterion] * score
             total += contribution
             criteria[criterion] = CriterionScore(
@@ -284,12 +292,11 @@ def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> S
     """
     _check_options(options)
     raw = _raw_weights(prefs)
-    ranking = _rank_with_weights(options, prefs, raw)
-    by_key = {o.key: o for o in options}
     best = _best_comp(options)
-    scores = {
-        o.key: {c: s for c, (s, _, _) in _criterion_scores(o, best, prefs).items()} for o in options
-    }
+    scored = {o.key: _criterion_scores(o, best, prefs) for o in options}
+    ranking = _rank_with_weights(options, prefs, raw, scored)
+    by_key = {o.key: o for o in options}
+    scores = {key: {c: s for c, (s, _, _) in own.items()} for key, own in scored.items()}
     top = by_key[ranking[0].key]
     pool = [by_key[r.key] for r in ranking if r.excluded == ranking[0].excluded]
     runner_up = pool[1].key if len(pool) > 1 else None
@@ -298,7 +305,7 @@ def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> S
     def top_at(criterion: str, weight: float) -> str:
         trial = dict(raw)
         trial[criterion] = weight
-        return _rank_with_weights(options, prefs, trial)[0].key
+        return _rank_with_weights(options, prefs, trial, scored)[0].key
 
     matrix = np.array([[scores[o.key][j] for j in CRITERIA] for o in pool], dtype=np.float64)
     weights = np.array([raw[j] for j in CRITERIA], dtype=np.float64)

@@ -223,15 +223,20 @@ def scenario_view(
     prefs, offers = original.prefs, [e.offer for e in original.evaluations]
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
-    ev = scenario_evaluation(
-        scenario,
-        prefs,
-        original.fx or fx_table(user=user),
-        today=today,
-        basis=original.basis,
-        current=original.current,
-    )
     adjustments = repr([(f, getattr(scenario, f)) for f in ADJUSTMENTS])
+    # The scenario's own valuation reads the board's inputs and its adjustments only.
+    ev = board_derived(
+        original,
+        f"scenario-ev:{key}:{adjustments}",
+        lambda original: scenario_evaluation(
+            scenario,
+            prefs,
+            original.fx or fx_table(user=user),
+            today=today,
+            basis=original.basis,
+            current=original.current,
+        ),
+    )
     board = (
         board_derived(
             original,

@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django import template
 from django.template.defaultfilters import floatformat
+from django.utils.formats import get_format
+from django.utils.translation import get_language
 
 register = template.Library()
+# A language's thousands separator when it groups by three (empty: let Django format).
+_SEPARATORS: dict[str | None, str] = {}
+
+
+def _whole_grouped(number: float) -> str:
+    """Return ``floatformat(number, "0g")``, computed without Decimal for ordinary amounts.
+
+    A page of 50 options formats hundreds of amounts; Django's filter goes through Decimal
+    and the locale machinery for each one. Halves round away from zero, as Decimal's
+    ROUND_HALF_UP does; other locales' groupings and non-finite values take Django's path.
+    """
+    if not math.isfinite(number) or abs(number) >= 1e15:
+        return floatformat(number, "0g")
+    language = get_language()
+    separator = _SEPARATORS.get(language)
+    if separator is None:
+        grouping = get_format("NUMBER_GROUPING")
+        separator = _SEPARATORS[language] = (
+            str(get_format("THOUSAND_SEPARATOR")) if grouping == 3 else ""
+        )
+    if not separator:
+        return floatformat(number, "0g")
+    whole = math.trunc(number)
+    if abs(number - whole) >= 0.5:
+        whole += 1 if number > 0 else -1
+    text = f"{abs(whole):,}"
+    if separator != ",":
+        text = text.replace(",", separator)
+    return f"-{text}" if whole < 0 else text
 
 
 @register.filter
@@ -19,7 +51,7 @@ def money(value: Any, currency: str = "") -> str:
         number = float(value)
     except (TypeError, ValueError):
         return str(value)
-    text = floatformat(number, "0g")
+    text = _whole_grouped(number)
     return f"{currency} {text}".strip()
 
 

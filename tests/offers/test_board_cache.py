@@ -320,3 +320,23 @@ def test_a_scenarios_board_follows_its_adjustments(world, alice, commit):
     assert warm.ev.values == cold.ev.values != first.ev.values
     assert summary(warm.board)[1:3] == summary(cold.board)[1:3]
     assert [(r.key, r.rank) for r in warm.rows] == [(r.key, r.rank) for r in cold.rows]
+
+
+def test_an_export_takes_the_cached_board_and_builds_none_into_the_cache(world, alice, monkeypatch):
+    from offers.export import jobs
+
+    warm = board_get(user=alice)
+    seen = []
+    real = jobs.comparison_build
+    monkeypatch.setattr(
+        jobs, "comparison_build", lambda **kw: seen.append(kw["board"]) or real(**kw)
+    )
+    with_cache = jobs.comparison_file(user=alice, fmt="csv")
+    assert seen[0] is warm
+    cache.clear()
+    board_cache.RECENT.clear()
+    cold = jobs.comparison_file(user=alice, fmt="csv")
+    assert seen[1] is None
+    assert cache.get(board_key(user=alice)) is None
+    # Without the Monte Carlo band the figures and ranking are the same.
+    assert cold == with_cache

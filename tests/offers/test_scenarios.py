@@ -15,6 +15,7 @@ from accounts.models import Revision
 from offers import scenarios
 from offers.board import board_build
 from offers.models import Offer, Preferences, Scenario
+from offers.templatetags.offerdesk import money
 from tests.factories import (
     EquityGrantFactory,
     OfferFactory,
@@ -110,27 +111,59 @@ def test_detail_shows_original_others_and_rank(client_alice, alice, two_offers):
     assert 'data-chart="fig-scenario-cumulative"' in html
 
 
-def test_live_update_changes_figures_without_history(client_alice, alice, two_offers):
+def test_live_update_changes_figures_and_writes_nothing(client_alice, alice, two_offers):
     mine, _other = two_offers
     scenario = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("0"))
+    before = Scenario.objects.values().get(pk=scenario.pk)
     revisions = Revision.objects.count()
     url = reverse("offers:scenario_update", args=[scenario.pk])
+    page = client_alice.get(reverse("offers:scenario_detail", args=[scenario.pk])).content
     response = client_alice.post(
         url, _form(scenario, extra_stock_yearly="50000"), HTTP_HX_REQUEST="true"
     )
     assert response.status_code == 200
-    scenario.refresh_from_db()
-    assert scenario.extra_stock_yearly == 50000
-    assert Revision.objects.count() == revisions
     html = response.content.decode()
+    # The figures are those of the typed adjustments...
+    assert html != page.decode() and "Scenario" in html
+    # ...and the database is unchanged: no new version, same updated_at, no history entry.
+    assert Scenario.objects.values().get(pk=scenario.pk) == before
+    assert Revision.objects.count() == revisions
     assert 'hx-swap-oob="true"' in html and f'value="{scenario.version}"' in html
     # The next live edit with the version the partial handed back is accepted too.
     again = client_alice.post(
         url, _form(scenario, extra_stock_yearly="60000"), HTTP_HX_REQUEST="true"
     )
     assert again.status_code == 200
+    assert again.content != response.content
+    assert Scenario.objects.values().get(pk=scenario.pk) == before
+
+
+def test_live_update_shows_the_typed_adjustments(client_alice, alice, two_offers):
+    mine, _other = two_offers
+    scenario = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("0"))
+    url = reverse("offers:scenario_update", args=[scenario.pk])
+    live = client_alice.post(
+        url, _form(scenario, extra_stock_yearly="50000"), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    typed = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("50000"))
+    as_typed = scenarios.scenario_view(user=alice, scenario=typed)
+    as_stored = scenarios.scenario_view(user=alice, scenario=scenario)
+    assert sum(as_typed.ev.values) > sum(as_stored.ev.values)
+    assert f"<strong>{money(sum(as_typed.ev.values))}</strong>" in live
+    assert f"<strong>{money(sum(as_stored.ev.values))}</strong>" not in live.split("Original")[0]
+
+
+def test_save_creates_a_version(client_alice, alice, two_offers):
+    mine, _other = two_offers
+    scenario = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("0"))
+    version = scenario.version
+    url = reverse("offers:scenario_update", args=[scenario.pk])
+    response = client_alice.post(url, _form(scenario, extra_stock_yearly="50000"))
+    assert response.status_code == 302
     scenario.refresh_from_db()
-    assert scenario.extra_stock_yearly == 60000
+    assert scenario.extra_stock_yearly == 50000
+    assert scenario.version == version + 1
+    assert history_for(user=alice, obj=scenario).count() == 1
 
 
 @pytest.mark.parametrize(
