@@ -256,14 +256,14 @@ class FxRate(models.Model):
         return f"1 {self.currency} = {self.rate} {self.to_currency} ({self.as_of})"
 
 
-
-
 def tax_regime_choices() -> list[tuple[str, str]]:
     """Return the package tax rules: the flat rate, then each regime of the engine's tables."""
     from compensation.engine.tax import regimes
 
     flat = str(_("Flat rate: the tax location's effective tax %"))
     return [("", flat)] + [(key, r.label) for key, r in regimes().items()]
+
+
 MONTHS = [
     (1, _("January")),
     (2, _("February")),
