@@ -129,9 +129,7 @@ def main_pages() -> list[str]:
     offers = Offer.objects.filter(owner__username="demo").order_by("pk")
     offer = offers.exclude(kind="stay").first() or offers.first()
     process = (
-        Process.objects.filter(owner__username="demo", rounds__isnull=False)
-        .order_by("pk")
-        .first()
+        Process.objects.filter(owner__username="demo", rounds__isnull=False).order_by("pk").first()
     )
     scenario = Scenario.objects.filter(owner__username="demo").order_by("pk").first()
     company = Company.objects.order_by("pk").first()
@@ -235,6 +233,34 @@ def test_every_main_page_fits_a_phone(demo_page: Any) -> None:
     assert not problems, f"{len(problems)} problems at 390px:\n" + "\n".join(problems)
 
 
+IN_VIEW_JS = """(selector) => Array.from(document.querySelectorAll(selector)).map((el) => {
+  const r = el.getBoundingClientRect();
+  const vw = document.documentElement.clientWidth;
+  return [el.innerText.trim(), el.checkVisibility() && r.width > 0 && r.left >= 0 && r.right <= vw];
+})"""
+
+
+def test_the_phone_ranking_shows_the_money_and_the_exclusion_reasons(demo_page: Any) -> None:
+    """At 390 px each option's value, first year and exclusion reason is on screen, unscrolled."""
+    from django.contrib.auth import get_user_model
+
+    from offers.board_cache import board_get
+
+    page = demo_page
+    page.set_viewport_size(PHONE)
+    page.goto(reverse("offers:dashboard"))
+    board = board_get(user=get_user_model().objects.get(username="demo"))
+    values = page.evaluate(IN_VIEW_JS, "#ranking td[data-headline]")
+    assert len(values) == len(board.ranked) >= 3
+    assert all(shown and re.search(r"\d{3},\d{3}", text) for text, shown in values), values
+    reasons = page.evaluate(IN_VIEW_JS, "#ranking tr.excluded td:last-child")
+    expected = [reason for r, _ in board.ranked for reason in r.exclusion_reasons]
+    assert expected, "the demo excludes at least one option"
+    shown_text = " ".join(text for text, shown in reasons if shown)
+    for reason in expected:
+        assert str(reason) in shown_text, (reason, reasons)
+
+
 def test_every_main_page_is_translated_to_traditional_chinese(demo_page: Any) -> None:
     from django.contrib.auth import get_user_model
 
@@ -246,10 +272,15 @@ def test_every_main_page_is_translated_to_traditional_chinese(demo_page: Any) ->
     names = data_names(get_user_model().objects.get(username="demo"))
     found = english_labels(page, urls, names)
     # One message with every string, so that they can all be translated at once.
-    assert not found, f"{len(found)} untranslated texts in zh-Hant:\n" + "\n".join(
-        f"  {text}   ({', '.join(pages[:3])}{' …' if len(pages) > 3 else ''})"
-        for text, pages in sorted(found.items())
-    )
+    if found:
+        pytest.fail(
+            f"{len(found)} untranslated texts in zh-Hant:\n"
+            + "\n".join(
+                f"  {text}   ({', '.join(pages[:3])}{' …' if len(pages) > 3 else ''})"
+                for text, pages in sorted(found.items())
+            ),
+            pytrace=False,
+        )
 
 
 def test_the_chinese_check_catches_english_and_spares_codes_and_data() -> None:
