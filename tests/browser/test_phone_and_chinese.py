@@ -163,6 +163,9 @@ def main_pages() -> list[str]:
         ("compensation:fx_list", {}),
         ("compensation:location_list", {}),
     ]
+    first = offers.first()  # the current job: its package has the longest tax line
+    if first is not None and first.package_id != offer.package_id:
+        names.append(("compensation:package_detail", {"pk": first.package_id}))
     if process is not None:
         names += [
             ("interviews:process_detail", {"pk": process.pk}),
