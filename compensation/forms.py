@@ -60,6 +60,7 @@ class BandForm(forms.ModelForm):
         model = Band
         fields = list(BAND_FIELDS)
         widgets = {"as_of": DATE}
+        labels = {"level": _("Level")}  # a foreign key without a verbose name
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -110,6 +111,8 @@ class PackageForm(forms.ModelForm):
         model = Package
         fields = list(PACKAGE_FIELDS)
         widgets = {"start_date": DATE}
+        # The foreign keys have no verbose name: without these the labels stay English.
+        labels = {"company": _("Company"), "level": _("Level"), "location": _("Location")}
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -176,6 +176,13 @@ class OfferForm(forms.ModelForm):
     class Meta:
         model = Offer
         fields = OFFER_FIELDS
+        # The foreign keys have no verbose name: without these the labels stay English.
+        labels = {
+            "company": _("Company"),
+            "level": _("Level"),
+            "target_level": _("Target level"),
+            "process": _("Process"),
+        }
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "deadline": forms.DateInput(attrs={"type": "date"}),
@@ -339,6 +346,7 @@ class ScenarioForm(forms.ModelForm):
             "volatility_pct",
             "notes",
         ]
+        labels = {"level": _("Level")}  # a foreign key without a verbose name
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "notes": forms.Textarea(attrs={"rows": 2}),

@@ -71,12 +71,15 @@ def headings(html: str) -> list[tuple[str, str]]:
 
 def data_names(user) -> set[str]:
     """Return the names the user (or the shared reference data) entered: they stay as typed."""
-    from compensation.models import Company, Level
+    from compensation.models import Company, Level, LocationPreset, Package
     from interviews.models import Process
     from offers.models import Offer
 
     names = {"Offerdesk"}
     names |= set(Company.objects.values_list("name", flat=True))
+    names |= set(Company.objects.values_list("ticker", flat=True))
+    names |= set(LocationPreset.objects.values_list("name", flat=True))
+    names |= set(Package.objects.filter(owner=user).values_list("name", flat=True))
     names |= set(Level.objects.values_list("code", flat=True))
     names |= set(Level.objects.values_list("title", flat=True))
     names |= set(Offer.objects.filter(owner=user).values_list("name", flat=True))

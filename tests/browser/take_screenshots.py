@@ -1,7 +1,7 @@
 """Capture screenshots of the main pages into docs/screenshots/.
 
 Serves the app against a scratch SQLite database filled by `seed_demo` (log-in demo /
-offerdesk-demo) and drives Debian's Chromium at 1280x900 (390x844 for the phone view).
+offerdesk-demo) and drives Debian's Chromium at 1280x900 (390x844 for the phone views).
 
     .venv/bin/python tests/browser/take_screenshots.py [--out DIR] [--full-page]
 """
@@ -121,6 +121,7 @@ def main() -> int:
         port = free_port()
         server = start_server(env, port)
         base = f"http://127.0.0.1:{port}"
+        scenario_url = f"/scenarios/{ids['scenario']}/" if ids["scenario"] else "/scenarios/"
         shots = [
             ("dashboard.png", "/"),
             ("interviews-board.png", "/interviews/"),
@@ -128,10 +129,7 @@ def main() -> int:
             ("offer.png", f"/offers/{ids['offer']}/"),
             ("compare.png", "/offers/compare/"),
             ("negotiation.png", f"/offers/{ids['offer']}/negotiation/"),
-            (
-                "scenario.png",
-                f"/scenarios/{ids['scenario']}/" if ids["scenario"] else "/scenarios/",
-            ),
+            ("scenario.png", scenario_url),
             ("export.png", "/export/"),
             ("compensation.png", "/compensation/"),
         ]
@@ -166,12 +164,31 @@ def main() -> int:
                 with page.expect_navigation():
                     page.select_option("#lang-select", "en")
 
+                # Phones (390 px): the ranking as cards, the scenario form in one column.
                 page.set_viewport_size(PHONE)
-                page.goto("/")
+                phone_shots = [
+                    ("dashboard-mobile.png", "/"),
+                    ("scenario-mobile.png", scenario_url),
+                    ("negotiation-mobile.png", f"/offers/{ids['offer']}/negotiation/"),
+                ]
+                for name, url in phone_shots:
+                    page.goto(url)
+                    settle(page)
+                    page.screenshot(path=options.out / name, full_page=options.full_page)
+                    print(f"{name:24} {url}")
+                # The language select sits in the menu, folded away on a phone.
+                page.click(".nav-toggle-label")
+                with page.expect_navigation():
+                    page.select_option("#lang-select", "zh-hant")
+                page.goto("/offers/new/")
                 settle(page)
                 page.screenshot(
-                    path=options.out / "dashboard-mobile.png", full_page=options.full_page
+                    path=options.out / "offer-form-zh-hant-mobile.png", full_page=options.full_page
                 )
+                print(f"{'offer-form-zh-hant-mobile.png':24} /offers/new/")
+                page.click(".nav-toggle-label")
+                with page.expect_navigation():
+                    page.select_option("#lang-select", "en")
 
                 # Dark mode follows the system setting: the dashboard on a laptop and a phone.
                 dark = browser.new_context(
