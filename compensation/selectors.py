@@ -27,6 +27,7 @@ from compensation.models import (
     Package,
     Refresher,
     SignOn,
+    tax_regime_label,
 )
 
 PIVOT_CURRENCY = "USD"
@@ -258,7 +259,7 @@ def tax_rule_words(spec: engine.PackageSpec) -> str:
     """Return the tax rule of a spec in words: its regime and tax year, or the flat fallback."""
     if spec.tax_regime:
         regime = engine_tax.regime_get(spec.tax_regime)
-        return _("%(place)s %(year)s tax") % {"place": regime.place, "year": regime.year_label}
+        return tax_regime_label(regime)
     return _("flat %(rate)s%% (no tax table for this place)") % {"rate": f"{spec.tax_rate_pct:g}"}
 
 

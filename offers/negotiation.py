@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from compensation.engine import (
     EngineInputError,
@@ -352,7 +353,7 @@ def negotiation_for_offer(
 
 # The languages a draft message is written in: English, and Traditional Chinese through the
 # catalogue (locale/zh_Hant).
-DRAFT_LANGUAGES = (("en", "English"), ("zh-hant", "繁體中文"))
+DRAFT_LANGUAGES = (("en", gettext_lazy("English")), ("zh-hant", "繁體中文"))
 
 
 @dataclasses.dataclass(frozen=True)
