@@ -28,30 +28,9 @@ from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.logic import compare
-from offers.logic.errors import LogicInputError
-from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer, Preferences
-
-
-def board_verdict(board: valuation.Board) -> Verdict | None:
-    """Return why the board's top option wins, in one sentence (None with fewer than two)."""
-    if len(board.ranking) < 2:
-        return None
-    facts = [valuation.option_facts(ev) for _r, ev in board.ranked]
-    basis = board.basis
-    try:
-        return winner_verdict(
-            board.ranking,
-            facts,
-            valuation.ranking_prefs(board.prefs),
-            VerdictBasis(basis.currency, basis.years, basis.tax_words()),
-            board.sensitivity,
-            # Criterion names inside a sentence: "ahead of Meta on remote work and time zone".
-            labels={c: charts.criterion_label(c).lower() for c in board.ranking[0].criteria},
-        )
-    except LogicInputError:  # the facts ranked already; never fail the page over the sentence
-        return None
+from offers.verdict import board_verdict
 
 
 def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str, Any]:
@@ -65,7 +44,7 @@ def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str,
             f"strips:{today}",
             lambda board: valuation.tz_strips_by_zone(ok, board.prefs, today),
         ),
-        "verdict": board_derived(board, "verdict", board_verdict),
+        "verdict": board_verdict(board),
     }
     if ok:
         # Built and validated once per board, kept as the JSON the page embeds.

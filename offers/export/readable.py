@@ -65,7 +65,7 @@ def local_time(iso: str | None, zone: str) -> dt.datetime | None:
 
 def _verdict_sentence(board: Board) -> str:
     # The dashboard's own sentence, imported when used: the worker need not load the views.
-    from offers.views import board_verdict
+    from offers.verdict import board_verdict
 
     verdict = board_verdict(board)
     return verdict.sentence if verdict is not None else ""

@@ -26,7 +26,7 @@ from offers.logic.rules import RULES_BY_KEY
 from offers.logic.rules.base import EVIDENCE_STRENGTH
 from offers.models import Scenario
 from offers.scenarios import scenario_view
-from offers.views import board_verdict
+from offers.verdict import board_verdict
 from tests.factories import OfferFactory, PreferencesFactory
 from tests.interviews.factories import ProcessFactory, RoundFactory
 from tests.offers.scenario_demo import seed_demo_user
