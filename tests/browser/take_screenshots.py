@@ -69,13 +69,17 @@ def demo_ids(env: dict[str, str]) -> dict[str, int]:
     """Return ids of the demo user's objects, read from the scratch database."""
     code = (
         "import json, django; django.setup();"
-        "from offers.models import Offer, Scenario; from interviews.models import Process;"
+        "from django.utils import timezone;"
+        "from offers.models import Offer, Scenario; from interviews.models import Process, Round;"
         "o = Offer.objects.filter(owner__username='demo').order_by('pk');"
         "s = Scenario.objects.filter(owner__username='demo').order_by('pk').first();"
         "p = Process.objects.filter(owner__username='demo', rounds__isnull=False)"
         ".order_by('pk').first();"
-        "print(json.dumps({'offer': o.exclude(kind='stay').first().pk, 'process': p.pk,"
-        " 'scenario': s.pk if s else 0}))"
+        "m = o.filter(name__startswith='Meta').first() or o.exclude(kind='stay').first();"
+        "r = Round.objects.filter(owner__username='demo', scheduled_at__gt=timezone.now())"
+        ".order_by('scheduled_at').first();"
+        "print(json.dumps({'offer': m.pk, 'process': p.pk,"
+        " 'scenario': s.pk if s else 0, 'round': r.pk if r else 0}))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True
@@ -132,6 +136,8 @@ def main() -> int:
             ("scenario.png", scenario_url),
             ("export.png", "/export/"),
             ("compensation.png", "/compensation/"),
+            ("timeline.png", "/offers/timeline/"),
+            ("prep-brief.png", f"/interviews/rounds/{ids['round']}/brief/"),
         ]
         try:
             with sync_playwright() as pw:
