@@ -328,6 +328,30 @@ def scenario_create(
     return scenario
 
 
+def scenario_create_from_plan(
+    *, user: AbstractBaseUser, offer: Offer, board: Any = None, name: str = ""
+) -> Scenario | None:
+    """Create a scenario that plays out every ask of the offer's plan ("Play it out").
+
+    ``board`` is the user's board (None: built now). Returns None, creating nothing, when the
+    offer cannot be evaluated. The figures are the plan's own asks, never a copy of them.
+    """
+    from offers.board import board_build
+    from offers.negotiation import negotiation_plan_view, plan_adjustments_note
+    from offers.scenarios.points import plan_adjustments
+
+    if offer.owner_id != user.pk:
+        raise PermissionError("offer of another user")
+    view = negotiation_plan_view(user=user, offer=offer, board=board or board_build(user=user))
+    if view is None:
+        return None
+    data = plan_adjustments(view.plan, offer) or {}
+    data["notes"] = plan_adjustments_note(view.plan)
+    if name:
+        data["name"] = name
+    return scenario_create(user=user, offer=offer, data=data)
+
+
 def _reset_mc(scenario: Scenario) -> list[str]:
     scenario.mc_status = Scenario.McStatus.NONE
     scenario.mc_progress = 0
