@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -34,6 +34,9 @@ from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.tasks import scenario_monte_carlo_task
+
+if TYPE_CHECKING:
+    from offers.board import Board
 
 # The errors a publish raises when the broker is unreachable.
 BROKER_ERRORS: tuple[type[BaseException], ...] = (
@@ -329,7 +332,7 @@ def scenario_create(
 
 
 def scenario_create_from_plan(
-    *, user: AbstractBaseUser, offer: Offer, board: Any = None, name: str = ""
+    *, user: AbstractBaseUser, offer: Offer, board: Board | None = None, name: str = ""
 ) -> Scenario | None:
     """Create a scenario that plays out every ask of the offer's plan ("Play it out").
 
