@@ -434,10 +434,12 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
     for scenario in (e6, remote):
         scenario.full_clean()
         scenario.save()
+    # Meta's plan played out as "Play it out" does: the scenario the plan's asks make.
+    from_plan = services.scenario_create_from_plan(user=user, offer=meta_offer)
     return {
         "stay": stay,
         "meta_offer": meta_offer,
-        "scenarios": {"e6_stock": e6, "remote": remote},
+        "scenarios": {"e6_stock": e6, "remote": remote, "plan": from_plan},
         "negotiation_log": log,
     }
 

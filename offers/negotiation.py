@@ -150,6 +150,8 @@ def offer_facts(
         start_date=offer.start_date,
         deadline=offer.deadline,
         vesting_year_weights=tuple(float(w) for w in weights),
+        grant_count=len(grants),
+        refresher_count=len(package.refreshers.all()),
         is_private=bool(company and company.is_private),
         volatility_pct=ev.spec.stock.volatility_pct if ev.spec else None,
         p10_cumulative=_p_cumulative(board, ev, "p10"),

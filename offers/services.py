@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -34,6 +34,9 @@ from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.tasks import scenario_monte_carlo_task
+
+if TYPE_CHECKING:
+    from offers.board import Board
 
 # The errors a publish raises when the broker is unreachable.
 BROKER_ERRORS: tuple[type[BaseException], ...] = (
@@ -326,6 +329,30 @@ def scenario_create(
     scenario.save()
     revision_record(user=user, obj=scenario, action="created")
     return scenario
+
+
+def scenario_create_from_plan(
+    *, user: AbstractBaseUser, offer: Offer, board: Board | None = None, name: str = ""
+) -> Scenario | None:
+    """Create a scenario that plays out every ask of the offer's plan ("Play it out").
+
+    ``board`` is the user's board (None: built now). Returns None, creating nothing, when the
+    offer cannot be evaluated. The figures are the plan's own asks, never a copy of them.
+    """
+    from offers.board import board_build
+    from offers.negotiation import negotiation_plan_view, plan_adjustments_note
+    from offers.scenarios.points import plan_adjustments
+
+    if offer.owner_id != user.pk:
+        raise PermissionError("offer of another user")
+    view = negotiation_plan_view(user=user, offer=offer, board=board or board_build(user=user))
+    if view is None:
+        return None
+    data = plan_adjustments(view.plan, offer) or {}
+    data["notes"] = plan_adjustments_note(view.plan)
+    if name:
+        data["name"] = name
+    return scenario_create(user=user, offer=offer, data=data)
 
 
 def _reset_mc(scenario: Scenario) -> list[str]:

@@ -22,11 +22,7 @@ from offers.board import Board
 from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
-from offers.negotiation import (
-    negotiation_for_offer,
-    negotiation_plan_view,
-    plan_adjustments_note,
-)
+from offers.negotiation import negotiation_for_offer, negotiation_plan_view
 
 # The "Play it out" value that plays every ask of the plan at once (rule keys name one point).
 PLAN = "plan"
@@ -138,12 +134,15 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=form.cleaned_data["offer"].pk)
     data: dict[str, Any] = {}
     if form.cleaned_data["point"] == PLAN:
-        view = negotiation_plan_view(
-            user=request.user, offer=offer, board=board_get(user=request.user)
+        from_plan = services.scenario_create_from_plan(
+            user=request.user,
+            offer=offer,
+            board=board_get(user=request.user),
+            name=form.cleaned_data["name"],
         )
-        if view is not None:
-            data = scenarios.plan_adjustments(view.plan, offer) or {}
-            data["notes"] = plan_adjustments_note(view.plan)
+        if from_plan is not None:
+            messages.success(request, _("Scenario “%(name)s” created.") % {"name": from_plan.name})
+            return redirect("offers:scenario_detail", pk=from_plan.pk)
     elif form.cleaned_data["point"]:
         points = negotiation_for_offer(user=request.user, offer=offer)
         point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)

@@ -716,7 +716,7 @@ def _private_notes(
         notes.append(
             _(
                 "An internal transfer: your own employer pays no sign-on, relocation or make-whole; "
-                "negotiate level, remote terms, start date and keeping your refresh cycle."
+                "negotiate level, remote terms and start date."
             )
         )
     elif ctx.offer.kind != EXTERNAL:

@@ -8,6 +8,7 @@ One module per reason to change: ``evaluation`` (value a scenario, the scenario 
 from __future__ import annotations
 
 from offers.scenarios.evaluation import (
+    AnsweredAsk,
     AnsweredPoint,
     Row,
     ScenarioView,
@@ -53,6 +54,7 @@ __all__ = [
     "MC_PERCENTILES",
     "MC_SEED",
     "PALETTE",
+    "AnsweredAsk",
     "AnsweredPoint",
     "FlipAnswer",
     "Row",

@@ -21,8 +21,9 @@ from offers.board import (
 )
 from offers.board_cache import board_derived, board_get
 from offers.logic.negotiation import NegotiationPoint
+from offers.logic.plan import Ask
 from offers.models import Offer, Preferences, Scenario
-from offers.negotiation import negotiation_for_offer
+from offers.negotiation import negotiation_plan_view
 from offers.scenarios.points import point_answered, scenario_outcome
 
 # The scenario fields that change its figures (its name and notes do not).
@@ -141,6 +142,15 @@ class AnsweredPoint:
 
 
 @dataclasses.dataclass
+class AnsweredAsk:
+    """One of the plan's asks and whether the scenario's adjustments meet it."""
+
+    ask: Ask
+    primary: bool
+    answered: bool | None  # None: the scenario cannot play this kind of ask (a deadline)
+
+
+@dataclasses.dataclass
 class ScenarioView:
     """A scenario against its original offer and every other option."""
 
@@ -152,6 +162,8 @@ class ScenarioView:
     original_ev: Evaluation
     rows: list[Row]
     points: list[AnsweredPoint]
+    # The plan's asks (primary first) the scenario answers: what the page lists.
+    asks: list[AnsweredAsk] = dataclasses.field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -257,14 +269,25 @@ def scenario_view(
         else original
     )
     offer = original_ev.offer
-    asked = board_derived(
+    # The same plan as the negotiation page's (one computation per board).
+    plan_view = board_derived(
         original,
-        f"negotiation:{key}",
-        lambda original: negotiation_for_offer(user=user, offer=offer, board=original),
+        f"negotiation-plan:{offer.pk}",
+        lambda original: negotiation_plan_view(user=user, offer=offer, board=original),
     )
-    outcome = scenario_outcome(scenario, ev, original_ev) if asked and not ev.error else None
+    asked = plan_view.points if plan_view is not None else []
+    plan_asks = plan_view.plan.asks if plan_view is not None else ()
+    outcome = (
+        scenario_outcome(scenario, ev, original_ev)
+        if (asked or plan_asks) and not ev.error
+        else None
+    )
     points = [
         AnsweredPoint(p, point_answered(p, outcome) if outcome is not None else None) for p in asked
+    ]
+    asks = [
+        AnsweredAsk(a, i == 0, point_answered(a.point, outcome) if outcome is not None else None)
+        for i, a in enumerate(plan_asks)
     ]
     return ScenarioView(
         scenario=scenario,
@@ -275,4 +298,5 @@ def scenario_view(
         original_ev=original_ev,
         rows=_rows(board, original, key, prefs),
         points=points,
+        asks=asks,
     )

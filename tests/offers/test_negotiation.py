@@ -152,6 +152,7 @@ def test_demo_transfer_and_staying_ask_only_what_their_own_employer_can_give(dem
     stay = Offer.objects.get(owner=demo, kind=Offer.Kind.STAY)
     moving = negotiation_for_offer(user=demo, offer=transfer, board=board)
     assert {p.rule for p in moving} <= {
+        "refresh_cycle",
         "down_level",
         "competing_offer",
         "remote_gap",
@@ -159,8 +160,9 @@ def test_demo_transfer_and_staying_ask_only_what_their_own_employer_can_give(dem
         "exploding_deadline",
         "verdict",
     }
-    # The story's transfer is down-levelled and has Meta's offer as leverage for retention.
-    assert {"down_level", "competing_offer"} <= {p.rule for p in moving}
+    # The story's transfer is down-levelled, has Meta's offer as leverage for retention and
+    # keeps its grants and refresher (so it asks to keep the refresh cycle).
+    assert {"down_level", "competing_offer", "refresh_cycle"} <= {p.rule for p in moving}
     staying = negotiation_for_offer(user=demo, offer=stay, board=board)
     assert staying and {p.rule for p in staying} <= {"competing_offer", "remote_gap", "low_overlap"}
     for point in [*moving, *staying]:

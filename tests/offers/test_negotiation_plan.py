@@ -12,9 +12,9 @@ from django.utils import translation
 from offers.board import board_build, option_facts, ranking_prefs
 from offers.logic.plan import MAX_ASKS, is_recruiter_safe
 from offers.logic.ranking import rank_options
-from offers.logic.rules.base import CASH, DEADLINE, RELOCATION, REMOTE, SIGN_ON, STOCK
+from offers.logic.rules.base import CASH, DEADLINE, REFRESH, RELOCATION, REMOTE, SIGN_ON, STOCK
 from offers.models import Offer, Scenario
-from offers.negotiation import negotiation_plan_view
+from offers.negotiation import negotiation_plan_view, plan_adjustments_note
 from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
@@ -205,3 +205,118 @@ def test_playing_out_another_users_plan_creates_nothing(client_charlie, alice):
     )
     assert response.status_code == 302
     assert not Scenario.objects.exists()
+
+
+# Keeping the refresh cycle, the plan's asks on the scenario page, the seeded plan scenario.
+
+REFRESH_SCRIPT = (
+    "Could we confirm that I keep my annual refresh on its usual cycle and my current grants "
+    "vesting unchanged? The move should not reset my refresh eligibility."
+)
+
+
+def test_the_internal_transfer_asks_to_keep_its_refresh_cycle(plans):
+    view = _view(plans, "Internal transfer")
+    plan = view.plan
+    assert len(plan.asks) <= MAX_ASKS
+    asked = [a for a in plan.asks if a.component == REFRESH]
+    later = [b for b in plan.background if b.point.component == REFRESH]
+    # The transfer keeps four grants and a refresher: the ask is in the plan, once.
+    assert len(asked) + len(later) == 1
+    assert asked, [a.component for a in plan.asks]
+    ask = asked[0]
+    assert ask.amount is None and ask.counted == 0 and ask.script == REFRESH_SCRIPT
+    assert is_recruiter_safe(ask.script)
+    # A term, not money: the money asks still fit the gap and name no refresh.
+    assert plan.money_asked == sum(a.counted for a in plan.asks if a.is_money)
+    english = next(d for d in view.drafts if d.language == "en")
+    assert REFRESH_SCRIPT in english.text
+    # The note that told the user to negotiate it themselves is gone.
+    assert not any("refresh" in note.lower() for note in plan.private_notes)
+
+
+def test_no_external_offer_or_staying_asks_to_keep_a_refresh_cycle(plans):
+    for name, view in plans[1].items():
+        if view.plan.kind == "internal":
+            continue
+        components = {a.component for a in view.plan.asks}
+        components |= {b.point.component for b in view.plan.background}
+        assert REFRESH not in components, name
+
+
+def _plan_items(page):
+    return re.findall(
+        r'<li data-rule="[^"]*" data-answered="(\w+)" data-plan-ask data-component="(\w+)">(.*?)</li>',
+        page,
+        re.S,
+    )
+
+
+def test_the_scenario_page_lists_the_plans_asks_it_answers(client, demo):
+    client.force_login(demo)
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    plan = negotiation_plan_view(user=demo, offer=meta, board=board_build(user=demo)).plan
+    client.post(reverse("offers:scenario_create"), {"offer": meta.pk, "point": "plan"})
+    scenario = Scenario.objects.filter(offer=meta).latest("pk")
+    page = html.unescape(
+        client.get(reverse("offers:scenario_detail", args=[scenario.pk])).content.decode()
+    )
+    assert "The plan's asks it answers" in page
+    items = _plan_items(page)
+    # The plan's asks in its order, and nothing else (no rule points merged or left out).
+    assert [component for _a, component, _t in items] == [a.component for a in plan.asks]
+    assert [component for _a, component, _t in items] == [REMOTE, STOCK, DEADLINE]
+    answered = {component: state for state, component, _t in items}
+    # Remote weeks and the E6-level stock are played out; a deadline cannot be modelled.
+    assert answered == {REMOTE: "yes", STOCK: "yes", DEADLINE: "na"}
+    texts = [" ".join(text.split()) for _a, _c, text in items]
+    assert "Primary:" in texts[0] and all("Secondary:" in t for t in texts[1:])
+    # Amounts in the offer's currency (USD), as the plan asks them.
+    assert "USD 60,000 a year" in texts[1]
+    # The individual rule points the plan folded away are not listed.
+    for rule in ("top_of_band", "make_whole", "below_stay", "verdict"):
+        assert f'data-rule="{rule}" data-answered' not in page
+
+
+def test_a_scenario_short_of_the_plan_shows_its_asks_open(client, demo):
+    client.force_login(demo)
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    remote = Scenario.objects.get(offer=meta, name="Trade comp for remote")
+    page = client.get(reverse("offers:scenario_detail", args=[remote.pk])).content.decode()
+    answered = {component: state for state, component, _t in _plan_items(page)}
+    assert answered[REMOTE] == "yes" and answered[STOCK] == "no"
+
+
+PLAYED = ("extra_stock_yearly", "extra_sign_on", "base", "level_id", "remote_weeks_per_year")
+
+
+def test_the_demo_seeds_metas_plan_scenario_through_play_it_out(client, demo):
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    seeded = Scenario.objects.get(offer=meta, name="The plan's asks")
+    plan = negotiation_plan_view(user=demo, offer=meta, board=board_build(user=demo)).plan
+    assert seeded.extra_stock_yearly == 60_000 and seeded.level == meta.target_level
+    assert seeded.remote_weeks_per_year == 8
+    assert seeded.notes == plan_adjustments_note(plan)
+    # The same scenario "Play it out" makes now, field for field.
+    client.force_login(demo)
+    client.post(reverse("offers:scenario_create"), {"offer": meta.pk, "point": "plan"})
+    played = Scenario.objects.filter(offer=meta).latest("pk")
+    assert played.pk != seeded.pk
+    for field in (*PLAYED, "start_date", "notes", "name"):
+        assert getattr(played, field) == getattr(seeded, field), field
+
+
+def test_seed_demo_makes_the_plan_scenario_with_the_play_it_out_service(monkeypatch):
+    from offers import services
+
+    calls = []
+    real = services.scenario_create_from_plan
+
+    def spy(**kwargs):
+        calls.append(kwargs["offer"].name)
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "scenario_create_from_plan", spy)
+    user = seed_demo_user()
+    assert calls == ["Meta E5 (Menlo Park)"]
+    assert Scenario.objects.filter(owner=user, name="The plan's asks").count() == 1

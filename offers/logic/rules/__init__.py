@@ -19,6 +19,7 @@ from offers.logic.rules import (
     exploding_deadline,
     low_overlap,
     make_whole,
+    refresh_cycle,
     relocation,
     remote_gap,
     start_date,
@@ -43,6 +44,7 @@ RULES: tuple[NegotiationRule, ...] = (
     stock_risk.RULE,
     relocation.RULE,
     start_date.RULE,
+    refresh_cycle.RULE,
     verdict.RULE,
 )
 RULES_BY_KEY: Mapping[str, NegotiationRule] = MappingProxyType({r.key: r for r in RULES})

@@ -35,6 +35,8 @@ START = "start_date"
 DEADLINE = "deadline"
 RELOCATION = "relocation"
 RETENTION = "retention"
+# Keeping the refresh cycle and the current grants through a transfer: a term, not money.
+REFRESH = "refresh"
 MONEY_COMPONENTS: tuple[str, ...] = (STOCK, SIGN_ON, RETENTION, CASH, BASE)
 PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -84,6 +86,9 @@ class OfferFacts:
     start_date: date | None = None
     deadline: date | None = None
     vesting_year_weights: tuple[float, ...] = ()
+    # The package's stock grants (a transfer's: the grants it keeps) and refresher rows.
+    grant_count: int = 0
+    refresher_count: int = 0
     is_private: bool = False
     volatility_pct: float | None = None
     p10_cumulative: float | None = None

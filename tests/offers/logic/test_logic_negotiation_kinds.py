@@ -59,7 +59,7 @@ TRANSFER = AlternativeFacts(
     evidence_kind="offer_in_hand",
     kind="internal",
 )
-# Every rule fires on these facts for an external offer.
+# Every rule fires on these facts for an external offer, except the transfer's own ask.
 LOUD = NegotiationContext(
     offer=OfferFacts(
         key="option",
@@ -81,6 +81,8 @@ LOUD = NegotiationContext(
         start_date=date(2026, 2, 1),
         deadline=TODAY + timedelta(days=5),
         vesting_year_weights=(0.05, 0.15, 0.4, 0.4),
+        grant_count=1,
+        refresher_count=1,
         is_private=True,
         signals=("strong_hire",) * 4,
     ),
@@ -97,7 +99,10 @@ LOUD = NegotiationContext(
     today=TODAY,
 )
 ALL_RULES = {rule.key for rule in RULES}
+# Keeping the refresh cycle is asked of one's own employer only.
+TRANSFER_ONLY = {"refresh_cycle"}
 TRANSFER_RULES = {
+    "refresh_cycle",
     "down_level",
     "competing_offer",
     "remote_gap",
@@ -119,8 +124,8 @@ def rules_for(ctx: NegotiationContext) -> set[str]:
 
 
 def test_an_external_offer_keeps_every_rule():
-    assert rules_for(LOUD) == ALL_RULES
-    assert len(ALL_RULES) == 14
+    assert rules_for(LOUD) == ALL_RULES - TRANSFER_ONLY
+    assert len(ALL_RULES) == 15
 
 
 def test_a_transfer_negotiates_level_remote_terms_time_and_retention_only():
@@ -155,6 +160,7 @@ def test_staying_gets_only_retention_and_remote_arrangement_points():
         ("stock_risk", {"external"}),
         ("relocation", {"external"}),
         ("start_date", {"external"}),
+        ("refresh_cycle", {"internal"}),
         ("verdict", {"external", "internal"}),
     ],
 )
