@@ -137,7 +137,7 @@ def _apply_revised_terms(
 ) -> None:
     """Make the entry's revised terms the offer's new version, with history before and after."""
     offer = (
-        Offer.objects.select_for_update()
+        Offer.objects.select_for_update(of=("self",))
         .select_related("package", "package__company")
         .get(pk=entry.offer_id, owner=user)
     )
