@@ -10,19 +10,10 @@ from django.utils.translation import gettext_lazy as _
 
 from compensation.models import Level
 from offers.models import NegotiationEntry, Offer
+from offers.services_negotiation import ANSWER_FIELDS, ASK_FIELDS
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 TEXT = forms.Textarea(attrs={"rows": 2})
-ANSWER_FIELDS = [
-    "outcome",
-    "answered_on",
-    "answer",
-    "revised_base",
-    "revised_stock",
-    "revised_sign_on",
-    "revised_level",
-    "revised_deadline",
-]
 
 
 class _TermsForm(forms.ModelForm):
@@ -59,7 +50,7 @@ class NegotiationEntryForm(_TermsForm):
 
     class Meta:
         model = NegotiationEntry
-        fields = ["asked_on", "channel", "contact", "topic", "ask", *ANSWER_FIELDS]
+        fields = [*ASK_FIELDS, *ANSWER_FIELDS]
         widgets = {
             "asked_on": DATE,
             "answered_on": DATE,
