@@ -9,7 +9,6 @@ from offers.logic.errors import LogicInputError
 from offers.logic.negotiation import (
     RULES,
     AlternativeFacts,
-    BandFacts,
     CurrentJobFacts,
     NegotiationContext,
     NegotiationPrefs,
@@ -17,6 +16,7 @@ from offers.logic.negotiation import (
     negotiation_points,
 )
 from offers.logic.rules import RULES_BY_KEY
+from tests.offers.logic.facts import BAND, TODAY
 
 rule_back_loaded = RULES_BY_KEY["back_loaded"].evaluate
 rule_below_stay = RULES_BY_KEY["below_stay"].evaluate
@@ -33,20 +33,6 @@ rule_stock_risk = RULES_BY_KEY["stock_risk"].evaluate
 rule_top_of_band = RULES_BY_KEY["top_of_band"].evaluate
 rule_verdict = RULES_BY_KEY["verdict"].evaluate
 
-TODAY = date(2026, 1, 10)
-# Illustrative band, not real data.
-BAND = BandFacts(
-    level_code="E5",
-    base_min=180_000,
-    base_mid=210_000,
-    base_max=240_000,
-    stock_min=100_000,
-    stock_mid=150_000,
-    stock_max=200_000,
-    next_level_code="E6",
-    next_level_stock_mid=250_000,
-    next_level_stock_max=320_000,
-)
 # A quiet offer: only the verdict rule should fire.
 QUIET_OFFER = OfferFacts(
     key="meta",

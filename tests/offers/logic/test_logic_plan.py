@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from offers.logic.negotiation import (
     AlternativeFacts,
-    BandFacts,
     CurrentJobFacts,
     NegotiationContext,
     NegotiationPrefs,
@@ -43,21 +42,8 @@ from offers.logic.rules.base import (
     band_position,
     schedule_words,
 )
+from tests.offers.logic.facts import BAND, TODAY
 
-TODAY = date(2026, 1, 10)
-# Illustrative figures, not real data.
-BAND = BandFacts(
-    level_code="E5",
-    base_min=180_000,
-    base_mid=210_000,
-    base_max=240_000,
-    stock_min=100_000,
-    stock_mid=150_000,
-    stock_max=200_000,
-    next_level_code="E6",
-    next_level_stock_mid=250_000,
-    next_level_stock_max=320_000,
-)
 OUTSIDE = AlternativeFacts(
     name="TikTok 2-2", company="TikTok", value=1_900_000, first_year=450_000,
     evidence_kind="offer_in_hand",
