@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
@@ -49,22 +51,7 @@ def cumulative_figure(view: ScenarioView) -> go.Figure:
             go.Scatter(mode="lines+markers", x=years, y=_running(row.yearly), name=name, line=line)
         )
     title = _("Cumulative value (%(c)s)") % {"c": view.prefs.home_currency}
-    phone, top = phone_title(title)
-    return figure(
-        data,
-        {
-            "title": {"text": title},
-            "xaxis": {"dtick": 1, "tickprefix": "Y"},
-            "yaxis": {"tickformat": ",.0f", "automargin": True},
-            "height": 360,
-        },
-        narrow={
-            "title": phone,
-            "margin": {"t": top, "l": 44, "r": 8},
-            "yaxis": {"tickformat": "~s"},
-            "height": 380 + 22 * len(data),
-        },
-    )
+    return _cumulative_figure(data, title, height=360, phone_height=380 + 22 * len(data))
 
 
 def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
@@ -116,6 +103,11 @@ def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
         "n": f"{result.get('paths', 0):,}",
         "c": result.get("currency", ""),
     }
+    return _cumulative_figure(data, title, height=380, phone_height=400 + 8 * len(data))
+
+
+def _cumulative_figure(data: list[Any], title: str, *, height: int, phone_height: int) -> go.Figure:
+    """Return a running-value figure by window year (Y1, Y2, ...), with its phone layout."""
     phone, top = phone_title(title)
     return figure(
         data,
@@ -123,12 +115,12 @@ def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
             "title": {"text": title},
             "xaxis": {"dtick": 1, "tickprefix": "Y"},
             "yaxis": {"tickformat": ",.0f", "automargin": True},
-            "height": 380,
+            "height": height,
         },
         narrow={
             "title": phone,
             "margin": {"t": top, "l": 44, "r": 8},
             "yaxis": {"tickformat": "~s"},
-            "height": 400 + 8 * len(data),
+            "height": phone_height,
         },
     )
