@@ -47,28 +47,22 @@ class TopOfBand(Rule):
             term = _(
                 "stock at {level} level, per year of the grant (an exception needing approval)"
             ).format(level=level)
+            words = {
+                "base_max": money(band.base_max, cur),
+                "band_level": band.level_code,
+                "level": level,
+                "next_stock": money(next_stock, cur),
+                "stock": money(offer.stock_per_year, cur),
+            }
             say = _(
                 "I understand base is capped at {base_max} for {band_level}. Could we move the "
                 "difference into stock at the {level} level: {next_stock} a year instead of "
                 "{stock}, {ask} a year more?"
-            ).format(
-                base_max=money(band.base_max, cur),
-                band_level=band.level_code,
-                level=level,
-                next_stock=money(next_stock, cur),
-                stock=money(offer.stock_per_year, cur),
-                ask=money(ask, cur),
-            )
+            ).format(**words, ask=money(ask, cur))
             reason = _(
                 "I understand base is capped at {base_max} for {band_level}, so I'd like the "
                 "difference in stock at the {level} level ({next_stock} a year instead of {stock})."
-            ).format(
-                base_max=money(band.base_max, cur),
-                band_level=band.level_code,
-                level=level,
-                next_stock=money(next_stock, cur),
-                stock=money(offer.stock_per_year, cur),
-            )
+            ).format(**words)
         elif band.stock_max > offer.stock_per_year:
             ask = band.stock_max - offer.stock_per_year
             term = _("stock to the top of the band, per year of the grant")
