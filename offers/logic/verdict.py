@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from offers.logic.criteria import money as _money
 from offers.logic.i18n import gettext as _
 from offers.logic.ranking import (
     OptionFacts,
@@ -110,11 +111,6 @@ class Verdict:
     def constraint_decides(self) -> bool:
         """Return whether a hard constraint, not a weight, decides the top of the ranking."""
         return bool(self.constraint_note)
-
-
-def _money(amount: float, currency: str) -> str:
-    """Return an amount like 'USD 120,000'."""
-    return f"{currency} {amount:,.0f}"
 
 
 def _weight(value: float) -> str:

@@ -11,6 +11,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Protocol
 
+from offers.logic.criteria import money as money  # re-exported: the rules format money here
 from offers.logic.i18n import gettext as _
 
 # The kinds of option a rule can be for (the values of ``offers.models.Offer.Kind``).
@@ -265,11 +266,6 @@ class SignOnAsk(Rule):
         if point.ask_amount is None:
             return None
         return meets(outcome.extra_sign_on, point.ask_amount)
-
-
-def money(amount: float, currency: str) -> str:
-    """Return an amount formatted like 'USD 120,000'."""
-    return f"{currency} {amount:,.0f}"
 
 
 def percent(share: float) -> str:
