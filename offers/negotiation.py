@@ -384,12 +384,14 @@ def keep_rate(ev: Evaluation) -> float:
     return float(ev.yearly["net"].sum()) / gross if gross > 0 else 1.0
 
 
-def _plan(ctx: NegotiationContext, ev: Evaluation, board: Board) -> Plan:
-    """Return the plan for a context in the active language."""
+def _plan(
+    ctx: NegotiationContext, ev: Evaluation, board: Board, points: list[NegotiationPoint]
+) -> Plan:
+    """Return the plan for a context from its points, in the active language."""
     ok = [e for e in board.evaluations if not e.error]
     return negotiation_plan(
         ctx,
-        negotiation_points(ctx),
+        points,
         options=[option_facts(e) for e in ok],
         ranking_prefs=ranking_prefs(board.prefs),
         keep_rate=keep_rate(ev),
@@ -405,12 +407,29 @@ def negotiation_plan_view(
     if ctx is None:
         return None
     ev = board.evaluation(str(offer.pk))
-    plan = _plan(ctx, ev, board)
+    points = negotiation_points(ctx)
+    plan = _plan(ctx, ev, board, points)
     drafts = []
     for code, label in DRAFT_LANGUAGES:
+        if code == translation.get_language():  # the plan above is already in this language
+            drafts.append(Draft(code, label, draft_message(plan)))
+            continue
         with translation.override(code):
-            drafts.append(Draft(code, label, draft_message(_plan(ctx, ev, board))))
-    return NegotiationPlanView(plan=plan, points=negotiation_points(ctx), drafts=tuple(drafts))
+            other = _plan(ctx, ev, board, negotiation_points(ctx))
+            drafts.append(Draft(code, label, draft_message(other)))
+    return NegotiationPlanView(plan=plan, points=points, drafts=tuple(drafts))
+
+
+def plan_view_for(
+    *, user: AbstractBaseUser, offer: Offer, board: Board
+) -> NegotiationPlanView | None:
+    """Return the offer's plan view, derived once per board (the negotiation page, the scenario
+    page and "Play it out" read the same one)."""
+    return board_derived(
+        board,
+        f"negotiation-plan:{offer.pk}",
+        lambda board: negotiation_plan_view(user=user, offer=offer, board=board),
+    )
 
 
 def plan_adjustments_note(plan: Plan) -> str:

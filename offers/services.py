@@ -340,12 +340,12 @@ def scenario_create_from_plan(
     offer cannot be evaluated. The figures are the plan's own asks, never a copy of them.
     """
     from offers.board import board_build
-    from offers.negotiation import negotiation_plan_view, plan_adjustments_note
+    from offers.negotiation import plan_adjustments_note, plan_view_for
     from offers.scenarios.points import plan_adjustments
 
     if offer.owner_id != user.pk:
         raise PermissionError("offer of another user")
-    view = negotiation_plan_view(user=user, offer=offer, board=board or board_build(user=user))
+    view = plan_view_for(user=user, offer=offer, board=board or board_build(user=user))
     if view is None:
         return None
     data = plan_adjustments(view.plan, offer) or {}

@@ -22,7 +22,7 @@ from offers.board import Board
 from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
-from offers.negotiation import negotiation_for_offer, negotiation_plan_view
+from offers.negotiation import negotiation_for_offer, plan_view_for
 
 # The "Play it out" value that plays every ask of the plan at once (rule keys name one point).
 PLAN = "plan"
@@ -73,11 +73,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
     offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    view = board_derived(
-        board,
-        f"negotiation-plan:{offer.pk}",
-        lambda board: negotiation_plan_view(user=request.user, offer=offer, board=board),
-    )
+    view = plan_view_for(user=request.user, offer=offer, board=board)
     plan = view.plan if view is not None else None
     asks = (
         [(a, scenarios.point_adjustments(a.point, offer) is not None) for a in plan.asks]

@@ -23,7 +23,7 @@ from offers.board_cache import board_derived, board_get
 from offers.logic.negotiation import NegotiationPoint
 from offers.logic.plan import Ask
 from offers.models import Offer, Preferences, Scenario
-from offers.negotiation import negotiation_plan_view
+from offers.negotiation import plan_view_for
 from offers.scenarios.points import point_answered, scenario_outcome
 
 # The scenario fields that change its figures (its name and notes do not).
@@ -270,11 +270,7 @@ def scenario_view(
     )
     offer = original_ev.offer
     # The same plan as the negotiation page's (one computation per board).
-    plan_view = board_derived(
-        original,
-        f"negotiation-plan:{offer.pk}",
-        lambda original: negotiation_plan_view(user=user, offer=offer, board=original),
-    )
+    plan_view = plan_view_for(user=user, offer=offer, board=original)
     asked = plan_view.points if plan_view is not None else []
     plan_asks = plan_view.plan.asks if plan_view is not None else ()
     outcome = (
