@@ -15,12 +15,12 @@ from functools import reduce
 from operator import or_
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from interviews.models import NEGATIVE_SIGNALS, POSITIVE_SIGNALS, Question, Round, RoundKind, Signal
+from interviews.selectors import tag_q
 
 
 @dataclass(frozen=True)
@@ -216,22 +216,13 @@ class RoundBrief:
         return [t.tag for t in self.topics]
 
 
-def _tag_q(tag: str) -> Q:
-    return (
-        Q(tags=tag)
-        | Q(tags__startswith=f"{tag},")
-        | Q(tags__endswith=f",{tag}")
-        | Q(tags__contains=f",{tag},")
-    )
-
-
 def _past_questions(user: AbstractBaseUser, round_: Round, tags: list[str]) -> list[PastQuestion]:
     if not tags:
         return []
     questions = (
         Question.objects.filter(round__owner=user, round__process__owner=user)
         .exclude(round=round_)
-        .filter(reduce(or_, (_tag_q(t) for t in tags)))
+        .filter(reduce(or_, (tag_q(t) for t in tags)))
         .select_related("round", "round__process__company")
         .order_by("-round__scheduled_at", "id")
     )

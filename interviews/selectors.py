@@ -176,7 +176,7 @@ def level_choices(*, user: AbstractBaseUser) -> QuerySet[Level]:
     ).select_related("company")
 
 
-def _tag_q(tag: str) -> Q:
+def tag_q(tag: str) -> Q:
     return (
         Q(tags=tag)
         | Q(tags__startswith=f"{tag},")
@@ -197,7 +197,7 @@ def question_search(
     qs = Question.objects.filter(round__owner=user, round__process__owner=user)
     tag = " ".join(tag.strip().lower().lstrip("#").split())
     if tag:
-        qs = qs.filter(_tag_q(tag))
+        qs = qs.filter(tag_q(tag))
     if company_id:
         qs = qs.filter(round__process__company_id=company_id)
     if kind:
