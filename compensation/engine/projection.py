@@ -72,15 +72,18 @@ class CashflowMatrix:
         return int(self.fixed.shape[1])
 
 
+def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
+    """Return the monthly base of package months 1..months (raises each anniversary)."""
+    year = (np.arange(1, months + 1) - 1) // 12 + 1
+    return np.asarray(spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1) / 12.0)
+
+
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
     """Return the monthly base, bonus, sign-on and relocation cash of ``spec``.
 
     Each payment is in the month holding its day (`events.cash_month`).
     """
-    month = np.arange(1, months + 1)
-    year = (month - 1) // 12 + 1
-    yearly_base = spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1)
-    out = {"base": yearly_base / 12.0}
+    out = {"base": fixed_components_base(spec, months)}
     for name in ("bonus", "sign_on", "relocation"):
         out[name] = np.zeros(months)
     until = add_months(spec.start, months) - ONE_DAY

@@ -29,6 +29,7 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
+from .projection import fixed_components_base
 from .spec import PackageSpec, Stock
 from .tax import month_tax_years, monthly_tax, regime_get, tax_year_of
 
@@ -119,12 +120,6 @@ def _segment_values(
     )
     out["equity"] = _equity(spec, window_start, first, last, months, prices) * keep * stock_fx
     return out
-
-
-def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
-    """Return the monthly base of package months 1..months (raises each anniversary)."""
-    year = (np.arange(1, months + 1) - 1) // 12 + 1
-    return np.asarray(spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1) / 12.0)
 
 
 def _place_payments(
