@@ -13,6 +13,7 @@ import dataclasses
 import datetime as dt
 import functools
 import hashlib
+import zoneinfo
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -135,6 +136,21 @@ class ValuationBasis:
     def short(self) -> str:
         """Return the basis for a column header, e.g. 'USD, after tax'."""
         return f"{self.currency}, {self.tax_words()}"
+
+
+def home_today(prefs: Preferences) -> dt.date:
+    """Return today on the user's own clock: the day their pages call today.
+
+    Pages run in the saved home time zone (offers.middleware), Celery workers and commands in
+    the server's: without this a worker's export, or a board built outside a request, would
+    value from another decision date for part of every day.
+    """
+    if prefs.pk is None:  # unsaved preferences: the pages run in the server's zone too
+        return timezone.localdate()
+    try:
+        return timezone.localdate(timezone=zoneinfo.ZoneInfo(prefs.home_timezone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return timezone.localdate()
 
 
 def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
@@ -527,7 +543,7 @@ def board_build(
 ) -> Board:
     """Value, simulate and rank the user's options (overrides replace some evaluations)."""
     prefs = prefs or preferences_get(user=user)
-    basis = basis_of(prefs, today or timezone.localdate())
+    basis = basis_of(prefs, today or home_today(prefs))
     offers = list(offers) if offers is not None else list(offer_list(user=user))
     fx = fx or fx_table(user=user)
     overrides = overrides or {}
