@@ -27,7 +27,7 @@ FACETS_WIDE = 5
 FACETS_NARROW = 2
 # The yearly and running-value charts draw the best-ranked options only: past a dozen panels
 # or lines a chart is no longer read (the ranking table lists every option).
-CHART_OPTIONS = 12
+CHART_OPTIONS = 12  # more bars than this is unreadable: charts show the top of the ranking
 
 
 def criterion_label(name: str) -> str:
@@ -48,7 +48,8 @@ def component_label(name: str) -> str:
     }.get(name, name)
 
 
-def _short(name: str, limit: int) -> str:
+def short_name(name: str, limit: int) -> str:
+    """Return a name cut to ``limit`` characters (with an ellipsis), escaped for a chart."""
     return plain(name if len(name) <= limit else name[: limit - 1] + "…")
 
 
@@ -138,7 +139,7 @@ def yearly_by_component(board: Board) -> go.Figure:
                     }
                 )
         layout[f"xaxis{n}"] = {
-            "title": {"text": _short(ev.offer.name, 22), "font": {"size": 12}},
+            "title": {"text": short_name(ev.offer.name, 22), "font": {"size": 12}},
             "tickfont": {"size": 10},
             "automargin": True,
         }

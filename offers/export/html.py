@@ -11,16 +11,10 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from accounts.charts import PLOTLY_JS, figure
-from offers.chart_text import plain, subtitle
-from offers.charts import PALETTE, criterion_label
+from offers.chart_text import subtitle
+from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export.comparison import Comparison
 from offers.export.readable import choice_label, fit_words, local_time
-
-CHART_OPTIONS = 12
-
-
-def _short(name: str) -> str:
-    return plain(name if len(name) <= 28 else name[:27] + "…")
 
 
 def figure_yearly(c: Comparison) -> go.Figure:
@@ -29,7 +23,7 @@ def figure_yearly(c: Comparison) -> go.Figure:
     totals = list(c.yearly_totals(basis).items())[:CHART_OPTIONS]
     data = [
         go.Bar(
-            name=_short(name),
+            name=short_name(name, 28),
             x=[_("Y%(y)s") % {"y": i + 1} for i in range(len(values))],
             y=[round(v) for v in values],
             marker={"color": PALETTE[i % len(PALETTE)]},
@@ -60,7 +54,7 @@ def figure_cumulative(c: Comparison) -> go.Figure:
         data.append(
             go.Scatter(
                 mode="lines+markers",
-                name=_short(name),
+                name=short_name(name, 28),
                 x=list(range(1, len(ys) + 1)),
                 y=ys,
                 line={"color": PALETTE[i % len(PALETTE)]},
@@ -81,7 +75,7 @@ def figure_cumulative(c: Comparison) -> go.Figure:
 def figure_scores(c: Comparison) -> go.Figure:
     """Return stacked horizontal bars: what each criterion adds to each option's score."""
     ranked = [o for o in c.options if o["rank"] is not None][:CHART_OPTIONS]
-    names = [_short(o["name"]) + (" ⊘" if o["excluded"] else "") for o in ranked][::-1]
+    names = [short_name(o["name"], 28) + (" ⊘" if o["excluded"] else "") for o in ranked][::-1]
     criteria = list(ranked[0]["criteria"]) if ranked else []
     data = [
         go.Bar(

@@ -16,12 +16,11 @@ from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from offers.charts import criterion_label
+from offers.charts import CHART_OPTIONS, criterion_label
 from offers.export import neutralise
 from offers.export.comparison import YEARLY_COMPONENTS, Comparison
 from offers.export.readable import choice_label, fit_pct, local_time
 
-CHART_OPTIONS = 12  # more bars than this is unreadable: the chart shows the top of the ranking
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
 TITLE_FONT = Font(bold=True, size=14)
