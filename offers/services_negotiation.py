@@ -190,8 +190,8 @@ def _apply_revised_terms(
         children=[package, *package_children(package)],
         summary=_("revised terms after “%(ask)s”") % {"ask": entry.ask[:200]},
     )
-    after = _evaluation(user, offer)  # this transaction wrote the package: a fresh board
-    entry.value_after = _headline(after) if ev is not None else None
+    # This transaction wrote the package: a fresh board (only when there was a value before).
+    entry.value_after = _headline(_evaluation(user, offer)) if ev is not None else None
 
 
 def _check_level(entry: NegotiationEntry, offer: Offer) -> None:
