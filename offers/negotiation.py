@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -369,11 +371,20 @@ class Draft:
 
 @dataclasses.dataclass(frozen=True)
 class NegotiationPlanView:
-    """One option's plan (active language), its draft messages and every point behind it."""
+    """One option's plan (active language), its draft messages and every point behind it.
+
+    The drafts are written when first read (only the negotiation page shows them; each
+    language's draft is a plan of its own): ``write_drafts`` returns them.
+    """
 
     plan: Plan
     points: list[NegotiationPoint]
-    drafts: tuple[Draft, ...]
+    write_drafts: Callable[[], tuple[Draft, ...]] = dataclasses.field(repr=False, compare=False)
+
+    @functools.cached_property
+    def drafts(self) -> tuple[Draft, ...]:
+        """Return the draft message in English and in Traditional Chinese."""
+        return self.write_drafts()
 
 
 def keep_rate(ev: Evaluation) -> float:
@@ -409,15 +420,20 @@ def negotiation_plan_view(
     ev = board.evaluation(str(offer.pk))
     points = negotiation_points(ctx)
     plan = _plan(ctx, ev, board, points)
-    drafts = []
-    for code, label in DRAFT_LANGUAGES:
-        if code == translation.get_language():  # the plan above is already in this language
-            drafts.append(Draft(code, label, draft_message(plan)))
-            continue
-        with translation.override(code):
-            other = _plan(ctx, ev, board, negotiation_points(ctx))
-            drafts.append(Draft(code, label, draft_message(other)))
-    return NegotiationPlanView(plan=plan, points=points, drafts=tuple(drafts))
+    language = translation.get_language()
+
+    def write_drafts() -> tuple[Draft, ...]:
+        drafts = []
+        for code, label in DRAFT_LANGUAGES:
+            if code == language:  # the plan above is already in this language
+                drafts.append(Draft(code, label, draft_message(plan)))
+                continue
+            with translation.override(code):
+                other = _plan(ctx, ev, board, negotiation_points(ctx))
+                drafts.append(Draft(code, label, draft_message(other)))
+        return tuple(drafts)
+
+    return NegotiationPlanView(plan=plan, points=points, write_drafts=write_drafts)
 
 
 def plan_view_for(

@@ -84,6 +84,10 @@ class Criterion:
     ``label`` names it in headings, charts and legends; ``noun`` inside explanation
     sentences; ``weight_label`` is the preferences field's label; ``rating_label`` (set only
     for 1-5 ratings the user enters on the option) is the option field's label.
+    ``reads_best_comp`` says the scorer reads ``ScoreContext.best_comp`` (the best pay among
+    the options): a score without it depends on the option's own facts and the preferences
+    only, so a search that varies one option's pay scores the others once
+    (:class:`offers.logic.ranking.RankProbe`).
     """
 
     key: str
@@ -93,6 +97,7 @@ class Criterion:
     default_weight: Decimal
     scorer: Scorer
     rating_label: str | None = None
+    reads_best_comp: bool = False
 
     @property
     def weight_field(self) -> str:
@@ -219,6 +224,7 @@ CRITERIA: tuple[Criterion, ...] = (
         weight_label=gettext_noop("weight: compensation"),
         default_weight=Decimal("3"),
         scorer=_score_comp,
+        reads_best_comp=True,
     ),
     Criterion(
         key="remote",

@@ -20,7 +20,7 @@ from datetime import date
 
 from offers.logic.criteria import label as criterion_label
 from offers.logic.i18n import gettext as _
-from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
+from offers.logic.ranking import OptionFacts, RankingPrefs, RankProbe, rank_options
 from offers.logic.rules.base import (
     BASE,
     CASH,
@@ -400,10 +400,10 @@ def walk_away(
     current_rank = next(r.rank for r in rank_options(list(options), prefs) if r.key == key)
     best = max((o.comp_value for o in options), default=0.0)
     ceiling = max(10.0 * best, 1.0)
+    probe = RankProbe(others, prefs)
 
     def rank_at(facts: OptionFacts, value: float) -> int:
-        trial = [*others, replace(facts, comp_value=value)]
-        return next(r.rank for r in rank_options(trial, prefs) if r.key == key)
+        return probe.rank(facts, value)
 
     stages: list[tuple[OptionFacts, tuple[str, ...], float | None]] = [(target, (), None)]
     facts = target

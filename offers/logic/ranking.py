@@ -278,6 +278,59 @@ def rank_options(options: Sequence[OptionFacts], prefs: RankingPrefs) -> list[Ra
     return _rank_with_weights(options, prefs, _raw_weights(prefs))
 
 
+class RankProbe:
+    """The rank of one option among fixed others as its own pay varies (a bisection's probe).
+
+    ``probe.rank(facts, value)`` equals the rank of ``replace(facts, comp_value=value)`` in
+    ``rank_options([*others, that], prefs)``: the same scores, weighted and summed in the same
+    order, the same exclusions and tie-breaks. What does not move with the probed pay is
+    computed once: the others' scores that do not read the best pay
+    (``Criterion.reads_best_comp``) and every exclusion; the others' totals once per best pay.
+    """
+
+    def __init__(self, others: Sequence[OptionFacts], prefs: RankingPrefs) -> None:
+        self.others = list(others)
+        self.prefs = prefs
+        self.weights = _normalised(_raw_weights(prefs))
+        self.best_others = max((o.comp_value for o in self.others), default=-math.inf)
+        self.fixed = {o.key: self._fixed_scores(o) for o in self.others}
+        self.excluded = {o.key: bool(_exclusions(o, prefs)) for o in self.others}
+        self._orders: tuple[float, list[tuple[bool, float, float, str]]] | None = None
+        self._target: tuple[OptionFacts, dict[str, float], bool] | None = None
+
+    def _fixed_scores(self, option: OptionFacts) -> dict[str, float]:
+        context = ScoreContext(prefs=self.prefs, best_comp=self.best_others)
+        return {c.key: c.score(option, context).score for c in REGISTRY if not c.reads_best_comp}
+
+    def _order(
+        self, option: OptionFacts, fixed: Mapping[str, float], excluded: bool, best: float
+    ) -> tuple[bool, float, float, str]:
+        """Return the option's sort key in the ranking (as ``_rank_with_weights`` builds it)."""
+        context = ScoreContext(prefs=self.prefs, best_comp=best)
+        total = 0.0
+        for c in REGISTRY:
+            score = c.score(option, context).score if c.reads_best_comp else fixed[c.key]
+            total += self.weights[c.key] * score
+        return (excluded, -total, -option.comp_value, option.key)
+
+    def rank(self, facts: OptionFacts, comp_value: float) -> int:
+        """Return the rank (1 = first) of ``facts`` paying ``comp_value`` among the others."""
+        trial = replace(facts, comp_value=comp_value)
+        _check_options([*self.others, trial])
+        if self._target is None or self._target[0] is not facts:
+            excluded = bool(_exclusions(facts, self.prefs))
+            self._target = (facts, self._fixed_scores(facts), excluded)
+        _facts, fixed, excluded = self._target
+        best = max(self.best_others, comp_value)
+        if self._orders is None or self._orders[0] != best:
+            orders = [
+                self._order(o, self.fixed[o.key], self.excluded[o.key], best) for o in self.others
+            ]
+            self._orders = (best, orders)
+        mine = self._order(trial, fixed, excluded, best)
+        return 1 + sum(1 for order in self._orders[1] if order < mine)
+
+
 def _wins_tie(a: OptionFacts, b: OptionFacts) -> bool:
     """Return whether a ranks before b when their totals are equal."""
     return (-a.comp_value, a.key) < (-b.comp_value, b.key)

@@ -7,11 +7,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from offers.logic.criteria import CRITERIA as REGISTRY
+from offers.logic.criteria import ScoreContext
 from offers.logic.errors import LogicInputError
 from offers.logic.ranking import (
     CRITERIA,
     OptionFacts,
     RankingPrefs,
+    RankProbe,
     flip_ask,
     flip_blocker,
     money_value_of_weight,
@@ -420,3 +423,45 @@ def test_money_value_of_weight_without_comp_weight():
     assert money_value_of_weight(OPTIONS, prefs, "remote", "meta").amount is None
     with pytest.raises(LogicInputError):
         money_value_of_weight(OPTIONS, prefs, "salary", "meta")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    options=st.lists(option_strategy, min_size=2, max_size=5),
+    weights=st.lists(
+        st.integers(min_value=0, max_value=10), min_size=len(CRITERIA), max_size=len(CRITERIA)
+    ),
+    values=st.lists(st.integers(min_value=0, max_value=4_000).map(float), min_size=1, max_size=6),
+    remote=st.integers(min_value=0, max_value=52).map(float),
+)
+def test_rank_probe_equals_a_full_ranking(options, weights, values, remote):
+    """The walk-away search's probe ranks exactly as rank_options, for any pay it tries."""
+    options = [replace(o, key=f"o{i}", name=f"o{i}") for i, o in enumerate(options)]
+    prefs = RankingPrefs(
+        weights=dict(zip(CRITERIA, map(float, weights))), required_remote_weeks=remote
+    )
+    target, others = options[0], options[1:]
+    probe = RankProbe(others, prefs)
+    for value in values:  # the best pay changes between probes and back
+        trial = replace(target, comp_value=value)
+        full = next(r.rank for r in rank_options([*others, trial], prefs) if r.key == "o0")
+        assert probe.rank(target, value) == full
+        # Another stage of the search: the same option granted the remote weeks it needs.
+        granted = replace(target, remote_weeks_allowed=remote)
+        trial = replace(granted, comp_value=value)
+        full = next(r.rank for r in rank_options([*others, trial], prefs) if r.key == "o0")
+        assert probe.rank(granted, value) == full
+
+
+@pytest.mark.parametrize("criterion", REGISTRY, ids=lambda c: c.key)
+def test_only_criteria_declaring_it_read_the_best_pay(criterion):
+    """A scorer that reads ScoreContext.best_comp must say so (the probe relies on it)."""
+    prefs = RankingPrefs(weights={}, required_remote_weeks=4)
+    by_best = {
+        best: [
+            criterion.score(option, ScoreContext(prefs=prefs, best_comp=best)).score
+            for option in (META, GOOGLE, TIKTOK, STAY)
+        ]
+        for best in (1_700_000.0, 3_400_000.0)
+    }
+    assert (by_best[1_700_000.0] != by_best[3_400_000.0]) == criterion.reads_best_comp
