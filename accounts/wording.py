@@ -6,11 +6,17 @@ Ordinals go through Django's humanize (English 1st/2nd/3rd/11th, zh-Hant 第1).
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.humanize.templatetags.humanize import ordinal as humanize_ordinal
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+
+if TYPE_CHECKING:
+    from django.db import models
 
 
 def ordinal(n: int) -> str:
@@ -47,3 +53,22 @@ def points_from_target(delta: float) -> str:
     return ngettext(
         "%(n)s percentage point below target", "%(n)s percentage points below target", count
     ) % {"n": shown}
+
+
+@functools.cache
+def _labels(model: type[models.Model], field: str, language: str | None) -> dict[Any, str]:
+    """Return the labels of a field's choices in one language."""
+    with translation.override(language):
+        return {code: str(label) for code, label in model._meta.get_field(field).flatchoices}
+
+
+def choice_label(model: type[models.Model], field: str, code: Any) -> Any:
+    """Return the label the model's choices give ``code`` (empty stays empty; unknown stays).
+
+    What ``get_FOO_display()`` shows, translated once per language rather than per call (a
+    thousand-option export asks for tens of thousands).
+    """
+    if code is None or code == "":
+        return code
+    label = _labels(model, field, translation.get_language()).get(code)
+    return label if label is not None else str(code)

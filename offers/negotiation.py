@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.wording import choice_label
 from compensation.engine import (
     EngineInputError,
     forfeited_on_leave,
@@ -30,6 +31,7 @@ from compensation.selectors import (
     next_level,
     yearly_stock_value,
 )
+from interviews.models import Process
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
 from offers.board_cache import board_derived
 from offers.logic.negotiation import (
@@ -266,7 +268,7 @@ def alternatives(
                 kind=other.kind,
                 shareable=other.shareable,
                 next_round_date=_next_round_date(process),
-                stage=process.get_stage_display() if process is not None else "",
+                stage=choice_label(Process, "stage", process.stage) if process is not None else "",
             )
         )
     unlinked = [p for p in running.values() if p.pk not in linked]
@@ -287,7 +289,7 @@ def alternatives(
                 evidence_kind="active_process",
                 shareable=False,
                 next_round_date=_next_round_date(process),
-                stage=process.get_stage_display(),
+                stage=choice_label(Process, "stage", process.stage),
             )
         )
     return tuple(found)

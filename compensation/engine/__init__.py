@@ -16,6 +16,7 @@ from .montecarlo import MonteCarloResult, cumulative_paths, simulate, simulate_p
 from .projection import (
     CashflowMatrix,
     annualized,
+    assumption_terms,
     assumptions,
     cashflow_matrix,
     project,
@@ -45,6 +46,7 @@ __all__ = [
     "Stock",
     "VestingSchedule",
     "annualized",
+    "assumption_terms",
     "assumptions",
     "breakeven",
     "check_calendar_dates",

@@ -349,9 +349,21 @@ def bonus_words(spec: PackageSpec) -> str:
 
 
 def assumptions(spec: PackageSpec) -> dict[str, Any]:
-    """Return every assumption behind the figures, for display next to them."""
+    """Return every assumption behind the figures, for display next to them.
+
+    :func:`assumption_terms` and the equity the projection vests each year.
+    """
+    equity_by_year = project_yearly(spec)["equity"].tolist()
+    return {
+        **assumption_terms(spec),
+        "equity_by_year": equity_by_year,
+        "equity_total": float(sum(equity_by_year)),
+    }
+
+
+def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
+    """Return the package's terms and assumptions as stated, without projecting anything."""
     stock = spec.stock
-    yearly = project_yearly(spec)
     grants: list[dict[str, Any]] = []
     grant_value_total = 0.0
     for i, grant in enumerate(spec.grants):
@@ -385,7 +397,6 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
         }
         for r in spec.refreshers
     ]
-    equity_by_year = yearly["equity"].tolist()
     return {
         "name": spec.name,
         "currency": spec.currency,
@@ -426,8 +437,6 @@ def assumptions(spec: PackageSpec) -> dict[str, Any]:
                 stock.price_at_month(12 * y) for y in range(1, spec.horizon_years + 1)
             ],
         },
-        "equity_by_year": equity_by_year,
-        "equity_total": float(sum(equity_by_year)),
         "grant_value_total": grant_value_total,
         "fx_to_home": spec.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,

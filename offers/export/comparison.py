@@ -17,7 +17,7 @@ from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import assumptions, describe_schedule
+from compensation.engine import assumption_terms, describe_schedule
 from offers.board import COMPONENTS, Board, Evaluation, board_build
 from offers.export.readable import readable_build
 from offers.models import Scenario
@@ -163,7 +163,7 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
 def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     assert ev.spec is not None
     spec = ev.spec
-    facts = assumptions(spec)
+    facts = assumption_terms(spec)
     stock = facts["stock"]
     row = {
         "option_key": ev.key,

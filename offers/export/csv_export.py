@@ -6,10 +6,10 @@ import csv
 import io
 from typing import IO, Any
 
+from accounts.wording import choice_label
 from offers.charts import component_label
 from offers.export import neutralise
 from offers.export.comparison import Comparison
-from offers.export.readable import choice_label
 
 COLUMNS = (
     "option_key",

@@ -11,10 +11,11 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from accounts.charts import PLOTLY_JS, figure
+from accounts.wording import choice_label
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export.comparison import Comparison
-from offers.export.readable import choice_label, fit_words, local_time
+from offers.export.readable import fit_words, local_time
 
 
 def figure_yearly(c: Comparison) -> go.Figure:

@@ -8,32 +8,17 @@ from the scenario page's own valuation (`offers.scenarios.scenario_view`).
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models
 from django.utils.translation import gettext as _
 
 from offers.board import Board
 from offers.export import LARGE_OPTIONS
 
 logger = logging.getLogger(__name__)
-
-
-@functools.cache
-def _choices(model: type[models.Model], field: str) -> dict[Any, Any]:
-    # The labels are lazy: str() at use gives the active language's words.
-    return dict(model._meta.get_field(field).flatchoices)
-
-
-def choice_label(model: type[models.Model], field: str, code: Any) -> Any:
-    """Return the label the model's choices give ``code`` (empty stays empty)."""
-    if code is None or code == "":
-        return code
-    return str(_choices(model, field).get(code, code))
 
 
 def fit_pct(score: float | None) -> float | None:

@@ -12,14 +12,15 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.chart import BarChart, Reference
 from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.styles.cell_style import StyleArray
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from accounts.wording import choice_label
 from offers.charts import CHART_OPTIONS, criterion_label
 from offers.export import neutralise
 from offers.export.comparison import YEARLY_COMPONENTS, Comparison
-from offers.export.readable import choice_label, fit_pct, local_time
+from offers.export.readable import fit_pct, local_time
+from offers.export.xlsx_rows import Rows, Styled, splice
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
@@ -31,6 +32,8 @@ PCT = '0.0"%"'
 SCORE = "0.000"
 FIT = '0"%"'
 LOCAL_TIME = "yyyy-mm-dd hh:mm"
+DATE = "yyyy-mm-dd"
+DATE_TIME = "yyyy-mm-dd hh:mm:ss"
 INT = "0"
 
 
@@ -39,57 +42,91 @@ def money_format(currency: str) -> str:
     return f"[${currency}] #,##0;[${currency}] -#,##0"
 
 
-class Sheet:
-    """A streaming sheet with a few helpers for headers, typed cells and widths."""
+class Book:
+    """The workbook being written: openpyxl's, and the rows of each sheet (offers.export.xlsx_rows)."""
 
-    def __init__(self, wb: Workbook, title: str, widths: Sequence[int], freeze: str) -> None:
-        self.ws: WriteOnlyWorksheet = wb.create_sheet(title)
-        # A streaming sheet writes its view with the first row: freeze before any row.
+    def __init__(self) -> None:
+        self.wb = Workbook(write_only=True)
+        self.sheets: list[Sheet] = []
+
+    def save(self, stream: IO[bytes]) -> None:
+        """Write the workbook, every sheet's rows in place, to a binary stream."""
+        package = io.BytesIO()
+        self.wb.save(package)
+        splice(package.getvalue(), {s.ws.title: s.data for s in self.sheets}, stream)
+
+
+class Sheet:
+    """A sheet with a few helpers for headers, styled cells and widths."""
+
+    def __init__(self, book: Book, title: str, widths: Sequence[int], freeze: str) -> None:
+        self.ws: WriteOnlyWorksheet = book.wb.create_sheet(title)
         self.ws.freeze_panes = freeze
         for i, width in enumerate(widths, start=1):
             self.ws.column_dimensions[get_column_letter(i)].width = width
-        self.rows = 0
-        # Each style once: setting a font or format on a cell looks it up in the workbook's
-        # style lists, which costs more than writing the cell; later cells copy the indexes.
-        self._styles: dict[tuple[str | None, Font | None], StyleArray] = {}
+        self.data = Rows()
+        book.sheets.append(self)
+        # Each style once: a style is registered with the workbook by a cell that has it.
+        self._styles: dict[tuple[Any, ...], int] = {}
 
-    def cell(self, value: Any, fmt: str | None = None, font: Font | None = None) -> Any:
-        value = neutralise(value)
-        if fmt is None and font is None:
-            return value
-        cell = WriteOnlyCell(self.ws, value=value)
-        if fmt is not None and not (isinstance(value, int | float) and not isinstance(value, bool)):
-            fmt = None
-        if fmt is None and font is None:
-            return cell
-        key = (fmt, font)
+    @property
+    def rows(self) -> int:
+        return self.data.count
+
+    def style(
+        self,
+        fmt: str | None = None,
+        font: Font | None = None,
+        fill: PatternFill | None = None,
+        alignment: Alignment | None = None,
+    ) -> int:
+        """Return the workbook's index of a cell style."""
+        key = (fmt, font, fill, alignment)
         style = self._styles.get(key)
         if style is None:
+            cell = WriteOnlyCell(self.ws)
             if fmt is not None:
                 cell.number_format = fmt
             if font is not None:
                 cell.font = font
-            self._styles[key] = StyleArray(cell._style)
-        else:
-            cell._style = StyleArray(style)
-        return cell
+            if fill is not None:
+                cell.fill = fill
+            if alignment is not None:
+                cell.alignment = alignment
+            style = self._styles[key] = cell.style_id
+        return style
+
+    def cell(self, value: Any, fmt: str | None = None, font: Font | None = None) -> Any:
+        """Return a value to append, with a number format (numbers and times only) and font."""
+        value = neutralise(value)
+        if fmt is not None and not (
+            isinstance(value, int | float | dt.date) and not isinstance(value, bool)
+        ):
+            fmt = None
+        if fmt is None and font is None:
+            return value
+        return Styled(value, self.style(fmt, font))
 
     def append(self, values: Iterable[Any]) -> None:
-        self.ws.append([neutralise(v) for v in values])
-        self.rows += 1
+        self.data.append([v if type(v) is Styled else self._plain(v) for v in values])
+
+    def _plain(self, value: Any) -> Any:
+        """Return a value appended without a style: a time gets the date format it needs."""
+        kind = type(value)
+        if kind is float or kind is int or value is None:
+            return value
+        if isinstance(value, dt.datetime):
+            return Styled(value, self.style(DATE_TIME))
+        if isinstance(value, dt.date):
+            return Styled(value, self.style(DATE))
+        return neutralise(value)
 
     def title(self, text: str, font: Font = TITLE_FONT) -> None:
         self.append([self.cell(text, font=font)])
 
     def header(self, names: Sequence[str]) -> None:
-        cells = []
-        for name in names:
-            cell = WriteOnlyCell(self.ws, value=neutralise(name))
-            cell.font = HEADER_FONT
-            cell.fill = HEADER_FILL
-            cell.alignment = WRAP
-            cells.append(cell)
-        self.append(cells)
+        style = self.style(font=HEADER_FONT, fill=HEADER_FILL, alignment=WRAP)
+        self.append([Styled(neutralise(name), style) for name in names])
 
     def blank(self) -> None:
         self.append([])
@@ -99,14 +136,14 @@ def _yes(flag: bool) -> str:
     return _("yes") if flag else _("no")
 
 
-def _ranking(wb: Workbook, c: Comparison) -> None:
+def _ranking(book: Book, c: Comparison) -> None:
     from offers.models import Offer
 
     home = c.meta["home_currency"]
     money = money_format(home)
     criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
     sheet = Sheet(
-        wb, _("Ranking"), [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
+        book, _("Ranking"), [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
     )
     sheet.title(_("Offerdesk comparison"))
     sheet.append(
@@ -191,10 +228,10 @@ def _ranking(wb: Workbook, c: Comparison) -> None:
     sheet.ws.add_chart(chart, f"C{first + years + 2}")
 
 
-def _year_by_year(wb: Workbook, c: Comparison) -> None:
+def _year_by_year(book: Book, c: Comparison) -> None:
     from offers.models import Preferences
 
-    sheet = Sheet(wb, _("Year by year"), [34, 6, 8, 9, 10, 14, 14, 14, 14, 14, 15], "B2")
+    sheet = Sheet(book, _("Year by year"), [34, 6, 8, 9, 10, 14, 14, 14, 14, 14, 15], "B2")
     sheet.header(
         [
             _("Option"),
@@ -238,9 +275,9 @@ def _year_by_year(wb: Workbook, c: Comparison) -> None:
         )
 
 
-def _assumptions(wb: Workbook, c: Comparison) -> None:
+def _assumptions(book: Book, c: Comparison) -> None:
     sheet = Sheet(
-        wb,
+        book,
         _("Assumptions"),
         [34, 10, 10, 11, 9, 22, 12, 9, 14, 9, 9, 9, 14, 12, 9, 12, 9, 9, 9, 30, 14],
         "B2",
@@ -337,8 +374,8 @@ def _assumptions(wb: Workbook, c: Comparison) -> None:
         sheet.append([fx["currency"], fx["to_currency"], sheet.cell(fx["rate"], RATE)])
 
 
-def _negotiation(wb: Workbook, c: Comparison) -> None:
-    sheet = Sheet(wb, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30], "B2")
+def _negotiation(book: Book, c: Comparison) -> None:
+    sheet = Sheet(book, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30], "B2")
     sheet.header(
         [
             _("Option"),
@@ -368,12 +405,12 @@ def _negotiation(wb: Workbook, c: Comparison) -> None:
         )
 
 
-def _scenarios(wb: Workbook, c: Comparison) -> None:
+def _scenarios(book: Book, c: Comparison) -> None:
     from offers.models import Scenario
 
     home = c.meta["home_currency"]
     sheet = Sheet(
-        wb,
+        book,
         _("Scenarios"),
         [34, 28, 16, 16, 14, 9, 9, 14, 9, 14, 14, 14, 8, 10, 12, 9, 11, 11, 40],
         "C2",
@@ -423,11 +460,11 @@ def _scenarios(wb: Workbook, c: Comparison) -> None:
         )
 
 
-def _interviews(wb: Workbook, c: Comparison) -> None:
+def _interviews(book: Book, c: Comparison) -> None:
     from interviews.models import Debrief, Process, Round
 
     zone = c.people.get("home_timezone") or "UTC"
-    sheet = Sheet(wb, _("Interviews"), [22, 30, 16, 16, 9, 8, 22, 14, 14, 14, 14, 30, 40], "B2")
+    sheet = Sheet(book, _("Interviews"), [22, 30, 16, 16, 9, 8, 22, 14, 14, 14, 14, 30, 40], "B2")
     sheet.header(
         [
             _("Company"),
@@ -502,9 +539,7 @@ def _when(sheet: Sheet, value: dt.datetime | None) -> Any:
     """Return a local wall-clock time as a dated cell (blank when not scheduled)."""
     if value is None:
         return None
-    cell = WriteOnlyCell(sheet.ws, value=value)
-    cell.number_format = LOCAL_TIME
-    return cell
+    return sheet.cell(value, LOCAL_TIME)
 
 
 def _tax_cell(sheet: Sheet, c: Comparison, a: dict[str, Any]) -> Any:
@@ -543,13 +578,13 @@ def _outcome_cells(sheet: Sheet, outcome: dict[str, Any] | None, home: str) -> l
     ]
 
 
-def _summary(wb: Workbook, c: Comparison) -> None:
+def _summary(book: Book, c: Comparison) -> None:
     """Write the first sheet: the basis, why the top option wins, each option, the deadlines."""
     from offers.models import Offer
 
     home = c.meta["home_currency"]
     money = money_format(home)
-    sheet = Sheet(wb, _("Summary"), [12, 40, 18, 20, 20, 16, 14], "A1")
+    sheet = Sheet(book, _("Summary"), [12, 40, 18, 20, 20, 16, 14], "A1")
     sheet.title(_("Offerdesk comparison in short"))
     sheet.append([sheet.cell(c.people.get("basis_sentence") or c.meta["basis_label"])])
     if c.people.get("verdict"):
@@ -605,15 +640,15 @@ def _summary(wb: Workbook, c: Comparison) -> None:
 
 def write_xlsx(comparison: Comparison, stream: IO[bytes]) -> None:
     """Write the workbook to a binary stream."""
-    wb = Workbook(write_only=True)
-    _summary(wb, comparison)
-    _ranking(wb, comparison)
-    _year_by_year(wb, comparison)
-    _assumptions(wb, comparison)
-    _negotiation(wb, comparison)
-    _scenarios(wb, comparison)
-    _interviews(wb, comparison)
-    wb.save(stream)
+    book = Book()
+    _summary(book, comparison)
+    _ranking(book, comparison)
+    _year_by_year(book, comparison)
+    _assumptions(book, comparison)
+    _negotiation(book, comparison)
+    _scenarios(book, comparison)
+    _interviews(book, comparison)
+    book.save(stream)
 
 
 def xlsx_bytes(comparison: Comparison) -> bytes:

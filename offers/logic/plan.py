@@ -403,7 +403,7 @@ def walk_away(
     probe = RankProbe(others, prefs)
 
     def rank_at(facts: OptionFacts, value: float) -> int:
-        return probe.rank(facts, value)
+        return probe.rank(replace(facts, comp_value=value))
 
     stages: list[tuple[OptionFacts, tuple[str, ...], float | None]] = [(target, (), None)]
     facts = target

@@ -279,13 +279,13 @@ def rank_options(options: Sequence[OptionFacts], prefs: RankingPrefs) -> list[Ra
 
 
 class RankProbe:
-    """The rank of one option among fixed others as its own pay varies (a bisection's probe).
+    """The place of one option among fixed others as its own facts vary (a bisection's probe).
 
-    ``probe.rank(facts, value)`` equals the rank of ``replace(facts, comp_value=value)`` in
-    ``rank_options([*others, that], prefs)``: the same scores, weighted and summed in the same
-    order, the same exclusions and tie-breaks. What does not move with the probed pay is
-    computed once: the others' scores that do not read the best pay
-    (``Criterion.reads_best_comp``) and every exclusion; the others' totals once per best pay.
+    ``probe.rank(trial)`` equals the rank of ``trial`` in ``rank_options([*others, trial],
+    prefs)``: the same scores, weighted and summed in the same order, the same exclusions and
+    tie-breaks. The trial is scored afresh every time; of the others, what does not move with
+    the trial is computed once: their exclusions and the scores that do not read the best pay
+    (``Criterion.reads_best_comp``); their totals once per best pay.
     """
 
     def __init__(self, others: Sequence[OptionFacts], prefs: RankingPrefs) -> None:
@@ -293,42 +293,52 @@ class RankProbe:
         self.prefs = prefs
         self.weights = _normalised(_raw_weights(prefs))
         self.best_others = max((o.comp_value for o in self.others), default=-math.inf)
-        self.fixed = {o.key: self._fixed_scores(o) for o in self.others}
+        context = ScoreContext(prefs=prefs, best_comp=self.best_others)
+        self.fixed = {
+            o.key: {c.key: c.score(o, context).score for c in REGISTRY if not c.reads_best_comp}
+            for o in self.others
+        }
         self.excluded = {o.key: bool(_exclusions(o, prefs)) for o in self.others}
-        self._orders: tuple[float, list[tuple[bool, float, float, str]]] | None = None
-        self._target: tuple[OptionFacts, dict[str, float], bool] | None = None
+        self._orders: tuple[float, dict[str, tuple[bool, float, float, str]]] | None = None
 
-    def _fixed_scores(self, option: OptionFacts) -> dict[str, float]:
-        context = ScoreContext(prefs=self.prefs, best_comp=self.best_others)
-        return {c.key: c.score(option, context).score for c in REGISTRY if not c.reads_best_comp}
-
-    def _order(
-        self, option: OptionFacts, fixed: Mapping[str, float], excluded: bool, best: float
-    ) -> tuple[bool, float, float, str]:
-        """Return the option's sort key in the ranking (as ``_rank_with_weights`` builds it)."""
-        context = ScoreContext(prefs=self.prefs, best_comp=best)
-        total = 0.0
-        for c in REGISTRY:
-            score = c.score(option, context).score if c.reads_best_comp else fixed[c.key]
-            total += self.weights[c.key] * score
-        return (excluded, -total, -option.comp_value, option.key)
-
-    def rank(self, facts: OptionFacts, comp_value: float) -> int:
-        """Return the rank (1 = first) of ``facts`` paying ``comp_value`` among the others."""
-        trial = replace(facts, comp_value=comp_value)
-        _check_options([*self.others, trial])
-        if self._target is None or self._target[0] is not facts:
-            excluded = bool(_exclusions(facts, self.prefs))
-            self._target = (facts, self._fixed_scores(facts), excluded)
-        _facts, fixed, excluded = self._target
-        best = max(self.best_others, comp_value)
+    def _others_orders(self, best: float) -> dict[str, tuple[bool, float, float, str]]:
+        """Return each other option's sort key (as ``_rank_with_weights`` builds it)."""
         if self._orders is None or self._orders[0] != best:
-            orders = [
-                self._order(o, self.fixed[o.key], self.excluded[o.key], best) for o in self.others
-            ]
+            context = ScoreContext(prefs=self.prefs, best_comp=best)
+            orders = {}
+            for o in self.others:
+                fixed = self.fixed[o.key]
+                total = 0.0
+                for c in REGISTRY:
+                    score = c.score(o, context).score if c.reads_best_comp else fixed[c.key]
+                    total += self.weights[c.key] * score
+                orders[o.key] = (self.excluded[o.key], -total, -o.comp_value, o.key)
             self._orders = (best, orders)
-        mine = self._order(trial, fixed, excluded, best)
-        return 1 + sum(1 for order in self._orders[1] if order < mine)
+        return self._orders[1]
+
+    def _trial(
+        self, trial: OptionFacts
+    ) -> tuple[tuple[bool, float, float, str], dict[str, tuple[bool, float, float, str]]]:
+        """Return the trial's sort key and the others' at the trial's best pay."""
+        _check_options([*self.others, trial])
+        best = max(self.best_others, trial.comp_value)
+        total = 0.0
+        for criterion, (score, _text, _figures) in _criterion_scores(
+            trial, best, self.prefs
+        ).items():
+            total += self.weights[criterion] * score
+        excluded = bool(_exclusions(trial, self.prefs))
+        return (excluded, -total, -trial.comp_value, trial.key), self._others_orders(best)
+
+    def rank(self, trial: OptionFacts) -> int:
+        """Return the rank (1 = first) of ``trial`` among the others."""
+        mine, others = self._trial(trial)
+        return 1 + sum(1 for order in others.values() if order < mine)
+
+    def ahead_of(self, trial: OptionFacts, rival_key: str) -> bool:
+        """Return whether ``trial`` ranks before the other option ``rival_key``."""
+        mine, others = self._trial(trial)
+        return mine < others[rival_key]
 
 
 def _wins_tie(a: OptionFacts, b: OptionFacts) -> bool:
@@ -507,11 +517,17 @@ def flip_ask(
         trial = _with_gain(options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit)
         return _rank_with_weights(trial, prefs, raw)
 
+    probe = RankProbe([o for o in options if o.key != target_key], prefs)
+
     def succeeds(steps: int) -> bool:
-        ranks = {r.key: r.rank for r in ranking_at(steps)}
+        ask = steps * resolution
+        gained = _with_gain(
+            options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit
+        )
+        trial = next(o for o in gained if o.key == target_key)
         if rival_key is None:
-            return ranks[target_key] == 1
-        return ranks[target_key] < ranks[rival_key]
+            return probe.rank(trial) == 1
+        return probe.ahead_of(trial, rival_key)
 
     low, high = 0, math.floor(max_ask / resolution + 1e-9)
     if not succeeds(high):

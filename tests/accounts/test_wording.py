@@ -6,7 +6,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from accounts.wording import band_position, ordinal, points_from_target
+from accounts.wording import band_position, choice_label, ordinal, points_from_target
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,16 @@ def test_filters_render_in_templates():
         assert template.render(Context({"p": 171.0, "d": 0, "n": 3})) == (
             "above the top of the band|on target|3rd"
         )
+
+
+def test_choice_label_is_the_display_label_in_the_active_language():
+    from interviews.models import Process
+
+    process = Process(stage="onsite")
+    for language in ("en", "zh-hant", "en"):  # each language's labels, not the first one seen
+        with translation.override(language):
+            assert choice_label(Process, "stage", "onsite") == process.get_stage_display()
+    with translation.override("zh-hant"):
+        assert choice_label(Process, "stage", "onsite") != "Onsite"
+    assert choice_label(Process, "stage", "no_such_stage") == "no_such_stage"
+    assert choice_label(Process, "stage", "") == "" and choice_label(Process, "stage", None) is None

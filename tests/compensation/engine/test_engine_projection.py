@@ -20,6 +20,7 @@ from compensation.engine import (
     Stock,
     VestingSchedule,
     annualized,
+    assumption_terms,
     assumptions,
     cashflow_matrix,
     project,
@@ -226,6 +227,9 @@ def test_assumptions_describe_everything():
     assert info["fx_to_home"] == 0.9 and info["tax_rate_pct"] == 35
     assert info["equity_total"] == pytest.approx(sum(info["equity_by_year"]))
     assert info["refreshers"][0]["first_year"] == 2
+    # The terms alone (what the export lists) are the same, without the projected equity.
+    terms = assumption_terms(spec)
+    assert terms == {k: v for k, v in info.items() if k not in ("equity_by_year", "equity_total")}
 
 
 def test_cashflow_matrix_matches_project():

@@ -433,24 +433,32 @@ def test_money_value_of_weight_without_comp_weight():
     ),
     values=st.lists(st.integers(min_value=0, max_value=4_000).map(float), min_size=1, max_size=6),
     remote=st.integers(min_value=0, max_value=52).map(float),
+    minimum=st.one_of(st.none(), st.integers(min_value=0, max_value=300).map(float)),
 )
-def test_rank_probe_equals_a_full_ranking(options, weights, values, remote):
-    """The walk-away search's probe ranks exactly as rank_options, for any pay it tries."""
+def test_rank_probe_equals_a_full_ranking(options, weights, values, remote, minimum):
+    """The bisections' probe ranks exactly as rank_options, whatever the trial changes."""
     options = [replace(o, key=f"o{i}", name=f"o{i}") for i, o in enumerate(options)]
     prefs = RankingPrefs(
-        weights=dict(zip(CRITERIA, map(float, weights))), required_remote_weeks=remote
+        weights=dict(zip(CRITERIA, map(float, weights))),
+        required_remote_weeks=remote,
+        min_first_year_total=minimum,
     )
     target, others = options[0], options[1:]
     probe = RankProbe(others, prefs)
+
+    def full_rank(trial, key):
+        return next(r.rank for r in rank_options([*others, trial], prefs) if r.key == key)
+
     for value in values:  # the best pay changes between probes and back
-        trial = replace(target, comp_value=value)
-        full = next(r.rank for r in rank_options([*others, trial], prefs) if r.key == "o0")
-        assert probe.rank(target, value) == full
-        # Another stage of the search: the same option granted the remote weeks it needs.
-        granted = replace(target, remote_weeks_allowed=remote)
-        trial = replace(granted, comp_value=value)
-        full = next(r.rank for r in rank_options([*others, trial], prefs) if r.key == "o0")
-        assert probe.rank(granted, value) == full
+        for trial in (
+            replace(target, comp_value=value),
+            # the walk-away's later stages: the remote weeks it needs granted
+            replace(target, comp_value=value, remote_weeks_allowed=remote),
+            # the money flip: the first-year total rises with the ask
+            replace(target, comp_value=value, first_year_total=value / 10),
+        ):
+            assert probe.rank(trial) == full_rank(trial, "o0")
+            assert probe.ahead_of(trial, "o1") == (full_rank(trial, "o0") < full_rank(trial, "o1"))
 
 
 @pytest.mark.parametrize("criterion", REGISTRY, ids=lambda c: c.key)
