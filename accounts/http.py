@@ -1,4 +1,4 @@
-"""Answer a request for another user's object with 404 before any 405 for its method."""
+"""Request helpers every app's views share: the method check after the owner lookup, htmx."""
 
 from __future__ import annotations
 
@@ -15,3 +15,8 @@ def method_refused(request: HttpRequest, *allowed: str) -> HttpResponseNotAllowe
     if request.method in methods:
         return None
     return HttpResponseNotAllowed(list(allowed))
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """Return whether htmx sent the request (django_htmx's middleware sets ``request.htmx``)."""
+    return bool(getattr(request, "htmx", False))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import form_add_service_errors
-from accounts.http import method_refused
+from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
@@ -34,17 +34,13 @@ from interviews.ics import CalendarEvent, calendar_text
 from interviews.models import FUNNEL_STAGES, Process, Round, Signal, Stage
 
 
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
-
-
 def _home_timezone(request: HttpRequest) -> str:
     """Return the user's home zone (saved or proposed) that new rounds start from."""
     return getattr(request, "home_timezone", "") or timezone.get_current_timezone_name()
 
 
 def _bad_request_status(request: HttpRequest) -> int:
-    return 400 if _is_htmx(request) else 200
+    return 400 if is_htmx(request) else 200
 
 
 # Board ----------------------------------------------------------------------------------
@@ -90,7 +86,7 @@ def process_move(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, _("Pick a stage from the list."))
         status = 400
-    if _is_htmx(request):
+    if is_htmx(request):
         context = _board_context(request)
         context["move_error"] = status != 200
         return render(request, "interviews/partials/board.html", context, status=status)
@@ -212,7 +208,7 @@ def round_create(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             form_add_service_errors(form, exc)
     if request.method == "POST" and form.is_valid():
-        if _is_htmx(request):
+        if is_htmx(request):
             process = selectors.process_get(user=request.user, pk=pk)
             return render(
                 request,
@@ -225,7 +221,7 @@ def round_create(request: HttpRequest, pk: int) -> HttpResponse:
         context = _detail_context(request, process, quick_form=form)
         template = (
             "interviews/partials/rounds_section.html"
-            if _is_htmx(request)
+            if is_htmx(request)
             else "interviews/process_detail.html"
         )
         return render(request, template, context, status=_bad_request_status(request))

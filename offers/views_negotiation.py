@@ -12,15 +12,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.forms import form_add_service_errors
+from accounts.http import is_htmx
 from accounts.locking import StaleEditError
 from offers import selectors, selectors_negotiation, services_negotiation
 from offers.forms_negotiation import NegotiationAnswerForm, NegotiationEntryForm
 from offers.models import Offer
 from offers.timeline import timeline_for
-
-
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
 
 
 def _log_context(request: HttpRequest, offer: Offer, form: NegotiationEntryForm) -> dict[str, Any]:
@@ -54,7 +51,7 @@ def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
                 form_add_service_errors(form, exc)
                 status = 400
             else:
-                if not _is_htmx(request):
+                if not is_htmx(request):
                     messages.success(request, _("Logged."))
                     return redirect("offers:negotiation_log", pk=offer.pk)
                 offer = selectors.offer_get(user=request.user, pk=pk)
@@ -64,7 +61,7 @@ def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
     context = _log_context(request, offer, form)
     template = (
         "offers/partials/negotiation_log.html"
-        if _is_htmx(request)
+        if is_htmx(request)
         else "offers/negotiation_log.html"
     )
     return render(request, template, context, status=status)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.http import method_refused
+from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
 from offers import scenarios, selectors, services
 from offers.board import Board
@@ -56,10 +56,6 @@ class FlipForm(forms.Form):
     def __init__(self, *args: Any, others: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["rival"].choices = [("", _("every option (rank first)")), *others]
-
-
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(request.htmx)  # type: ignore[attr-defined]  # django_htmx's middleware
 
 
 # Negotiation -----------------------------------------------------------------------------
@@ -221,7 +217,7 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
-    live = _is_htmx(request)
+    live = is_htmx(request)
     stored_version = scenario.version
     form = ScenarioForm(request.POST, instance=scenario, user=request.user)
     if form.is_valid():
@@ -286,7 +282,7 @@ def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
-    if _is_htmx(request):
+    if is_htmx(request):
         scenario.refresh_from_db()
         return render(
             request,

@@ -807,6 +807,7 @@ def backup_restore_batched(
                 report(10 + int(85 * written / total))
             counts[section.key] = len(objs)
         with transaction.atomic():
+            board_changed(owner_id=user.pk)  # a queryset update sends no post_save
             for section in SECTIONS:
                 if section.has_owner:
                     section.model.objects.filter(owner=stand_in).update(owner=user)

@@ -7,13 +7,13 @@ so there is no import cycle between the export code and its task.
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from accounts.models import RestoreJob
+from offers.export.restore_jobs import restore_dir
 from offers.models import ExportJob
 from offers.tasks_export import backup_restore_task, export_comparison_task
 
@@ -31,10 +31,12 @@ def export_job_create(*, user: AbstractBaseUser, fmt: str, language: str = "") -
 @transaction.atomic
 def restore_job_create(*, user: AbstractBaseUser, raw: bytes) -> RestoreJob:
     """Keep an uploaded backup and queue its restore; the task starts once this commits."""
-    folder = Path(settings.MEDIA_ROOT) / "restores" / str(user.pk)
+    folder = restore_dir() / str(user.pk)
     folder.mkdir(parents=True, exist_ok=True)
-    name = f"{secrets.token_hex(12)}.json"
-    (folder / name).write_bytes(raw)
-    job = RestoreJob.objects.create(owner=user, file_path=f"restores/{user.pk}/{name}")
+    path = folder / f"{secrets.token_hex(12)}.json"
+    path.write_bytes(raw)
+    job = RestoreJob.objects.create(
+        owner=user, file_path=path.relative_to(settings.MEDIA_ROOT).as_posix()
+    )
     transaction.on_commit(lambda: backup_restore_task.delay(job.pk))
     return job

@@ -115,3 +115,16 @@ def test_large_restore_refuses_a_hostile_file_before_writing(bob, doc):
     with pytest.raises(BackupError):
         backup_restore_batched(user=bob, raw=json.dumps(doc))
     assert row_counts() == before
+
+
+def test_large_restore_refreshes_the_cached_board(bob, doc, django_capture_on_commit_callbacks):
+    """The rows change owner by a queryset update (no post_save): the board still follows."""
+    from offers.board_cache import board_get
+
+    doc.pop("preferences")  # no preferences row saved: nothing else would refresh the board
+    before = board_get(user=bob)
+    assert before.evaluations == []
+    with django_capture_on_commit_callbacks(execute=True):
+        backup_restore_batched(user=bob, raw=json.dumps(doc))
+    after = board_get(user=bob)
+    assert sorted(e.offer.name for e in after.evaluations) == [f"O{i}" for i in range(5)]
