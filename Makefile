@@ -70,7 +70,7 @@ beat: install
 serve: export SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
 serve: install
 	DEBUG=0 SECURE_SSL=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	DEBUG=0 SECURE_SSL=0 $(BIN)/gunicorn config.wsgi --bind 127.0.0.1:$(PORT) --workers 2 --threads 4
+	DEBUG=0 SECURE_SSL=0 $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind 127.0.0.1:$(PORT)
 
 bench: install
 	$(BIN)/python bench/bench_montecarlo.py

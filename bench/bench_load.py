@@ -1,7 +1,7 @@
 """Load test on loopback: gunicorn + PostgreSQL, N logged-in users browsing the main pages.
 
 Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
-(`config.wsgi`, 2 workers x 4 threads by default) on 127.0.0.1 only, then for `--seconds` has `--users`
+(`config.wsgi` with `config/gunicorn.py`, 2 workers x 4 threads by default) on 127.0.0.1 only, then for `--seconds` has `--users`
 threads request the dashboard, offers list, an offer, its negotiation page, a scenario page, the
 interviews board, the compensation list and (one request in ten) a scenario live update (the
 htmx POST sent while typing: it values the typed terms and writes nothing). Every user logs in
@@ -340,14 +340,14 @@ def main() -> int:
                 "-m",
                 "gunicorn",
                 "config.wsgi",
+                "--config",
+                "config/gunicorn.py",
                 "--bind",
                 f"{HOST}:{port}",
                 "--workers",
                 str(args.workers),
                 "--threads",
                 str(args.threads),
-                "--keep-alive",
-                "30",  # browsers keep a connection open between clicks
                 "--log-level",
                 "warning",
             ],

@@ -1,0 +1,37 @@
+"""gunicorn's settings: every view loaded and the loaded objects frozen before the first request."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+# A fresh process, as a gunicorn worker is after loading the application and before any request.
+SCRIPT = """
+import gc, importlib.util, sys
+import django
+django.setup()
+spec = importlib.util.spec_from_file_location("gunicorn_settings", "config/gunicorn.py")
+settings = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(settings)
+print(settings.workers, settings.threads)
+print("offers.views_scenarios" in sys.modules)
+settings.post_worker_init(worker=None)
+print("offers.views_scenarios" in sys.modules)
+print(gc.get_freeze_count())
+"""
+
+
+def test_worker_init_loads_the_views_and_freezes_the_heap():
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    sizes, before, after, frozen = out.stdout.split("\n")[:4]
+    assert sizes == "2 4"
+    assert (before, after) == ("False", "True")  # the views are imported by the hook
+    assert int(frozen) > 10_000
