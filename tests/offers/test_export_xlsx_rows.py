@@ -118,12 +118,11 @@ def test_the_collector_is_held_during_exports_and_comes_back():
     from offers.export.jobs import gc_paused
 
     assert gc.isenabled()
-    with pytest.raises(RuntimeError):
-        with gc_paused():
-            with gc_paused():  # another export of the process, at once
-                assert not gc.isenabled()
-            assert not gc.isenabled()  # the first one is still building
-            raise RuntimeError("a failed export")
+    with pytest.raises(RuntimeError), gc_paused():
+        with gc_paused():  # another export of the process, at once
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the first one is still building
+        raise RuntimeError("a failed export")
     assert gc.isenabled()
     gc.disable()
     try:
