@@ -439,8 +439,12 @@ class Package(models.Model):
                 name="package_bonus_months_range",
             ),
             models.CheckConstraint(
+                # Both or neither. The NOT NULLs matter: a comparison with NULL is unknown,
+                # and a CHECK passes an unknown.
                 condition=Q(bonus_cutoff_month__isnull=True, bonus_cutoff_day__isnull=True)
                 | Q(
+                    bonus_cutoff_month__isnull=False,
+                    bonus_cutoff_day__isnull=False,
                     bonus_cutoff_month__gte=1,
                     bonus_cutoff_month__lte=12,
                     bonus_cutoff_day__gte=1,

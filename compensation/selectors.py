@@ -98,20 +98,15 @@ def band_get_own(*, user: AbstractBaseUser, pk: int) -> Band:
     return get_object_or_404(Band.objects.select_related("level__company"), owner=user, pk=pk)
 
 
-def band_for(
+def _ranked_bands(
+    qs: QuerySet[Band],
     *,
     user: AbstractBaseUser,
-    level: Level | None,
     currency: str | None = None,
     location: str | None = None,
-) -> Band | None:
-    """Return the band to compare against: the user's own before shared, then the newest.
-
-    With ``currency`` (and ``location``), bands in that currency (at that place) come first.
-    """
-    if level is None:
-        return None
-    qs = band_list(user=user, level=level).annotate(
+) -> QuerySet[Band]:
+    """Return bands best first: in ``currency``, at ``location``, the user's own, the newest."""
+    qs = qs.annotate(
         mine=Case(When(owner=user, then=Value(0)), default=Value(1), output_field=IntegerField()),
         cur_rank=Case(
             When(currency=currency or "", then=Value(0)),
@@ -129,7 +124,35 @@ def band_for(
         order.insert(0, "loc_rank")
     if currency:
         order.insert(0, "cur_rank")
-    return qs.order_by(*order).first()
+    return qs.order_by(*order)
+
+
+def band_for(
+    *,
+    user: AbstractBaseUser,
+    level: Level | None,
+    currency: str | None = None,
+    location: str | None = None,
+) -> Band | None:
+    """Return the band to compare against: the user's own before shared, then the newest.
+
+    With ``currency`` (and ``location``), bands in that currency (at that place) come first.
+    """
+    if level is None:
+        return None
+    qs = band_list(user=user, level=level)
+    return _ranked_bands(qs, user=user, currency=currency, location=location).first()
+
+
+def bands_for_levels(*, user: AbstractBaseUser, level_ids: Iterable[int]) -> dict[int, Band]:
+    """Return each level's band as ``band_for`` picks it (no currency or place), in one query."""
+    ids = set(level_ids)
+    if not ids:
+        return {}
+    found: dict[int, Band] = {}
+    for band in _ranked_bands(band_list(user=user).filter(level_id__in=ids), user=user):
+        found.setdefault(band.level_id, band)
+    return found
 
 
 # FX and places ---------------------------------------------------------------------------

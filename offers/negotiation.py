@@ -26,7 +26,7 @@ from compensation.models import Band, Level
 from compensation.selectors import (
     FxTable,
     band_for,
-    band_list,
+    bands_for_levels,
     fx_table,
     next_level,
     yearly_stock_value,
@@ -198,27 +198,6 @@ def current_job_facts(
     )
 
 
-def _bands_by_level(*, user: AbstractBaseUser, level_ids: set[int]) -> dict[int, Band]:
-    """Return each level's band as ``band_for`` picks it, read in one query for every level."""
-    ids = level_ids
-    if not ids:
-        return {}
-    found: dict[int, Band] = {}
-    # band_for's order: the user's own first, then the newest (no date last), then the latest row.
-    rows = sorted(
-        band_list(user=user).filter(level_id__in=ids),
-        key=lambda b: (
-            b.owner_id != user.pk,
-            b.as_of is None,
-            -(b.as_of.toordinal() if b.as_of else 0),
-            -b.pk,
-        ),
-    )
-    for band in rows:
-        found.setdefault(band.level_id, band)
-    return found
-
-
 def _band_estimate(*, band: Band | None, board: Board, fx: FxTable) -> float:
     """Return a band's midpoint pay over the horizon in home currency (0 if unknown)."""
     if band is None:
@@ -272,7 +251,7 @@ def alternatives(
             )
         )
     unlinked = [p for p in running.values() if p.pk not in linked]
-    bands = _bands_by_level(
+    bands = bands_for_levels(
         user=user, level_ids={p.target_level_id for p in unlinked if p.target_level_id}
     )
     for process in unlinked:

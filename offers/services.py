@@ -13,8 +13,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
@@ -29,7 +27,7 @@ from compensation.selectors import (
     grant_price_currency,
     stock_currency,
 )
-from config.middleware import ServiceUnavailable
+from config.middleware import BROKER_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -38,12 +36,9 @@ from offers.tasks import scenario_monte_carlo_task
 if TYPE_CHECKING:
     from offers.board import Board
 
-# The errors a publish raises when the broker is unreachable.
-BROKER_ERRORS: tuple[type[BaseException], ...] = (
-    KombuOperationalError,
-    RedisConnectionError,
-    OSError,
-)
+# The errors a publish raises when the broker is unreachable: the broker errors the 503 page
+# knows, and a refused socket (OSError) that a publish can also raise.
+PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
 
 # The package terms the offer form edits (grants, sign-ons and refreshers: on the package page).
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
@@ -578,7 +573,7 @@ def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
 def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
     try:
         scenario_monte_carlo_task.apply_async((scenario_id, input_hash), task_id=task_id)
-    except BROKER_ERRORS as exc:
+    except PUBLISH_ERRORS as exc:
         Scenario.objects.filter(
             pk=scenario_id, mc_task_id=task_id, mc_status=Scenario.McStatus.QUEUED
         ).update(mc_status=Scenario.McStatus.NONE, mc_task_id="", mc_input_hash="")

@@ -73,6 +73,24 @@ class Comparison:
                 out.setdefault(names[row["option_key"]], []).append(row["amount"])
         return out
 
+    def deadline_rows(self) -> list[dict[str, str]]:
+        """Return the offer and process deadlines from today on, soonest first."""
+        today = self.people.get("today") or ""
+        rows = [
+            {"day": o["deadline"], "name": o["name"], "what": _("offer deadline")}
+            for o in self.options
+            if o["deadline"]
+        ] + [
+            {
+                "day": p["deadline"],
+                "name": f"{p['company']} {p['role']}".strip(),
+                "what": _("process deadline"),
+            }
+            for p in self.processes
+            if p["deadline"]
+        ]
+        return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
+
 
 def _iso(value: dt.date | dt.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None

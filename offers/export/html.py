@@ -132,25 +132,6 @@ def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
     ]
 
 
-def deadline_rows(c: Comparison) -> list[dict[str, str]]:
-    """Return the offer and process deadlines from today on, soonest first."""
-    today = c.people.get("today") or ""
-    rows = [
-        {"day": o["deadline"], "name": o["name"], "what": _("offer deadline")}
-        for o in c.options
-        if o["deadline"]
-    ] + [
-        {
-            "day": p["deadline"],
-            "name": f"{p['company']} {p['role']}".strip(),
-            "what": _("process deadline"),
-        }
-        for p in c.processes
-        if p["deadline"]
-    ]
-    return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
-
-
 def process_rows(c: Comparison) -> list[dict[str, Any]]:
     """Return the interview processes with their stage and debrief decision as labels."""
     from interviews.models import Debrief, Process
@@ -193,7 +174,7 @@ def report_context(c: Comparison) -> dict[str, Any]:
         "people": c.people,
         "option_rows": option_rows(c),
         "scenario_rows": scenario_rows(c),
-        "deadline_rows": deadline_rows(c),
+        "deadline_rows": c.deadline_rows(),
         "process_rows": process_rows(c),
         "round_rows": round_rows(c),
         "years": list(range(1, horizon + 1)),

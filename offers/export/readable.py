@@ -57,7 +57,11 @@ def _verdict_sentence(board: Board) -> str:
 
 
 def _scenario_outcomes(user: AbstractBaseUser, board: Board) -> list[dict[str, Any] | None]:
-    """Return each scenario's outcome as its page shows it, in the export's scenario order."""
+    """Return each scenario's outcome as its page shows it, in the export's scenario order.
+
+    Valued against the export's own board (the same figures as the pages' cached one: no
+    second board is built).
+    """
     from offers.models import Scenario
     from offers.scenarios import scenario_view
 
@@ -72,7 +76,7 @@ def _scenario_outcomes(user: AbstractBaseUser, board: Board) -> list[dict[str, A
     out: list[dict[str, Any] | None] = []
     for scenario in scenarios:
         try:
-            view = scenario_view(user=user, scenario=scenario)
+            view = scenario_view(user=user, scenario=scenario, board=board)
         except Exception:  # an optional column must never break the export
             logger.exception("scenario outcome failed for scenario %s", scenario.pk)
             out.append(None)

@@ -620,22 +620,13 @@ def _summary(book: Book, c: Comparison) -> None:
                 o["deadline"] or "",
             ]
         )
-    today = c.people.get("today") or ""
-    deadlines = sorted(
-        [(o["deadline"], o["name"], _("offer deadline")) for o in c.options if o["deadline"]]
-        + [
-            (p["deadline"], f"{p['company']} {p['role']}".strip(), _("process deadline"))
-            for p in c.processes
-            if p["deadline"]
-        ]
-    )
-    deadlines = [d for d in deadlines if d[0] >= today]
+    deadlines = c.deadline_rows()
     sheet.blank()
     sheet.title(_("Deadlines"), SECTION_FONT)
     if not deadlines:
         sheet.append([_("No deadline ahead.")])
-    for day, name, what in deadlines:
-        sheet.append([day, sheet.cell(name), what])
+    for row in deadlines:
+        sheet.append([row["day"], sheet.cell(row["name"]), row["what"]])
 
 
 def write_xlsx(comparison: Comparison, stream: IO[bytes]) -> None:

@@ -225,10 +225,20 @@ def _rows(view_board: Board, original: Board, key: str, prefs: Preferences) -> l
 
 
 def scenario_view(
-    *, user: AbstractBaseUser, scenario: Scenario, today: dt.date | None = None
+    *,
+    user: AbstractBaseUser,
+    scenario: Scenario,
+    today: dt.date | None = None,
+    board: Board | None = None,
 ) -> ScenarioView:
-    """Evaluate a scenario and rank it in place of its offer among every option."""
-    if today is None or today == timezone.localdate():
+    """Evaluate a scenario and rank it in place of its offer among every option.
+
+    ``board`` is the user's board when the caller has it already (an export's); otherwise the
+    cached one, or one built for ``today``.
+    """
+    if board is not None:
+        today, original = board.basis.start, board
+    elif today is None or today == timezone.localdate():
         today, original = timezone.localdate(), board_get(user=user)
     else:
         original = board_build(user=user, today=today)

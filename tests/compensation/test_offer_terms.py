@@ -224,3 +224,17 @@ def test_the_current_job_bonus_paid_after_the_new_start_is_not_counted(alice):
     # The whole 2026 bonus (paid 15 Mar 2027) and 43 days of 2027's, on the base after
     # the 3 % raise of the package's first anniversary (1 Dec 2027).
     assert lost["bonus_unpaid"] == pytest.approx(30_000 + 30_900 * 43 / 365)
+
+
+@pytest.mark.parametrize(
+    ("month", "day"), [(4, None), (None, 1), (13, 1), (4, 0)], ids=["month", "day", "13", "0"]
+)
+def test_the_database_refuses_a_half_or_impossible_cut_off(alice, month, day):
+    """The last wall, under the form and the service: both or neither, in range (the NOT NULLs:
+    a CHECK passes when a comparison with NULL is unknown)."""
+    from django.db import IntegrityError, transaction
+
+    package = PackageFactory(owner=alice)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Package.objects.filter(pk=package.pk).update(bonus_cutoff_month=month, bonus_cutoff_day=day)
+    Package.objects.filter(pk=package.pk).update(bonus_cutoff_month=4, bonus_cutoff_day=1)

@@ -283,3 +283,28 @@ def test_local_time_is_the_same_instant_on_the_home_clock(instant, zone):
     # Read back on that clock (in a repeated hour, the fold that reads back), it is the instant.
     back = [shown.replace(tzinfo=ZoneInfo(zone), fold=f).astimezone(dt.UTC) for f in (0, 1)]
     assert instant in back
+
+
+def test_scenario_outcomes_use_the_exports_board_and_build_no_other(demo, monkeypatch):
+    """A cold export builds one board (without Monte Carlo); the outcomes reuse it."""
+    from django.core.cache import cache
+
+    from offers import board as board_module
+    from offers import board_cache
+    from offers.scenarios import evaluation
+
+    cache.clear()
+    board_cache.RECENT.clear()
+    built = []
+    real = board_module.board_build
+
+    def counting(**kwargs):
+        built.append(kwargs.get("overrides") is None)  # True: a board of its own, not a scenario's
+        return real(**kwargs)
+
+    monkeypatch.setattr(evaluation, "board_build", counting)
+    monkeypatch.setattr(board_cache, "board_build", counting)
+    monkeypatch.setattr("offers.export.comparison.board_build", counting)
+    comparison = comparison_build(user=demo)
+    assert comparison.people["scenario_outcomes"] and all(comparison.people["scenario_outcomes"])
+    assert built.count(True) == 1  # the export's own board; each scenario only re-ranks it

@@ -192,8 +192,7 @@ def test_processes_without_an_offer_read_their_bands_in_one_query(alice, django_
     """Each running process is valued at its target level's band, as band_for picks it."""
     import datetime as dt
 
-    from compensation.selectors import band_for
-    from offers.negotiation import _bands_by_level
+    from compensation.selectors import band_for, bands_for_levels
     from tests.factories import BandFactory, CompanyFactory, LevelFactory
     from tests.interviews.factories import ProcessFactory
 
@@ -207,7 +206,7 @@ def test_processes_without_an_offer_read_their_bands_in_one_query(alice, django_
     for level in levels:
         ProcessFactory(owner=alice, company=level.company, target_level=level)
     with django_assert_num_queries(1):
-        bands = _bands_by_level(user=alice, level_ids={level.pk for level in levels})
+        bands = bands_for_levels(user=alice, level_ids={level.pk for level in levels})
     for level in levels[:2]:
         assert bands[level.pk] == band_for(user=alice, level=level)
     assert levels[2].pk not in bands and band_for(user=alice, level=levels[2]) is None
