@@ -351,8 +351,8 @@ def _projection(package: Package, horizon: int) -> dict[str, Any]:
     try:
         spec = selectors.package_to_spec(package, horizon_years=horizon)
         yearly = engine.project_yearly(spec)
-        facts = engine.assumptions(spec)
-        summary = engine.annualized(spec)
+        facts = engine.assumptions(spec, yearly)
+        summary = engine.annualized(spec, yearly)
     except (engine.EngineInputError, LookupError) as error:
         return {"error": str(error)}
     rows = [

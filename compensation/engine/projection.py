@@ -307,9 +307,12 @@ def package_tax(
     return np.asarray(tax[:months])
 
 
-def annualized(spec: PackageSpec) -> dict[str, float]:
-    """Return first-year and average yearly totals (averaged over the initial grants' vesting)."""
-    yearly = project_yearly(spec)
+def annualized(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[str, float]:
+    """Return first-year and average yearly totals (averaged over the initial grants' vesting).
+
+    ``yearly`` is ``project_yearly(spec)`` when the caller has it already.
+    """
+    yearly = project_yearly(spec) if yearly is None else yearly
     years = spec.horizon_years
     if spec.grants:
         years = min(years, max(g.schedule.years for g in spec.grants))
@@ -348,12 +351,14 @@ def bonus_words(spec: PackageSpec) -> str:
     return words
 
 
-def assumptions(spec: PackageSpec) -> dict[str, Any]:
+def assumptions(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[str, Any]:
     """Return every assumption behind the figures, for display next to them.
 
-    :func:`assumption_terms` and the equity the projection vests each year.
+    :func:`assumption_terms` and the equity the projection vests each year (``yearly`` is
+    ``project_yearly(spec)`` when the caller has it already).
     """
-    equity_by_year = project_yearly(spec)["equity"].tolist()
+    yearly = project_yearly(spec) if yearly is None else yearly
+    equity_by_year = yearly["equity"].tolist()
     return {
         **assumption_terms(spec),
         "equity_by_year": equity_by_year,

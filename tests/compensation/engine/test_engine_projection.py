@@ -230,6 +230,10 @@ def test_assumptions_describe_everything():
     # The terms alone (what the export lists) are the same, without the projected equity.
     terms = assumption_terms(spec)
     assert terms == {k: v for k, v in info.items() if k not in ("equity_by_year", "equity_total")}
+    # A caller that has the projection passes it: the same facts, projected once.
+    yearly = project_yearly(spec)
+    assert assumptions(spec, yearly) == info
+    assert annualized(spec, yearly) == annualized(spec)
 
 
 def test_cashflow_matrix_matches_project():
