@@ -16,9 +16,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from accounts.wording import choice_label
-from offers.charts import CHART_OPTIONS, criterion_label
+from offers.board import COMPONENTS
+from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
-from offers.export.comparison import YEARLY_COMPONENTS, Comparison
+from offers.export.comparison import Comparison
 from offers.export.readable import fit_pct, local_time
 from offers.export.xlsx_rows import Rows, Styled, splice
 
@@ -142,9 +143,14 @@ def _ranking(book: Book, c: Comparison) -> None:
     home = c.meta["home_currency"]
     money = money_format(home)
     criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
-    sheet = Sheet(
-        book, _("Ranking"), [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria), "C5"
-    )
+    totals = c.yearly_totals(c.meta["basis"])
+    names = list(totals)[:CHART_OPTIONS]
+    widths = [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria)
+    widths += [0] * max(0, 1 + len(names) - len(widths))
+    # The yearly totals below put an option's money in each of columns B onwards: wide enough
+    # for "USD 1,235,864" (narrower, a spreadsheet shows ###).
+    widths = [max(w, 15) if 1 <= i <= len(names) else w for i, w in enumerate(widths)]
+    sheet = Sheet(book, _("Ranking"), widths, "C5")
     sheet.title(_("Offerdesk comparison"))
     sheet.append(
         [
@@ -189,10 +195,8 @@ def _ranking(book: Book, c: Comparison) -> None:
                 ],
             ]
         )
-    totals = c.yearly_totals(c.meta["basis"])
     if not totals:
         return
-    names = list(totals)[:CHART_OPTIONS]
     years = max(len(v) for v in totals.values())
     sheet.blank()
     sheet.title(
@@ -231,7 +235,8 @@ def _ranking(book: Book, c: Comparison) -> None:
 def _year_by_year(book: Book, c: Comparison) -> None:
     from offers.models import Preferences
 
-    sheet = Sheet(book, _("Year by year"), [34, 6, 8, 9, 10, 14, 14, 14, 14, 14, 15], "B2")
+    widths = [34, 6, 8, 9, 10, *[15] * len(COMPONENTS), 15, 15]
+    sheet = Sheet(book, _("Year by year"), widths, "B2")
     sheet.header(
         [
             _("Option"),
@@ -239,12 +244,9 @@ def _year_by_year(book: Book, c: Comparison) -> None:
             _("Basis"),
             _("Currency"),
             _("Home currency"),
-            _("Base"),
-            _("Bonus"),
-            _("Sign-on"),
-            _("Relocation"),
-            _("Stock"),
+            *[component_label(comp) for comp in COMPONENTS],
             _("Total"),
+            component_label("tax"),
         ]
     )
     index: dict[tuple[str, int, str, str], dict[str, float]] = {}
@@ -269,8 +271,9 @@ def _year_by_year(book: Book, c: Comparison) -> None:
                 choice_label(Preferences, "basis", key[2]),
                 key[3],
                 _yes(in_home),
-                *[sheet.cell(figures.get(comp), money) for comp in YEARLY_COMPONENTS[:-1]],
+                *[sheet.cell(figures.get(comp), money) for comp in COMPONENTS],
                 sheet.cell(figures.get("total"), money, bold),
+                sheet.cell(figures.get("tax"), money),
             ]
         )
 
@@ -279,7 +282,7 @@ def _assumptions(book: Book, c: Comparison) -> None:
     sheet = Sheet(
         book,
         _("Assumptions"),
-        [34, 10, 10, 11, 9, 22, 12, 9, 14, 9, 9, 9, 14, 12, 9, 12, 9, 9, 9, 30, 14],
+        [34, 10, 10, 15, 9, 22, 12, 9, 15, 9, 9, 9, 15, 15, 9, 12, 9, 9, 9, 30, 15],
         "B2",
     )
     sheet.header(

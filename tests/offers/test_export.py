@@ -127,10 +127,15 @@ def test_xlsx_sheets_figures_and_layout(board_user):
     assert yby.freeze_panes == "B2"
     assert yby.column_dimensions["A"].width >= 30
     header = [c.value for c in yby[1]]
+    # Every column has its heading, the total once (bold), then the tax it pays.
+    assert header[-3:] == ["Stock", "Total", "Tax"] and None not in header
+    assert yby.max_column == len(header)
     expected = board_yearly(board_user["user"], board_user["sgd"])
     found = 0
+    by_basis: dict[tuple[str, int, str], dict[str, object]] = {}
     for row in yby.iter_rows(min_row=2):
         values = dict(zip(header, row, strict=False))
+        by_basis[(values["Option"].value, values["Year"].value, values["Basis"].value)] = values
         if values["Option"].value == "'" + EVIL and values["Basis"].value == "Gross (before tax)":
             year = values["Year"].value
             assert values["Currency"].value == "USD"
@@ -139,6 +144,13 @@ def test_xlsx_sheets_figures_and_layout(board_user):
             assert values["Stock"].value == pytest.approx(expected.at[year, "equity"], rel=1e-12)
             found += 1
     assert found == 4  # 4 years, home currency
+    for (option, year, basis), values in by_basis.items():
+        if basis == "Gross (before tax)":  # gross total less its tax is the after-tax total
+            net = by_basis[(option, year, "After tax")]
+            assert values["Total"].font.bold and net["Tax"].value is None
+            assert values["Total"].value - values["Tax"].value == pytest.approx(
+                net["Total"].value, rel=1e-9
+            )
     assumptions = wb["Assumptions"]
     rows = [[c.value for c in r] for r in assumptions.iter_rows()]
     assert any(r[0] == "'" + EVIL and r[4] == pytest.approx(17.0) for r in rows)

@@ -308,3 +308,17 @@ def test_scenario_outcomes_use_the_exports_board_and_build_no_other(demo, monkey
     comparison = comparison_build(user=demo)
     assert comparison.people["scenario_outcomes"] and all(comparison.people["scenario_outcomes"])
     assert built.count(True) == 1  # the export's own board; each scenario only re-ranks it
+
+
+def test_every_money_column_is_wide_enough_to_show_its_figures(demo):
+    """A spreadsheet shows ### for a figure wider than its column: "USD 1,235,864" needs 14."""
+    wb = load_workbook(io.BytesIO(xlsx_bytes(comparison_build(user=demo))))
+    narrow = set()
+    for ws in wb:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, int | float) and "[$" in cell.number_format:
+                    width = ws.column_dimensions[cell.column_letter].width or 0
+                    if width < 14:
+                        narrow.add((ws.title, cell.column_letter, width))
+    assert not narrow
