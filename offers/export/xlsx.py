@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import math
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
@@ -34,6 +35,9 @@ SCORE = "0.000"
 FIT = '0"%"'
 LOCAL_TIME = "yyyy-mm-dd hh:mm"
 DATE = "yyyy-mm-dd"
+# A line of 11-point text, in points, and the width (characters) of a column left as it is.
+LINE_HEIGHT = 15
+DEFAULT_WIDTH = 8.43
 DATE_TIME = "yyyy-mm-dd hh:mm:ss"
 INT = "0"
 
@@ -63,6 +67,7 @@ class Sheet:
     def __init__(self, book: Book, title: str, widths: Sequence[int], freeze: str) -> None:
         self.ws: WriteOnlyWorksheet = book.wb.create_sheet(title)
         self.ws.freeze_panes = freeze
+        self.widths = list(widths)
         for i, width in enumerate(widths, start=1):
             self.ws.column_dimensions[get_column_letter(i)].width = width
         self.data = Rows()
@@ -126,8 +131,23 @@ class Sheet:
         self.append([self.cell(text, font=font)])
 
     def header(self, names: Sequence[str]) -> None:
+        """Append a header row, tall enough for its longest heading wrapped in its column."""
         style = self.style(font=HEADER_FONT, fill=HEADER_FILL, alignment=WRAP)
-        self.append([Styled(neutralise(name), style) for name in names])
+        lines = max(
+            (
+                math.ceil(len(str(name)) / max(1.0, self._width(i) - 1))
+                for i, name in enumerate(names)
+            ),
+            default=1,
+        )
+        self.data.append(
+            [Styled(neutralise(name), style) for name in names],
+            height=LINE_HEIGHT * lines if lines > 1 else None,
+        )
+
+    def _width(self, index: int) -> float:
+        """Return the width of the column at ``index`` (0 is A), in characters."""
+        return self.widths[index] if index < len(self.widths) else DEFAULT_WIDTH
 
     def blank(self) -> None:
         self.append([])
@@ -235,7 +255,7 @@ def _ranking(book: Book, c: Comparison) -> None:
 def _year_by_year(book: Book, c: Comparison) -> None:
     from offers.models import Preferences
 
-    widths = [34, 6, 8, 9, 10, *[15] * len(COMPONENTS), 15, 15]
+    widths = [34, 6, 19, 9, 10, *[15] * len(COMPONENTS), 15, 15]
     sheet = Sheet(book, _("Year by year"), widths, "B2")
     sheet.header(
         [

@@ -85,8 +85,8 @@ class Rows:
         self.count = 0
         self.letters: list[str] = []
 
-    def append(self, values: Iterable[Any]) -> None:
-        """Append a row of plain values and :class:`Styled` cells."""
+    def append(self, values: Iterable[Any], height: float | None = None) -> None:
+        """Append a row of plain values and :class:`Styled` cells (``height`` in points)."""
         self.count += 1
         r = self.count
         cells = []
@@ -100,7 +100,8 @@ class Rows:
                 cells.append(cell_xml(f"{letters[i]}{r}", value.value, value.style))
             else:
                 cells.append(cell_xml(f"{letters[i]}{r}", value))
-        self.parts.append(f'<row r="{r}">{"".join(cells)}</row>')
+        size = f' ht="{height:g}" customHeight="1"' if height else ""
+        self.parts.append(f'<row r="{r}"{size}>{"".join(cells)}</row>')
 
     def xml(self) -> bytes:
         """Return the sheet's ``<sheetData>`` element."""

@@ -131,3 +131,13 @@ def test_the_collector_is_held_during_exports_and_comes_back():
         assert not gc.isenabled()  # it was off: it stays off
     finally:
         gc.enable()
+
+
+def test_a_header_is_as_tall_as_its_longest_wrapped_heading():
+    def fill(sheet):
+        sheet.header(["Short", "A heading of forty characters, it wraps"])  # column B: 10 wide
+        sheet.header(["One", "Two"])
+
+    ws = read_back(fill)
+    assert ws.row_dimensions[1].height == 15 * 5  # 40 characters over 9 a line: 5 lines
+    assert ws.row_dimensions[2].height is None  # one line: the sheet's default height
