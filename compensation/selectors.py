@@ -51,6 +51,27 @@ def company_list(*, user: AbstractBaseUser) -> QuerySet[Company]:
     )
 
 
+def companies_by_name(*, user: AbstractBaseUser) -> dict[str, Company]:
+    """Return the companies the user sees by case-folded name (their own wins over a shared one).
+
+    What an import matches a typed company name against.
+    """
+    found: dict[str, Company] = {}
+    for company in Company.objects.filter(_visible(user)).order_by(
+        F("owner").asc(nulls_first=True), "id"
+    ):
+        found[company.name.casefold()] = company
+    return found
+
+
+def levels_by_code(companies: Iterable[Company]) -> dict[tuple[int, str], Level]:
+    """Return the companies' levels by (company id, case-folded code), each with its company."""
+    return {
+        (level.company_id, level.code.casefold()): level
+        for level in Level.objects.filter(company__in=list(companies)).select_related("company")
+    }
+
+
 def company_get(*, user: AbstractBaseUser, pk: int) -> Company:
     """Return a shared or own company with its ladder and the bands the user may see."""
     bands = band_list(user=user).order_by("level__order", "currency", "location", "-as_of")
@@ -171,6 +192,16 @@ def fx_get_own(*, user: AbstractBaseUser, pk: int) -> FxRate:
 def location_list(*, user: AbstractBaseUser) -> QuerySet[LocationPreset]:
     """Return the shared and own location presets."""
     return LocationPreset.objects.filter(_visible(user)).order_by("name", "id")
+
+
+def locations_by_name(*, user: AbstractBaseUser) -> dict[str, LocationPreset]:
+    """Return the location presets the user sees by case-folded name (their own wins)."""
+    found: dict[str, LocationPreset] = {}
+    for location in LocationPreset.objects.filter(_visible(user)).order_by(
+        F("owner").asc(nulls_first=True), "id"
+    ):
+        found[location.name.casefold()] = location
+    return found
 
 
 def location_get_own(*, user: AbstractBaseUser, pk: int) -> LocationPreset:

@@ -32,7 +32,13 @@ from compensation.models import (
     Refresher,
     SignOn,
 )
-from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
+from compensation.selectors import (
+    bonus_cycle_of,
+    companies_by_name,
+    levels_by_code,
+    schedule_of,
+    sign_on_of,
+)
 
 COMPANY_FIELDS = (
     "name",
@@ -353,16 +359,8 @@ def band_import_csv(*, user: AbstractBaseUser, file: Any) -> ImportResult:
         result.errors.append(_("line 1: missing columns: %(cols)s") % {"cols": ", ".join(missing)})
         return result
     reader.fieldnames = header
-    companies: dict[str, Company] = {}
-    visible = Company.objects.filter(models.Q(owner__isnull=True) | models.Q(owner=user))
-    for company in visible.order_by(models.F("owner").asc(nulls_first=True)):
-        companies[company.name.casefold()] = company  # the user's own wins over a shared one
-    levels = {
-        (lv.company_id, lv.code.casefold()): lv
-        for lv in Level.objects.filter(company__in=list(companies.values())).select_related(
-            "company"
-        )
-    }
+    companies = companies_by_name(user=user)
+    levels = levels_by_code(companies.values())
     pending: list[tuple[int, dict[str, Any]]] = []
     line = 1
     try:

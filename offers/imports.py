@@ -23,12 +23,13 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import NOT_PROVIDED, F, Q
+from django.db.models import NOT_PROVIDED, Q
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from compensation.models import Company, FxRate, Level, LocationPreset
+from compensation.selectors import companies_by_name, levels_by_code, locations_by_name
 from offers.export import neutralise
 from offers.export.backup import YEAR_MAX, YEAR_MIN
 from offers.forms import OfferForm
@@ -161,6 +162,7 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
         "level": _("The level's code on that company's ladder, e.g. E5 (needs the company)."),
         "location": _("A tax location's name (Places page); empty: none."),
     }
+    currencies = ", ".join(_currencies(user)) + " " + _("(or any other ISO 4217 code)")
     guide = []
     for column in COLUMNS:
         field = _form_field(column)
@@ -171,7 +173,7 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
             meaning += " " + str(lookups[column.lookup])
         allowed = ", ".join(_choices(column))
         if column.key in ("currency", "stock_currency"):
-            allowed = ", ".join(_currencies(user)) + " " + _("(or any other ISO 4217 code)")
+            allowed = currencies
         if column.key == "work_timezone":
             allowed = _("an IANA time zone name, e.g. Asia/Taipei, America/Los_Angeles")
         guide.append(
@@ -374,19 +376,9 @@ class _Lookups:
 
     @classmethod
     def load(cls, user: AbstractBaseUser) -> _Lookups:
-        visible = Q(owner__isnull=True) | Q(owner=user)
-        companies: dict[str, Company] = {}
-        for company in Company.objects.filter(visible).order_by(F("owner").asc(nulls_first=True)):
-            companies[company.name.casefold()] = company  # the user's own wins over a shared one
-        levels = {
-            (lv.company_id, lv.code.casefold()): lv
-            for lv in Level.objects.filter(company__in=list(companies.values()))
-        }
-        locations: dict[str, LocationPreset] = {}
-        for loc in LocationPreset.objects.filter(visible).order_by(
-            F("owner").asc(nulls_first=True)
-        ):
-            locations[loc.name.casefold()] = loc
+        companies = companies_by_name(user=user)
+        levels = levels_by_code(companies.values())
+        locations = locations_by_name(user=user)
         names = {
             n.casefold() for n in Offer.objects.filter(owner=user).values_list("name", flat=True)
         }

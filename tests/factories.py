@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import factory
 from django.contrib.auth import get_user_model
@@ -27,9 +28,16 @@ class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
+        skip_postgeneration_save = True
 
     username = factory.Sequence(lambda n: f"user{n}")
     password = factory.PostGenerationMethodCall("set_password", "a-long-test-password")
+
+    @classmethod
+    def _after_postgeneration(cls, instance: Any, create: bool, results: Any = None) -> None:
+        """Store the hashed password set after creation (factory_boy's own save is going away)."""
+        if create and results:
+            instance.save(update_fields=["password"])
 
 
 class CompanyFactory(factory.django.DjangoModelFactory):

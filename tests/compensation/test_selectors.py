@@ -104,3 +104,17 @@ def test_package_get_prefetches_children(alice, package, django_assert_num_queri
         assert len(got.grants.all()) == 1
         assert len(got.refreshers.all()) == 1
         assert got.company.ticker == "ACME"
+
+
+def test_import_lookups_by_name_prefer_the_users_own(alice, charlie):
+    shared = CompanyFactory(owner=None, name="Acme")
+    mine = CompanyFactory(owner=alice, name="ACME")
+    CompanyFactory(owner=charlie, name="Hidden Co")
+    companies = selectors.companies_by_name(user=alice)
+    assert companies["acme"] == mine and "hidden co" not in companies
+    assert selectors.companies_by_name(user=charlie)["acme"] == shared
+    e5 = LevelFactory(company=mine, code="E5")
+    assert selectors.levels_by_code(companies.values()) == {(mine.pk, "e5"): e5}
+    LocationPresetFactory(owner=None, name="Taipei")
+    own_place = LocationPresetFactory(owner=alice, name="taipei")
+    assert selectors.locations_by_name(user=alice)["taipei"] == own_place
