@@ -480,6 +480,12 @@ class Board:
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the figures, not what this process derived from them (``board_derived``)."""
+        state = dict(self.__dict__)
+        state.pop("_derived", None)
+        return state
+
     @property
     def ranked(self) -> list[tuple[RankedOption, Evaluation]]:
         by_key = {e.key: e for e in self.evaluations}

@@ -236,6 +236,18 @@ def test_the_board_survives_pickling(world, alice):
     assert copy.evaluations[0].offer.package.grants.all()[0].value > 0  # prefetched, no query
 
 
+def test_a_used_board_pickles_without_what_the_process_derived(world, alice):
+    """Derived values (rendered HTML, a plan whose drafts are written on demand) stay local."""
+    from offers.negotiation import plan_view_for
+
+    board = board_get(user=alice)
+    offer = board.evaluations[0].offer
+    plan_view_for(user=alice, offer=offer, board=board)
+    assert board.__dict__["_derived"]
+    copy = pickle.loads(pickle.dumps(board, pickle.HIGHEST_PROTOCOL))
+    assert "_derived" not in copy.__dict__ and summary(copy) == summary(board)
+
+
 def test_uncommitted_writes_are_seen_and_not_cached(world, alice):
     before = board_get(user=alice)
     OfferFactory(owner=alice, name="Not committed yet")
