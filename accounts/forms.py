@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib.auth import authenticate
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
@@ -7,6 +9,8 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
+
+from accounts.locking import StaleEditError
 
 
 class SignUpForm(UserCreationForm):
@@ -45,6 +49,23 @@ def form_add_service_errors(form: forms.BaseForm, error: ValidationError) -> Non
                 form.add_error(target, e.messages if target is None else e)
     else:
         form.add_error(None, error.messages)
+
+
+def form_write(form: forms.BaseForm, write: Callable[[], object]) -> int:
+    """Run a service's write for a valid form; return the HTTP status to answer with.
+
+    200: written. 409: another edit came first (its message on the form). 400: the service
+    refused the data (its errors on the form's fields).
+    """
+    try:
+        write()
+    except StaleEditError as exc:
+        form.add_error(None, str(exc))
+        return 409
+    except ValidationError as exc:
+        form_add_service_errors(form, exc)
+        return 400
+    return 200
 
 
 def password_is(user: User, request: HttpRequest | None, password: str) -> bool:

@@ -15,9 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from accounts.forms import form_add_service_errors
+from accounts.forms import form_add_service_errors, form_write
 from accounts.http import is_htmx, method_refused
-from accounts.locking import StaleEditError
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
 from interviews import analytics, prep, selectors, services
@@ -146,18 +145,16 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
-        try:
-            services.process_update(
+        saved = form_write(
+            form,
+            lambda: services.process_update(
                 user=request.user,
                 process=process,
                 expected_version=form.expected_version(),
                 data=data,
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if saved == 200:
             messages.success(request, _("Process saved."))
             return redirect("interviews:process_detail", pk=process.pk)
     return render(
@@ -239,19 +236,17 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = RoundForm(request.POST or None, instance=round_, process=round_.process)
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
-        try:
-            services.round_update(
+        saved = form_write(
+            form,
+            lambda: services.round_update(
                 user=request.user,
                 round_=round_,
                 expected_version=form.expected_version(),
                 data=data,
                 questions=form.question_inputs(),
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if saved == 200:
             messages.success(request, _("Round saved."))
             return redirect("interviews:process_detail", pk=round_.process_id)
     return render(
@@ -302,18 +297,16 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
-        try:
-            services.debrief_save(
+        saved = form_write(
+            form,
+            lambda: services.debrief_save(
                 user=request.user,
                 process=process,
                 data=data,
                 expected_version=form.expected_version() if debrief else None,
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if saved == 200:
             messages.success(request, _("Debrief saved."))
             return redirect("interviews:process_detail", pk=process.pk)
     return render(
@@ -353,15 +346,13 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
-        try:
-            services.team_match_update(
+        saved = form_write(
+            form,
+            lambda: services.team_match_update(
                 user=request.user, match=match, expected_version=form.expected_version(), data=data
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if saved == 200:
             messages.success(request, _("Team match saved."))
             return redirect("interviews:process_detail", pk=match.process_id)
     return render(

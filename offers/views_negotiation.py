@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.forms import form_add_service_errors
+from accounts.forms import form_write
 from accounts.http import is_htmx
-from accounts.locking import StaleEditError
 from offers import selectors, selectors_negotiation, services_negotiation
 from offers.forms_negotiation import NegotiationAnswerForm, NegotiationEntryForm
 from offers.models import Offer
@@ -36,21 +34,17 @@ def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = dict(form.cleaned_data)
-            try:
-                services_negotiation.negotiation_entry_create(
+            status = form_write(
+                form,
+                lambda: services_negotiation.negotiation_entry_create(
                     user=request.user,
                     offer=offer,
                     data=data,
                     expected_offer_version=data.pop("offer_version"),
                     expected_package_version=data.pop("package_version"),
-                )
-            except StaleEditError as exc:
-                form.add_error(None, str(exc))
-                status = 409
-            except ValidationError as exc:
-                form_add_service_errors(form, exc)
-                status = 400
-            else:
+                ),
+            )
+            if status == 200:
                 if not is_htmx(request):
                     messages.success(request, _("Logged."))
                     return redirect("offers:negotiation_log", pk=offer.pk)
@@ -77,22 +71,18 @@ def negotiation_entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = dict(form.cleaned_data)
-            try:
-                services_negotiation.negotiation_entry_answer(
+            status = form_write(
+                form,
+                lambda: services_negotiation.negotiation_entry_answer(
                     user=request.user,
                     entry=entry,
                     data=data,
                     expected_version=data.pop("version"),
                     expected_offer_version=data.pop("offer_version"),
                     expected_package_version=data.pop("package_version"),
-                )
-            except StaleEditError as exc:
-                form.add_error(None, str(exc))
-                status = 409
-            except ValidationError as exc:
-                form_add_service_errors(form, exc)
-                status = 400
-            else:
+                ),
+            )
+            if status == 200:
                 messages.success(request, _("Answer recorded."))
                 return redirect("offers:negotiation_log", pk=offer.pk)
         else:
