@@ -136,21 +136,24 @@ def _check_options(options: Sequence[OptionFacts]) -> None:
     if len(set(keys)) != len(keys):
         raise LogicInputError("options", f"option keys must be unique, got {keys}")
     for option in options:
-        if option.kind not in OPTION_KINDS:
-            raise LogicInputError(
-                "kind", f"{option.key}: kind must be one of {OPTION_KINDS}, got {option.kind!r}"
-            )
-        if not option.office_hours > 0:
-            raise LogicInputError("office_hours", f"{option.key}: office hours must be above 0")
-        for rated in RATINGS:
-            rating = rating_of(rated, option)
-            if rating is not None and not 1 <= rating <= 5:
-                raise LogicInputError(
-                    rated.key, f"{option.key}: rating must be 1-5, got {rating!r}"
-                )
-        for name in ("comp_value", "first_year_total", "remote_weeks_allowed", "overlap_hours"):
-            if not math.isfinite(getattr(option, name)):
-                raise LogicInputError(name, f"{option.key}: {name} must be a finite number")
+        _check_option(option)
+
+
+def _check_option(option: OptionFacts) -> None:
+    """Raise LogicInputError unless one option's facts are usable."""
+    if option.kind not in OPTION_KINDS:
+        raise LogicInputError(
+            "kind", f"{option.key}: kind must be one of {OPTION_KINDS}, got {option.kind!r}"
+        )
+    if not option.office_hours > 0:
+        raise LogicInputError("office_hours", f"{option.key}: office hours must be above 0")
+    for rated in RATINGS:
+        rating = rating_of(rated, option)
+        if rating is not None and not 1 <= rating <= 5:
+            raise LogicInputError(rated.key, f"{option.key}: rating must be 1-5, got {rating!r}")
+    for name in ("comp_value", "first_year_total", "remote_weeks_allowed", "overlap_hours"):
+        if not math.isfinite(getattr(option, name)):
+            raise LogicInputError(name, f"{option.key}: {name} must be a finite number")
 
 
 def _raw_weights(prefs: RankingPrefs) -> dict[str, float]:
@@ -290,6 +293,8 @@ class RankProbe:
 
     def __init__(self, others: Sequence[OptionFacts], prefs: RankingPrefs) -> None:
         self.others = list(others)
+        if self.others:  # checked once: a trial is checked on its own
+            _check_options(self.others)
         self.prefs = prefs
         self.weights = _normalised(_raw_weights(prefs))
         self.best_others = max((o.comp_value for o in self.others), default=-math.inf)
@@ -320,7 +325,10 @@ class RankProbe:
         self, trial: OptionFacts
     ) -> tuple[tuple[bool, float, float, str], dict[str, tuple[bool, float, float, str]]]:
         """Return the trial's sort key and the others' at the trial's best pay."""
-        _check_options([*self.others, trial])
+        if trial.key in self.fixed:
+            keys = [*self.fixed, trial.key]
+            raise LogicInputError("options", f"option keys must be unique, got {keys}")
+        _check_option(trial)
         best = max(self.best_others, trial.comp_value)
         total = 0.0
         for criterion, (score, _text, _figures) in _criterion_scores(
@@ -502,7 +510,7 @@ def flip_ask(
     """
     _check_options(options)
     raw = _raw_weights(prefs)
-    _key_of(options, target_key, "target_key")
+    target = _key_of(options, target_key, "target_key")
     if rival_key is not None:
         _key_of(options, rival_key, "rival_key")
         if rival_key == target_key:
@@ -521,10 +529,9 @@ def flip_ask(
 
     def succeeds(steps: int) -> bool:
         ask = steps * resolution
-        gained = _with_gain(
-            options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit
+        [trial] = _with_gain(
+            [target], target_key, ask * gain_per_unit, ask * first_year_gain_per_unit
         )
-        trial = next(o for o in gained if o.key == target_key)
         if rival_key is None:
             return probe.rank(trial) == 1
         return probe.ahead_of(trial, rival_key)
@@ -541,15 +548,15 @@ def flip_ask(
         else:
             low = middle
     final = ranking_at(high)
-    target = next(r for r in final if r.key == target_key)
+    placed = next(r for r in final if r.key == target_key)
     return FlipResult(
         target_key=target_key,
         rival_key=rival_key,
         ask=high * resolution,
         comp_gain=high * resolution * gain_per_unit,
-        new_rank=target.rank,
+        new_rank=placed.rank,
         new_top_key=final[0].key,
-        new_total=target.total,
+        new_total=placed.total,
     )
 
 

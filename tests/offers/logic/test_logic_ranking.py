@@ -473,3 +473,14 @@ def test_only_criteria_declaring_it_read_the_best_pay(criterion):
         for best in (1_700_000.0, 3_400_000.0)
     }
     assert (by_best[1_700_000.0] != by_best[3_400_000.0]) == criterion.reads_best_comp
+
+
+def test_rank_probe_refuses_a_trial_rank_options_would_refuse():
+    probe = RankProbe([META, GOOGLE], RankingPrefs(weights={"comp": 1}))
+    with pytest.raises(LogicInputError, match="unique"):
+        probe.rank(replace(TIKTOK, key="meta"))
+    with pytest.raises(LogicInputError, match="finite"):
+        probe.rank(replace(TIKTOK, comp_value=float("nan")))
+    assert probe.rank(TIKTOK) == next(
+        r.rank for r in rank_options([META, GOOGLE, TIKTOK], probe.prefs) if r.key == "tiktok"
+    )
