@@ -283,13 +283,18 @@ def _decimal(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
-def _scenario_rows(user: AbstractBaseUser) -> list[dict[str, Any]]:
-    rows = []
-    for s in (
+def _scenarios(user: AbstractBaseUser) -> list[Scenario]:
+    """Return the user's scenarios in the export's order (rows and outcomes share it)."""
+    return list(
         Scenario.objects.filter(owner=user)
         .select_related("offer", "level")
         .order_by("offer__name", "name", "id")
-    ):
+    )
+
+
+def _scenario_rows(scenarios: list[Scenario]) -> list[dict[str, Any]]:
+    rows = []
+    for s in scenarios:
         result = s.mc_result if isinstance(s.mc_result, dict) else {}
         rows.append(
             {
@@ -403,7 +408,8 @@ def comparison_build(
         }
     )
     negotiation = _negotiation_rows(user, board)
-    scenarios = _scenario_rows(user)
+    scenario_list = _scenarios(user)
+    scenarios = _scenario_rows(scenario_list)
     processes, rounds = _interview_rows(user)
     report(75)
     meta = {
@@ -429,5 +435,5 @@ def comparison_build(
         scenarios=scenarios,
         processes=processes,
         rounds=rounds,
-        people=readable_build(user=user, board=board),
+        people=readable_build(user=user, board=board, scenarios=scenario_list),
     )

@@ -35,7 +35,8 @@ def gc_paused() -> Iterator[None]:
     An export allocates a few hundred thousand small objects that live until it is written;
     each of the collector's full passes walks all of them (and everything the process has
     loaded) to find no garbage: a fifth of a thousand-option export's time. The collector runs
-    again once every export of the process is done (as it was before, if it was off); what they left in cycles is collected then.
+    again once every export of the process is done (stays off if it was off before); what the
+    exports left in cycles is collected then.
     """
     global _paused, _was_enabled
     with _paused_lock:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from offers.board import Board
 from offers.export import LARGE_OPTIONS
+from offers.models import Scenario
 
 logger = logging.getLogger(__name__)
 
@@ -56,20 +58,16 @@ def _verdict_sentence(board: Board) -> str:
     return verdict.sentence if verdict is not None else ""
 
 
-def _scenario_outcomes(user: AbstractBaseUser, board: Board) -> list[dict[str, Any] | None]:
-    """Return each scenario's outcome as its page shows it, in the export's scenario order.
+def _scenario_outcomes(
+    user: AbstractBaseUser, board: Board, scenarios: Sequence[Scenario]
+) -> list[dict[str, Any] | None]:
+    """Return each scenario's outcome as its page shows it, in the order given.
 
     Valued against the export's own board (the same figures as the pages' cached one: no
     second board is built).
     """
-    from offers.models import Scenario
     from offers.scenarios import scenario_view
 
-    scenarios = list(
-        Scenario.objects.filter(owner=user)
-        .select_related("offer", "level")
-        .order_by("offer__name", "name", "id")
-    )
     if len(board.evaluations) > LARGE_OPTIONS:
         # Each outcome re-ranks every option: beyond a board a person reads, the page says it.
         return [None] * len(scenarios)
@@ -97,8 +95,13 @@ def _scenario_outcomes(user: AbstractBaseUser, board: Board) -> list[dict[str, A
     return out
 
 
-def readable_build(*, user: AbstractBaseUser, board: Board) -> dict[str, Any]:
-    """Return what the person-facing formats add: summary sentences, zone, scenario outcomes."""
+def readable_build(
+    *, user: AbstractBaseUser, board: Board, scenarios: Sequence[Scenario]
+) -> dict[str, Any]:
+    """Return what the person-facing formats add: summary sentences, zone, scenario outcomes.
+
+    ``scenarios`` are the export's, in its order: each gets its outcome.
+    """
     from django.utils import timezone
 
     try:
@@ -114,5 +117,5 @@ def readable_build(*, user: AbstractBaseUser, board: Board) -> dict[str, Any]:
         "progressive_tax": {
             ev.key: bool(ev.spec and ev.spec.tax_regime) for ev in board.evaluations
         },
-        "scenario_outcomes": _scenario_outcomes(user, board),
+        "scenario_outcomes": _scenario_outcomes(user, board, scenarios),
     }
