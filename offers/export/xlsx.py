@@ -35,11 +35,11 @@ SCORE = "0.000"
 FIT = '0"%"'
 LOCAL_TIME = "yyyy-mm-dd hh:mm"
 DATE = "yyyy-mm-dd"
+DATE_TIME = "yyyy-mm-dd hh:mm:ss"
+INT = "0"
 # A line of 11-point text, in points, and the width (characters) of a column left as it is.
 LINE_HEIGHT = 15
 DEFAULT_WIDTH = 8.43
-DATE_TIME = "yyyy-mm-dd hh:mm:ss"
-INT = "0"
 
 
 def money_format(currency: str) -> str:
@@ -48,7 +48,7 @@ def money_format(currency: str) -> str:
 
 
 class Book:
-    """The workbook being written: openpyxl's, and the rows of each sheet (offers.export.xlsx_rows)."""
+    """The workbook being written: openpyxl's package and each sheet's rows (xlsx_rows)."""
 
     def __init__(self) -> None:
         self.wb = Workbook(write_only=True)
