@@ -1,10 +1,11 @@
 """Load test on loopback: gunicorn + PostgreSQL, N logged-in users browsing the main pages.
 
 Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
-(`config.wsgi` with `config/gunicorn.py`, 2 workers x 4 threads by default) on 127.0.0.1 only, then for `--seconds` has `--users`
-threads request the dashboard, offers list, an offer, its negotiation page, a scenario page, the
-interviews board, the compensation list and (one request in ten) a scenario live update (the
-htmx POST sent while typing: it values the typed terms and writes nothing). Every user logs in
+(`config.wsgi` with `config/gunicorn.py`, 2 workers x 4 threads by default) on 127.0.0.1
+only, then for `--seconds` has `--users` threads request the dashboard, offers list, an offer,
+its negotiation page, a scenario page, the interviews board, the compensation list and (one
+request in ten) a scenario live update (the htmx POST sent while typing: it values the typed
+terms and writes nothing). Every user logs in
 before the clock starts (a log-in hashes a password on purpose; it is timed on its own). The
 workers share a Redis cache (`--cache-url`, default db 2 of 127.0.0.1:6379). Prints requests per
 second, p50/p95/p99 latency and the error count, the same for a bare `/healthz` baseline, and
