@@ -9,21 +9,10 @@ from typing import Any, TypeVar
 
 from .errors import EngineInputError, check_int, check_number
 from .spec import BonusCycle, Grant, PackageSpec, Refresher, SignOn, Stock
-from .vesting import VestingSchedule, schedule_from_dict
+from .vesting import SCHEDULE_KEYS, VestingSchedule, schedule_from_dict
 
 T = TypeVar("T")
 
-SCHEDULE_KEYS = frozenset(
-    {
-        "weights",
-        "cliff_months",
-        "frequency_months",
-        "total_months",
-        "year_frequencies",
-        "vest_dates",
-        "preset",
-    }
-)
 PACKAGE_KEYS = frozenset(
     {
         "name",

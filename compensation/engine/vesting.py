@@ -278,15 +278,18 @@ def describe_schedule(schedule: VestingSchedule) -> str:
     return f"{length}: {weights}% per year, vesting {cadence}{on}{cliff}"
 
 
-_SCHEDULE_KEYS = {
-    "weights",
-    "cliff_months",
-    "frequency_months",
-    "total_months",
-    "year_frequencies",
-    "vest_dates",
-    "preset",
-}
+# The keys schedule_from_dict reads.
+SCHEDULE_KEYS = frozenset(
+    {
+        "weights",
+        "cliff_months",
+        "frequency_months",
+        "total_months",
+        "year_frequencies",
+        "vest_dates",
+        "preset",
+    }
+)
 
 
 def schedule_from_dict(d: Mapping[str, Any]) -> VestingSchedule:
