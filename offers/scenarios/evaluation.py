@@ -58,7 +58,6 @@ def scenario_spec(
     prefs: Preferences,
     *,
     fx_to_home: float,
-    today: dt.date,
     fx: FxTable | None = None,
     more_stock: float = 0.0,
     more_base: float = 0.0,
@@ -105,7 +104,7 @@ def scenario_evaluation(
     basis = basis or basis_of(prefs, today)
     try:
         rate = fx.rate(offer.package.currency, basis.currency)
-        spec = scenario_spec(scenario, prefs, fx_to_home=rate, today=today, fx=fx, **more)
+        spec = scenario_spec(scenario, prefs, fx_to_home=rate, fx=fx, **more)
     except (EngineInputError, LookupError, ValueError) as exc:
         return Evaluation(offer, basis, None, (), None, 1.0, None, 0.0, error=str(exc))
     return evaluate_offer(
