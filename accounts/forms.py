@@ -68,6 +68,17 @@ def form_write(form: forms.BaseForm, write: Callable[[], object]) -> int:
     return 200
 
 
+def form_status(form: forms.BaseForm, written: int | None, *, htmx: bool) -> int:
+    """Return the status of a form page answered again after a post.
+
+    409 when another edit came first; a form with errors answers 400 to htmx (which swaps
+    it in) and 200 to a full page; else 200.
+    """
+    if written == 409:
+        return 409
+    return 400 if htmx and form.is_bound and form.errors else 200
+
+
 def password_is(user: User, request: HttpRequest | None, password: str) -> bool:
     """Return True if ``password`` is the user's, counting a wrong one as a failed log-in.
 

@@ -38,13 +38,18 @@ def save_if_unchanged(obj: models.Model, *, expected_version: int, fields: list[
     rows_updated.send(sender=model, instance=obj)
 
 
-def require_version(form: forms.ModelForm) -> None:
-    """Refuse an edit posted without the version its form was opened at.
+def require_version(form: forms.BaseForm) -> None:
+    """Refuse an edit posted without a version its form was opened at.
 
-    Without it the save could not tell whether someone changed the object meanwhile, and
-    would overwrite a newer edit.
+    Every field named ``version`` or ``<thing>_version`` counts (an offer's form carries its
+    package's too). Without one the save could not tell whether someone changed the object
+    meanwhile, and would overwrite a newer edit.
     """
-    if form.instance.pk and "version" in form.fields and form.cleaned_data.get("version") is None:
+    instance = getattr(form, "instance", None)
+    if instance is not None and not instance.pk:
+        return
+    names = [n for n in form.fields if n == "version" or n.endswith("_version")]
+    if any(form.cleaned_data.get(n) is None for n in names):
         form.add_error(
             None,
             _(

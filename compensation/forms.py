@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts.locking import require_version
 from compensation import engine, selectors, vesting_labels
 from compensation.engine.currencies import is_currency
 from compensation.models import (
@@ -151,6 +152,7 @@ class PackageForm(forms.ModelForm):
         company, level = data.get("company"), data.get("level")
         if company is not None and level is not None and level.company_id != company.pk:
             self.add_error("level", _("Choose a level of the package's company."))
+        require_version(self)
         return data
 
     def package_fields(self) -> dict[str, Any]:

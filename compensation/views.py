@@ -446,6 +446,7 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
     """Create or edit a package with its sign-ons, grants and refreshers (optimistic lock)."""
     package = selectors.package_get(user=request.user, pk=pk) if pk is not None else None
     form, sign_ons, grants, refreshers = _package_forms(request, package)
+    status = 200
     if request.method == "POST":
         valid = [f.is_valid() for f in (form, sign_ons, grants, refreshers)]
         if all(valid):
@@ -463,11 +464,12 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
                     else:
                         saved = services.package_update(
                             package=package,
-                            expected_version=form.cleaned_data.get("version") or 0,
+                            expected_version=form.cleaned_data["version"],
                             **kwargs,
                         )
             except StaleEditError as error:
                 form.add_error(None, str(error))
+                status = 409
             except services.ChildValidationError as error:
                 _child_error({SignOn: sign_ons, EquityGrant: grants, Refresher: refreshers}, error)
             except ValidationError as error:
@@ -488,6 +490,7 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
                 (_("Refreshers"), refreshers),
             ],
         },
+        status=status,
     )
 
 

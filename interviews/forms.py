@@ -65,7 +65,7 @@ class VersionedForm(forms.ModelForm):
 
     def expected_version(self) -> int:
         """Return the version the user saw when opening the form."""
-        return self.cleaned_data.get("version") or self.instance.version
+        return int(self.cleaned_data["version"])
 
 
 class ProcessForm(VersionedForm):

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from accounts.forms import form_add_service_errors, form_write
+from accounts.forms import form_add_service_errors, form_status, form_write
 from accounts.http import is_htmx, method_refused
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
@@ -142,6 +142,7 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a process (not its stage: that moves through the board)."""
     process = selectors.process_get(user=request.user, pk=pk)
     form = ProcessForm(request.POST or None, instance=process, user=request.user)
+    saved = None
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
@@ -161,6 +162,7 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "interviews/process_form.html",
         {"form": form, "process": process, "title": _("Edit process")},
+        status=form_status(form, saved, htmx=is_htmx(request)),
     )
 
 
@@ -234,6 +236,7 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a round; refuse to overwrite a change made in another tab."""
     round_ = selectors.round_get(user=request.user, pk=pk)
     form = RoundForm(request.POST or None, instance=round_, process=round_.process)
+    saved = None
     if request.method == "POST" and form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
         saved = form_write(
@@ -253,6 +256,7 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "interviews/round_form.html",
         {"form": form, "process": round_.process, "round": round_, "title": _("Edit round")},
+        status=form_status(form, saved, htmx=is_htmx(request)),
     )
 
 
@@ -294,6 +298,7 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
     process = selectors.process_get(user=request.user, pk=pk)
     debrief = getattr(process, "debrief", None)
     form = DebriefForm(request.POST or None, instance=debrief, process=process)
+    saved = None
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
@@ -313,6 +318,7 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "interviews/simple_form.html",
         {"form": form, "process": process, "title": _("Debrief")},
+        status=form_status(form, saved, htmx=is_htmx(request)),
     )
 
 
@@ -343,6 +349,7 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a team match."""
     match = selectors.team_match_get(user=request.user, pk=pk)
     form = TeamMatchForm(request.POST or None, instance=match, process=match.process)
+    saved = None
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data.pop("version", None)
@@ -359,6 +366,7 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "interviews/simple_form.html",
         {"form": form, "process": match.process, "title": _("Edit team match")},
+        status=form_status(form, saved, htmx=is_htmx(request)),
     )
 
 

@@ -324,6 +324,7 @@ class PreferencesForm(forms.ModelForm):
         weights = [data.get(c.weight_field) for c in CRITERIA]
         if all(w is not None for w in weights) and sum(weights) <= 0:  # type: ignore[arg-type]
             raise forms.ValidationError(_("At least one weight must be above zero."))
+        require_version(self)
         return data
 
 

@@ -190,9 +190,8 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
                 offer=offer,
                 data=_form_data(form),
-                expected_version=form.cleaned_data.get("version") or offer.version,
-                expected_package_version=form.cleaned_data.get("package_version")
-                or offer.package.version,
+                expected_version=form.cleaned_data["version"],
+                expected_package_version=form.cleaned_data["package_version"],
             )
         except StaleEditError as exc:
             form.add_error(None, str(exc))

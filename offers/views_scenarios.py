@@ -218,13 +218,12 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "POST"):
         return refused
     live = is_htmx(request)
-    stored_version = scenario.version
     form = ScenarioForm(request.POST, instance=scenario, user=request.user)
     if form.is_valid():
         if live:
             context = _results_context(request, scenario)
             return HttpResponse(context["results_html"])
-        expected = form.cleaned_data.get("version") or stored_version
+        expected = form.cleaned_data["version"]
         try:
             services.scenario_update(
                 user=request.user,
@@ -358,20 +357,38 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "POST"):
         return refused
     raw_version = request.POST.get("version", "")
+    # The version the page showed: a second post of the same page, or a post after another
+    # edit of the scenario, is refused and nothing is accepted.
+    status = 200
     try:
+        if not raw_version.isdigit():
+            raise ValidationError(
+                _(
+                    "This form was sent without the version it was opened at, so your edits "
+                    "were not saved; reload the page and make them again."
+                )
+            )
         offer = services.scenario_accept(
-            user=request.user,
-            scenario=scenario,
-            # The version the page showed: a second post of the same page is refused. Without
-            # one the scenario is still locked and read again, so nothing is added twice.
-            expected_version=int(raw_version) if raw_version.isdigit() else None,
+            user=request.user, scenario=scenario, expected_version=int(raw_version)
         )
-    except (StaleEditError, ValidationError) as exc:
-        messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
-        return redirect("offers:scenario_detail", pk=scenario.pk)
+    except StaleEditError as exc:
+        messages.error(request, str(exc))
+        status = 409
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        status = 400
     except LookupError as error:  # no exchange rate between the pay and the stock currency
         messages.error(request, str(error))
-        return redirect("offers:scenario_detail", pk=scenario.pk)
+        status = 400
+    if status != 200:
+        fresh = selectors.scenario_get(user=request.user, pk=pk)
+        form = ScenarioForm(instance=fresh, user=request.user)
+        return render(
+            request,
+            "offers/scenario_detail.html",
+            _detail_context(request, fresh, form),
+            status=status,
+        )
     messages.success(
         request,
         _("“%(offer)s” now has the terms of “%(name)s”; the earlier terms are in its history.")

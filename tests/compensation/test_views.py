@@ -399,7 +399,7 @@ def test_stale_edit_is_refused_with_the_users_input_kept(client_alice, package):
     assert client_alice.post(url, first).status_code == 302
     response = client_alice.post(url, second)
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert "was changed since you opened it" in body and 'value="999999"' in body
     package.refresh_from_db()
     assert package.base == 210000 and package.version == 2

@@ -143,7 +143,7 @@ def test_process_edit_with_stale_version_shows_an_error(client_alice, alice):
         {"company": process.company_id, "role": "Other", "source": "recruiter",
          "first_contact": "2026-01-05", "priority": "1", "version": "1"},
     )  # fmt: skip
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert "changed since you opened it" in str(response.context["form"].non_field_errors())
     assert Process.objects.get().role == "Senior ML Engineer"
 
@@ -291,7 +291,7 @@ def test_round_edit_with_stale_version_shows_an_error(client_alice, alice):
         reverse("interviews:round_edit", args=[round_.pk]),
         round_post(version="1", scheduled_at="2026-03-09T10:00"),
     )
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert "changed since you opened it" in str(response.context["form"].non_field_errors())
     assert Round.objects.get().signal == "unknown"
 

@@ -182,7 +182,9 @@ def test_accepting_without_a_rate_is_a_message_not_a_crash(client_alice, alice):
     EquityGrantFactory(package=package, grant_price=Decimal("100"))
     offer = OfferFactory(owner=alice, package=package, company=company)
     scenario = ScenarioFactory(owner=alice, offer=offer, extra_stock_yearly=Decimal("13500"))
-    response = client_alice.post(reverse("offers:scenario_accept", args=[scenario.pk]))
-    assert response.status_code == 302
-    assert response.url == reverse("offers:scenario_detail", args=[scenario.pk])
+    response = client_alice.post(
+        reverse("offers:scenario_accept", args=[scenario.pk]), {"version": scenario.version}
+    )
+    assert response.status_code == 400
+    assert "No exchange rate" in response.content.decode()
     assert package.grants.count() == 1  # nothing written

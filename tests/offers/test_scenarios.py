@@ -217,7 +217,9 @@ def test_accept_makes_the_terms_the_offers_and_keeps_the_old_ones(client_alice, 
         extra_stock_yearly=Decimal("25000"),
         remote_weeks_per_year=10,
     )
-    response = client_alice.post(reverse("offers:scenario_accept", args=[scenario.pk]))
+    response = client_alice.post(
+        reverse("offers:scenario_accept", args=[scenario.pk]), {"version": scenario.version}
+    )
     assert response.status_code == 302
     offer.refresh_from_db()
     offer.package.refresh_from_db()

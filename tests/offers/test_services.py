@@ -264,9 +264,11 @@ def test_scenario_accept_with_a_level_of_another_company_is_refused_cleanly(clie
     scenario = ScenarioFactory(
         owner=alice, offer=offer, level=LevelFactory(company=CompanyFactory(owner=None))
     )
-    response = client_alice.post(reverse("offers:scenario_accept", args=[scenario.pk]))
-    assert response.status_code == 302
-    assert response.url == reverse("offers:scenario_detail", args=[scenario.pk])
+    response = client_alice.post(
+        reverse("offers:scenario_accept", args=[scenario.pk]), {"version": scenario.version}
+    )
+    assert response.status_code == 400
+    assert "Choose a level of the package" in response.content.decode()
     offer.refresh_from_db()
     offer.package.refresh_from_db()
     assert offer.level_id is None and offer.version == 1 and offer.package.version == 1

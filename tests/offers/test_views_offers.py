@@ -111,7 +111,12 @@ def test_edit_refuses_stale_version(client, alice):
     page = client.get(url)
     assert page.status_code == 200
     version = offer.version
-    base = offer_post(name="First tab", version=str(version), currency="USD")
+    base = offer_post(
+        name="First tab",
+        version=str(version),
+        package_version=str(offer.package.version),
+        currency="USD",
+    )
     for k in ("sign_on_year1", "clawback_months", "stock_grant", "vesting_preset"):
         base.pop(k)
     assert client.post(url, base).status_code == 302
