@@ -29,6 +29,14 @@ from compensation.models import (
     SignOn,
     tax_regime_label,
 )
+from compensation.terms import (
+    TERM_FIELDS,
+    GrantTerms,
+    PackageTerms,
+    RefresherTerms,
+    SignOnTerms,
+    Vesting,
+)
 
 PIVOT_CURRENCY = "USD"
 TOP_OF_BAND_SHARE = Decimal("0.98")
@@ -306,9 +314,6 @@ def tax_rate_pct(package: Package) -> Decimal:
     return package.location.effective_tax_pct
 
 
-_tax_rate_pct = tax_rate_pct  # package_to_spec's keyword shadows the name
-
-
 def tax_rule_words(spec: engine.PackageSpec) -> str:
     """Return the tax rule of a spec in words: its regime and tax year, or the flat fallback."""
     if spec.tax_regime:
@@ -332,7 +337,7 @@ def package_get(*, user: AbstractBaseUser, pk: int) -> Package:
     return get_object_or_404(package_list(user=user), pk=pk)
 
 
-def schedule_of(item: EquityGrant | Refresher) -> engine.VestingSchedule:
+def schedule_of(item: EquityGrant | Refresher | Vesting) -> engine.VestingSchedule:
     """Return the engine schedule of a grant or refresher (raises EngineInputError)."""
     weights = item.weights
     if not isinstance(weights, list | tuple) or not weights:
@@ -351,7 +356,7 @@ def schedule_of(item: EquityGrant | Refresher) -> engine.VestingSchedule:
     )
 
 
-def bonus_cycle_of(package: Package) -> engine.BonusCycle | None:
+def bonus_cycle_of(package: Package | PackageTerms) -> engine.BonusCycle | None:
     """Return the engine bonus cycle of a package (None: each year from its start date).
 
     Raises EngineInputError for a cut-off day its month lacks, whatever the cycle.
@@ -373,7 +378,7 @@ def bonus_cycle_of(package: Package) -> engine.BonusCycle | None:
     )
 
 
-def sign_on_of(item: SignOn) -> engine.SignOn:
+def sign_on_of(item: SignOn | SignOnTerms) -> engine.SignOn:
     """Return the engine sign-on of a row (raises EngineInputError)."""
     instalments = item.instalments
     if instalments and not isinstance(instalments, list | tuple):
@@ -423,18 +428,91 @@ def package_rate(package: Package, fx: FxTable | None = None) -> Rate:
     return rate
 
 
-def _stock_price(package: Package, grants: list[EquityGrant], rate: Rate) -> float:
+def preset_vesting(name: str) -> Vesting:
+    """Return a named vesting preset (even quarterly over 4 years for an unknown name)."""
+    schedule = engine.VESTING_PRESETS.get(name) or EVEN_QUARTERLY
+    return Vesting(
+        weights=tuple(float(w) for w in schedule.year_weights),
+        cliff_months=schedule.cliff_months,
+        frequency_months=schedule.frequency_months,
+        year_frequencies=tuple(schedule.year_frequencies) if schedule.year_frequencies else None,
+        vest_dates=tuple(tuple(p) for p in schedule.vest_dates) if schedule.vest_dates else None,
+    )
+
+
+def usual_vesting(company: Company | None, preset: str = "") -> Vesting:
+    """Return ``preset``, else the company's usual vesting, else even quarterly over 4 years."""
+    return preset_vesting(preset or (company.vesting_preset if company is not None else ""))
+
+
+def package_terms(package: Package) -> PackageTerms:
+    """Return the terms of a package: the one reader (no query when prefetched).
+
+    Reads the prefetched sign-ons, grants and refreshers, as `package_list` loads them.
+    """
+    company = package.company
+    return PackageTerms(
+        **{name: getattr(package, name) for name in TERM_FIELDS},
+        sign_ons=tuple(
+            SignOnTerms(
+                amount=s.amount,
+                year=s.year,
+                clawback_months=s.clawback_months,
+                clawback_kind=s.clawback_kind,
+                instalments=s.instalments,
+                id=s.pk,
+            )
+            for s in package.sign_ons.all()
+        ),
+        grants=tuple(
+            GrantTerms(
+                label=g.label,
+                value=g.value,
+                shares=g.shares,
+                grant_price=g.grant_price,
+                price_currency=g.price_currency,
+                vest_start=g.vest_start,
+                vesting=Vesting.of(g),
+                id=g.pk,
+            )
+            for g in package.grants.all()
+        ),
+        refreshers=tuple(
+            RefresherTerms(
+                yearly_value=r.yearly_value, first_year=r.first_year, vesting=Vesting.of(r), id=r.pk
+            )
+            for r in package.refreshers.all()
+        ),
+        stock_currency=stock_currency(package),
+        share_price=company.share_price if company is not None else Decimal(0),
+        usual_vesting=usual_vesting(company),
+    )
+
+
+def terms_rate(package: Package, fx: FxTable | None = None) -> Callable[[str, str], Decimal]:
+    """Return the exact rate function a change's amounts convert with (see `package_rate`)."""
+
+    def rate(currency: str, to_currency: str) -> Decimal:
+        if fx is not None:
+            return fx.decimal_rate(currency, to_currency)
+        return fx_rate_for_owner(
+            owner_id=package.owner_id, currency=currency, to_currency=to_currency
+        )
+
+    return rate
+
+
+def _price_of(terms: PackageTerms, rate: Rate) -> float:
     """Return today's share price in the stock's currency (see `stock_currency`).
 
     Without a company price, the first grant's price (converted into the stock's
     currency) stands in; without either, 1.
     """
-    company = package.company
-    price = float(company.share_price) if company is not None else 0.0
-    if price <= 0 and grants:
-        first = grants[0]
+    price = float(terms.share_price)
+    if price <= 0 and terms.grants:
+        first = terms.grants[0]
         price = float(first.grant_price) * rate(
-            grant_price_currency(first, package), stock_currency(package)
+            terms.grant_currency(first), terms.stock_currency or terms.currency
         )
     return price if price > 0 else 1.0
 
@@ -443,126 +521,94 @@ def package_to_spec(
     package: Package,
     *,
     horizon_years: int,
+    terms: PackageTerms | None = None,
     fx_to_home: float = 1.0,
     tax_rate_pct: float | None = None,
     start: dt.date | None = None,
     growth_pct: float | Decimal | None = None,
     volatility_pct: float | Decimal | None = None,
-    extra_stock_yearly: float = 0.0,
-    extra_sign_on: float = 0.0,
-    base: float | Decimal | None = None,
-    refresher_yearly: float | Decimal | None = None,
     fx: FxTable | None = None,
 ) -> engine.PackageSpec:
-    """Return the engine's PackageSpec of a package: the one bridge from the database.
+    """Return the engine's PackageSpec of a package's terms: the one bridge to the engine.
 
-    Reads the prefetched sign-ons, grants and refreshers (no query when prefetched, as
-    `package_list` does). The stock is priced in the company's currency (`stock_currency`);
-    grant values and prices are converted from each grant's price currency into it (the
-    share count, value / price, does not change) and vests are converted into the package
-    currency at the FX rate. Rates come from ``fx`` (an `FxTable`), or are queried for the
-    package's owner without one; a missing rate raises LookupError naming the pair.
-    ``start`` moves the grants' vesting starts by the same number of days.
-    ``extra_stock_yearly`` (package currency) adds a grant worth that much per vesting
-    year (4x on a four-year schedule) on the first grant's schedule (even quarterly
-    without one) vesting from the start; ``extra_sign_on`` is paid in year 1;
-    ``refresher_yearly`` (package currency) replaces the refreshers (0 removes them).
-    A package with a ``tax_regime`` is taxed by that regime's brackets in its currency
-    (``fx_to_tax`` from the FX table); without one, by the location's flat rate.
-    Raises EngineInputError for inconsistent data.
+    ``terms`` are the package's (`package_terms`, read from the prefetched sign-ons, grants
+    and refreshers) unless given, e.g. with a scenario's change applied (`apply_change`);
+    the company's stock assumptions come from the package's company. The stock is priced in
+    the company's currency (`stock_currency`); grant values and prices are converted from
+    each grant's price currency into it (the share count, value / price, does not change)
+    and vests are converted into the package currency at the FX rate. Rates come from ``fx``
+    (an `FxTable`), or are queried for the package's owner without one; a missing rate
+    raises LookupError naming the pair. ``start`` moves the grants' vesting starts by the
+    same number of days. A package with a ``tax_regime`` is taxed by that regime's brackets
+    in its currency (``fx_to_tax`` from the FX table); without one, by the location's flat
+    rate. Raises EngineInputError for inconsistent data.
     """
-    grants = list(package.grants.all())
-    refresher_rows = list(package.refreshers.all())
+    terms = terms if terms is not None else package_terms(package)
     company = package.company
-    start = start or package.start_date
-    shift = start - package.start_date
+    start = start or terms.start_date
+    shift = start - terms.start_date
     rate = package_rate(package, fx)
-    has_stock = bool(grants or refresher_rows or extra_stock_yearly or (refresher_yearly or 0) > 0)
-    currency = stock_currency(package) if has_stock else package.currency
+    has_stock = bool(terms.grants or terms.refreshers)
+    currency = (terms.stock_currency or terms.currency) if has_stock else terms.currency
     # Nothing vests without grants or refreshers: no rate is needed then.
-    stock_fx = rate(currency, package.currency) if currency != package.currency else 1.0
+    stock_fx = rate(currency, terms.currency) if currency != terms.currency else 1.0
     stock = engine.Stock(
-        price=_stock_price(package, grants, rate) if has_stock else 1.0,
+        price=_price_of(terms, rate) if has_stock else 1.0,
         growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
         volatility_pct=_f(
             volatility_pct if volatility_pct is not None else company and company.volatility_pct
         ),
         liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
         ticker=(company.ticker or None) if company else None,
-        currency=currency if currency != package.currency else None,
+        currency=currency if currency != terms.currency else None,
         fx_to_package=stock_fx,
     )
-    sign_on = [sign_on_of(s) for s in package.sign_ons.all()]
-    if extra_sign_on:
-        sign_on.append(engine.SignOn(amount=float(extra_sign_on), year=1))
     spec_grants = []
-    for g in grants:
+    for g in terms.grants:
         # Value and price move together into the stock's currency: the shares stay put.
-        k = rate(grant_price_currency(g, package), currency)
+        k = rate(terms.grant_currency(g), currency)
         spec_grants.append(
             engine.Grant(
                 value=_f(g.value) * k if g.value is not None else None,
                 shares=_f(g.shares) if g.value is None else None,
                 grant_price=float(g.grant_price) * k,
-                schedule=schedule_of(g),
+                schedule=schedule_of(g.vesting),
                 vest_start=g.vest_start + shift,
             )
         )
-    if extra_stock_yearly:
-        schedule = spec_grants[0].schedule if spec_grants else EVEN_QUARTERLY
-        spec_grants.append(
-            engine.Grant(
-                value=float(extra_stock_yearly) / stock_fx * schedule.years,
-                schedule=schedule,
-                vest_start=start,
-            )
+    refreshers = [
+        engine.Refresher(
+            yearly_value=float(r.yearly_value),
+            schedule=schedule_of(r.vesting),
+            first_year=r.first_year,
         )
-    if refresher_yearly is None:
-        refreshers = [
-            engine.Refresher(
-                yearly_value=float(r.yearly_value), schedule=schedule_of(r), first_year=r.first_year
-            )
-            for r in refresher_rows
-        ]
-    elif float(refresher_yearly) > 0:
-        template = refresher_rows[0] if refresher_rows else None
-        schedule = (
-            schedule_of(template)
-            if template
-            else (spec_grants[0].schedule if spec_grants else EVEN_QUARTERLY)
-        )
-        refreshers = [
-            engine.Refresher(
-                yearly_value=float(refresher_yearly) / stock_fx,
-                schedule=schedule,
-                first_year=template.first_year if template else 2,
-            )
-        ]
-    else:
-        refreshers = []
-    regime = package.tax_regime or None
+        for r in terms.refreshers
+    ]
+    regime = terms.tax_regime or None
     fx_to_tax = 1.0
     if regime is not None:
         regime_currency = engine_tax.regime_get(regime).currency
-        if regime_currency != package.currency:
-            fx_to_tax = rate(package.currency, regime_currency)
+        if regime_currency != terms.currency:
+            fx_to_tax = rate(terms.currency, regime_currency)
+    location = terms.location
+    flat = location.effective_tax_pct if location is not None else Decimal(0)
     return engine.PackageSpec(
         name=package.name,
         start=start,
         horizon_years=horizon_years,
-        currency=package.currency,
-        base=_f(base if base is not None else package.base),
-        raise_pct=float(package.raise_pct),
-        bonus_target_pct=float(package.bonus_target_pct),
-        bonus_multiplier=float(package.bonus_multiplier),
-        bonus_cycle=bonus_cycle_of(package),
-        sign_on=tuple(sign_on),
+        currency=terms.currency,
+        base=float(terms.base),
+        raise_pct=float(terms.raise_pct),
+        bonus_target_pct=float(terms.bonus_target_pct),
+        bonus_multiplier=float(terms.bonus_multiplier),
+        bonus_cycle=bonus_cycle_of(terms),
+        sign_on=tuple(sign_on_of(s) for s in terms.sign_ons),
         grants=tuple(spec_grants),
         refreshers=tuple(refreshers),
         stock=stock,
-        relocation=float(package.relocation),
+        relocation=float(terms.relocation),
         fx_to_home=float(fx_to_home),
-        tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else _tax_rate_pct(package)),
+        tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else flat),
         tax_regime=regime,
         fx_to_tax=fx_to_tax,
     )

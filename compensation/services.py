@@ -39,6 +39,7 @@ from compensation.selectors import (
     schedule_of,
     sign_on_of,
 )
+from compensation.terms import TERM_FIELDS, PackageTerms
 
 COMPANY_FIELDS = (
     "name",
@@ -66,28 +67,8 @@ BAND_FIELDS = (
     "source",
     "as_of",
 )
-PACKAGE_FIELDS = (
-    "name",
-    "company",
-    "level",
-    "is_current_job",
-    "currency",
-    "base",
-    "raise_pct",
-    "bonus_target_pct",
-    "bonus_multiplier",
-    "bonus_cycle",
-    "bonus_fiscal_start_month",
-    "bonus_payout_month",
-    "bonus_prorate_first_year",
-    "bonus_cutoff_month",
-    "bonus_cutoff_day",
-    "bonus_paid_if_left",
-    "relocation",
-    "start_date",
-    "location",
-    "tax_regime",
-)
+# The package's identity, then its terms (`compensation.terms.TERM_FIELDS`).
+PACKAGE_FIELDS = ("name", "company", "is_current_job", *TERM_FIELDS)
 SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
 VESTING_FIELDS = (
     "weights",
@@ -649,3 +630,29 @@ def package_update(
             user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
         )
     return package
+
+
+def package_terms_write(
+    *,
+    user: AbstractBaseUser,
+    package: Package,
+    expected_version: int,
+    terms: PackageTerms,
+    record: bool = True,
+) -> Package:
+    """Make ``terms`` the package's terms if nobody changed it since ``expected_version``.
+
+    The one writer of terms: a scenario accepted, a negotiation answer, an import write
+    through it what `compensation.terms.apply_change` computed in memory (see
+    `package_update` for the errors it raises).
+    """
+    return package_update(
+        user=user,
+        package=package,
+        expected_version=expected_version,
+        fields=terms.fields(),
+        sign_ons=[s.fields() for s in terms.sign_ons],
+        grants=[g.fields() for g in terms.grants],
+        refreshers=[r.fields() for r in terms.refreshers],
+        record=record,
+    )

@@ -22,6 +22,7 @@ from compensation.engine.currencies import is_currency
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
+from offers.scenarios.adjustments import SCENARIO_FIELDS
 
 MAX_MONEY = Decimal("1000000000")
 COMMON_ZONES = [
@@ -333,20 +334,7 @@ class ScenarioForm(forms.ModelForm):
 
     class Meta:
         model = Scenario
-        fields = [
-            "name",
-            "base",
-            "raise_pct",
-            "extra_sign_on",
-            "extra_stock_yearly",
-            "refresher_yearly",
-            "level",
-            "remote_weeks_per_year",
-            "start_date",
-            "growth_pct",
-            "volatility_pct",
-            "notes",
-        ]
+        fields = list(SCENARIO_FIELDS)
         labels = {"level": _("Level")}  # a foreign key without a verbose name
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

@@ -9,6 +9,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from compensation.models import Level
+from compensation.selectors import package_terms
+from compensation.terms import stock_grant_currency
 from offers.models import NegotiationEntry, Offer
 from offers.services_negotiation import ANSWER_FIELDS, ASK_FIELDS
 
@@ -17,7 +19,7 @@ TEXT = forms.Textarea(attrs={"rows": 2})
 
 
 class _TermsForm(forms.ModelForm):
-    """Revised terms in the offer's currency, and the versions of the offer the form saw."""
+    """Revised terms, each in its own currency, and the versions of the offer the form saw."""
 
     offer_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     package_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
@@ -25,15 +27,21 @@ class _TermsForm(forms.ModelForm):
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.offer = offer
-        currency = offer.package.currency
+        pay = offer.package.currency
+        # A revised grant is stated in the grant's own currency (USD for a US-listed parent,
+        # whatever the pay's currency), as the recruiter says it.
+        stock = stock_grant_currency(
+            package_terms(offer.package), revise_first_grant=offer.kind == Offer.Kind.EXTERNAL
+        )
         self.fields["offer_version"].initial = offer.version
         self.fields["package_version"].initial = offer.package.version
-        for name, help_text in (
-            ("revised_base", _("The new base salary a year, in %(c)s.")),
-            ("revised_stock", _("The new stock grant in total over its vesting, in %(c)s.")),
-            ("revised_sign_on", _("The new year-1 sign-on, in %(c)s.")),
+        for name, help_text, currency in (
+            ("revised_base", _("The new base salary a year, in %(c)s."), pay),
+            ("revised_stock", _("The new stock grant in total over its vesting, in %(c)s."), stock),
+            ("revised_sign_on", _("The new year-1 sign-on, in %(c)s."), pay),
         ):
             self.fields[name].help_text = help_text % {"c": currency}
+            self.fields[name].label = f"{self.fields[name].label} ({currency})"
         self.fields["revised_level"].queryset = Level.objects.filter(
             company_id=offer.company_id
         ).order_by("order")

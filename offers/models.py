@@ -458,6 +458,14 @@ class NegotiationEntry(models.Model):
         blank=True,
         validators=[currency_validator],
     )
+    # The currency of the revised stock grant: the price currency of the grant it revises
+    # (often USD for a US-listed company, whatever the pay's currency).
+    stock_currency = models.CharField(
+        _("currency of the revised stock grant"),
+        max_length=3,
+        blank=True,
+        validators=[currency_validator],
+    )
     offer_version_before = models.PositiveIntegerField(null=True, blank=True)
     offer_version_after = models.PositiveIntegerField(null=True, blank=True)
     # The offer's history entries before and after the revised terms (not in a backup).
@@ -554,24 +562,27 @@ class NegotiationEntry(models.Model):
         return self.revised_level_id is not None
 
     @property
-    def revised_terms(self) -> list[tuple[str, Decimal | None, str]]:
-        """Return the revised terms as (label, amount in terms_currency, or a level's code)."""
-        terms: list[tuple[str, Decimal | None, str]] = [
-            (str(label), amount, "")
-            for label, amount in (
-                (_("base"), self.revised_base),
-                (_("stock grant"), self.revised_stock),
-                (_("year-1 sign-on"), self.revised_sign_on),
+    def revised_terms(self) -> list[tuple[str, Decimal | None, str, str]]:
+        """Return the revised terms as (label, amount, its currency, or a level's code).
+
+        Base and sign-on are in ``terms_currency``, the stock grant in ``stock_currency``.
+        """
+        stock = self.stock_currency or self.terms_currency
+        terms: list[tuple[str, Decimal | None, str, str]] = [
+            (str(label), amount, currency, "")
+            for label, amount, currency in (
+                (_("base"), self.revised_base, self.terms_currency),
+                (_("stock grant"), self.revised_stock, stock),
+                (_("year-1 sign-on"), self.revised_sign_on, self.terms_currency),
             )
             if amount is not None
         ]
         if self.revised_deadline is not None:
             day = formats.date_format(self.revised_deadline, "j M Y")
-            terms.append((str(_("decision deadline")), None, day))
+            terms.append((str(_("decision deadline")), None, "", day))
         if self.revised_level_id:
-            terms.append(
-                (str(_("level")), None, self.revised_level.code if self.revised_level else "")
-            )
+            code = self.revised_level.code if self.revised_level else ""
+            terms.append((str(_("level")), None, "", code))
         return terms
 
     @property

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterable
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -19,18 +18,20 @@ from accounts.history import object_trash, revision_record
 from accounts.idempotency import form_token_claim
 from accounts.locking import StaleEditError, save_if_unchanged
 from compensation import services as compensation_services
-from compensation.engine import VESTING_PRESETS
 from compensation.models import Band, Package
 from compensation.selectors import (
     band_for,
     fx_rate_for_owner,
-    grant_price_currency,
-    stock_currency,
+    package_terms,
+    terms_rate,
+    usual_vesting,
 )
+from compensation.terms import apply_change
 from config.middleware import BROKER_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
+from offers.scenarios.adjustments import SCENARIO_FIELDS, accepted_resets, scenario_change
 from offers.tasks import scenario_monte_carlo_task
 
 if TYPE_CHECKING:
@@ -67,22 +68,7 @@ def offer_process_follow(*, user: AbstractBaseUser, offer: Offer) -> None:
 
 def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
     """Return grant schedule fields from a named preset (or the company's usual one)."""
-    name = preset or (company.vesting_preset if company is not None else "") or ""
-    schedule = VESTING_PRESETS.get(name)
-    if schedule is None:
-        return {"weights": [25.0, 25.0, 25.0, 25.0], "cliff_months": 0, "frequency_months": 3}
-    return {
-        "weights": [float(w) for w in schedule.year_weights],
-        "cliff_months": schedule.cliff_months,
-        "frequency_months": schedule.frequency_months,
-        "year_frequencies": list(schedule.year_frequencies) if schedule.year_frequencies else None,
-        "vest_dates": [list(p) for p in schedule.vest_dates] if schedule.vest_dates else None,
-    }
-
-
-def _rows(children: Iterable[Any], fields: Iterable[str]) -> list[dict[str, Any]]:
-    """Return existing child rows as the package service takes them (with "id": kept as is)."""
-    return [{"id": c.pk, **{f: getattr(c, f) for f in fields}} for c in children]
+    return usual_vesting(company, preset or "").fields()
 
 
 def package_children(package: Package) -> list[Any]:
@@ -293,22 +279,6 @@ def preferences_save(
     return prefs
 
 
-SCENARIO_FIELDS = [
-    "name",
-    "base",
-    "raise_pct",
-    "extra_sign_on",
-    "extra_stock_yearly",
-    "refresher_yearly",
-    "level",
-    "remote_weeks_per_year",
-    "start_date",
-    "growth_pct",
-    "volatility_pct",
-    "notes",
-]
-
-
 @transaction.atomic
 def scenario_create(
     *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any] | None = None
@@ -422,88 +392,22 @@ def scenario_accept(
         children=[package, *package_children(package)],
         summary=f"before accepting scenario “{scenario.name}”",
     )
-    terms: dict[str, Any] = {}
-    if scenario.base is not None:
-        terms["base"] = scenario.base
-    if scenario.raise_pct is not None:
-        terms["raise_pct"] = scenario.raise_pct
+    # The change the scenario's page values, applied to the same terms and written by the
+    # one writer: the value shown is the value accepted.
+    change = scenario_change(scenario)
+    terms = apply_change(package_terms(package), change, terms_rate(package))
     if scenario.level_id:
-        terms["level"] = scenario.level
         offer.level = scenario.level
-    start = scenario.start_date or package.start_date
     if scenario.start_date:
-        terms["start_date"] = scenario.start_date
         offer.start_date = scenario.start_date
-    sign_ons = _rows(package.sign_ons.all(), compensation_services.SIGN_ON_FIELDS)
-    if scenario.extra_sign_on:
-        sign_ons.append({"amount": scenario.extra_sign_on, "year": 1, "clawback_months": 12})
-    existing_grants = list(package.grants.all())
-    grants = _rows(existing_grants, compensation_services.GRANT_FIELDS)
-    if scenario.extra_stock_yearly:
-        first = existing_grants[0] if existing_grants else None
-        fields = (
-            {
-                "weights": first.weights,
-                "cliff_months": first.cliff_months,
-                "frequency_months": first.frequency_months,
-                "year_frequencies": first.year_frequencies,
-                "vest_dates": first.vest_dates,
-            }
-            if first
-            else schedule_fields(None, package.company)
-        )
-        price = (
-            first.grant_price
-            if first
-            else (
-                package.company.share_price
-                if package.company and package.company.share_price > 0
-                else Decimal("1")
-            )
-        )
-        # The scenario's stock is in the package currency; the grant's value is in the
-        # currency of its price (the first grant's, else the stock's).
-        currency = grant_price_currency(first, package) if first else stock_currency(package)
-        to_price = fx_rate_for_owner(
-            owner_id=user.pk, currency=package.currency, to_currency=currency
-        )
-        years = len(fields["weights"]) or 4
-        grants.append(
-            {
-                "label": f"Negotiated: {scenario.name}"[:80],
-                "value": (scenario.extra_stock_yearly * years * to_price).quantize(CENTS),
-                "grant_price": price,
-                "price_currency": currency,
-                "vest_start": start,
-                **fields,
-            }
-        )
-    refreshers = None  # unchanged unless the scenario sets the refreshers
-    if scenario.refresher_yearly is not None:
-        refreshers = []
-        if scenario.refresher_yearly:
-            # A refresher is stored in the stock's currency; the scenario's is in the package's.
-            to_stock = fx_rate_for_owner(
-                owner_id=user.pk, currency=package.currency, to_currency=stock_currency(package)
-            )
-            refreshers.append(
-                {
-                    "yearly_value": (scenario.refresher_yearly * to_stock).quantize(CENTS),
-                    "first_year": 2,
-                    **schedule_fields(None, package.company),
-                }
-            )
     if scenario.remote_weeks_per_year is not None:
         offer.remote_weeks_per_year = scenario.remote_weeks_per_year
     # A scenario's growth and volatility stay out: market assumptions belong to the company.
-    compensation_services.package_update(
+    compensation_services.package_terms_write(
         user=user,
         package=package,
         expected_version=package.version,
-        fields=terms,
-        sign_ons=sign_ons,
-        grants=grants,
-        refreshers=refreshers,
+        terms=terms,
         record=False,  # the offer's revisions before and after hold the package
     )
     offer.status = (
@@ -525,14 +429,7 @@ def scenario_accept(
     # The terms now live in the offer: the scenario restarts from them, so nothing counts twice.
     revision_record(user=user, obj=scenario, action="changed", summary="before acceptance")
     Scenario.objects.filter(pk=scenario.pk).update(
-        base=None,
-        raise_pct=None,
-        extra_sign_on=Decimal("0"),
-        extra_stock_yearly=Decimal("0"),
-        refresher_yearly=None,
-        level=None,
-        remote_weeks_per_year=None,
-        start_date=None,
+        **accepted_resets(),
         notes=(f"Accepted into the offer on {timezone.localdate().isoformat()}. " + scenario.notes)[
             :2000
         ],

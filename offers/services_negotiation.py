@@ -22,11 +22,18 @@ from accounts.history import object_trash, revision_record
 from accounts.locking import StaleEditError, save_if_unchanged
 from accounts.models import Revision
 from compensation import services as compensation_services
-from compensation.selectors import fx_rate_for_owner, grant_price_currency, stock_currency
+from compensation.selectors import package_terms, terms_rate
+from compensation.terms import (
+    Money,
+    PackageTerms,
+    TermsChange,
+    apply_change,
+    stock_grant_currency,
+)
 from offers.board import Evaluation
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer
-from offers.services import CENTS, _rows, package_children, schedule_fields
+from offers.services import package_children
 
 # What the user writes when logging an ask, and when recording what came back.
 ASK_FIELDS = ["asked_on", "channel", "contact", "topic", "ask"]
@@ -40,9 +47,6 @@ ANSWER_FIELDS = [
     "revised_level",
     "revised_deadline",
 ]
-# A grant added by a negotiation on an option with no new-hire grant of its own (a transfer's
-# or staying's retention grant); a later answer revises the same grant.
-NEGOTIATED_GRANT = "Negotiated grant"
 
 
 def _evaluation(user: AbstractBaseUser, offer: Offer) -> Evaluation | None:
@@ -63,69 +67,26 @@ def _snapshot_before(entry: NegotiationEntry, ev: Evaluation | None) -> None:
     entry.value_basis = ev.basis.label[:300] if ev is not None else ""
 
 
-def _grants(entry: NegotiationEntry, offer: Offer, user: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Return the package's grant rows with the revised stock (in the package currency) applied.
+def entry_change(entry: NegotiationEntry, offer: Offer, terms: PackageTerms) -> TermsChange:
+    """Return the change to the offer's terms an answer's revised terms make.
 
-    An external offer's new-hire grant is its first grant: its value is revised. An internal
-    transfer or staying keeps the grants it holds; the revised stock is one negotiated grant.
+    Base and sign-on are in the pay currency; the stock grant is the whole grant in its own
+    price currency (``entry.stock_currency``): an external offer's new-hire grant, or the
+    negotiated grant of an option that keeps the grants it holds (a transfer's or staying's
+    retention grant), added like the first grant, with its whole schedule, when missing.
     """
-    package = offer.package
-    existing = list(package.grants.all())
-    rows = _rows(existing, compensation_services.GRANT_FIELDS)
-    if entry.revised_stock is None:
-        return rows
-    if offer.kind == Offer.Kind.EXTERNAL:
-        target = existing[0] if existing else None
-    else:
-        target = next((g for g in existing if g.label == NEGOTIATED_GRANT), None)
-    template = target or (existing[0] if existing else None)
-    currency = grant_price_currency(template, package) if template else stock_currency(package)
-    try:
-        rate = fx_rate_for_owner(owner_id=user.pk, currency=package.currency, to_currency=currency)
-    except LookupError as error:
-        raise ValidationError({"revised_stock": str(error)}) from None
-    value = (entry.revised_stock * rate).quantize(CENTS)
-    if target is not None:
-        row = next(r for r in rows if r["id"] == target.pk)
-        row["value"] = value
-        row["shares"] = None  # the grant is now stated by its value
-        return rows
-    if template is not None:
-        schedule = {
-            "weights": template.weights,
-            "cliff_months": template.cliff_months,
-            "frequency_months": template.frequency_months,
-        }
-        price = template.grant_price
-    else:
-        schedule = schedule_fields(None, package.company)
-        company = package.company
-        price = company.share_price if company and company.share_price > 0 else Decimal("1")
-    label = "New-hire grant" if offer.kind == Offer.Kind.EXTERNAL else NEGOTIATED_GRANT
-    rows.append(
-        {
-            "label": label,
-            "value": value,
-            "grant_price": price,
-            "price_currency": currency,
-            "vest_start": offer.start_date or package.start_date,
-            **schedule,
-        }
+    pay = terms.currency
+    revise_first = offer.kind == Offer.Kind.EXTERNAL
+    stock = entry.stock_currency or stock_grant_currency(terms, revise_first_grant=revise_first)
+    return TermsChange(
+        base=Money(entry.revised_base, pay) if entry.revised_base is not None else None,
+        level=entry.revised_level if entry.revised_level_id else None,
+        sign_on_year1=Money(entry.revised_sign_on, pay)
+        if entry.revised_sign_on is not None
+        else None,
+        stock_grant=Money(entry.revised_stock, stock) if entry.revised_stock is not None else None,
+        revise_first_grant=revise_first,
     )
-    return rows
-
-
-def _sign_ons(entry: NegotiationEntry, offer: Offer) -> list[dict[str, Any]]:
-    """Return the package's sign-on rows with the revised year-1 sign-on applied."""
-    rows = _rows(offer.package.sign_ons.all(), compensation_services.SIGN_ON_FIELDS)
-    if entry.revised_sign_on is None:
-        return rows
-    year1 = next((r for r in rows if r["year"] == 1), None)
-    if year1 is not None:
-        year1["amount"] = entry.revised_sign_on
-    else:
-        rows.append({"amount": entry.revised_sign_on, "year": 1, "clawback_months": 12})
-    return rows
 
 
 def _apply_revised_terms(
@@ -138,7 +99,7 @@ def _apply_revised_terms(
     """Make the entry's revised terms the offer's new version, with history before and after."""
     offer = (
         Offer.objects.select_for_update(of=("self",))
-        .select_related("package", "package__company")
+        .select_related("package", "package__company", "package__level", "package__location")
         .get(pk=entry.offer_id, owner=user)
     )
     if offer.version != expected_offer_version:
@@ -155,18 +116,20 @@ def _apply_revised_terms(
         children=[package, *package_children(package)],
         summary=_("before the answer to “%(ask)s”") % {"ask": entry.ask[:200]},
     )
-    terms: dict[str, Any] = {}
-    if entry.revised_base is not None:
-        terms["base"] = entry.revised_base
-    if entry.revised_level_id:
-        terms["level"] = entry.revised_level
-    compensation_services.package_update(
+    terms = package_terms(package)
+    if entry.revised_stock is not None and not entry.stock_currency:
+        entry.stock_currency = stock_grant_currency(
+            terms, revise_first_grant=offer.kind == Offer.Kind.EXTERNAL
+        )
+    try:
+        revised = apply_change(terms, entry_change(entry, offer, terms), terms_rate(package))
+    except LookupError as error:
+        raise ValidationError(str(error)) from None
+    compensation_services.package_terms_write(
         user=user,
         package=package,
         expected_version=expected_package_version,
-        fields=terms,
-        sign_ons=_sign_ons(entry, offer),
-        grants=_grants(entry, offer, user),
+        terms=revised,
         record=False,  # the offer's revisions before and after hold the package
     )
     fields = ["updated_at"]

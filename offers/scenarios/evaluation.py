@@ -10,7 +10,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from compensation.engine import EngineInputError, PackageSpec
-from compensation.selectors import FxTable, fx_table, package_to_spec
+from compensation.selectors import (
+    FxTable,
+    fx_table,
+    package_terms,
+    package_to_spec,
+    terms_rate,
+)
+from compensation.terms import apply_change
 from offers.board import (
     Board,
     Evaluation,
@@ -24,21 +31,12 @@ from offers.logic.negotiation import NegotiationPoint
 from offers.logic.plan import Ask
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
+from offers.scenarios.adjustments import ADJUSTMENTS as REGISTRY
+from offers.scenarios.adjustments import scenario_change
 from offers.scenarios.points import point_answered, scenario_outcome
 
 # The scenario fields that change its figures (its name and notes do not).
-ADJUSTMENTS = (
-    "base",
-    "raise_pct",
-    "extra_sign_on",
-    "extra_stock_yearly",
-    "refresher_yearly",
-    "level_id",
-    "remote_weeks_per_year",
-    "start_date",
-    "growth_pct",
-    "volatility_pct",
-)
+ADJUSTMENTS = tuple(a.attname for a in REGISTRY)
 
 
 def scenario_offer(scenario: Scenario) -> Offer:
@@ -63,30 +61,31 @@ def scenario_spec(
     more_base: float = 0.0,
     more_sign_on: float = 0.0,
 ) -> PackageSpec:
-    """Return the engine spec of the offer with the scenario's adjustments (and probes)."""
+    """Return the engine spec of the offer with the scenario's change applied (and probes).
+
+    The terms are the ones accepting the scenario would write (`scenario_change`,
+    `apply_change`); only the share-price assumptions are the scenario's own.
+    """
     offer = scenario.offer
     package = offer.package
+    change = scenario_change(
+        scenario, more_stock=more_stock, more_base=more_base, more_sign_on=more_sign_on
+    )
+    terms = apply_change(package_terms(package), change, terms_rate(package, fx))
     # A new job's grants move with its start date; staying and a transfer keep theirs.
-    start = package.start_date
-    if offer.kind == Offer.Kind.EXTERNAL:
-        start = scenario.start_date or offer.start_date or package.start_date
-    base = float(scenario.base if scenario.base is not None else package.base) + more_base
-    spec = package_to_spec(
+    start = terms.start_date
+    if offer.kind == Offer.Kind.EXTERNAL and not scenario.start_date and offer.start_date:
+        start = offer.start_date
+    return package_to_spec(
         package,
         horizon_years=prefs.horizon_years,
+        terms=terms,
         fx_to_home=fx_to_home,
         start=start,
         growth_pct=scenario.growth_pct,
         volatility_pct=scenario.volatility_pct,
-        extra_stock_yearly=float(scenario.extra_stock_yearly) + more_stock,
-        extra_sign_on=float(scenario.extra_sign_on) + more_sign_on,
-        base=base,
-        refresher_yearly=scenario.refresher_yearly,
         fx=fx,
     )
-    if scenario.raise_pct is not None:
-        spec = dataclasses.replace(spec, raise_pct=float(scenario.raise_pct))
-    return spec
 
 
 def scenario_evaluation(

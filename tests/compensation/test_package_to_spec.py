@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 
 from compensation import engine, selectors
+from compensation.terms import Money, TermsChange, apply_change
 from tests.factories import EquityGrantFactory, FxRateFactory, LocationPresetFactory
 
 pytestmark = pytest.mark.django_db
@@ -14,6 +15,17 @@ pytestmark = pytest.mark.django_db
 def spec_of(alice, package, **kwargs):
     loaded = selectors.package_get(user=alice, pk=package.pk)
     return selectors.package_to_spec(loaded, horizon_years=kwargs.pop("horizon_years", 4), **kwargs)
+
+
+def spec_changed(alice, package, change, **kwargs):
+    """Return the spec of the package's terms with ``change`` applied in memory."""
+    loaded = selectors.package_get(user=alice, pk=package.pk)
+    terms = apply_change(selectors.package_terms(loaded), change, selectors.terms_rate(loaded))
+    return selectors.package_to_spec(loaded, horizon_years=4, terms=terms, **kwargs)
+
+
+def usd(amount) -> Money:
+    return Money(Decimal(amount), "USD")
 
 
 def test_fields_map_to_floats(alice, package):
@@ -36,8 +48,10 @@ def test_fields_map_to_floats(alice, package):
 
 def test_no_queries_when_prefetched(alice, package, django_assert_num_queries):
     loaded = selectors.package_get(user=alice, pk=package.pk)
+    change = TermsChange(extra_stock_yearly=usd(1000))
     with django_assert_num_queries(0):
-        selectors.package_to_spec(loaded, horizon_years=4, extra_stock_yearly=1000)
+        terms = apply_change(selectors.package_terms(loaded), change, selectors.terms_rate(loaded))
+        selectors.package_to_spec(loaded, horizon_years=4, terms=terms)
 
 
 def test_first_year_matches_hand_figures(alice, package):
@@ -56,17 +70,15 @@ def test_tax_from_location_by_default(alice, package):
 
 
 def test_scenario_adjustments(alice, package):
-    spec = spec_of(
-        alice,
-        package,
-        start=dt.date(2027, 3, 4),
-        growth_pct=10,
-        volatility_pct=40,
-        extra_stock_yearly=20000,
-        extra_sign_on=10000,
-        base=Decimal("210000"),
-        refresher_yearly=80000,
+    change = TermsChange(
+        start_date=dt.date(2027, 3, 4),
+        move_grants=True,
+        extra_stock_yearly=usd(20000),
+        extra_sign_on=usd(10000),
+        base=usd(210000),
+        refresher_yearly=usd(80000),
     )
+    spec = spec_changed(alice, package, change, growth_pct=10, volatility_pct=40)
     assert spec.start == dt.date(2027, 3, 4) and spec.base == 210000.0
     assert spec.stock.growth_pct == 10.0 and spec.stock.volatility_pct == 40.0
     assert spec.grants[0].vest_start == dt.date(2027, 3, 4)  # moved with the start
@@ -75,12 +87,12 @@ def test_scenario_adjustments(alice, package):
     assert extra.schedule == spec.grants[0].schedule
     assert spec.sign_on[-1] == engine.SignOn(10000.0, 1, 12)
     assert [r.yearly_value for r in spec.refreshers] == [80000.0]
-    assert spec_of(alice, package, refresher_yearly=0).refreshers == ()
+    assert spec_changed(alice, package, TermsChange(refresher_yearly=usd(0))).refreshers == ()
 
 
 def test_extra_stock_without_grants_is_even_quarterly(alice, package):
     package.grants.all().delete()
-    spec = spec_of(alice, package, extra_stock_yearly=10000)
+    spec = spec_changed(alice, package, TermsChange(extra_stock_yearly=usd(10000)))
     (grant,) = spec.grants
     assert grant.value == 40000.0 and grant.schedule == engine.VESTING_PRESETS["even_4y_quarterly"]
 

@@ -198,20 +198,20 @@ def test_a_stale_package_version_writes_nothing(alice, offer):
     assert counts() == before
 
 
-def test_a_missing_exchange_rate_writes_nothing(alice):
-    """The grant is priced in USD, the pay in TWD, with no rate: refused after the history
-    entry was taken, and the whole transaction goes back."""
+def test_a_revised_grant_is_stated_in_its_own_currency_and_needs_no_rate(alice):
+    """The grant is priced in USD, the pay in TWD, with no rate between them: the revised
+    grant is the grant's own USD amount, so nothing is converted (it was refused before)."""
     PreferencesFactory(owner=alice)
     offer = OfferFactory(owner=alice, package__currency="TWD")
     EquityGrantFactory(package=offer.package, price_currency="USD")
-    before = counts()
-    with pytest.raises(ValidationError, match="(?i)rate"):
-        negotiation_entry_create(
-            user=alice,
-            offer=offer,
-            data={**ASK, "outcome": "accepted", "revised_stock": Decimal("9000000")},
-        )
-    assert counts() == before
+    entry = negotiation_entry_create(
+        user=alice,
+        offer=offer,
+        data={**ASK, "outcome": "accepted", "revised_stock": Decimal("500000")},
+    )
+    assert entry.stock_currency == "USD"
+    grant = offer.package.grants.get()
+    assert (grant.value, grant.price_currency) == (Decimal("500000"), "USD")
 
 
 def test_a_level_of_another_company_is_refused(alice, offer):
@@ -453,7 +453,7 @@ def test_an_accepted_extension_moves_the_deadline_in_a_new_version(alice, offer)
     old = entry.revision_before.snapshot[0]["fields"]["deadline"]
     assert old == "2026-12-05"
     assert entry.value_after == entry.value_before  # the money did not move
-    assert ("decision deadline", None, "19 Dec 2026") in entry.revised_terms
+    assert ("decision deadline", None, "", "19 Dec 2026") in entry.revised_terms
 
 
 def test_a_new_deadline_before_the_ask_is_refused(alice, offer):

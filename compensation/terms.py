@@ -1,0 +1,382 @@
+"""A package's terms as one value, and a change to them as another.
+
+`compensation.selectors.package_terms` reads the terms of a package (the one reader),
+`apply_change` applies a change in memory (a scenario, a negotiation answer: the one place a
+grant is added "like the existing one"), `compensation.selectors.package_to_spec` values
+terms, and `compensation.services.package_terms_write` writes them against the package's
+version (the one writer). A scenario's value is therefore the value accepting it writes.
+
+Every amount carries its currency: pay in the pay currency, a grant's value and price in the
+grant's price currency, a refresher in the stock's currency. A change states the currency
+of each amount it holds and is converted once, here, into the currency of the term it
+changes. Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+CENTS = Decimal("0.01")
+PRICE_PLACES = Decimal("0.0001")
+
+# Units of the second currency that one unit of the first buys (LookupError without a rate).
+Rate = Callable[[str, str], Decimal]
+
+# The label of the grant a negotiation adds to an option without a new-hire grant of its own
+# (a transfer's or staying's retention grant); a later answer revises the same grant.
+NEGOTIATED_GRANT = "Negotiated grant"
+
+
+@dataclass(frozen=True)
+class Money:
+    """An amount in a named ISO 4217 currency."""
+
+    amount: Decimal
+    currency: str
+
+    def to(self, currency: str, rate: Rate) -> Decimal:
+        """Return the amount in ``currency`` (unchanged when it is already in it)."""
+        if self.currency == currency:
+            return self.amount
+        return self.amount * rate(self.currency, currency)
+
+
+def _seq(value: Any) -> Any:
+    """Return a stored JSON list as a tuple (nested pairs too); anything else as it is."""
+    if isinstance(value, list | tuple):
+        return tuple(_seq(v) for v in value)
+    return value
+
+
+def _json(value: Any) -> Any:
+    """Return a tuple as the JSON list the model stores (nested pairs too)."""
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies", "vest_dates")
+
+
+@dataclass(frozen=True)
+class Vesting:
+    """How a grant or refresher vests: yearly %, cliff, frequency, per-year frequencies, dates."""
+
+    weights: Any = (25.0, 25.0, 25.0, 25.0)
+    cliff_months: int = 0
+    frequency_months: int = 3
+    year_frequencies: Any = None
+    vest_dates: Any = None
+
+    @classmethod
+    def of(cls, row: Any) -> Vesting:
+        """Return the vesting of a grant or refresher row (or any object with the five fields)."""
+        return cls(**{name: _seq(getattr(row, name)) for name in VESTING_FIELDS})
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> Vesting:
+        """Return the vesting of the five model fields (missing ones take their default)."""
+        return cls(**{n: _seq(fields[n]) for n in VESTING_FIELDS if n in fields})
+
+    def fields(self) -> dict[str, Any]:
+        """Return the five model fields, JSON lists as the model stores them."""
+        return {name: _json(getattr(self, name)) for name in VESTING_FIELDS}
+
+    @property
+    def years(self) -> int:
+        """Return the number of vesting years (4 when the weights are unreadable)."""
+        return len(self.weights) if isinstance(self.weights, tuple) and self.weights else 4
+
+
+@dataclass(frozen=True)
+class SignOnTerms:
+    """A sign-on in the pay currency, paid in a package year, clawed back if leaving early."""
+
+    amount: Decimal
+    year: int = 1
+    clawback_months: int = 12
+    clawback_kind: str = "prorated"
+    instalments: Any = None
+    id: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """Return the row as the package service takes it ("id" keeps a stored one)."""
+        return {
+            **({"id": self.id} if self.id is not None else {}),
+            "amount": self.amount,
+            "year": self.year,
+            "clawback_months": self.clawback_months,
+            "clawback_kind": self.clawback_kind,
+            "instalments": _json(self.instalments),
+        }
+
+
+@dataclass(frozen=True)
+class GrantTerms:
+    """An RSU grant: a value or a share count, at a grant price, both in ``price_currency``.
+
+    A blank ``price_currency`` is the stock's currency (`PackageTerms.grant_currency`).
+    """
+
+    grant_price: Decimal
+    vest_start: dt.date
+    value: Decimal | None = None
+    shares: Decimal | None = None
+    price_currency: str = ""
+    label: str = ""
+    vesting: Vesting = Vesting()
+    id: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """Return the row as the package service takes it ("id" keeps a stored one)."""
+        return {
+            **({"id": self.id} if self.id is not None else {}),
+            "label": self.label,
+            "value": self.value,
+            "shares": self.shares,
+            "grant_price": self.grant_price,
+            "price_currency": self.price_currency,
+            "vest_start": self.vest_start,
+            **self.vesting.fields(),
+        }
+
+
+@dataclass(frozen=True)
+class RefresherTerms:
+    """Yearly refresher grants worth ``yearly_value`` in the stock's currency."""
+
+    yearly_value: Decimal
+    first_year: int = 2
+    vesting: Vesting = Vesting()
+    id: int | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """Return the row as the package service takes it ("id" keeps a stored one)."""
+        return {
+            **({"id": self.id} if self.id is not None else {}),
+            "yearly_value": self.yearly_value,
+            "first_year": self.first_year,
+            **self.vesting.fields(),
+        }
+
+
+# The package's own fields that are its terms, in the model's names (`PackageTerms.fields`).
+TERM_FIELDS = (
+    "currency",
+    "base",
+    "raise_pct",
+    "bonus_target_pct",
+    "bonus_multiplier",
+    "bonus_cycle",
+    "bonus_fiscal_start_month",
+    "bonus_payout_month",
+    "bonus_prorate_first_year",
+    "bonus_cutoff_month",
+    "bonus_cutoff_day",
+    "bonus_paid_if_left",
+    "relocation",
+    "start_date",
+    "level",
+    "location",
+    "tax_regime",
+)
+
+
+@dataclass(frozen=True)
+class PackageTerms:
+    """Every term of a package, each amount in its own currency.
+
+    The last three fields describe the company's stock, read with the terms but never
+    written through them: the stock's currency (the company's share-price currency, else
+    the pay currency), today's share price in it (0: unknown) and its usual vesting.
+    """
+
+    currency: str
+    base: Decimal
+    start_date: dt.date
+    raise_pct: Decimal = Decimal("3")
+    bonus_target_pct: Decimal = Decimal("0")
+    bonus_multiplier: Decimal = Decimal("1")
+    bonus_cycle: str = "anniversary"
+    bonus_fiscal_start_month: int = 1
+    bonus_payout_month: int = 3
+    bonus_prorate_first_year: bool = True
+    bonus_cutoff_month: int | None = None
+    bonus_cutoff_day: int | None = None
+    bonus_paid_if_left: bool = False
+    relocation: Decimal = Decimal("0")
+    level: Any = None
+    location: Any = None
+    tax_regime: str = ""
+    sign_ons: tuple[SignOnTerms, ...] = ()
+    grants: tuple[GrantTerms, ...] = ()
+    refreshers: tuple[RefresherTerms, ...] = ()
+    stock_currency: str = ""
+    share_price: Decimal = Decimal("0")
+    usual_vesting: Vesting = Vesting()
+
+    def fields(self) -> dict[str, Any]:
+        """Return the package's own term fields in the model's names."""
+        return {name: getattr(self, name) for name in TERM_FIELDS}
+
+    def grant_currency(self, grant: GrantTerms | None = None) -> str:
+        """Return the currency of a grant's price and value (of a new grant without one).
+
+        A new grant takes the first grant's currency, else the stock's.
+        """
+        grant = grant or (self.grants[0] if self.grants else None)
+        if grant is not None and grant.price_currency:
+            return grant.price_currency
+        return self.stock_currency or self.currency
+
+
+@dataclass(frozen=True)
+class TermsChange:
+    """A proposed change to a package's terms: a scenario's, an answer's, an import's.
+
+    Each amount states its currency. ``extra_stock_yearly`` adds a grant worth that much
+    per vesting year like the first grant (its schedule, price and currency), vesting from
+    the start; ``stock_grant`` makes the new-hire grant worth that in total
+    (``revise_first_grant``) or sets the negotiated grant (an option that keeps the grants
+    it holds); ``refresher_yearly`` replaces the refreshers (0 removes them). A new start
+    date moves the grants with it when ``move_grants`` (a new job's grants start with it).
+    """
+
+    base: Money | None = None
+    raise_pct: Decimal | None = None
+    level: Any = None
+    start_date: dt.date | None = None
+    move_grants: bool = False
+    extra_sign_on: Money | None = None
+    sign_on_year1: Money | None = None
+    extra_stock_yearly: Money | None = None
+    stock_grant: Money | None = None
+    revise_first_grant: bool = True
+    grant_label: str = ""
+    refresher_yearly: Money | None = None
+
+
+def _cents(value: Decimal) -> Decimal:
+    return value.quantize(CENTS)
+
+
+def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) -> GrantTerms:
+    """Return a new grant like the first one (schedule, price, currency), from the start."""
+    first = terms.grants[0] if terms.grants else None
+    currency = terms.grant_currency(first)
+    if first is not None:
+        price, vesting = first.grant_price, first.vesting
+    else:
+        stock = terms.stock_currency or terms.currency
+        price = terms.share_price * rate(stock, currency) if terms.share_price > 0 else Decimal(1)
+        vesting = terms.usual_vesting
+    return GrantTerms(
+        label=label[:80],
+        value=_cents(value.to(currency, rate)),
+        grant_price=max(price.quantize(PRICE_PLACES), PRICE_PLACES),
+        price_currency=currency,
+        vest_start=terms.start_date,
+        vesting=vesting,
+    )
+
+
+def _sign_ons(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[SignOnTerms, ...]:
+    rows = list(terms.sign_ons)
+    if change.sign_on_year1 is not None:
+        amount = _cents(change.sign_on_year1.to(terms.currency, rate))
+        index = next((i for i, s in enumerate(rows) if s.year == 1), None)
+        if index is None:
+            rows.append(SignOnTerms(amount=amount))
+        else:
+            rows[index] = replace(rows[index], amount=amount)
+    if change.extra_sign_on is not None and change.extra_sign_on.amount:
+        rows.append(SignOnTerms(amount=_cents(change.extra_sign_on.to(terms.currency, rate))))
+    return tuple(rows)
+
+
+def stock_grant_target(terms: PackageTerms, *, revise_first_grant: bool) -> int | None:
+    """Return the index of the grant a revised stock grant revises (None: it adds one).
+
+    A new job's revised grant is its new-hire grant, the first; an option that keeps the
+    grants it holds revises the negotiated grant an earlier answer added.
+    """
+    if revise_first_grant:
+        return 0 if terms.grants else None
+    return next((i for i, g in enumerate(terms.grants) if g.label == NEGOTIATED_GRANT), None)
+
+
+def stock_grant_currency(terms: PackageTerms, *, revise_first_grant: bool) -> str:
+    """Return the currency a revised stock grant is stated in: the grant's own."""
+    index = stock_grant_target(terms, revise_first_grant=revise_first_grant)
+    return terms.grant_currency(terms.grants[index] if index is not None else None)
+
+
+def _grants(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[GrantTerms, ...]:
+    rows = list(terms.grants)
+    if change.stock_grant is not None:
+        index = stock_grant_target(terms, revise_first_grant=change.revise_first_grant)
+        if index is not None:
+            target = rows[index]
+            value = change.stock_grant.to(terms.grant_currency(target), rate)
+            # The grant is now stated by its value.
+            rows[index] = replace(target, value=_cents(value), shares=None)
+        else:
+            label = change.grant_label or (
+                "New-hire grant" if change.revise_first_grant else NEGOTIATED_GRANT
+            )
+            rows.append(_grant_like(terms, label=label, value=change.stock_grant, rate=rate))
+    if change.extra_stock_yearly is not None and change.extra_stock_yearly.amount:
+        first = terms.grants[0] if terms.grants else None
+        years = first.vesting.years if first is not None else terms.usual_vesting.years
+        extra = change.extra_stock_yearly
+        total = Money(extra.amount * years, extra.currency)
+        label = change.grant_label or "Negotiated grant"
+        rows.append(_grant_like(terms, label=label, value=total, rate=rate))
+    return tuple(rows)
+
+
+def _refreshers(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[RefresherTerms, ...]:
+    if change.refresher_yearly is None:
+        return terms.refreshers
+    if not change.refresher_yearly.amount:
+        return ()
+    template = terms.refreshers[0] if terms.refreshers else None
+    if template is not None:
+        vesting, first_year = template.vesting, template.first_year
+    else:
+        vesting = terms.grants[0].vesting if terms.grants else terms.usual_vesting
+        first_year = 2
+    stock = terms.stock_currency or terms.currency
+    value = _cents(change.refresher_yearly.to(stock, rate))
+    return (RefresherTerms(yearly_value=value, first_year=first_year, vesting=vesting),)
+
+
+def apply_change(terms: PackageTerms, change: TermsChange, rate: Rate) -> PackageTerms:
+    """Return the terms with the change applied (``rate`` converts a change's amounts).
+
+    Raises LookupError (from ``rate``) naming a currency pair without an exchange rate.
+    """
+    if change.start_date is not None and change.start_date != terms.start_date:
+        moved = terms.grants
+        if change.move_grants:
+            shift = change.start_date - terms.start_date
+            moved = tuple(replace(g, vest_start=g.vest_start + shift) for g in terms.grants)
+        terms = replace(terms, start_date=change.start_date, grants=moved)
+    updates: dict[str, Any] = {}
+    if change.base is not None:
+        updates["base"] = _cents(change.base.to(terms.currency, rate))
+    if change.raise_pct is not None:
+        updates["raise_pct"] = change.raise_pct
+    if change.level is not None:
+        updates["level"] = change.level
+    return replace(
+        terms,
+        **updates,
+        sign_ons=_sign_ons(terms, change, rate),
+        grants=_grants(terms, change, rate),
+        refreshers=_refreshers(terms, change, rate),
+    )

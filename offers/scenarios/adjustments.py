@@ -1,0 +1,140 @@
+"""The scenario adjustments: one registry, and the change to terms a scenario proposes.
+
+Each `Adjustment` is a `Scenario` field: its unit, the currency an amount is in, what it
+changes (the package's terms through `compensation.terms.TermsChange`, the option's own terms
+such as remote weeks, or only the market assumptions of the valuation) and its value once the
+scenario is accepted. The model's editable fields, the form, the services, the Monte Carlo
+cache key and the valuation read this registry; `scenario_change` is the one place a
+scenario becomes a change, so the value it shows is the value accepting it writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from compensation.terms import Money, TermsChange
+from offers.models import Offer, Scenario
+
+
+class Unit:
+    """What an adjustment's value is."""
+
+    PAY = "pay"  # money in the offer's pay currency
+    PCT = "pct"
+    WEEKS = "weeks"
+    DATE = "date"
+    LEVEL = "level"
+
+
+class Applies:
+    """What an adjustment changes."""
+
+    TERMS = "terms"  # the package's terms: written into the offer when accepted
+    OPTION = "option"  # the option's own terms (remote weeks): written when accepted
+    MARKET = "market"  # the valuation's share-price assumptions: never written
+
+
+@dataclasses.dataclass(frozen=True)
+class Adjustment:
+    """One scenario adjustment: a `Scenario` field and how it applies."""
+
+    key: str
+    unit: str
+    applies: str
+    # The `TermsChange` fields it sets, from its value and the offer (TERMS only).
+    change: Callable[[Any, Offer], dict[str, Any]] | None = None
+    # Its value once accepted: the terms now live in the offer, so nothing counts twice.
+    reset: Any = None
+
+    @property
+    def attname(self) -> str:
+        """Return the model attribute holding the value (a foreign key's id)."""
+        return f"{self.key}_id" if self.unit == Unit.LEVEL else self.key
+
+
+def _pay(value: Any, offer: Offer) -> Money:
+    return Money(Decimal(value), offer.package.currency)
+
+
+ADJUSTMENTS: tuple[Adjustment, ...] = (
+    Adjustment(
+        "base",
+        Unit.PAY,
+        Applies.TERMS,
+        lambda v, o: {"base": _pay(v, o)},
+    ),
+    Adjustment("raise_pct", Unit.PCT, Applies.TERMS, lambda v, o: {"raise_pct": v}),
+    Adjustment(
+        "extra_sign_on",
+        Unit.PAY,
+        Applies.TERMS,
+        lambda v, o: {"extra_sign_on": _pay(v, o)} if v else {},
+        reset=Decimal("0"),
+    ),
+    Adjustment(
+        "extra_stock_yearly",
+        Unit.PAY,
+        Applies.TERMS,
+        lambda v, o: {"extra_stock_yearly": _pay(v, o)} if v else {},
+        reset=Decimal("0"),
+    ),
+    Adjustment(
+        "refresher_yearly",
+        Unit.PAY,
+        Applies.TERMS,
+        lambda v, o: {"refresher_yearly": _pay(v, o)},
+    ),
+    Adjustment("level", Unit.LEVEL, Applies.TERMS, lambda v, o: {"level": v}),
+    Adjustment("remote_weeks_per_year", Unit.WEEKS, Applies.OPTION),
+    Adjustment(
+        "start_date",
+        Unit.DATE,
+        Applies.TERMS,
+        # A new job's grants start with it; a transfer and staying keep the ones they hold.
+        lambda v, o: {"start_date": v, "move_grants": o.kind == Offer.Kind.EXTERNAL},
+    ),
+    Adjustment("growth_pct", Unit.PCT, Applies.MARKET),
+    Adjustment("volatility_pct", Unit.PCT, Applies.MARKET),
+)
+
+# The scenario's editable fields, in the form's order.
+SCENARIO_FIELDS = ("name", *(a.key for a in ADJUSTMENTS), "notes")
+
+
+def scenario_change(
+    scenario: Scenario,
+    *,
+    more_stock: float = 0.0,
+    more_base: float = 0.0,
+    more_sign_on: float = 0.0,
+) -> TermsChange:
+    """Return the change to the offer's terms the scenario proposes (``more_*``: probes).
+
+    The probes add to the scenario's own stock a year, base and sign-on, in the offer's pay
+    currency (the flip finder and the walk-away search).
+    """
+    offer = scenario.offer
+    fields: dict[str, Any] = {"grant_label": f"Negotiated: {scenario.name}"[:80]}
+    for adjustment in ADJUSTMENTS:
+        value = getattr(scenario, adjustment.key)
+        if adjustment.change is not None and value is not None:
+            fields.update(adjustment.change(value, offer))
+    probes = (
+        ("extra_stock_yearly", more_stock, Decimal("0")),
+        ("base", more_base, offer.package.base),
+        ("extra_sign_on", more_sign_on, Decimal("0")),
+    )
+    for name, more, default in probes:
+        if more:
+            held = fields.get(name)
+            amount = held.amount if held is not None else default
+            fields[name] = Money(amount + Decimal(str(more)), offer.package.currency)
+    return TermsChange(**fields)
+
+
+def accepted_resets() -> dict[str, Any]:
+    """Return the scenario's adjustments as they are once accepted into the offer."""
+    return {a.key: a.reset for a in ADJUSTMENTS if a.applies != Applies.MARKET}

@@ -1,0 +1,134 @@
+"""The seams where terms change hands: each defect of the package-terms issue, through the page."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from compensation.models import EquityGrant
+from offers.board_cache import board_get
+from offers.models import NegotiationEntry, Offer
+from tests.factories import (
+    CompanyFactory,
+    EquityGrantFactory,
+    FxRateFactory,
+    OfferFactory,
+    PreferencesFactory,
+)
+from tests.rendered_forms import form_values
+
+pytestmark = pytest.mark.django_db
+
+START = dt.date(2027, 2, 15)
+
+
+@pytest.fixture
+def sgd_offer(alice):
+    """An offer paid in SGD with a USD-priced grant of USD 100,000 (1,000 shares at USD 100)."""
+    PreferencesFactory(owner=alice, home_currency="TWD")
+    FxRateFactory(owner=None, currency="USD", to_currency="SGD", rate=Decimal("1.35"))
+    FxRateFactory(owner=None, currency="USD", to_currency="TWD", rate=Decimal("32"))
+    company = CompanyFactory(owner=alice, name="TikTok", currency="USD", share_price=100)
+    offer = OfferFactory(
+        owner=alice,
+        company=company,
+        package__company=company,
+        package__currency="SGD",
+        package__base=Decimal("300000"),
+        package__start_date=START,
+        start_date=START,
+    )
+    EquityGrantFactory(
+        package=offer.package,
+        value=Decimal("100000"),
+        grant_price=Decimal("100"),
+        price_currency="USD",
+        vest_start=START,
+    )
+    return offer
+
+
+def value_of(user, offer) -> float:
+    return board_get(user=user).evaluation(str(offer.pk)).value
+
+
+def log_answer(client, offer: Offer, **answer: str):
+    """Log an ask with its answer through the negotiation log's form, as the page renders it."""
+    url = reverse("offers:negotiation_log", args=[offer.pk])
+    page = client.get(url)
+    data = form_values(page.content, action=url, page=url)
+    data.update(
+        asked_on="2026-11-20",
+        channel="recruiter",
+        topic="stock",
+        ask="More stock?",
+        answered_on="2026-11-25",
+        **answer,
+    )
+    return page, client.post(url, data)
+
+
+def test_a_counter_in_the_grants_currency_is_a_raise_not_a_cut(client_alice, alice, sgd_offer):
+    before = value_of(alice, sgd_offer)
+    page, response = log_answer(
+        client_alice, sgd_offer, outcome="countered", revised_stock="130000"
+    )
+    assert "Revised stock grant (total) (USD)" in page.content.decode()
+    assert response.status_code == 302
+    grant = EquityGrant.objects.get(package=sgd_offer.package)
+    assert (grant.value, grant.price_currency) == (Decimal("130000.00"), "USD")
+    entry = NegotiationEntry.objects.get(offer=sgd_offer)
+    assert entry.stock_currency == "USD" and entry.terms_currency == "SGD"
+    assert entry.value_after > entry.value_before
+    # 300 more shares at USD 100 and 32 TWD to the USD, all vesting inside the 4-year window
+    # (the price's median drifts down with volatility, hence below the flat-price figure).
+    assert 0 < value_of(alice, sgd_offer) - before < 300 * 100 * 32
+    log = client_alice.get(reverse("offers:negotiation_log", args=[sgd_offer.pk])).content
+    assert "USD 130,000" in log.decode()
+
+
+AMAZON = {  # 5/15/40/40: yearly in years 1-2, then every six months, after a 1-year cliff
+    "weights": [5, 15, 40, 40],
+    "cliff_months": 12,
+    "frequency_months": 6,
+    "year_frequencies": [12, 12, 6, 6],
+    "vest_dates": None,
+}
+META = {  # quarterly on fixed days
+    "weights": [25, 25, 25, 25],
+    "cliff_months": 0,
+    "frequency_months": 3,
+    "year_frequencies": None,
+    "vest_dates": [[2, 15], [5, 15], [8, 15], [11, 15]],
+}
+
+
+@pytest.mark.parametrize("schedule", [AMAZON, META], ids=["amazon", "meta"])
+def test_a_negotiated_grant_keeps_the_whole_schedule_it_is_like(client_alice, alice, schedule):
+    PreferencesFactory(owner=alice)
+    company = CompanyFactory(owner=alice, name="Northwind", currency="USD", share_price=100)
+    transfer = OfferFactory(
+        owner=alice,
+        kind=Offer.Kind.INTERNAL,
+        company=company,
+        package__company=company,
+        package__start_date=START,
+        start_date=START,
+    )
+    EquityGrantFactory(
+        package=transfer.package,
+        label="Initial grant (kept)",
+        value=Decimal("400000"),
+        vest_start=dt.date(2025, 2, 15),
+        **schedule,
+    )
+    _, response = log_answer(client_alice, transfer, outcome="accepted", revised_stock="200000")
+    assert response.status_code == 302
+    kept, negotiated = EquityGrant.objects.filter(package=transfer.package).order_by("id")
+    assert kept.value == Decimal("400000")  # the grant held keeps vesting as it was
+    assert negotiated.label == "Negotiated grant" and negotiated.value == Decimal("200000")
+    assert {f: getattr(negotiated, f) for f in schedule} == schedule
+    assert negotiated.vest_start == START
