@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from compensation.form_fields import checked_formfield
 from compensation.models import Level
 from offers.models import NegotiationEntry, Offer
 from offers.services_negotiation import ANSWER_FIELDS, ASK_FIELDS
@@ -51,6 +52,7 @@ class NegotiationEntryForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = [*ASK_FIELDS, *ANSWER_FIELDS]
+        formfield_callback = checked_formfield
         widgets = {
             "asked_on": DATE,
             "answered_on": DATE,
@@ -74,6 +76,7 @@ class NegotiationAnswerForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = ANSWER_FIELDS
+        formfield_callback = checked_formfield
         widgets = {"answered_on": DATE, "revised_deadline": DATE, "answer": TEXT}
 
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
