@@ -295,12 +295,19 @@ def _currency_fields(model: type[models.Model]) -> frozenset[str]:
 
 def _unstorable(value: Any) -> str:
     """Return why a text or JSON value cannot be stored (a NUL, a lone surrogate), else ""."""
-    if isinstance(value, str):
-        return text_refusal(value)
-    if isinstance(value, list):
-        return next((p for p in map(_unstorable, value) if p), "")
-    if isinstance(value, dict):
-        return _unstorable([*value, *value.values()])
+    # A loop, not recursion: a JSON value may be nested as deep as the parser allows.
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            refusal = text_refusal(item)
+            if refusal:
+                return refusal
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
     return ""
 
 

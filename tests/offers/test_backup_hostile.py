@@ -278,3 +278,13 @@ def test_restore_refuses_a_currency_outside_iso_4217(bob, doc, bob_pages, sectio
     assert errors == [
         f"{where}.{field}: XYZ is not an ISO 4217 currency code; use one such as USD, SGD, TWD."
     ]
+
+
+def test_restore_checks_a_deeply_nested_json_field_without_recursion(bob, doc, bob_pages):
+    nested: object = "deep\x00"
+    for _ in range(900):  # json.loads reads it; a recursive walk would not
+        nested = [nested]
+    doc["scenarios"][0]["mc_status"] = "done"
+    doc["scenarios"][0]["mc_result"] = nested
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    assert errors == [f"scenarios[0].mc_result: {NUL_REFUSED}"]
