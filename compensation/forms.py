@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import require_version
 from compensation import engine, selectors, vesting_labels
-from compensation.engine.currencies import is_currency
+from compensation.form_fields import checked_formfield
 from compensation.models import (
     Band,
     Company,
@@ -47,6 +47,7 @@ class CompanyForm(forms.ModelForm):
     class Meta:
         model = Company
         fields = list(COMPANY_FIELDS)
+        formfield_callback = checked_formfield
         widgets = {"notes": forms.Textarea(attrs={"rows": 3})}
 
 
@@ -54,12 +55,14 @@ class LevelForm(forms.ModelForm):
     class Meta:
         model = Level
         fields = ["code", "title", "order", "equivalence"]
+        formfield_callback = checked_formfield
 
 
 class BandForm(forms.ModelForm):
     class Meta:
         model = Band
         fields = list(BAND_FIELDS)
+        formfield_callback = checked_formfield
         widgets = {"as_of": DATE}
         labels = {"level": _("Level")}  # a foreign key without a verbose name
 
@@ -88,6 +91,7 @@ class FxRateForm(forms.ModelForm):
     class Meta:
         model = FxRate
         fields = ["currency", "to_currency", "rate", "as_of"]
+        formfield_callback = checked_formfield
         widgets = {"as_of": DATE}
 
 
@@ -95,6 +99,7 @@ class LocationForm(forms.ModelForm):
     class Meta:
         model = LocationPreset
         fields = list(LOCATION_FIELDS)
+        formfield_callback = checked_formfield
 
 
 # Bonus timing a form may leave out (older pages and API-like posts): the model's defaults.
@@ -111,6 +116,7 @@ class PackageForm(forms.ModelForm):
     class Meta:
         model = Package
         fields = list(PACKAGE_FIELDS)
+        formfield_callback = checked_formfield
         widgets = {"start_date": DATE}
         # The foreign keys have no verbose name: without these the labels stay English.
         labels = {"company": _("Company"), "level": _("Level"), "location": _("Location")}
@@ -126,12 +132,6 @@ class PackageForm(forms.ModelForm):
             self.initial["version"] = self.instance.version
         for name in BONUS_DEFAULTS:
             self.fields[name].required = False
-
-    def clean_currency(self) -> str:
-        value = str(self.cleaned_data.get("currency") or "")
-        if not is_currency(value):
-            raise ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
-        return value
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -230,11 +230,13 @@ class VestingFormMixin(forms.ModelForm):
         label=_("yearly vesting %"),
         initial="25,25,25,25",
         required=False,
+        max_length=100,
         help_text=_("One percentage per year, e.g. 33,33,22,12."),
     )
     vest_dates_text = forms.CharField(
         label=_("fixed vest dates"),
         required=False,
+        max_length=200,
         help_text=_(
             "Optional: the calendar days every tranche vests on, as month-day, one per vest "
             "in a year (Meta, quarterly: 02-15, 05-15, 08-15, 11-15). The first vest is the "
@@ -340,6 +342,7 @@ class SignOnForm(forms.ModelForm):
     instalments_text = forms.CharField(
         label=_("instalments"),
         required=False,
+        max_length=200,
         help_text=_(
             "Empty: all of it at the start of its year. Else months after that: share, e.g. "
             "0:50%, 12:50% (half at once, half a year later)."
@@ -349,6 +352,7 @@ class SignOnForm(forms.ModelForm):
     class Meta:
         model = SignOn
         fields = [f for f in SIGN_ON_FIELDS if f != "instalments"]
+        formfield_callback = checked_formfield
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -369,14 +373,6 @@ class SignOnForm(forms.ModelForm):
         return {k: self.cleaned_data.get(k) for k in SIGN_ON_FIELDS}
 
 
-def clean_currency_code(value: str | None) -> str:
-    """Return an ISO 4217 code in capitals ("" stays ""), or raise a ValidationError."""
-    code = (value or "").strip().upper()
-    if code and not is_currency(code):
-        raise ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
-    return code
-
-
 class GrantForm(VestingFormMixin):
     class Meta:
         model = EquityGrant
@@ -391,6 +387,7 @@ class GrantForm(VestingFormMixin):
             "frequency_months",
         ]
         widgets = {"vest_start": DATE}
+        formfield_callback = checked_formfield
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -403,9 +400,6 @@ class GrantForm(VestingFormMixin):
             self.fields["price_currency"].widget.attrs["placeholder"] = selectors.stock_currency(
                 package
             )
-
-    def clean_price_currency(self) -> str:
-        return clean_currency_code(self.cleaned_data.get("price_currency"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -427,6 +421,7 @@ class RefresherForm(VestingFormMixin):
     class Meta:
         model = Refresher
         fields = ["yearly_value", "first_year", "cliff_months", "frequency_months"]
+        formfield_callback = checked_formfield
 
     def row(self) -> dict[str, Any]:
         d = self.cleaned_data

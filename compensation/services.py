@@ -7,7 +7,7 @@ import datetime as dt
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -20,7 +20,9 @@ from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
+from accounts.text import text_refusal
 from compensation import engine
+from compensation.form_fields import parse_number, validate_currency
 from compensation.models import (
     Band,
     Company,
@@ -219,13 +221,13 @@ class ImportResult:
 
 
 def _money(raw: str) -> Decimal:
-    text = raw.strip().replace(",", "").replace("_", "").replace(" ", "")
+    """Return a cell's amount, read as a form reads it (spaces between digits allowed)."""
     try:
-        value = Decimal(text)
-    except InvalidOperation:
-        raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]}) from None
-    if not value.is_finite():
-        raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]})
+        value = parse_number(raw.replace(" ", ""))
+    except ValidationError as error:
+        if error.code == "invalid":
+            raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]}) from None
+        raise ValueError(error.messages[0]) from None
     if value < 0:
         raise ValueError(_("must not be negative"))
     return value
@@ -255,6 +257,12 @@ def _parse_row(
     errors: list[tuple[str, str]] = []
     values: dict[str, Any] = {}
     cell = {k: (row.get(k) or "").strip() for k in CSV_COLUMNS}
+    for col in CSV_COLUMNS:
+        refusal = text_refusal(cell[col])
+        if refusal:
+            errors.append((col, refusal))
+    if errors:
+        return values, errors
     for col in CSV_REQUIRED:
         if not cell[col]:
             errors.append((col, _("is required")))
@@ -274,8 +282,10 @@ def _parse_row(
         values["level"] = level
     if cell["currency"]:
         currency = cell["currency"].upper()
-        if len(currency) != 3 or not currency.isalpha() or not currency.isascii():
-            errors.append(("currency", _("use a three-letter code such as USD")))
+        try:
+            validate_currency(currency)
+        except ValidationError as error:
+            errors.append(("currency", error.messages[0]))
         values["currency"] = currency
     for col in ("base_min", "base_mid", "base_max", "stock_min", "stock_mid", "stock_max"):
         if not cell[col]:

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect, TimezoneInput, timezone_names
+from compensation.form_fields import TEXT_MAX_LENGTH, checked_formfield
 from interviews import selectors
 from interviews.models import Debrief, Process, Round, Stage, TeamMatch
 from interviews.services import format_questions, parse_questions
@@ -87,6 +88,7 @@ class ProcessForm(VersionedForm):
             "priority",
             "notes",
         ]
+        formfield_callback = checked_formfield
         widgets = {
             "first_contact": DATE,
             "deadline": DATE,
@@ -126,6 +128,7 @@ class RoundForm(VersionedForm):
     questions = forms.CharField(
         label=_("Questions and topics"),
         required=False,
+        max_length=TEXT_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("One a line, tags after #: 'Design a feature store #ml design #infra'."),
     )
@@ -155,6 +158,7 @@ class RoundForm(VersionedForm):
             "signal",
             "feedback",
         ]
+        formfield_callback = checked_formfield
         widgets = {
             "interviewer_background": forms.Textarea(attrs={"rows": 2}),
             "feedback": forms.Textarea(attrs={"rows": 3}),
@@ -240,6 +244,7 @@ class DebriefForm(VersionedForm):
     class Meta:
         model = Debrief
         fields = ["decision", "level_decided", "held_on", "notes"]
+        formfield_callback = checked_formfield
         widgets = {"held_on": DATE, "notes": forms.Textarea(attrs={"rows": 4})}
 
     def __init__(self, *args: Any, process: Process, **kwargs: Any) -> None:
@@ -266,6 +271,7 @@ class TeamMatchForm(VersionedForm):
     class Meta:
         model = TeamMatch
         fields = ["team", "manager", "scope", "remote_openness", "time_zone", "status", "notes"]
+        formfield_callback = checked_formfield
         widgets = {
             "scope": forms.Textarea(attrs={"rows": 2}),
             "notes": forms.Textarea(attrs={"rows": 3}),

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 CRLF = "\r\n"
 MAX_OCTETS = 75
+# What Python reads as a line break (CR LF, LF, CR, VT, FF, FS, GS, RS, NEL, U+2028, U+2029):
+# written as the escaped newline "\n", the one line break RFC 5545 text carries.
+LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+# Every other control character (C0 but tab, DEL, C1) and lone surrogates: RFC 5545 text
+# cannot hold them (CONTROL, and NON-US-ASCII is UTF-8, which a surrogate cannot be in).
+FORBIDDEN = re.compile("[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -24,9 +31,10 @@ class CalendarEvent:
 
 
 def escape_text(value: str) -> str:
-    """Escape a TEXT value: backslash, semicolon, comma and newlines."""
+    """Escape a TEXT value: backslash, semicolon, comma and line breaks; drop other controls."""
+    value = FORBIDDEN.sub("", value)
     value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-    return value.replace("\r\n", "\\n").replace("\r", "\\n").replace("\n", "\\n")
+    return LINE_BREAK.sub("\\\\n", value)
 
 
 def fold_line(line: str) -> str:

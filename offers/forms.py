@@ -18,13 +18,12 @@ from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect
 from compensation import vesting_labels
-from compensation.engine.currencies import is_currency
+from compensation.form_fields import MAX_AMOUNT, CurrencyField, NumberField, checked_formfield
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import SCENARIO_FIELDS
 
-MAX_MONEY = Decimal("1000000000")
 COMMON_ZONES = [
     "Asia/Taipei",
     "Asia/Singapore",
@@ -68,29 +67,24 @@ class TimezoneField(forms.CharField):
         return validate_timezone(value) if value else value
 
 
-def money_field(label: str, *, required: bool = False, help_text: str = "") -> forms.DecimalField:
-    """Return a non-negative money field with a sane upper bound."""
-    return forms.DecimalField(
-        label=label,
-        required=required,
-        help_text=help_text,
-        max_digits=14,
-        decimal_places=2,
-        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(MAX_MONEY)],
+def money_field(label: str, *, required: bool = False, help_text: str = "") -> NumberField:
+    """Return a non-negative amount in plain digits, at most MAX_AMOUNT."""
+    return NumberField(
+        label=label, required=required, help_text=help_text, min_value=0, max_value=MAX_AMOUNT
     )
 
 
 def pct_field(
     label: str, *, maximum: str, minimum: str = "0", required: bool = False, initial: Any = None
-) -> forms.DecimalField:
+) -> NumberField:
     """Return a percentage field bounded to a plausible range."""
-    return forms.DecimalField(
+    return NumberField(
         label=label,
         required=required,
-        max_digits=7,
         decimal_places=3,
         initial=initial,
-        validators=[MinValueValidator(Decimal(minimum)), MaxValueValidator(Decimal(maximum))],
+        min_value=minimum,
+        max_value=maximum,
     )
 
 
@@ -105,9 +99,8 @@ class OfferForm(forms.ModelForm):
     # The 1-5 rating fields, one per rating criterion, for the template's field list.
     rating_names = ",".join(c.rating_field for c in RATINGS)
 
-    currency = forms.CharField(
+    currency = CurrencyField(
         label=_("Currency"),
-        max_length=3,
         initial="USD",
         help_text=_("ISO 4217, e.g. USD, SGD, TWD, CNY."),
     )
@@ -139,9 +132,8 @@ class OfferForm(forms.ModelForm):
             "Empty: four times the band's yearly stock midpoint."
         ),
     )
-    stock_currency = forms.CharField(
+    stock_currency = CurrencyField(
         label=_("Stock grant currency"),
-        max_length=3,
         required=False,
         help_text=_(
             "The currency of the grant and refresher values as the offer letter states them "
@@ -177,6 +169,7 @@ class OfferForm(forms.ModelForm):
     class Meta:
         model = Offer
         fields = OFFER_FIELDS
+        formfield_callback = checked_formfield
         # The foreign keys have no verbose name: without these the labels stay English.
         labels = {
             "company": _("Company"),
@@ -234,18 +227,6 @@ class OfferForm(forms.ModelForm):
             ):
                 del self.fields[name]
 
-    def clean_currency(self) -> str:
-        value = (self.cleaned_data.get("currency") or "USD").strip().upper()
-        if not is_currency(value):
-            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
-        return value
-
-    def clean_stock_currency(self) -> str:
-        value = (self.cleaned_data.get("stock_currency") or "").strip().upper()
-        if value and not is_currency(value):
-            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
-        return value
-
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         level, company = data.get("level"), data.get("company")
@@ -293,6 +274,7 @@ class PreferencesForm(forms.ModelForm):
             "risk_percentile",
             *(c.weight_field for c in CRITERIA),
         ]
+        formfield_callback = checked_formfield
         widgets = {
             "day_start": forms.TimeInput(attrs={"type": "time"}),
             "day_end": forms.TimeInput(attrs={"type": "time"}),
@@ -308,12 +290,6 @@ class PreferencesForm(forms.ModelForm):
             today - dt.timedelta(days=366 * 5) <= value <= today + dt.timedelta(days=366 * 5)
         ):
             raise forms.ValidationError(_("Pick a decision date within five years of today."))
-        return value
-
-    def clean_home_currency(self) -> str:
-        value = (self.cleaned_data.get("home_currency") or "").strip().upper()
-        if len(value) != 3 or not value.isalpha() or not value.isascii():
-            raise forms.ValidationError(_("Use a three-letter ISO 4217 code, e.g. USD."))
         return value
 
     def clean(self) -> dict[str, Any]:
@@ -335,6 +311,7 @@ class ScenarioForm(forms.ModelForm):
     class Meta:
         model = Scenario
         fields = list(SCENARIO_FIELDS)
+        formfield_callback = checked_formfield
         labels = {"level": _("Level")}  # a foreign key without a verbose name
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
@@ -353,8 +330,6 @@ class ScenarioForm(forms.ModelForm):
                 Q(company_id=Subquery(offer.values("company_id")[:1])) | ~Exists(offer)
             )
         self.fields["level"].queryset = levels
-        for name in ("base", "extra_sign_on", "extra_stock_yearly", "refresher_yearly"):
-            self.fields[name].validators.append(MaxValueValidator(MAX_MONEY))
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
 

@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from compensation.form_fields import checked_formfield
 from compensation.models import Level
 from compensation.selectors import package_terms
 from compensation.terms import stock_grant_currency
@@ -59,6 +60,7 @@ class NegotiationEntryForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = [*ASK_FIELDS, *ANSWER_FIELDS]
+        formfield_callback = checked_formfield
         widgets = {
             "asked_on": DATE,
             "answered_on": DATE,
@@ -82,6 +84,7 @@ class NegotiationAnswerForm(_TermsForm):
     class Meta:
         model = NegotiationEntry
         fields = ANSWER_FIELDS
+        formfield_callback = checked_formfield
         widgets = {"answered_on": DATE, "revised_deadline": DATE, "answer": TEXT}
 
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 # More than this many options or interview rounds: the export runs as a background job.
 LARGE_OPTIONS = 50
 LARGE_ROUNDS = 5000
+# A lone surrogate has no UTF-8 (a string read from SQLite or a JSON escape may carry one).
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def neutralise(value: Any) -> Any:
@@ -18,3 +21,8 @@ def neutralise(value: Any) -> Any:
     ):
         return "'" + value
     return value
+
+
+def utf8(text: str) -> bytes:
+    """Return text as UTF-8, each lone surrogate (which UTF-8 cannot hold) as U+FFFD."""
+    return SURROGATE.sub("\ufffd", text).encode("utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import math
 import zoneinfo
@@ -24,7 +25,9 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from accounts.services import account_delete
+from accounts.text import text_refusal
 from compensation.engine import EngineInputError
+from compensation.form_fields import validate_currency
 from compensation.models import (
     Band,
     Company,
@@ -36,6 +39,7 @@ from compensation.models import (
     Refresher,
     SignOn,
     VestingFields,
+    currency_validator,
 )
 from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
@@ -281,6 +285,32 @@ def _known_zone(name: str) -> bool:
     return True
 
 
+@functools.cache
+def _currency_fields(model: type[models.Model]) -> frozenset[str]:
+    """Return the names of a model's ISO 4217 code fields."""
+    return frozenset(
+        f.name for f in model._meta.concrete_fields if currency_validator in f.validators
+    )
+
+
+def _unstorable(value: Any) -> str:
+    """Return why a text or JSON value cannot be stored (a NUL, a lone surrogate), else ""."""
+    # A loop, not recursion: a JSON value may be nested as deep as the parser allows.
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            refusal = text_refusal(item)
+            if refusal:
+                return refusal
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+    return ""
+
+
 def _numbers(value: Any) -> bool:
     return isinstance(value, list) and all(_is_number(v) for v in value)
 
@@ -373,6 +403,10 @@ class _Restore:
             expected = "a string"
         if not ok:
             self.error(where, f"expected {expected}, got {_describe(raw)}")
+            return False, None
+        refusal = _unstorable(raw)
+        if refusal:
+            self.error(where, refusal)
             return False, None
         if isinstance(field, models.JSONField):
             return True, raw
@@ -486,6 +520,11 @@ class _Restore:
                     f"{where}.{field.name}",
                     f"{value.isoformat()} is outside the years {YEAR_MIN} to {YEAR_MAX}",
                 )
+            if value and field.name in _currency_fields(type(obj)):
+                try:
+                    validate_currency(value)
+                except ValidationError as exc:
+                    self.error(f"{where}.{field.name}", " ".join(exc.messages))
             zone = field.name in TIMEZONE_FIELDS and isinstance(value, str) and value
             if zone and not _known_zone(value):
                 self.error(

@@ -8,7 +8,7 @@ from typing import IO, Any
 
 from accounts.wording import choice_label
 from offers.charts import component_label
-from offers.export import neutralise
+from offers.export import neutralise, utf8
 from offers.export.comparison import Comparison
 
 COLUMNS = (
@@ -52,4 +52,4 @@ def csv_bytes(comparison: Comparison) -> bytes:
     """Return the CSV as UTF-8 with a byte-order mark, so spreadsheets detect the encoding."""
     buffer = io.StringIO()
     write_csv(comparison, buffer)
-    return ("\ufeff" + buffer.getvalue()).encode("utf-8")
+    return utf8("\ufeff" + buffer.getvalue())

@@ -14,6 +14,7 @@ from accounts.charts import PLOTLY_JS, figure
 from accounts.wording import choice_label
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
+from offers.export import utf8
 from offers.export.comparison import Comparison
 from offers.export.readable import fit_words, local_time
 
@@ -207,4 +208,4 @@ def html_bytes(c: Comparison) -> bytes:
         _static_text(name).replace("</script", "<\\/script") for name in (PLOTLY_JS, "js/app.js")
     ]
     context["LANGUAGE_CODE"] = settings.LANGUAGE_CODE
-    return render_to_string("offers/export_report_file.html", context).encode("utf-8")
+    return utf8(render_to_string("offers/export_report_file.html", context))

@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from offers.export import utf8
 from offers.export.comparison import Comparison
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
@@ -20,6 +21,4 @@ def load_schema(name: str) -> dict[str, Any]:
 
 def json_bytes(comparison: Comparison) -> bytes:
     """Return the comparison as UTF-8 JSON."""
-    return json.dumps(comparison.as_json(), ensure_ascii=False, indent=1, allow_nan=False).encode(
-        "utf-8"
-    )
+    return utf8(json.dumps(comparison.as_json(), ensure_ascii=False, indent=1, allow_nan=False))

@@ -28,8 +28,10 @@ from xml.sax.saxutils import escape
 from openpyxl.utils import get_column_letter
 from openpyxl.utils.datetime import to_excel
 
-# Control characters XML 1.0 does not allow (the ones openpyxl refuses).
-ILLEGAL = re.compile(r"[\000-\010\013\014\016-\037]")
+# Characters XML 1.0 cannot hold: C0 controls but tab, LF and CR; lone surrogates (no UTF-8
+# for them); U+FFFE and U+FFFF. (Its Char production; openpyxl refuses only the controls.)
+ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+CARRIAGE_RETURN = {"\r": "&#13;"}
 EMPTY_SHEET_DATA = b"<sheetData></sheetData>"
 MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 RELS = "{http://schemas.openxmlformats.org/package/2006/relationships}"
@@ -47,7 +49,8 @@ def text_xml(value: str) -> str:
     """Return a string as the ``<is>`` of an inline-string cell."""
     value = ILLEGAL.sub("", value)
     space = ' xml:space="preserve"' if value != value.strip() else ""
-    return f"<is><t{space}>{escape(value)}</t></is>"
+    # A carriage return as a reference: a parser reads a bare one as a line feed.
+    return f"<is><t{space}>{escape(value, CARRIAGE_RETURN)}</t></is>"
 
 
 def cell_xml(ref: str, value: Any, style: int = 0) -> str:

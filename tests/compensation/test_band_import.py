@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from compensation import services
 from compensation.models import Band
@@ -65,7 +66,7 @@ def test_bom_and_thousand_separators(alice, meta):
         ("Meta,E5,USD,-1,218000,240000,0,0,0,15,,,", "line 3: base_min: must not be negative"),
         (
             "Meta,E5,US,196000,218000,240000,0,0,0,15,,,",
-            "line 3: currency: use a three-letter code",
+            "line 3: currency: US is not an ISO 4217 currency code; use one such as USD",
         ),
         ("Meta,E5,USD,196000,218000,240000,0,0,0,15,,,20/10/2026", "line 3: as_of: use a date"),
         (
@@ -173,3 +174,48 @@ def test_existing_bands_untouched_by_failed_import(alice, meta):
     run(alice, HEADER + GOOD + "Meta,E5,USD,x,1,1,,,,,,,\n")
     band.refresh_from_db()
     assert band.base_max == 240000 and Band.objects.count() == 1
+
+
+def test_a_currency_outside_iso_4217_is_refused(alice, meta):
+    result = run(alice, HEADER + GOOD.replace("USD", "XYZ"))
+    assert result.errors == [
+        "line 2: currency: XYZ is not an ISO 4217 currency code; use one such as USD, SGD, TWD."
+    ]
+    assert not Band.objects.exists()
+
+
+@pytest.mark.parametrize("column", ["source", "location", "company", "base_min"])
+def test_a_nul_byte_is_refused_not_a_database_error(alice, meta, column):
+    # PostgreSQL text cannot hold U+0000: written, it would be a DataError (a 500).
+    cells = dict(zip(HEADER.strip().split(","), GOOD.strip().split(","), strict=True))
+    cells[column] = cells[column][:2] + "\x00" + cells[column][2:]
+    result = run(alice, HEADER + ",".join(cells.values()) + "\n")
+    assert result.errors == [
+        f"line 2: {column}: contains U+0000, a character that cannot be stored; remove it"
+    ]
+    assert not Band.objects.exists()
+
+
+def test_a_nul_byte_through_the_page_is_a_clear_refusal(client_alice, alice, meta):
+    row = GOOD.replace("recruiter", "recr\x00uiter")
+    response = client_alice.post(
+        reverse("compensation:band_import"), {"file": upload(HEADER + row)}
+    )
+    assert response.status_code == 200
+    assert "line 2: source: contains U+0000" in response.content.decode()
+    assert not Band.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("amount", "message"),
+    [
+        ("196_000", "Use digits 0-9, e.g. 120,000."),
+        ("１９６０００", "Use digits 0-9, e.g. 120,000."),
+        ("1.96e5", "without an exponent"),
+    ],
+)
+def test_money_cells_are_read_as_the_forms_read_them(alice, meta, amount, message):
+    result = run(alice, HEADER + GOOD.replace("196000", amount))
+    assert len(result.errors) == 1 and result.errors[0].startswith("line 2: base_min: ")
+    assert message in result.errors[0]
+    assert not Band.objects.exists()

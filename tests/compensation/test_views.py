@@ -368,7 +368,7 @@ def test_package_create_with_preset(client_alice, alice):
         ("grants-0-weights_text", "a,b", "numbers separated by commas"),
         ("grants-0-cliff_months", "100", "cliff_months"),
         ("grants-0-value", "", "value or its number of shares"),
-        ("base", "-5", "greater than or equal to 0"),
+        ("base", "-5", "Must be at least 0."),
         ("start_date", "someday", "Enter a valid date"),
     ],
 )

@@ -214,3 +214,77 @@ def test_restore_of_the_clean_file_still_works(bob, doc):
     assert Round.objects.get(owner=bob).scheduled_at == dt.datetime(
         2026, 2, 10, 2, 0, tzinfo=dt.UTC
     )
+
+
+# Text PostgreSQL cannot hold, codes outside ISO 4217 -----------------------------------------
+# A NUL in a restored name reached the database: a DataError (a 500) on PostgreSQL.
+
+NUL_REFUSED = "contains U+0000, a character that cannot be stored; remove it"
+
+
+@pytest.mark.parametrize(
+    ("section", "field"),
+    [
+        ("offers", "name"),
+        ("offers", "notes"),
+        ("packages", "name"),
+        ("rounds", "feedback"),
+        ("team_matches", "team"),
+        ("scenarios", "name"),
+    ],
+)
+def test_restore_refuses_a_nul_in_text(bob, doc, bob_pages, section, field):
+    doc[section][0][field] = "Before\x00after"
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    assert errors == [f"{section}[0].{field}: {NUL_REFUSED}"]
+
+
+def test_restore_refuses_a_lone_surrogate(bob, doc, bob_pages):
+    doc["offers"][0]["name"] = "Acme \ud800"  # json.dumps writes it as the escape \ud800
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    assert errors == [
+        "offers[0].name: contains U+D800, a character that cannot be stored; remove it"
+    ]
+
+
+def test_restore_refuses_a_nul_inside_a_json_field(bob, doc, bob_pages):
+    doc["scenarios"][0]["mc_status"] = "done"
+    doc["scenarios"][0]["mc_result"] = {
+        "paths": 10,
+        "currency": "USD",
+        "options": [
+            {
+                "key": "1",
+                "name": "x\x00",
+                "is_scenario": True,
+                "cumulative": {"p10": [1.0], "p50": [2.0], "p90": [3.0]},
+                "prob_scenario_beats": None,
+            }
+        ],
+    }
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    assert errors == [f"scenarios[0].mc_result: {NUL_REFUSED}"]
+
+
+@pytest.mark.parametrize(
+    ("section", "field"),
+    [("packages", "currency"), ("grants", "price_currency"), ("preferences", "home_currency")],
+)
+def test_restore_refuses_a_currency_outside_iso_4217(bob, doc, bob_pages, section, field):
+    record = doc[section] if section == "preferences" else doc[section][0]
+    record[field] = "XYZ"
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    where = section if section == "preferences" else f"{section}[0]"
+    assert errors == [
+        f"{where}.{field}: XYZ is not an ISO 4217 currency code; use one such as USD, SGD, TWD."
+    ]
+
+
+def test_restore_checks_a_deeply_nested_json_field_without_recursion(bob, doc, bob_pages):
+    nested: object = "deep\x00"
+    for _ in range(900):  # json.loads reads it; a recursive walk would not
+        nested = [nested]
+    doc["scenarios"][0]["mc_status"] = "done"
+    doc["scenarios"][0]["mc_result"] = nested
+    errors = refused_and_pages_render(bob, doc, bob_pages)
+    assert errors == [f"scenarios[0].mc_result: {NUL_REFUSED}"]

@@ -353,7 +353,7 @@ def test_an_answer_on_a_stale_offer_is_409_and_writes_nothing(client_alice, alic
 @pytest.mark.parametrize(
     ("extra", "field", "message"),
     [
-        ({"outcome": "countered", "revised_base": "-5"}, "revised_base", "greater than or equal"),
+        ({"outcome": "countered", "revised_base": "-5"}, "revised_base", "Must be at least 0."),
         ({"outcome": "maybe"}, "outcome", "Select a valid choice"),
         ({"revised_stock": "100"}, "outcome", "Revised terms come with an answer"),
         (

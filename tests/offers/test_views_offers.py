@@ -91,10 +91,10 @@ def test_create_defaults_from_band(client_alice, alice):
     "field, value, message",
     [
         ("work_timezone", "Mars/Olympus", "not a known time zone"),
-        ("base", "-5", "greater than or equal to 0"),
+        ("base", "-5", "Must be at least 0."),
         ("currency", "U$D", "three-letter"),
-        ("raise_pct", "200", "less than or equal to 50"),
-        ("base", "1e30", ""),
+        ("raise_pct", "200", "Must be at most 50."),
+        ("base", "1e30", "without an exponent"),
     ],
 )
 def test_bad_input_is_a_form_error(client_alice, alice, field, value, message):
