@@ -100,7 +100,7 @@ def test_missing_rate_is_a_form_error(client_alice, alice):
 
 def test_bad_stock_currency_is_a_form_error(client_alice, alice, usd_company):
     response = twd_offer(client_alice, usd_company, stock_currency="U$D")
-    assert response.status_code == 400 and b"three-letter" in response.content
+    assert response.status_code == 400 and b"not an ISO 4217 currency code" in response.content
     assert not Package.objects.exists()
 
 

@@ -92,7 +92,7 @@ def test_create_defaults_from_band(client_alice, alice):
     [
         ("work_timezone", "Mars/Olympus", "not a known time zone"),
         ("base", "-5", "Must be at least 0."),
-        ("currency", "U$D", "three-letter"),
+        ("currency", "U$D", "not an ISO 4217 currency code"),
         ("raise_pct", "200", "Must be at most 50."),
         ("base", "1e30", "without an exponent"),
     ],
