@@ -232,8 +232,17 @@ class Evaluation:
 
     @property
     def tax_words(self) -> str:
-        """Return the tax rule of each segment in words, e.g. 'California + US federal 2025 tax'."""
-        rules = [tax_rule_words(s.spec) for s in self.segments]
+        """Return the tax rule of each segment in words, e.g. 'California + US federal 2025 tax'.
+
+        Each segment's words name the tables of the tax years it counts in the window.
+        """
+        day = dt.timedelta(days=1)
+        rules = [
+            tax_rule_words(
+                s.spec, (max(s.start, self.basis.start), (s.end or self.basis.end) - day)
+            )
+            for s in self.segments
+        ]
         if len(rules) > 1 and rules[0] != rules[-1]:
             return _("%(a)s until %(d)s, then %(b)s") % {
                 "a": rules[0],

@@ -362,12 +362,24 @@ class PackageSpec:
 
     @property
     def tax_words(self) -> str:
-        """Return the tax rule in words: the regime's label, or the flat rate as a fallback."""
+        """Return the tax rule in words: the regime and the tables taxing the projected years
+        (`TaxRegime.label_for`), or the flat rate as a fallback."""
         if self.tax_regime is not None:
             from .tax import regime_get
 
-            return regime_get(self.tax_regime).label
+            regime = regime_get(self.tax_regime)
+            return regime.label_for(*self.tax_years)
         return f"flat {self.tax_rate_pct:g}% (no tax table for this place)"
+
+    @property
+    def tax_years(self) -> tuple[int, int]:
+        """Return the first and last tax year of the projected months (calendar years without a
+        regime)."""
+        from .tax import regime_get, tax_year_of
+
+        starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
+        last = add_months(self.start, self.months) - datetime.timedelta(days=1)
+        return tax_year_of(self.start, starts), tax_year_of(last, starts)
 
     @property
     def months(self) -> int:

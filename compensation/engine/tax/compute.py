@@ -7,7 +7,7 @@ import datetime
 import numpy as np
 
 from ..dates import add_months
-from .tables import Brackets, TaxPart, TaxRegime
+from .tables import Brackets, TaxPart, TaxRegime, TaxYear, tax_year_of
 
 
 def bracket_tax(brackets: Brackets, income: np.ndarray | float) -> np.ndarray:
@@ -37,26 +37,56 @@ def _base(part: TaxPart, cash: np.ndarray, equity: np.ndarray) -> np.ndarray:
     return np.asarray(cash + equity)
 
 
+def _year_tax(year: TaxYear, cash: np.ndarray, equity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return one tax year's tax on its cash and equity income, as (on cash, on equity).
+
+    A part on all income is shared between the two in proportion to them.
+    """
+    on_cash = np.zeros(np.broadcast_shapes(cash.shape, equity.shape))
+    on_equity = np.zeros_like(on_cash)
+    total = cash + equity
+    for part in year.parts:
+        tax = part_tax(part, _base(part, cash, equity))
+        if part.applies_to == "cash":
+            on_cash = on_cash + tax
+        elif part.applies_to == "equity":
+            on_equity = on_equity + tax
+        else:
+            cash_share = np.divide(cash, total, out=np.zeros_like(on_cash), where=total > 0)
+            on_cash = on_cash + tax * cash_share
+            on_equity = on_equity + tax * (1.0 - cash_share)
+    return on_cash, on_equity
+
+
 def yearly_tax(
-    regime: TaxRegime, cash: np.ndarray | float, equity: np.ndarray | float = 0.0
+    regime: TaxRegime,
+    cash: np.ndarray | float,
+    equity: np.ndarray | float = 0.0,
+    tax_year: int | None = None,
 ) -> np.ndarray:
-    """Return the regime's tax on one tax year's cash and stock income, in its currency."""
-    cash_ = np.asarray(cash, dtype=np.float64)
-    equity_ = np.asarray(equity, dtype=np.float64)
-    total = np.zeros(np.broadcast_shapes(cash_.shape, equity_.shape))
-    for part in regime.parts:
-        total = total + part_tax(part, _base(part, cash_, equity_))
-    return total
+    """Return the regime's tax on one tax year's cash and stock income, in its currency.
+
+    ``tax_year`` chooses the tables (`TaxRegime.for_year`); None: the latest published.
+    """
+    year = regime.latest if tax_year is None else regime.for_year(tax_year)
+    on_cash, on_equity = _year_tax(
+        year, np.asarray(cash, dtype=np.float64), np.asarray(equity, dtype=np.float64)
+    )
+    return np.asarray(on_cash + on_equity)
 
 
 def top_rate(regime: TaxRegime, kind: str = "cash") -> float:
     """Return the highest marginal rate of the regime on ``kind`` income (a fraction)."""
-    return sum(p.top_rate for p in regime.parts if p.applies_to in ("all", kind))
+    return max(
+        sum(p.top_rate for p in year.parts if p.applies_to in ("all", kind))
+        for year in regime.years
+    )
 
 
-def tax_year_of(day: datetime.date, year_starts_month: int) -> int:
-    """Return the tax year (named by the calendar year it starts in) that ``day`` falls in."""
-    return day.year if day.month >= year_starts_month else day.year - 1
+def _per_unit(amount: np.ndarray, income: np.ndarray) -> np.ndarray:
+    """Return ``amount / income`` where there is income, else 0."""
+    amount, income = np.broadcast_arrays(np.asarray(amount, float), np.asarray(income, float))
+    return np.asarray(np.divide(amount, income, out=np.zeros(income.shape), where=income > 0))
 
 
 def month_tax_years(
@@ -86,20 +116,22 @@ def monthly_tax(
     """Return each month's share of its tax year's tax, shaped like ``cash`` (..., months).
 
     ``cash`` and ``equity`` are monthly income in one currency; ``to_regime`` converts it
-    into the regime's currency, and the tax comes back in the income's currency. Each part
-    taxes the sum of its income over each tax year and gives every month of that year a
-    share of the tax in proportion to the month's income of that kind.
+    into the regime's currency, and the tax comes back in the income's currency. Each tax
+    year's cash and equity income is taxed by that year's tables (`TaxRegime.for_year`) and
+    the tax on each kind shared among the year's months in proportion to their income of it.
     """
     cash = np.asarray(cash, dtype=np.float64)
     equity = np.asarray(equity, dtype=np.float64)
     years, index = np.unique(np.asarray(tax_years), return_inverse=True)
     to_year = np.zeros((cash.shape[-1], len(years)))
     to_year[np.arange(cash.shape[-1]), index] = 1.0
-    out = np.zeros(np.broadcast_shapes(cash.shape, equity.shape))
-    for part in regime.parts:
-        base = _base(part, cash, equity)
-        per_year = base @ to_year  # (..., years)
-        tax = part_tax(part, per_year * to_regime) / to_regime
-        share = np.divide(tax, per_year, out=np.zeros_like(per_year), where=per_year > 0)
-        out = out + base * share[..., index]
-    return out
+    cash_y = cash @ to_year  # (..., years)
+    equity_y = equity @ to_year
+    cash_rate = np.zeros(np.broadcast_shapes(cash_y.shape, equity_y.shape))
+    equity_rate = np.zeros_like(cash_rate)
+    for j, tax_year in enumerate(years):
+        c, e = cash_y[..., j], equity_y[..., j]
+        on_cash, on_equity = _year_tax(regime.for_year(int(tax_year)), c * to_regime, e * to_regime)
+        cash_rate[..., j] = _per_unit(on_cash / to_regime, c)
+        equity_rate[..., j] = _per_unit(on_equity / to_regime, e)
+    return np.asarray(cash * cash_rate[..., index] + equity * equity_rate[..., index])

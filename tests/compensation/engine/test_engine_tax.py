@@ -102,14 +102,15 @@ def test_singapore_resident_matches_the_iras_table():
     assert tax("sg", 21_000) == 0.0
 
 
-# --- Taiwan, 2025 income -------------------------------------------------------------------------
+# --- Taiwan, 2026 income (the latest table; 2025's is in test_engine_tax_years.py) -------------
 
 
 def test_taiwan_consolidated_income_tax():
-    # Net income 3,000,000 - (101,000 + 136,000 + 227,000) = 2,536,000
+    # 2026 amounts: net income 3,000,000 - (101,000 + 136,000 + 227,000) = 2,536,000
     #   5% x 610,000 = 30,500; 12% x 770,000 = 92,400; 20% x 1,156,000 = 231,200 -> 354,100
     # MOF's progressive difference for the 20% band: 2,536,000 x 20% - 153,100 = 354,100
     assert tax("tw", 3_000_000) == pytest.approx(354_100, abs=ONE_UNIT)
+    assert float(yearly_tax(regime_get("tw"), 3_000_000, tax_year=2026)) == pytest.approx(354_100)
     # 6,000,000 -> 5,536,000 x 40% - 949,100 = 1,265,300
     assert tax("tw", 6_000_000) == pytest.approx(1_265_300, abs=ONE_UNIT)
 
@@ -250,12 +251,20 @@ def test_labels_say_the_place_and_the_year():
     assert regime_get("hk").label == "Hong Kong salaries tax 2025/26 tax"
     spec = PackageSpec(name="x", start=dt.date(2026, 1, 1), base=1.0, tax_rate_pct=30)
     assert spec.tax_words == "flat 30% (no tax table for this place)"
-    assert (
-        PackageSpec(
-            name="x", start=dt.date(2026, 1, 1), base=1.0, tax_regime="sg", currency="SGD"
-        ).tax_words
-        == "Singapore resident YA 2026 tax"
+    sg = PackageSpec(
+        name="x",
+        start=dt.date(2025, 1, 1),
+        horizon_years=1,
+        base=1.0,
+        tax_regime="sg",
+        currency="SGD",
     )
+    assert sg.tax_words == "Singapore resident YA 2026 tax"
+    # Income of 2026 on is taxed by the latest table, and the words say so.
+    later = PackageSpec(
+        name="x", start=dt.date(2026, 1, 1), base=1.0, tax_regime="sg", currency="SGD"
+    )
+    assert later.tax_words == "Singapore resident YA 2026 tax (YA 2026 table used for YA 2027 on)"
 
 
 def test_unknown_regime_and_needless_fx_are_input_errors():

@@ -1,0 +1,145 @@
+"""Tax by tax year: each year's own table, the boundary day of a tax year, contributions.
+
+Every figure is computed by hand in the comments from the tables in
+``compensation/engine/tax/data``; a test passes within one unit of the currency.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compensation.engine import PackageSpec, Stock, project_yearly
+from compensation.engine.tax import TaxTableError, load_regimes, regime_get, yearly_tax
+from compensation.engine.window import Segment, window_yearly
+
+ONE_UNIT = 1.0
+
+# --- Taiwan: the 2025 table for 2025 income, the 2026 table for 2026 on -----------------------
+
+# 2025 income (MOF amounts for 2025, the same as 2024's), single, salary only, TWD 6,400,000:
+#   deductions: exemption 97,000 + standard 131,000 + salary special 218,000 = 446,000
+#   taxable: 6,400,000 - 446,000 = 5,954,000
+#    5% x   590,000                              =    29,500
+#   12% x   740,000 (1,330,000 - 590,000)        =    88,800
+#   20% x 1,330,000 (2,660,000 - 1,330,000)      =   266,000
+#   30% x 2,320,000 (4,980,000 - 2,660,000)      =   696,000   (1,080,300 to 4,980,000)
+#   40% x   974,000 (5,954,000 - 4,980,000)      =   389,600
+#                                                  1,469,900
+# The MOF's shortcut gives the same: 5,954,000 x 40% - 911,700 = 1,469,900, where the
+# progressive difference of the 40% band is 4,980,000 x 40% - 1,080,300 = 911,700 (not
+# 829,700: with that difference the shortcut would give 1,551,900, which no bracket gives).
+TW_2025_ON_6_4M = 1_469_900.0
+# 2026 income (MOF amounts for 2026): deductions 101,000 + 136,000 + 227,000 = 464,000
+#   taxable: 6,400,000 - 464,000 = 5,936,000
+#   5% x 610,000 = 30,500; 12% x 770,000 = 92,400; 20% x 1,390,000 = 278,000;
+#   30% x 2,420,000 = 726,000 (1,126,900 to 5,190,000); 40% x 746,000 = 298,400
+#                                                  1,425,300
+#   (shortcut: 5,936,000 x 40% - 949,100 = 1,425,300)
+TW_2026_ON_6_4M = 1_425_300.0
+
+
+def taiwan(start: dt.date, years: int) -> PackageSpec:
+    return PackageSpec(
+        name="tw",
+        start=start,
+        horizon_years=years,
+        currency="TWD",
+        base=6_400_000.0,
+        stock=Stock(price=1.0),
+        tax_regime="tw",
+    )
+
+
+def test_taiwan_2025_income_is_taxed_by_the_2025_amounts():
+    assert float(yearly_tax(regime_get("tw"), 6_400_000, tax_year=2025)) == pytest.approx(
+        TW_2025_ON_6_4M, abs=ONE_UNIT
+    )
+    spec = taiwan(dt.date(2025, 1, 1), 1)
+    net = project_yearly(spec)["total_net"].iloc[0]
+    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M, abs=ONE_UNIT)
+
+
+def test_each_tax_year_takes_its_own_table_then_the_latest():
+    # 2025 by the 2025 table, 2026 by 2026's, 2027 (no table yet) by the latest, 2026's.
+    spec = taiwan(dt.date(2025, 1, 1), 3)
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=3, prices=[np.ones(36)])
+    assert out["tax"] == pytest.approx(
+        [TW_2025_ON_6_4M, TW_2026_ON_6_4M, TW_2026_ON_6_4M], abs=ONE_UNIT
+    )
+    tax = project_yearly(spec)["total"] - project_yearly(spec)["total_net"]
+    assert list(tax) == pytest.approx(list(out["tax"]), abs=0.01)
+
+
+def test_a_year_before_the_earliest_table_takes_the_earliest():
+    spec = taiwan(dt.date(2024, 1, 1), 1)
+    net = project_yearly(spec)["total_net"].iloc[0]
+    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M, abs=ONE_UNIT)
+
+
+def test_the_words_say_which_years_table_applied():
+    assert regime_get("tw").label == "Taiwan 2025-2026 tax"
+    assert taiwan(dt.date(2025, 1, 1), 2).tax_words == "Taiwan 2025-2026 tax"
+    assert (
+        taiwan(dt.date(2026, 1, 1), 4).tax_words == "Taiwan 2026 tax (2026 table used for 2027 on)"
+    )
+    assert (
+        taiwan(dt.date(2027, 3, 1), 2).tax_words == "Taiwan 2026 tax (2026 table used for 2027 on)"
+    )
+    assert (
+        taiwan(dt.date(2024, 1, 1), 1).tax_words
+        == "Taiwan 2025 tax (2025 table used for 2024 and before)"
+    )
+    # Hong Kong names its years 2025/26: a later year is named the same way.
+    assert (
+        regime_get("hk").label_for(2026, 2028)
+        == "Hong Kong salaries tax 2025/26 tax (2025/26 table used for 2026/27 on)"
+    )
+
+
+TABLE = """
+key = "{key}"
+name = "X"
+tax_year = {year}
+year_label = "{year}"
+currency = "USD"
+year_starts_month = 1
+filing_status = "single"
+sources = ["https://example.gov/x"]
+[[parts]]
+name = "income tax"
+applies_to = "all"
+deduction = 0
+brackets = [[0, {rate}]]
+"""
+
+
+def _table(tmp: Path, name: str, year: int, rate: float = 10.0) -> None:
+    text = TABLE.format(key=f"{name}_{year}", year=year, rate=rate)
+    (tmp / f"{name}_{year}.toml").write_text(text, encoding="utf-8")
+
+
+def test_a_regime_needs_the_same_tables_every_year(tmp_path):
+    _table(tmp_path, "fed", 2025)
+    _table(tmp_path, "state", 2025)
+    _table(tmp_path, "fed", 2026, rate=20.0)
+    regimes_file = tmp_path / "regimes.toml"
+    regimes_file.write_text(
+        '[a]\nplace = "A"\ntables = ["fed_2025", "state_2025", "fed_2026"]\n', encoding="utf-8"
+    )
+    with pytest.raises(TaxTableError, match="same tables"):
+        load_regimes(tmp_path)
+    _table(tmp_path, "state", 2026, rate=5.0)
+    regimes_file.write_text(
+        '[a]\nplace = "A"\ntables = ["fed_2025", "state_2025", "fed_2026", "state_2026"]\n',
+        encoding="utf-8",
+    )
+    regime = load_regimes(tmp_path)["a"]
+    assert [y.tax_year for y in regime.years] == [2025, 2026]
+    # 2025: 10% + 10%; 2026: 20% + 5%; 2030: 2026's
+    assert float(yearly_tax(regime, 100.0, tax_year=2025)) == pytest.approx(20.0)
+    assert float(yearly_tax(regime, 100.0, tax_year=2030)) == pytest.approx(25.0)
