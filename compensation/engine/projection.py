@@ -303,7 +303,7 @@ def package_tax(
         )
     else:
         tail = 0
-    tax = monthly_tax(regime, years[: months + tail], cash, equity, spec.fx_to_tax)
+    tax = monthly_tax(regime, years[: months + tail], cash, equity, spec.to_tax_currency)
     return np.asarray(tax[:months])
 
 

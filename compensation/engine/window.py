@@ -316,7 +316,7 @@ def segment_tax(
         padded_equity[..., lead : lead + months] = equity
         cash, equity = padded_cash, padded_equity
     tax_years = month_tax_years(window_start, 1 - lead, months + tail, regime.year_starts_month)
-    to_regime = spec.fx_to_tax / spec.fx_to_home  # home currency -> the regime's currency
+    to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
     monthly = monthly_tax(regime, tax_years, cash, equity, to_regime)
     return np.asarray(monthly[..., lead : lead + months])
 

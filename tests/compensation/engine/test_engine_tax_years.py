@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compensation.engine import PackageSpec, Stock, project_yearly
+from compensation.engine import EngineInputError, PackageSpec, Stock, project_yearly
+from compensation.engine.io import package_from_dict
 from compensation.engine.tax import TaxTableError, load_regimes, regime_get, yearly_tax
 from compensation.engine.window import Segment, window_yearly
 
@@ -143,3 +144,25 @@ def test_a_regime_needs_the_same_tables_every_year(tmp_path):
     # 2025: 10% + 10%; 2026: 20% + 5%; 2030: 2026's
     assert float(yearly_tax(regime, 100.0, tax_year=2025)) == pytest.approx(20.0)
     assert float(yearly_tax(regime, 100.0, tax_year=2030)) == pytest.approx(25.0)
+
+
+# --- A regime in another currency needs its exchange rate -------------------------------------
+
+
+def test_a_regime_in_another_currency_refuses_a_missing_fx_to_tax():
+    # USD pay taxed in Singapore without a rate would be taxed as if USD 1 were SGD 1.
+    with pytest.raises(EngineInputError, match="fx_to_tax") as caught:
+        PackageSpec(name="x", start=dt.date(2026, 1, 1), base=100_000.0, tax_regime="sg")
+    assert caught.value.field == "fx_to_tax"
+    assert "SGD" in caught.value.message and "USD" in caught.value.message
+    with pytest.raises(EngineInputError, match="fx_to_tax"):
+        package_from_dict({"name": "x", "start": "2026-01-01", "base": 100_000, "tax_regime": "sg"})
+    given = PackageSpec(
+        name="x", start=dt.date(2026, 1, 1), base=100_000.0, tax_regime="sg", fx_to_tax=1.35
+    )
+    assert given.to_tax_currency == 1.35
+    # In the regime's own currency the rate may be left out: it is 1.
+    same = PackageSpec(
+        name="x", start=dt.date(2026, 1, 1), base=1.0, currency="SGD", tax_regime="sg"
+    )
+    assert same.to_tax_currency == 1.0
