@@ -7,12 +7,13 @@ Every figure is computed by hand in the comments from the tables in
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from compensation.engine import EngineInputError, PackageSpec, Stock, project_yearly
+from compensation.engine import EngineInputError, PackageSpec, Stock, cli, project_yearly
 from compensation.engine.io import package_from_dict
 from compensation.engine.tax import TaxTableError, load_regimes, regime_get, yearly_tax
 from compensation.engine.window import Segment, window_yearly
@@ -166,3 +167,48 @@ def test_a_regime_in_another_currency_refuses_a_missing_fx_to_tax():
         name="x", start=dt.date(2026, 1, 1), base=1.0, currency="SGD", tax_regime="sg"
     )
     assert same.to_tax_currency == 1.0
+
+
+# --- The command line taxes as the board does ---------------------------------------------------
+
+# A job already held: its grant has vested since June 2025, and the projection starts on
+# 1 Dec 2026. Its 2026 tax year holds January to November's vests as well as December, so
+# December is not taxed as if it were 2026's only income (the old projection did that: it
+# printed a year-1 net about 3,200 higher than the window's).
+HELD = {
+    "name": "Held since 2025",
+    "start": "2026-12-01",
+    "horizon_years": 4,
+    "currency": "USD",
+    "base": 200000,
+    "raise_pct": 3,
+    "bonus_target_pct": 15,
+    "grants": [
+        {
+            "value": 400000,
+            "weights": [25, 25, 25, 25],
+            "frequency_months": 3,
+            "vest_start": "2025-06-01",
+        }
+    ],
+    "stock": {"price": 100, "growth_pct": 5},
+    "tax_regime": "us-ca",
+    "fx_to_home": 1.5,
+}
+
+
+def test_the_cli_net_is_the_window_net_year_by_year(tmp_path, capsys):
+    path = tmp_path / "held.json"
+    path.write_text(json.dumps(HELD), encoding="utf-8")
+    assert cli.main(["project", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    cli_net = [row["total_net_home"] for row in printed["years"]]
+    spec = package_from_dict(HELD)
+    prices = np.array([spec.stock.price_at_month(t) for t in range(1, spec.months + 1)])
+    window = window_yearly(
+        [Segment(spec, spec.start)], window_start=spec.start, years=4, prices=[prices]
+    )
+    assert cli_net == pytest.approx(list(window["net"]), abs=0.01)
+    assert [row["total_home"] for row in printed["years"]] == pytest.approx(
+        list(window["total"]), abs=0.01
+    )
