@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .compute import (
     bracket_tax,
+    month_other_tax_years,
     month_tax_years,
     monthly_tax,
     part_tax,
@@ -42,6 +43,7 @@ __all__ = [
     "bracket_tax",
     "load_regimes",
     "load_table",
+    "month_other_tax_years",
     "month_tax_years",
     "monthly_tax",
     "parse_table",

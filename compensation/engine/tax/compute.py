@@ -94,7 +94,9 @@ def month_tax_years(
 ) -> np.ndarray:
     """Return the tax year of months first..last after ``start`` (month m ends at start + m).
 
-    A month's income is dated on its last day, the day before ``start + m months``.
+    A month's income is dated on its last day, the day before ``start + m months``; a payment
+    or a vest in the month on a day of another tax year is taxed in that year instead (see
+    `month_other_tax_years`).
     """
     day = datetime.timedelta(days=1)
     return np.array(
@@ -104,6 +106,26 @@ def month_tax_years(
         ],
         dtype=np.int64,
     )
+
+
+def month_other_tax_years(
+    start: datetime.date, first: int, last: int, year_starts_month: int
+) -> np.ndarray:
+    """Return the other tax year each of months first..last touches (its own when none).
+
+    Month m holds payments on days ``start + m-1 months`` to the day before ``start + m
+    months`` and vests on the day after ``start + m-1 months`` to ``start + m months``. A tax
+    year starting inside it puts its first days in the year before the month's own (a 1 Jan
+    start: 15 Dec to 14 Jan); one starting on ``start + m months`` puts that day's vests in the
+    next year (a 1 Dec start: a 1 Jan vest is in the month of December).
+    """
+    out = []
+    for m in range(first, last + 1):
+        opens, closes = add_months(start, m - 1), add_months(start, m)
+        own = tax_year_of(closes - datetime.timedelta(days=1), year_starts_month)
+        before = tax_year_of(opens, year_starts_month)
+        out.append(before if before != own else tax_year_of(closes, year_starts_month))
+    return np.array(out, dtype=np.int64)
 
 
 def monthly_tax(

@@ -13,7 +13,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compensation.engine import EngineInputError, PackageSpec, Stock, cli, project_yearly
+from compensation.engine import (
+    EngineInputError,
+    Grant,
+    PackageSpec,
+    SignOn,
+    Stock,
+    VestingSchedule,
+    cli,
+    project_yearly,
+)
 from compensation.engine.io import package_from_dict
 from compensation.engine.tax import TaxTableError, load_regimes, regime_get, yearly_tax
 from compensation.engine.window import Segment, window_yearly
@@ -212,3 +221,84 @@ def test_the_cli_net_is_the_window_net_year_by_year(tmp_path, capsys):
     assert [row["total_home"] for row in printed["years"]] == pytest.approx(
         list(window["total"]), abs=0.01
     )
+
+
+# --- A vest on a tax year's first day is taxed in that year -----------------------------------
+
+ONE_YEAR_CLIFF = VestingSchedule(total_months=12, frequency_months=12, year_weights=(100.0,))
+
+
+def test_a_vest_on_1_january_is_taxed_in_the_new_year():
+    # USD 120,000 a year in Washington from 1 Jan 2026 and 100,000 shares at 1 vesting on
+    # 1 Jan 2027 (start + 12 months). Window 1 Jan 2026, two years: the vest is on the first
+    # window year's last day (it counts in year 1) but in tax year 2027.
+    # 2026: 120,000 -> federal 104,250 taxable: 1,192.50 + 4,386 + 12,072.50 + 24% x 900
+    #   = 17,867; FICA 7.65% x 120,000 = 9,180; WA Cares 0.58% = 696 -> 27,743.00
+    # 2027: 120,000 + 100,000 = 220,000 -> federal 204,250 taxable: 40,199 + 32% x 6,950
+    #   = 42,423; FICA 10,918.20 + 2,900 + 2.35% x 20,000 (470) = 14,288.20;
+    #   WA Cares 1,276 -> 57,987.20, borne 100 / 220 by the vest and 120 / 220 by 2027's pay
+    # Year 1: 27,743.00 + 57,987.20 x 100 / 220 = 54,100.82 (taxing the vest in 2026 gave
+    # 57,987.20); year 2: 57,987.20 x 120 / 220 = 31,629.38
+    spec = PackageSpec(
+        name="wa",
+        start=dt.date(2026, 1, 1),
+        horizon_years=2,
+        base=120_000.0,
+        grants=(Grant(shares=100_000.0, schedule=ONE_YEAR_CLIFF),),
+        stock=Stock(price=1.0),
+        tax_regime="us-wa",
+    )
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=2, prices=[np.ones(24)])
+    assert out["equity"] == pytest.approx([100_000, 0])
+    assert out["tax"] == pytest.approx([54_100.82, 31_629.38], abs=ONE_UNIT)
+    tax = project_yearly(spec)["total"] - project_yearly(spec)["total_net"]
+    assert list(tax) == pytest.approx([54_100.82, 31_629.38], abs=ONE_UNIT)
+
+
+def test_a_vest_on_1_april_is_taxed_in_hong_kongs_new_year():
+    # HKD 600,000 a year from 1 Apr 2026 and 1,000,000 shares at 1 vesting on 1 Apr 2027, the
+    # first day of 2027/28. Window 1 Apr 2026, two years. MPF: 1,500 a month (50,000 a
+    # month is above the 30,000 where the cap binds), 18,000 a year.
+    # 2026/27: 600,000 -> net 582,000, chargeable 450,000: 16,000 + 17% x 250,000 = 58,500
+    #   (standard rate 15% x 582,000 = 87,300)
+    # 2027/28: 600,000 + 1,000,000 -> net 1,582,000, chargeable 1,450,000:
+    #   16,000 + 17% x 1,250,000 = 228,500 (standard 15% x 1,582,000 = 237,300), borne
+    #   1,000 / 1,600 by the vest (142,812.50) and 600 / 1,600 by 2027/28's pay (85,687.50)
+    # Year 1: 58,500 + 142,812.50 = 201,312.50 (taxing the vest in 2026/27 gave 228,500)
+    spec = PackageSpec(
+        name="hk",
+        start=dt.date(2026, 4, 1),
+        horizon_years=2,
+        currency="HKD",
+        base=600_000.0,
+        grants=(Grant(shares=1_000_000.0, schedule=ONE_YEAR_CLIFF),),
+        stock=Stock(price=1.0),
+        tax_regime="hk",
+    )
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=2, prices=[np.ones(24)])
+    assert out["equity"] == pytest.approx([1_000_000, 0])
+    assert out["tax"] == pytest.approx([201_312.50, 85_687.50], abs=ONE_UNIT)
+
+
+def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year():
+    # A window from 15 Dec 2026: its first month runs 15 Dec 2026 to 14 Jan 2027 and is
+    # dated 14 Jan (2027), but a USD 100,000 sign-on paid on the start day, 15 Dec 2026, is
+    # 2026 income. The job starts 15 Dec with USD 120,000 a year in Washington.
+    # 2026: the sign-on alone (the half month of pay from 15 Dec is counted with the month
+    #   dated 14 Jan 2027): federal 84,250 taxable: 1,192.50 + 4,386 + 22% x 35,775
+    #   (7,870.50) = 13,449.00; FICA 7,650; WA Cares 580 -> 21,679.00
+    # 2027: 12 months of pay dated in 2027 (14 Jan to 14 Dec), 120,000 -> 27,743.00
+    spec = PackageSpec(
+        name="wa",
+        start=dt.date(2026, 12, 15),
+        horizon_years=1,
+        base=120_000.0,
+        sign_on=(SignOn(100_000.0, 1),),
+        stock=Stock(price=1.0),
+        tax_regime="us-wa",
+    )
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
+    assert out["tax"][0] == pytest.approx(21_679.00 + 27_743.00, abs=ONE_UNIT)
