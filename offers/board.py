@@ -56,7 +56,7 @@ from offers.selectors import offer_list, preferences_get
 DASHBOARD_MC_PATHS = 2000
 DASHBOARD_MC_SEED = 20261130
 OFFICE_WINDOW = (dt.time(9, 0), dt.time(17, 0))
-YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "net")
+YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "contributions", "net")
 
 __all__ = [
     "COMPONENTS",
@@ -192,7 +192,9 @@ class Evaluation:
     """One option valued on the board's basis: yearly home-currency figures and ranking facts.
 
     ``yearly`` is indexed by window year 1..years with the gross components, ``total``
-    (gross), ``tax`` and ``net``; ``value`` is the sum of the basis column (the headline).
+    (gross), ``tax``, ``contributions`` (employee contributions such as Hong Kong's MPF) and
+    ``net`` (``total - tax - contributions``); ``value`` is the sum of the basis column (the
+    headline).
     ``spec`` is the option's own package from its start date, in its own currency (for the
     package's terms, not for comparing).
     """

@@ -37,6 +37,8 @@ YEARLY_COLUMNS = (
     "cumulative",
     "total_home",
     "cumulative_home",
+    "tax",
+    "contributions",
     "total_net",
     "total_net_home",
 )
@@ -241,7 +243,11 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
 
 
 def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
-    """Return yearly totals (gross, home currency and net of tax), indexed by year 1..horizon."""
+    """Return yearly totals (gross, home currency, tax, contributions and net), by year 1..horizon.
+
+    ``tax`` and ``contributions`` (employee contributions such as Hong Kong's MPF) are in the
+    package currency; ``total_net`` is take-home: ``total - tax - contributions``.
+    """
     monthly = _monthly_arrays(spec, price_path)
     years = spec.horizon_years
 
@@ -262,22 +268,29 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    net = total - package_tax(spec, total, _prices(spec, price_path))
+    tax, contributions = package_tax(spec, total, _prices(spec, price_path))
+    columns["tax"] = tax
+    columns["contributions"] = contributions
+    net = total - tax - contributions
     columns["total_net"] = net
     columns["total_net_home"] = net * spec.fx_to_home
     return pd.DataFrame(columns, index=pd.RangeIndex(1, years + 1, name="year"))
 
 
-def package_tax(spec: PackageSpec, total: np.ndarray, prices: np.ndarray) -> np.ndarray:
-    """Return the tax per package year in the package currency on its yearly gross ``total``.
+def package_tax(
+    spec: PackageSpec, total: np.ndarray, prices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the tax and the employee contributions per package year in the package currency.
 
-    Without a regime, the flat rate. With one, the common window's tax (`window.segment_tax`)
+    Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
+    one, the common window's tax and contributions (`window.segment_tax`)
     of the package counted from its start on the same share prices, so that a projection and
     the board tax a package alike: each tax year on its whole income, the months of a job
     already held before the start and after the horizon counting for the rate.
     """
     if spec.tax_regime is None:
-        return np.asarray(total * spec.tax_rate_pct / 100.0)
+        flat = np.asarray(total * spec.tax_rate_pct / 100.0)
+        return flat, np.zeros_like(flat)
     from .window import Segment, window_yearly
 
     window = window_yearly(
@@ -286,7 +299,10 @@ def package_tax(spec: PackageSpec, total: np.ndarray, prices: np.ndarray) -> np.
         years=spec.horizon_years,
         prices=[prices],
     )
-    return np.asarray(window["tax"] / spec.fx_to_home)
+    return (
+        np.asarray(window["tax"] / spec.fx_to_home),
+        np.asarray(window["contributions"] / spec.fx_to_home),
+    )
 
 
 def annualized(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[str, float]:

@@ -31,7 +31,13 @@ from .events import (
 )
 from .projection import fixed_components_base
 from .spec import PackageSpec, Stock
-from .tax import month_other_tax_years, month_tax_years, monthly_tax, regime_get, tax_year_of
+from .tax import (
+    month_other_tax_years,
+    month_tax_years,
+    monthly_tax_and_contributions,
+    regime_get,
+    tax_year_of,
+)
 
 COMPONENTS = ("base", "bonus", "sign_on", "relocation", "equity")
 
@@ -225,8 +231,9 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month. Keys: the five components,
-    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`)
-    and ``net``.
+    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`),
+    ``contributions`` (the employee contributions its tax tables levy on its pay, such as
+    Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
     years = check_int("years", years, minimum=1)
     if not segments:
@@ -236,6 +243,7 @@ def window_yearly(
     months = 12 * years
     total: dict[str, np.ndarray] = {}
     tax: np.ndarray | float = 0.0
+    contributions: np.ndarray | float = 0.0
     for segment, path in zip(segments, prices, strict=True):
         path = np.asarray(path, dtype=np.float64)
         if path.shape[-1] < months:
@@ -243,7 +251,9 @@ def window_yearly(
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
         values = _segment_values(segment, window_start, months, path[..., :months])
-        tax = tax + segment_tax(segment, window_start, months, path[..., :months], values)
+        levied = segment_tax(segment, window_start, months, path[..., :months], values)
+        tax = tax + levied[0]
+        contributions = contributions + levied[1]
         for name, monthly in values.items():
             total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
@@ -251,8 +261,10 @@ def window_yearly(
     for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
         if out[name].shape != out["total"].shape:
             out[name] = np.broadcast_to(out[name], out["total"].shape)
-    out["tax"] = _per_year(np.broadcast_to(tax, out["total"].shape[:-1] + (months,)), years)
-    out["net"] = out["total"] - out["tax"]
+    shape = out["total"].shape[:-1] + (months,)
+    out["tax"] = _per_year(np.broadcast_to(tax, shape), years)
+    out["contributions"] = _per_year(np.broadcast_to(contributions, shape), years)
+    out["net"] = out["total"] - out["tax"] - out["contributions"]
     return out
 
 
@@ -304,10 +316,12 @@ def segment_tax(
     months: int,
     prices: np.ndarray,
     values: dict[str, np.ndarray],
-) -> np.ndarray:
-    """Return the segment's home-currency tax per window month on its monthly ``values``.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the segment's home-currency tax and employee contributions per window month.
 
-    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross. With one: each tax
+    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross and no
+    contributions. With one: the contributions its tables levy on each month's cash pay
+    (`monthly_tax_and_contributions`), and each tax
     year's income from this segment (stock taxed at vest, everything else when paid) is taxed
     with that year's tables in the regime's currency and the tax shared among the year's
     months in proportion to their income. Each payment and vest is in the tax year of its own
@@ -320,7 +334,8 @@ def segment_tax(
     spec = segment.spec
     gross = sum(values.values())
     if spec.tax_regime is None:
-        return np.asarray(gross * spec.tax_rate_pct / 100.0)
+        flat = np.asarray(gross * spec.tax_rate_pct / 100.0)
+        return flat, np.zeros_like(flat)
     regime = regime_get(spec.tax_regime)
     starts = regime.year_starts_month
     lead, tail = _tax_padding(window_start, months, starts)
@@ -369,15 +384,19 @@ def segment_tax(
         ]
     )
     to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
-    monthly = monthly_tax(
+    tax, contributions = monthly_tax_and_contributions(
         regime,
         tax_years,
         np.concatenate([own_cash, other_cash], axis=-1),
         np.concatenate([own_equity, other_equity], axis=-1),
         to_regime,
+        months=np.tile(np.arange(n), 2),  # a month's two columns share its contribution cap
     )
-    monthly = monthly[..., :n] + monthly[..., n:]
-    return np.asarray(monthly[..., lead : lead + months])
+    inside = slice(lead, lead + months)
+    return (
+        np.asarray((tax[..., :n] + tax[..., n:])[..., inside]),
+        np.asarray((contributions[..., :n] + contributions[..., n:])[..., inside]),
+    )
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:

@@ -12,12 +12,15 @@ from .compute import (
     month_other_tax_years,
     month_tax_years,
     monthly_tax,
+    monthly_tax_and_contributions,
     part_tax,
     top_rate,
+    yearly_contributions,
     yearly_tax,
 )
 from .tables import (
     Brackets,
+    Contribution,
     TableUse,
     TaxPart,
     TaxRegime,
@@ -34,6 +37,7 @@ from .tables import (
 
 __all__ = [
     "Brackets",
+    "Contribution",
     "TableUse",
     "TaxPart",
     "TaxRegime",
@@ -46,11 +50,13 @@ __all__ = [
     "month_other_tax_years",
     "month_tax_years",
     "monthly_tax",
+    "monthly_tax_and_contributions",
     "parse_table",
     "part_tax",
     "regime_get",
     "regimes",
     "tax_year_of",
     "top_rate",
+    "yearly_contributions",
     "yearly_tax",
 ]

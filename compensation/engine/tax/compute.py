@@ -37,25 +37,57 @@ def _base(part: TaxPart, cash: np.ndarray, equity: np.ndarray) -> np.ndarray:
     return np.asarray(cash + equity)
 
 
-def _year_tax(year: TaxYear, cash: np.ndarray, equity: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _year_tax(
+    year: TaxYear, cash: np.ndarray, equity: np.ndarray, deductible: np.ndarray | float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Return one tax year's tax on its cash and equity income, as (on cash, on equity).
 
-    A part on all income is shared between the two in proportion to them.
+    ``deductible`` (the year's deductible contributions) comes off the cash income of the parts
+    on cash or all income. A part on all income is shared between the two kinds in proportion
+    to them.
     """
-    on_cash = np.zeros(np.broadcast_shapes(cash.shape, equity.shape))
+    on_cash = np.zeros(np.broadcast_shapes(cash.shape, equity.shape, np.shape(deductible)))
     on_equity = np.zeros_like(on_cash)
-    total = cash + equity
+    net_cash = cash - deductible
+    cash_share = _per_unit(cash, cash + equity)
     for part in year.parts:
-        tax = part_tax(part, _base(part, cash, equity))
+        tax = part_tax(part, _base(part, net_cash, equity))
         if part.applies_to == "cash":
             on_cash = on_cash + tax
         elif part.applies_to == "equity":
             on_equity = on_equity + tax
         else:
-            cash_share = np.divide(cash, total, out=np.zeros_like(on_cash), where=total > 0)
             on_cash = on_cash + tax * cash_share
             on_equity = on_equity + tax * (1.0 - cash_share)
     return on_cash, on_equity
+
+
+def _month_contributions(year: TaxYear, cash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the employee contributions on months paying ``cash``, as (all, deductible)."""
+    total = np.zeros(np.shape(cash))
+    deductible = np.zeros_like(total)
+    for rule in year.contributions:
+        amount = rule.rate * cash
+        if rule.monthly_cap is not None:
+            amount = np.minimum(amount, rule.monthly_cap)
+        amount = np.where(cash >= rule.monthly_floor, amount, 0.0)
+        total = total + amount
+        if rule.deductible:
+            deductible = deductible + amount
+    return total, deductible
+
+
+def yearly_contributions(
+    regime: TaxRegime, cash: np.ndarray | float, tax_year: int | None = None
+) -> np.ndarray:
+    """Return the employee contributions on a tax year's cash pay, in the regime's currency.
+
+    The pay is taken as twelve equal months (`monthly_tax_and_contributions` levies each real
+    month). ``tax_year`` chooses the tables; None: the latest published.
+    """
+    year = regime.latest if tax_year is None else regime.for_year(tax_year)
+    total, _ = _month_contributions(year, np.asarray(cash, dtype=np.float64) / 12.0)
+    return np.asarray(12.0 * total)
 
 
 def yearly_tax(
@@ -63,14 +95,21 @@ def yearly_tax(
     cash: np.ndarray | float,
     equity: np.ndarray | float = 0.0,
     tax_year: int | None = None,
+    *,
+    deductible: np.ndarray | float | None = None,
 ) -> np.ndarray:
     """Return the regime's tax on one tax year's cash and stock income, in its currency.
 
     ``tax_year`` chooses the tables (`TaxRegime.for_year`); None: the latest published.
+    ``deductible`` is the year's deductible contributions; None: those on the cash pay taken
+    as twelve equal months (Hong Kong's MPF: 5% of 240,000 = 12,000).
     """
     year = regime.latest if tax_year is None else regime.for_year(tax_year)
+    cash_ = np.asarray(cash, dtype=np.float64)
+    if deductible is None:
+        deductible = 12.0 * _month_contributions(year, cash_ / 12.0)[1]
     on_cash, on_equity = _year_tax(
-        year, np.asarray(cash, dtype=np.float64), np.asarray(equity, dtype=np.float64)
+        year, cash_, np.asarray(equity, dtype=np.float64), np.asarray(deductible, float)
     )
     return np.asarray(on_cash + on_equity)
 
@@ -128,6 +167,64 @@ def month_other_tax_years(
     return np.array(out, dtype=np.int64)
 
 
+def monthly_tax_and_contributions(
+    regime: TaxRegime,
+    tax_years: np.ndarray,
+    cash: np.ndarray,
+    equity: np.ndarray,
+    to_regime: float = 1.0,
+    months: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return each month's tax and employee contributions, each shaped like ``cash``.
+
+    ``cash`` and ``equity`` are monthly income in one currency, one column a month (...,
+    months); ``to_regime`` converts it into the regime's currency, and the amounts come back
+    in the income's currency. Contributions are levied on each month's cash pay by the rules
+    of its tax year's tables. Each tax year's cash (less its deductible contributions) and
+    equity income is taxed by that year's tables (`TaxRegime.for_year`), and the tax on each
+    kind is shared among the year's months in proportion to their income of it.
+
+    ``months`` names the month of each column when a month's income is split over two
+    columns (in two tax years: the caps and floors of contributions apply to the month's
+    whole pay, shared between its columns in proportion to their cash); None: each column
+    is a month of its own.
+    """
+    cash = np.asarray(cash, dtype=np.float64)
+    equity = np.asarray(equity, dtype=np.float64)
+    columns = cash.shape[-1]
+    years, index = np.unique(np.asarray(tax_years), return_inverse=True)
+    to_year = np.zeros((columns, len(years)))
+    to_year[np.arange(columns), index] = 1.0
+    month_ids = np.arange(columns) if months is None else np.asarray(months)
+    _, in_month = np.unique(month_ids, return_inverse=True)
+    to_month = np.zeros((columns, int(in_month.max()) + 1 if columns else 0))
+    to_month[np.arange(columns), in_month] = 1.0
+    month_cash = (cash @ to_month)[..., in_month]  # each column's whole month
+    share_of_month = _per_unit(cash, month_cash)
+    contributions = np.zeros(cash.shape)
+    deductible = np.zeros(cash.shape)
+    for j, tax_year in enumerate(years):
+        levied = _month_contributions(regime.for_year(int(tax_year)), month_cash * to_regime)
+        mine = index == j
+        contributions = contributions + np.where(mine, levied[0] * share_of_month, 0.0)
+        deductible = deductible + np.where(mine, levied[1] * share_of_month, 0.0)
+    contributions, deductible = contributions / to_regime, deductible / to_regime
+    cash_y = cash @ to_year  # (..., years)
+    equity_y = equity @ to_year
+    deductible_y = deductible @ to_year
+    cash_rate = np.zeros(np.broadcast_shapes(cash_y.shape, equity_y.shape))
+    equity_rate = np.zeros_like(cash_rate)
+    for j, tax_year in enumerate(years):
+        c, e, d = cash_y[..., j], equity_y[..., j], deductible_y[..., j]
+        on_cash, on_equity = _year_tax(
+            regime.for_year(int(tax_year)), c * to_regime, e * to_regime, d * to_regime
+        )
+        cash_rate[..., j] = _per_unit(on_cash / to_regime, c)
+        equity_rate[..., j] = _per_unit(on_equity / to_regime, e)
+    tax = cash * cash_rate[..., index] + equity * equity_rate[..., index]
+    return np.asarray(tax), np.asarray(np.broadcast_to(contributions, tax.shape))
+
+
 def monthly_tax(
     regime: TaxRegime,
     tax_years: np.ndarray,
@@ -135,25 +232,5 @@ def monthly_tax(
     equity: np.ndarray,
     to_regime: float = 1.0,
 ) -> np.ndarray:
-    """Return each month's share of its tax year's tax, shaped like ``cash`` (..., months).
-
-    ``cash`` and ``equity`` are monthly income in one currency; ``to_regime`` converts it
-    into the regime's currency, and the tax comes back in the income's currency. Each tax
-    year's cash and equity income is taxed by that year's tables (`TaxRegime.for_year`) and
-    the tax on each kind shared among the year's months in proportion to their income of it.
-    """
-    cash = np.asarray(cash, dtype=np.float64)
-    equity = np.asarray(equity, dtype=np.float64)
-    years, index = np.unique(np.asarray(tax_years), return_inverse=True)
-    to_year = np.zeros((cash.shape[-1], len(years)))
-    to_year[np.arange(cash.shape[-1]), index] = 1.0
-    cash_y = cash @ to_year  # (..., years)
-    equity_y = equity @ to_year
-    cash_rate = np.zeros(np.broadcast_shapes(cash_y.shape, equity_y.shape))
-    equity_rate = np.zeros_like(cash_rate)
-    for j, tax_year in enumerate(years):
-        c, e = cash_y[..., j], equity_y[..., j]
-        on_cash, on_equity = _year_tax(regime.for_year(int(tax_year)), c * to_regime, e * to_regime)
-        cash_rate[..., j] = _per_unit(on_cash / to_regime, c)
-        equity_rate[..., j] = _per_unit(on_equity / to_regime, e)
-    return np.asarray(cash * cash_rate[..., index] + equity * equity_rate[..., index])
+    """Return each month's share of its tax year's tax (`monthly_tax_and_contributions`)."""
+    return monthly_tax_and_contributions(regime, tax_years, cash, equity, to_regime)[0]

@@ -4,7 +4,9 @@ A table is one jurisdiction's tax for one tax year (``us_federal_2025.toml``): i
 the month its tax year starts, the filing status assumed, the official sources and one or more
 parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
 deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
-standard rate) is computed too and the lower of the two applies. A regime (``regimes.toml``)
+standard rate) is computed too and the lower of the two applies. A table may also levy
+employee ``contributions`` on cash pay month by month (Hong Kong's MPF): they come off
+take-home pay, and a deductible one off the income its parts tax. A regime (``regimes.toml``)
 is the tables whose taxes add up for one place, e.g. US federal + FICA + California, for each
 tax year a table is published for: a tax year is taxed by its own tables, a later year by the
 latest ones and an earlier year by the earliest (`TaxRegime.for_year`).
@@ -67,6 +69,23 @@ class TaxPart:
 
 
 @dataclass(frozen=True)
+class Contribution:
+    """An employee contribution on each month's cash pay (Hong Kong's MPF, Singapore's CPF...).
+
+    ``rate`` (a fraction) of the month's cash pay, at most ``monthly_cap`` (None: no cap),
+    nothing in a month paying less than ``monthly_floor``; a ``deductible`` one comes off the
+    cash income the table's parts tax (those on ``cash`` or ``all``). Stock vests are not
+    levied.
+    """
+
+    name: str
+    rate: float
+    monthly_cap: float | None
+    monthly_floor: float
+    deductible: bool
+
+
+@dataclass(frozen=True)
 class TaxTable:
     """One jurisdiction's tax for one tax year, as published (see ``sources``)."""
 
@@ -79,6 +98,7 @@ class TaxTable:
     filing_status: str
     sources: tuple[str, ...]
     parts: tuple[TaxPart, ...]
+    contributions: tuple[Contribution, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,6 +117,11 @@ class TaxYear:
     def parts(self) -> tuple[TaxPart, ...]:
         """Return every part of every table, in order."""
         return tuple(p for t in self.tables for p in t.parts)
+
+    @property
+    def contributions(self) -> tuple[Contribution, ...]:
+        """Return every employee contribution of every table, in order."""
+        return tuple(c for t in self.tables for c in t.contributions)
 
     def name_of(self, tax_year: int) -> str:
         """Return another tax year named the way this one is ('2025/26' -> '2027/28' for 2027)."""
@@ -251,6 +276,30 @@ def _brackets(data: dict[str, Any], where: str) -> Brackets:
     )
 
 
+def _contribution(data: Any, where: str) -> Contribution:
+    if not isinstance(data, dict):
+        raise TaxTableError(f"{where} must be a table")
+    rate = float(_need(data, "rate", (int, float), where))
+    if not 0.0 <= rate <= 100.0:
+        raise TaxTableError(f"{where}: 'rate' {rate} is not a percentage")
+    cap = data.get("monthly_cap")
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | float) or cap <= 0):
+        raise TaxTableError(f"{where}: 'monthly_cap' must be a positive number")
+    floor = data.get("monthly_floor", 0)
+    if isinstance(floor, bool) or not isinstance(floor, int | float) or floor < 0:
+        raise TaxTableError(f"{where}: 'monthly_floor' must be a number, 0 or more")
+    deductible = data.get("deductible")
+    if not isinstance(deductible, bool):
+        raise TaxTableError(f"{where}: 'deductible' must be true or false")
+    return Contribution(
+        name=_need(data, "name", str, where),
+        rate=rate / 100.0,
+        monthly_cap=None if cap is None else float(cap),
+        monthly_floor=float(floor),
+        deductible=deductible,
+    )
+
+
 def parse_table(data: dict[str, Any], where: str) -> TaxTable:
     """Return a validated table from a parsed TOML document (``where`` names it in errors)."""
     key = _need(data, "key", str, where)
@@ -296,6 +345,10 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
         filing_status=_need(data, "filing_status", str, where),
         sources=tuple(sources),
         parts=tuple(parts),
+        contributions=tuple(
+            _contribution(c, f"{where}: contributions[{i}]")
+            for i, c in enumerate(data.get("contributions", []))
+        ),
     )
 
 

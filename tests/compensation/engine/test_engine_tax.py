@@ -22,6 +22,7 @@ from compensation.engine.tax import (
     load_regimes,
     load_table,
     monthly_tax,
+    monthly_tax_and_contributions,
     regime_get,
     regimes,
     top_rate,
@@ -174,10 +175,24 @@ def test_monthly_shares_add_up_to_each_years_tax(key, cash, equity):
     regime = regime_get(key)
     years = np.repeat([2026, 2027], 12)
     c, e = np.array(cash), np.array(equity)
-    out = monthly_tax(regime, years, c, e)
-    for y in (slice(0, 12), slice(12, 24)):
-        expected = float(yearly_tax(regime, c[y].sum(), e[y].sum()))
+    out, contributions = monthly_tax_and_contributions(regime, years, c, e)
+    assert np.array_equal(out, monthly_tax(regime, years, c, e))
+
+    def levied(pay: float, tax_year: int, deductible_only: bool) -> float:
+        # Each month's contribution: rate x pay, capped, nothing below the floor.
+        return sum(
+            min(r.rate * pay, r.monthly_cap or np.inf)
+            for r in regime.for_year(tax_year).contributions
+            if pay >= r.monthly_floor and (r.deductible or not deductible_only)
+        )
+
+    for tax_year, y in ((2026, slice(0, 12)), (2027, slice(12, 24))):
+        deductible = sum(levied(pay, tax_year, True) for pay in c[y])
+        expected = float(
+            yearly_tax(regime, c[y].sum(), e[y].sum(), tax_year, deductible=deductible)
+        )
         assert out[y].sum() == pytest.approx(expected, rel=1e-9, abs=1e-6)
+        assert contributions[y] == pytest.approx([levied(pay, tax_year, False) for pay in c[y]])
     assert np.all(out >= 0)
 
 
@@ -335,11 +350,13 @@ def test_a_new_job_from_july_is_taxed_on_its_part_year():
 def test_hong_kong_tax_years_run_from_april():
     # HKD 1,200,000 a year from 1 Jan 2027 and a 600,000 sign-on in January; window one year
     # from 1 Jan 2027.
-    # 2026/27 (to 31 Mar 2027): 3 x 100,000 + 600,000 = 900,000; net 882,000;
-    #   progressive: 16,000 + 17% x (750,000 - 200,000) = 109,500 (standard 132,300)
-    # 2027/28: 1,200,000 (Jan-Mar 2028 after the window count for the rate); net 1,182,000;
-    #   progressive: 16,000 + 17% x 850,000 = 160,500 (standard 177,300); 9/12 in the window
-    #   = 120,375
+    # MPF: 1,500 a month (every month pays 30,000 or more; January's 700,000 too).
+    # 2026/27 (to 31 Mar 2027): 3 x 100,000 + 600,000 = 900,000; MPF 3 x 1,500 = 4,500
+    #   (three months of the job, not a year's 18,000); net 895,500; chargeable 763,500:
+    #   progressive: 16,000 + 17% x (763,500 - 200,000) = 111,795 (standard 134,325)
+    # 2027/28: 1,200,000 (Jan-Mar 2028 after the window count for the rate); MPF 18,000;
+    #   net 1,182,000; progressive: 16,000 + 17% x 850,000 = 160,500 (standard 177,300);
+    #   9/12 in the window = 120,375
     spec = PackageSpec(
         name="hk",
         start=dt.date(2027, 1, 1),
@@ -351,7 +368,8 @@ def test_hong_kong_tax_years_run_from_april():
     )
     ws = dt.date(2027, 1, 1)
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
-    assert out["tax"][0] == pytest.approx(109_500 + 120_375, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(111_795 + 120_375, abs=ONE_UNIT)
+    assert out["contributions"][0] == pytest.approx(12 * 1_500)
 
 
 def test_the_regime_currency_is_reached_through_the_fx_rate():

@@ -24,7 +24,14 @@ from compensation.engine import (
     project_yearly,
 )
 from compensation.engine.io import package_from_dict
-from compensation.engine.tax import TaxTableError, load_regimes, regime_get, yearly_tax
+from compensation.engine.tax import (
+    TaxTableError,
+    load_regimes,
+    load_table,
+    regime_get,
+    yearly_contributions,
+    yearly_tax,
+)
 from compensation.engine.window import Segment, window_yearly
 
 ONE_UNIT = 1.0
@@ -302,3 +309,85 @@ def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year(
     ws = spec.start
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
     assert out["tax"][0] == pytest.approx(21_679.00 + 27_743.00, abs=ONE_UNIT)
+
+
+# --- Hong Kong MPF: 5% of each month's pay up to 1,500, deducted and paid out of take-home ----
+
+
+def test_mpf_is_five_percent_of_pay_up_to_1500_a_month():
+    hk = regime_get("hk")
+    # HKD 240,000 = 20,000 a month: 5% = 1,000 a month, 12,000 a year (not 18,000).
+    assert float(yearly_contributions(hk, 240_000)) == pytest.approx(12_000)
+    # Tax: net income 240,000 - 12,000 = 228,000; chargeable 228,000 - 132,000 = 96,000:
+    #   2% x 50,000 + 6% x 46,000 = 1,000 + 2,760 = 3,760 (standard 15% x 228,000 = 34,200)
+    assert float(yearly_tax(hk, 240_000)) == pytest.approx(3_760, abs=ONE_UNIT)
+    # HKD 1,000,000 = 83,333 a month: capped at 1,500 a month, 18,000 a year. Net income
+    # 982,000, chargeable 850,000: 16,000 + 17% x 650,000 = 126,500 (standard 147,300)
+    assert float(yearly_contributions(hk, 1_000_000)) == pytest.approx(18_000)
+    assert float(yearly_tax(hk, 1_000_000)) == pytest.approx(126_500, abs=ONE_UNIT)
+    # 84,000 = 7,000 a month, below the 7,100 minimum relevant income: no contribution.
+    assert float(yearly_contributions(hk, 84_000)) == 0.0
+
+
+def test_mpf_comes_off_take_home_pay_month_by_month():
+    # HKD 240,000 a year from 1 Apr 2026 and a 100,000 sign-on on the first day; window and
+    # 2026/27 tax year are the same twelve months.
+    # MPF: April pays 120,000 -> capped at 1,500; May to March pay 20,000 -> 1,000 each:
+    #   1,500 + 11 x 1,000 = 12,500 (5% of the year's 340,000 would be 17,000)
+    # Tax: 340,000 - 12,500 = 327,500 net; chargeable 195,500: 1,000 + 3,000 + 5,000
+    #   + 14% x 45,500 (6,370) = 15,370 (standard 15% x 327,500 = 49,125)
+    # Take-home: 340,000 - 15,370 - 12,500 = 312,130
+    spec = PackageSpec(
+        name="hk",
+        start=dt.date(2026, 4, 1),
+        horizon_years=1,
+        currency="HKD",
+        base=240_000.0,
+        sign_on=(SignOn(100_000.0, 1),),
+        stock=Stock(price=1.0),
+        tax_regime="hk",
+    )
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
+    assert out["contributions"][0] == pytest.approx(12_500)
+    assert out["tax"][0] == pytest.approx(15_370, abs=ONE_UNIT)
+    assert out["net"][0] == pytest.approx(312_130, abs=ONE_UNIT)
+    yearly = project_yearly(spec)
+    assert yearly["contributions"].iloc[0] == pytest.approx(12_500)
+    assert yearly["tax"].iloc[0] == pytest.approx(15_370, abs=ONE_UNIT)
+    assert yearly["total_net"].iloc[0] == pytest.approx(312_130, abs=ONE_UNIT)
+
+
+def test_no_contributions_without_a_table_that_levies_them():
+    spec = taiwan(dt.date(2025, 1, 1), 1)
+    ws = spec.start
+    out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
+    assert out["contributions"][0] == 0.0
+    assert out["net"][0] == pytest.approx(out["total"][0] - out["tax"][0])
+
+
+CONTRIBUTION = """
+[[contributions]]
+name = "fund"
+rate = 5.0
+monthly_cap = 1500
+monthly_floor = 7100
+deductible = true
+"""
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("rate = 5.0", "rate = 105.0"), "percentage"),
+        (("monthly_cap = 1500", "monthly_cap = -1"), "monthly_cap"),
+        (("monthly_floor = 7100", "monthly_floor = -1"), "monthly_floor"),
+        (("deductible = true", 'deductible = "yes"'), "deductible"),
+        (('name = "fund"\n', ""), "name"),
+    ],
+)
+def test_the_loader_refuses_a_malformed_contribution(tmp_path, change, message):
+    text = TABLE.format(key="x_2025", year=2025, rate=10.0) + CONTRIBUTION.replace(*change)
+    (tmp_path / "x_2025.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(TaxTableError, match=message):
+        load_table(tmp_path / "x_2025.toml")
