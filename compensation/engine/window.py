@@ -377,26 +377,26 @@ def segment_tax(
             padded.append(full)
         arrays = padded
     own_cash, own_equity, other_cash, other_equity = np.broadcast_arrays(*arrays)
-    tax_years = np.concatenate(
-        [
-            month_tax_years(window_start, 1 - lead, months + tail, starts),
-            month_other_tax_years(window_start, 1 - lead, months + tail, starts),
-        ]
-    )
+    tax_years = month_tax_years(window_start, 1 - lead, months + tail, starts)
+    cash, equity, columns = own_cash, own_equity, np.arange(n)
+    if np.any(other_cash) or np.any(other_equity):  # else the other columns would all be 0
+        tax_years = np.concatenate(
+            [tax_years, month_other_tax_years(window_start, 1 - lead, months + tail, starts)]
+        )
+        cash = np.concatenate([own_cash, other_cash], axis=-1)
+        equity = np.concatenate([own_equity, other_equity], axis=-1)
+        columns = np.tile(columns, 2)  # a month's two columns share its contribution cap
     to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
     tax, contributions = monthly_tax_and_contributions(
-        regime,
-        tax_years,
-        np.concatenate([own_cash, other_cash], axis=-1),
-        np.concatenate([own_equity, other_equity], axis=-1),
-        to_regime,
-        months=np.tile(np.arange(n), 2),  # a month's two columns share its contribution cap
+        regime, tax_years, cash, equity, to_regime, months=columns
     )
+    if columns.shape[0] > n:
+        tax, contributions = (
+            tax[..., :n] + tax[..., n:],
+            contributions[..., :n] + contributions[..., n:],
+        )
     inside = slice(lead, lead + months)
-    return (
-        np.asarray((tax[..., :n] + tax[..., n:])[..., inside]),
-        np.asarray((contributions[..., :n] + contributions[..., n:])[..., inside]),
-    )
+    return np.asarray(tax[..., inside]), np.asarray(contributions[..., inside])
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:
