@@ -271,12 +271,30 @@ TAX_PLACES = (
 )
 
 
-def tax_regime_label(regime: Any) -> str:
-    """Return a tax regime in the user's language, e.g. 'California + US federal 2025 tax'."""
-    return gettext("%(place)s %(year)s tax") % {
+def tax_regime_label(regime: Any, years: tuple[int, int] | None = None) -> str:
+    """Return a tax regime in the user's language, e.g. 'California + US federal 2025 tax'.
+
+    With ``years`` (the first and last tax year taxed), name the tables taxing them and say
+    when a year is taxed by another year's table, as `TaxRegime.label_for` does in English.
+    """
+    use = regime.use(*years) if years is not None else None
+    label: str = gettext("%(place)s %(year)s tax") % {
         "place": gettext(regime.place),
-        "year": regime.year_label,
+        "year": use.year_label if use is not None else regime.year_label,
     }
+    if use is not None and use.later is not None:
+        label = gettext("%(rule)s (%(table)s table used for %(year)s on)") % {
+            "rule": label,
+            "table": use.later[0],
+            "year": use.later[1],
+        }
+    if use is not None and use.earlier is not None:
+        label = gettext("%(rule)s (%(table)s table used for %(year)s and before)") % {
+            "rule": label,
+            "table": use.earlier[0],
+            "year": use.earlier[1],
+        }
+    return label
 
 
 def tax_regime_choices() -> list[tuple[str, str]]:

@@ -314,11 +314,20 @@ def tax_rate_pct(package: Package) -> Decimal:
     return package.location.effective_tax_pct
 
 
-def tax_rule_words(spec: engine.PackageSpec) -> str:
-    """Return the tax rule of a spec in words: its regime and tax year, or the flat fallback."""
+def tax_rule_words(spec: engine.PackageSpec, period: tuple[dt.date, dt.date] | None = None) -> str:
+    """Return the tax rule of a spec in words: its regime and tax years, or the flat fallback.
+
+    ``period`` (first and last day counted) says which tax years the words are for; None:
+    the spec's own projected years.
+    """
     if spec.tax_regime:
         regime = engine_tax.regime_get(spec.tax_regime)
-        return tax_regime_label(regime)
+        years = (
+            spec.tax_years
+            if period is None
+            else (regime.tax_year_of(period[0]), regime.tax_year_of(period[1]))
+        )
+        return tax_regime_label(regime, years)
     return _("flat %(rate)s%% (no tax table for this place)") % {"rate": f"{spec.tax_rate_pct:g}"}
 
 

@@ -56,7 +56,7 @@ from offers.selectors import offer_list, preferences_get
 DASHBOARD_MC_PATHS = 2000
 DASHBOARD_MC_SEED = 20261130
 OFFICE_WINDOW = (dt.time(9, 0), dt.time(17, 0))
-YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "net")
+YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "contributions", "net")
 
 __all__ = [
     "COMPONENTS",
@@ -192,7 +192,9 @@ class Evaluation:
     """One option valued on the board's basis: yearly home-currency figures and ranking facts.
 
     ``yearly`` is indexed by window year 1..years with the gross components, ``total``
-    (gross), ``tax`` and ``net``; ``value`` is the sum of the basis column (the headline).
+    (gross), ``tax``, ``contributions`` (employee contributions such as Hong Kong's MPF) and
+    ``net`` (``total - tax - contributions``); ``value`` is the sum of the basis column (the
+    headline).
     ``spec`` is the option's own package from its start date, in its own currency (for the
     package's terms, not for comparing).
     """
@@ -232,8 +234,17 @@ class Evaluation:
 
     @property
     def tax_words(self) -> str:
-        """Return the tax rule of each segment in words, e.g. 'California + US federal 2025 tax'."""
-        rules = [tax_rule_words(s.spec) for s in self.segments]
+        """Return the tax rule of each segment in words, e.g. 'California + US federal 2025 tax'.
+
+        Each segment's words name the tables of the tax years it counts in the window.
+        """
+        day = dt.timedelta(days=1)
+        rules = [
+            tax_rule_words(
+                s.spec, (max(s.start, self.basis.start), (s.end or self.basis.end) - day)
+            )
+            for s in self.segments
+        ]
         if len(rules) > 1 and rules[0] != rules[-1]:
             return _("%(a)s until %(d)s, then %(b)s") % {
                 "a": rules[0],

@@ -28,6 +28,9 @@ PROJECT_COLUMNS = (
     "cumulative",
     "total_home",
     "cumulative_home",
+    "tax",
+    "contributions",
+    "total_net",
     "total_net_home",
 )
 

@@ -235,7 +235,7 @@ def package_from_dict(
             fx_to_home=pkg.get("fx_to_home", 1.0),
             tax_rate_pct=pkg.get("tax_rate_pct", 0.0),
             tax_regime=pkg.get("tax_regime"),
-            fx_to_tax=pkg.get("fx_to_tax", 1.0),
+            fx_to_tax=pkg.get("fx_to_tax"),
         )
 
     return _nested(prefix, build) if prefix else build()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import calendar
-import dataclasses
 import datetime
 import math
 from collections.abc import Sequence
@@ -38,6 +37,8 @@ YEARLY_COLUMNS = (
     "cumulative",
     "total_home",
     "cumulative_home",
+    "tax",
+    "contributions",
     "total_net",
     "total_net_home",
 )
@@ -242,7 +243,11 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
 
 
 def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
-    """Return yearly totals (gross, home currency and net of tax), indexed by year 1..horizon."""
+    """Return yearly totals (gross, home currency, tax, contributions and net), by year 1..horizon.
+
+    ``tax`` and ``contributions`` (employee contributions such as Hong Kong's MPF) are in the
+    package currency; ``total_net`` is take-home: ``total - tax - contributions``.
+    """
     monthly = _monthly_arrays(spec, price_path)
     years = spec.horizon_years
 
@@ -263,48 +268,41 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    net = total - per_year(package_tax(spec, monthly, price_path))
+    tax, contributions = package_tax(spec, total, _prices(spec, price_path))
+    columns["tax"] = tax
+    columns["contributions"] = contributions
+    net = total - tax - contributions
     columns["total_net"] = net
     columns["total_net_home"] = net * spec.fx_to_home
     return pd.DataFrame(columns, index=pd.RangeIndex(1, years + 1, name="year"))
 
 
 def package_tax(
-    spec: PackageSpec, monthly: dict[str, np.ndarray], price_path: np.ndarray | None = None
-) -> np.ndarray:
-    """Return the tax per package month in the package currency (see window.segment_tax).
+    spec: PackageSpec, total: np.ndarray, prices: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the tax and the employee contributions per package year in the package currency.
 
-    Without a regime, the flat rate on each month. With one, each tax year's income is taxed
-    with its brackets; the last tax year also counts the months after the horizon (one more
-    year projected) so that it is not taxed as a part year.
+    Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
+    one, the common window's tax and contributions (`window.segment_tax`)
+    of the package counted from its start on the same share prices, so that a projection and
+    the board tax a package alike: each tax year on its whole income, the months of a job
+    already held before the start and after the horizon counting for the rate.
     """
-    months = spec.months
-    cash = np.sum([monthly[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
-    equity = monthly["equity_grants"] + monthly["refreshers"]
     if spec.tax_regime is None:
-        return np.asarray((cash + equity) * spec.tax_rate_pct / 100.0)
-    from .spec import MAX_HORIZON_YEARS
-    from .tax import month_tax_years, monthly_tax, regime_get
+        flat = np.asarray(total * spec.tax_rate_pct / 100.0)
+        return flat, np.zeros_like(flat)
+    from .window import Segment, window_yearly
 
-    regime = regime_get(spec.tax_regime)
-    years = month_tax_years(spec.start, 1, months + 12, regime.year_starts_month)
-    tail = int(np.sum(years[months:] == years[months - 1]))
-    if tail and spec.horizon_years < MAX_HORIZON_YEARS:
-        longer = dataclasses.replace(spec, horizon_years=spec.horizon_years + 1)
-        path = None
-        if price_path is not None:
-            path = np.asarray(price_path, dtype=np.float64)[:months]
-            path = np.concatenate([path, np.full(12, path[-1])])
-        extra = _monthly_arrays(longer, path)
-        more = np.sum([extra[c] for c in ("base", "bonus", "sign_on", "relocation")], axis=0)
-        cash = np.concatenate([cash, more[months : months + tail]])
-        equity = np.concatenate(
-            [equity, (extra["equity_grants"] + extra["refreshers"])[months : months + tail]]
-        )
-    else:
-        tail = 0
-    tax = monthly_tax(regime, years[: months + tail], cash, equity, spec.fx_to_tax)
-    return np.asarray(tax[:months])
+    window = window_yearly(
+        [Segment(spec, spec.start)],
+        window_start=spec.start,
+        years=spec.horizon_years,
+        prices=[prices],
+    )
+    return (
+        np.asarray(window["tax"] / spec.fx_to_home),
+        np.asarray(window["contributions"] / spec.fx_to_home),
+    )
 
 
 def annualized(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[str, float]:

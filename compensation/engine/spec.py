@@ -276,7 +276,7 @@ class PackageSpec:
     fx_to_home: float = 1.0
     tax_rate_pct: float = 0.0
     tax_regime: str | None = None
-    fx_to_tax: float = 1.0
+    fx_to_tax: float | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -324,16 +324,25 @@ class PackageSpec:
                 raise EngineInputError(
                     "tax_regime", f"must be a tax regime key or None (got {self.tax_regime!r})"
                 )
-            if regime_get(self.tax_regime).currency == self.currency and self.fx_to_tax != 1.0:
+            regime = regime_get(self.tax_regime)
+            if regime.currency == self.currency and self.fx_to_tax not in (None, 1.0):
                 raise EngineInputError(
                     "fx_to_tax",
                     f"must be 1 when the tax is in the package currency (got {self.fx_to_tax!r})",
                 )
-        object.__setattr__(
-            self,
-            "fx_to_tax",
-            check_number("fx_to_tax", self.fx_to_tax, minimum=0.0, exclusive_minimum=True),
-        )
+            # Taxing USD pay as if it were SGD is a silent error: the rate must be given.
+            if regime.currency != self.currency and self.fx_to_tax is None:
+                raise EngineInputError(
+                    "fx_to_tax",
+                    f"is required: the {regime.key} tax is in {regime.currency} and the package "
+                    f"in {self.currency}; give how many {regime.currency} one {self.currency} buys",
+                )
+        if self.fx_to_tax is not None:
+            object.__setattr__(
+                self,
+                "fx_to_tax",
+                check_number("fx_to_tax", self.fx_to_tax, minimum=0.0, exclusive_minimum=True),
+            )
         for name, kind in (("sign_on", SignOn), ("grants", Grant), ("refreshers", Refresher)):
             items = tuple(getattr(self, name))
             for i, item in enumerate(items):
@@ -361,13 +370,31 @@ class PackageSpec:
         return self.stock.currency or self.currency
 
     @property
+    def to_tax_currency(self) -> float:
+        """Return how many units of the tax regime's currency one unit of the package currency
+        buys (``fx_to_tax``; 1 when it is left out, which it may be only when they agree)."""
+        return 1.0 if self.fx_to_tax is None else self.fx_to_tax
+
+    @property
     def tax_words(self) -> str:
-        """Return the tax rule in words: the regime's label, or the flat rate as a fallback."""
+        """Return the tax rule in words: the regime and the tables taxing the projected years
+        (`TaxRegime.label_for`), or the flat rate as a fallback."""
         if self.tax_regime is not None:
             from .tax import regime_get
 
-            return regime_get(self.tax_regime).label
+            regime = regime_get(self.tax_regime)
+            return regime.label_for(*self.tax_years)
         return f"flat {self.tax_rate_pct:g}% (no tax table for this place)"
+
+    @property
+    def tax_years(self) -> tuple[int, int]:
+        """Return the first and last tax year of the projected months (calendar years without a
+        regime)."""
+        from .tax import regime_get, tax_year_of
+
+        starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
+        last = add_months(self.start, self.months) - datetime.timedelta(days=1)
+        return tax_year_of(self.start, starts), tax_year_of(last, starts)
 
     @property
     def months(self) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,9 +31,18 @@ from .events import (
 )
 from .projection import fixed_components_base
 from .spec import PackageSpec, Stock
-from .tax import month_tax_years, monthly_tax, regime_get, tax_year_of
+from .tax import (
+    month_other_tax_years,
+    month_tax_years,
+    monthly_tax_and_contributions,
+    regime_get,
+    tax_year_of,
+)
 
 COMPONENTS = ("base", "bonus", "sign_on", "relocation", "equity")
+
+# Which dated events to count: called with an event's day and its month; None counts all.
+EventFilter = Callable[[datetime.date, int], bool] | None
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,11 @@ def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np
 
 
 def _segment_values(
-    segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
+    segment: Segment,
+    window_start: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    only: EventFilter = None,
 ) -> dict[str, np.ndarray]:
     """Return this segment's monthly home-currency gross components over the window months.
 
@@ -90,6 +103,7 @@ def _segment_values(
     holding it (`vest_month`). A leaving option's current job covers the days before the new
     job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
     after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
+    With ``only``, just the payments and vests it accepts (by day and month), without base.
     """
     spec = segment.spec
     lead = prices.shape[:-1]
@@ -105,20 +119,21 @@ def _segment_values(
     # Base, by whole months: package month n (1-based) is window month n - offset.
     offset = whole_months_between(spec.start, window_start)
     n_pkg = offset + months
-    if n_pkg > 0 and hi > lo:
+    if only is None and n_pkg > 0 and hi > lo:
         k = np.arange(1, n_pkg + 1) - offset
         base = fixed_components_base(spec, n_pkg)
         active = (k >= lo + 1) & (k <= hi)
         monthly = np.where(active, base * fx, 0.0)
         out["base"] = np.broadcast_to(_to_window(monthly, k, months), (*lead, months)).copy()
-    _place_payments(segment, window_start, window_end, first, last, months, out)
+    _place_payments(segment, window_start, window_end, first, last, months, out, only)
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
     stock_fx = (
         spec.stock.fx_to_package * spec.fx_to_home
         if segment.stock_fx_to_home is None
         else segment.stock_fx_to_home
     )
-    out["equity"] = _equity(spec, window_start, first, last, months, prices) * keep * stock_fx
+    equity = _equity(spec, window_start, first, last, months, prices, only)
+    out["equity"] = equity * keep * stock_fx
     return out
 
 
@@ -130,6 +145,7 @@ def _place_payments(
     last: datetime.date,
     months: int,
     out: dict[str, np.ndarray],
+    only: EventFilter = None,
 ) -> None:
     """Add the segment's payments (home currency) to ``out`` at their window months."""
     spec = segment.spec
@@ -145,7 +161,7 @@ def _place_payments(
             # Paid after leaving: the share of its bonus year worked before the end.
             amount *= payment.earned_share_before(segment.end)
         m = cash_month(window_start, payment.day)
-        if 1 <= m <= months:
+        if 1 <= m <= months and (only is None or only(payment.day, m)):
             out[payment.kind][..., m - 1] += amount * spec.fx_to_home
 
 
@@ -156,6 +172,7 @@ def _equity(
     last: datetime.date,
     months: int,
     prices: np.ndarray,
+    only: EventFilter = None,
 ) -> np.ndarray:
     """Return the stock-currency value of the vests on days ``first`` to ``last`` by month.
 
@@ -168,8 +185,9 @@ def _equity(
     shares = np.zeros(months)
     for grant in spec.grants:
         for day, count in grant_tranches(spec, grant):
-            if first <= day <= last:
-                shares[vest_month(window_start, day) - 1] += count
+            m = vest_month(window_start, day)
+            if first <= day <= last and (only is None or only(day, m)):
+                shares[m - 1] += count
     equity = shares * prices
     if not spec.refreshers:
         return np.asarray(equity)
@@ -179,8 +197,9 @@ def _equity(
         for _, granted in refresher_grant_days(spec.start, refresher, last):
             row = np.zeros(months)
             for day, value in refresher_tranches(refresher, granted):
-                if first <= day <= last:
-                    row[vest_month(window_start, day) - 1] += value
+                m = vest_month(window_start, day)
+                if first <= day <= last and (only is None or only(day, m)):
+                    row[m - 1] += value
             if row.any():
                 values.append(row)
                 grant_months.append(max(0, vest_month(window_start, granted)))
@@ -212,8 +231,9 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month. Keys: the five components,
-    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`)
-    and ``net``.
+    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`),
+    ``contributions`` (the employee contributions its tax tables levy on its pay, such as
+    Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
     years = check_int("years", years, minimum=1)
     if not segments:
@@ -223,6 +243,7 @@ def window_yearly(
     months = 12 * years
     total: dict[str, np.ndarray] = {}
     tax: np.ndarray | float = 0.0
+    contributions: np.ndarray | float = 0.0
     for segment, path in zip(segments, prices, strict=True):
         path = np.asarray(path, dtype=np.float64)
         if path.shape[-1] < months:
@@ -230,7 +251,9 @@ def window_yearly(
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
         values = _segment_values(segment, window_start, months, path[..., :months])
-        tax = tax + segment_tax(segment, window_start, months, path[..., :months], values)
+        levied = segment_tax(segment, window_start, months, path[..., :months], values)
+        tax = tax + levied[0]
+        contributions = contributions + levied[1]
         for name, monthly in values.items():
             total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
@@ -238,27 +261,53 @@ def window_yearly(
     for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
         if out[name].shape != out["total"].shape:
             out[name] = np.broadcast_to(out[name], out["total"].shape)
-    out["tax"] = _per_year(np.broadcast_to(tax, out["total"].shape[:-1] + (months,)), years)
-    out["net"] = out["total"] - out["tax"]
+    shape = out["total"].shape[:-1] + (months,)
+    out["tax"] = _per_year(np.broadcast_to(tax, shape), years)
+    out["contributions"] = _per_year(np.broadcast_to(contributions, shape), years)
+    out["net"] = out["total"] - out["tax"] - out["contributions"]
     return out
 
 
 def _tax_padding(
     window_start: datetime.date, months: int, year_starts_month: int
 ) -> tuple[int, int]:
-    """Return the months before and after the window that share its first and last tax year."""
-    day = datetime.timedelta(days=1)
+    """Return the months before and after the window in the tax years of its first and last
+    months (each month's own year and the other it touches: a 1 Jan vest in December's)."""
 
     def year(m: int) -> int:
-        return tax_year_of(add_months(window_start, m) - day, year_starts_month)
+        return int(month_tax_years(window_start, m, m, year_starts_month)[0])
 
+    def touched(m: int) -> set[int]:
+        return {year(m), int(month_other_tax_years(window_start, m, m, year_starts_month)[0])}
+
+    first, last = touched(1), touched(months)
     lead = 0
-    while lead < 12 and year(-lead) == year(1):
+    while lead < 12 and year(-lead) in first:
         lead += 1
     tail = 0
-    while tail < 12 and year(months + tail + 1) == year(months):
+    while tail < 12 and year(months + tail + 1) in last:
         tail += 1
     return lead, tail
+
+
+def _in_other_tax_year(origin: datetime.date, year_starts_month: int) -> EventFilter:
+    """Return the filter of events on a day of another tax year than their month's.
+
+    Month m counted from ``origin`` is in the tax year of its last payment day (see
+    `month_tax_years`); a vest on ``origin + m months`` (1 Jan in the month from 1 Dec) or a
+    payment early in a month that a tax year starts inside is not.
+    """
+
+    def other(day: datetime.date, m: int) -> bool:
+        own = tax_year_of(add_months(origin, m) - ONE_DAY, year_starts_month)
+        return tax_year_of(day, year_starts_month) != own
+
+    return other
+
+
+def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    equity = values["equity"]
+    return np.asarray(sum(values.values()) - equity), equity
 
 
 def segment_tax(
@@ -267,26 +316,37 @@ def segment_tax(
     months: int,
     prices: np.ndarray,
     values: dict[str, np.ndarray],
-) -> np.ndarray:
-    """Return the segment's home-currency tax per window month on its monthly ``values``.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the segment's home-currency tax and employee contributions per window month.
 
-    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross. With one: each tax
+    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross and no
+    contributions. With one: the contributions its tables levy on each month's cash pay
+    (`monthly_tax_and_contributions`), and each tax
     year's income from this segment (stock taxed at vest, everything else when paid) is taxed
-    with the regime's brackets in its currency and the tax shared among the year's months in
-    proportion to their income. A tax year cut by the window's edges also counts the
-    segment's income in its months outside the window (before the window at today's share
-    price, after it at the last one; on the median path when ``prices`` holds many paths),
-    so a window starting in December does not tax that December as if it were the year's
-    only income.
+    with that year's tables in the regime's currency and the tax shared among the year's
+    months in proportion to their income. Each payment and vest is in the tax year of its own
+    day, even when its month is mostly in another (a vest on 1 Jan in the month from 1 Dec).
+    A tax year cut by the window's edges also counts the segment's income in its months
+    outside the window (before the window at today's share price, after it at the last one;
+    on the median path when ``prices`` holds many paths), so a window starting in December
+    does not tax that December as if it were the year's only income.
     """
     spec = segment.spec
     gross = sum(values.values())
     if spec.tax_regime is None:
-        return np.asarray(gross * spec.tax_rate_pct / 100.0)
+        flat = np.asarray(gross * spec.tax_rate_pct / 100.0)
+        return flat, np.zeros_like(flat)
     regime = regime_get(spec.tax_regime)
-    equity = values["equity"]
-    cash = gross - equity
-    lead, tail = _tax_padding(window_start, months, regime.year_starts_month)
+    starts = regime.year_starts_month
+    lead, tail = _tax_padding(window_start, months, starts)
+    n = lead + months + tail
+    # Income in its month's tax year ("own") and on days of the other year the month touches.
+    other = _segment_values(
+        segment, window_start, months, prices, _in_other_tax_year(window_start, starts)
+    )
+    other_cash, other_equity = _cash_and_equity(other)
+    cash, equity = _cash_and_equity(values)
+    arrays = [cash - other_cash, equity - other_equity, other_cash, other_equity]
     if lead or tail:
         outer_start = add_months(window_start, -lead)
         outer = Segment(
@@ -295,30 +355,48 @@ def segment_tax(
             segment.end,
             segment.stock_fx_to_home,
         )
-        lead_dims = prices.shape[:-1]
         # The months outside the window only set the rate: value them once, on the median
         # simulated path when there are many (exact for one deterministic path).
         path = prices if prices.ndim == 1 else np.median(prices.reshape(-1, months), axis=0)
         outer_prices = np.concatenate(
             [np.full(lead, spec.stock.price), path, np.full(tail, path[-1])]
         )
-        padded = _segment_values(outer, outer_start, lead + months + tail, outer_prices)
+        around = _segment_values(outer, outer_start, n, outer_prices)
+        around_other = _segment_values(
+            outer, outer_start, n, outer_prices, _in_other_tax_year(outer_start, starts)
+        )
+        a_cash, a_equity = _cash_and_equity(around)
+        o_cash, o_equity = _cash_and_equity(around_other)
+        padded = []
         # Inside the window the exact values stand; outside, the padded run's.
-        padded_equity = np.array(
-            np.broadcast_to(padded["equity"], (*lead_dims, lead + months + tail))
+        for inside, outside in zip(
+            arrays, (a_cash - o_cash, a_equity - o_equity, o_cash, o_equity), strict=True
+        ):
+            full = np.array(np.broadcast_to(outside, (*prices.shape[:-1], n)))
+            full[..., lead : lead + months] = inside
+            padded.append(full)
+        arrays = padded
+    own_cash, own_equity, other_cash, other_equity = np.broadcast_arrays(*arrays)
+    tax_years = month_tax_years(window_start, 1 - lead, months + tail, starts)
+    cash, equity, columns = own_cash, own_equity, np.arange(n)
+    if np.any(other_cash) or np.any(other_equity):  # else the other columns would all be 0
+        tax_years = np.concatenate(
+            [tax_years, month_other_tax_years(window_start, 1 - lead, months + tail, starts)]
         )
-        padded_cash = np.array(
-            np.broadcast_to(
-                sum(padded.values()) - padded["equity"], (*lead_dims, lead + months + tail)
-            )
+        cash = np.concatenate([own_cash, other_cash], axis=-1)
+        equity = np.concatenate([own_equity, other_equity], axis=-1)
+        columns = np.tile(columns, 2)  # a month's two columns share its contribution cap
+    to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
+    tax, contributions = monthly_tax_and_contributions(
+        regime, tax_years, cash, equity, to_regime, months=columns
+    )
+    if columns.shape[0] > n:
+        tax, contributions = (
+            tax[..., :n] + tax[..., n:],
+            contributions[..., :n] + contributions[..., n:],
         )
-        padded_cash[..., lead : lead + months] = cash
-        padded_equity[..., lead : lead + months] = equity
-        cash, equity = padded_cash, padded_equity
-    tax_years = month_tax_years(window_start, 1 - lead, months + tail, regime.year_starts_month)
-    to_regime = spec.fx_to_tax / spec.fx_to_home  # home currency -> the regime's currency
-    monthly = monthly_tax(regime, tax_years, cash, equity, to_regime)
-    return np.asarray(monthly[..., lead : lead + months])
+    inside = slice(lead, lead + months)
+    return np.asarray(tax[..., inside]), np.asarray(contributions[..., inside])
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:

@@ -26,3 +26,13 @@ def test_in_english_the_label_is_the_tables_own():
     with translation.override("en"):
         for regime in regimes().values():
             assert tax_regime_label(regime) == regime.label
+
+
+def test_the_words_for_some_years_say_which_table_applied():
+    with translation.override("en"):
+        for regime in regimes().values():
+            for years in ((2024, 2024), (2025, 2026), (2026, 2030), (2023, 2031)):
+                assert tax_regime_label(regime, years) == regime.label_for(*years)
+    with translation.override("zh-hant"):
+        label = tax_regime_label(regimes()["tw"], (2027, 2030))
+    assert label == "台灣 2026 稅制（2027 起沿用 2026 稅率表）", label

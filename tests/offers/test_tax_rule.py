@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -28,7 +29,9 @@ def test_package_to_spec_carries_the_regime_and_the_rate_into_its_currency(alice
     )
     assert spec.tax_regime == "sg"
     assert spec.fx_to_tax == pytest.approx(1 / 0.74)
-    assert selectors.tax_rule_words(spec) == "Singapore resident YA 2026 tax"
+    # The words name the table and, for years after the latest one, say it is used for them.
+    assert selectors.tax_rule_words(spec) == regime_get("sg").label_for(*spec.tax_years)
+    assert selectors.tax_rule_words(spec).startswith("Singapore resident YA 2026 tax")
 
 
 def test_without_a_regime_the_location_flat_rate_applies_and_says_so(alice):
@@ -69,12 +72,22 @@ def test_demo_options_are_taxed_by_their_places(demo):
     board = board_build(user=demo, mc_paths=0)
     by_name = {ev.offer.name: ev for ev in board.evaluations}
     stay = by_name["Stay at Northwind AI"]
-    assert stay.tax_words == "California + US federal 2025 tax"
-    assert by_name["Meta E5 (Menlo Park)"].tax_words.endswith("California + US federal 2025 tax")
-    assert by_name["TikTok Singapore (expected)"].tax_words.endswith(
-        "then Singapore resident YA 2026 tax"
-    )
-    assert by_name["Internal transfer: Northwind Taipei"].tax_words.endswith("then Taiwan 2025 tax")
+    last_day = board.basis.end - dt.timedelta(days=1)
+
+    def words(key: str, first_day: dt.date) -> str:
+        # The tables of the tax years counted: each year's own, or the latest for later ones.
+        regime = regime_get(key)
+        return regime.label_for(regime.tax_year_of(first_day), regime.tax_year_of(last_day))
+
+    assert stay.tax_words == words("us-ca", board.basis.start)
+    assert stay.tax_words.startswith("California + US federal 2025 tax")
+    meta = by_name["Meta E5 (Menlo Park)"]
+    assert meta.tax_words.endswith(words("us-ca", meta.segments[-1].start))
+    tiktok = by_name["TikTok Singapore (expected)"]
+    assert tiktok.tax_words.endswith("then " + words("sg", tiktok.segments[-1].start))
+    assert "then Singapore resident YA 2026 tax" in tiktok.tax_words
+    taipei = by_name["Internal transfer: Northwind Taipei"]
+    assert taipei.tax_words.endswith("then " + words("tw", taipei.segments[-1].start))
     # Staying: every window year's tax is the brackets' tax on that year's income, shared out
     # by tax year; over the window it is a progressive rate, above the flat 0 and below the top.
     tax, total = stay.component("tax"), stay.component("total")
@@ -100,11 +113,11 @@ def test_exports_name_the_tax_rule_of_each_option(demo):
 
     comparison = comparison_build(user=demo)
     options = {o["name"]: o for o in comparison.options}
-    assert options["Stay at Northwind AI"]["tax_rule"] == "California + US federal 2025 tax"
-    rows = {a["option"]: a for a in comparison.assumptions}
-    assert rows["TikTok Singapore (expected)"]["tax_rule"].endswith(
-        "then Singapore resident YA 2026 tax"
+    assert options["Stay at Northwind AI"]["tax_rule"].startswith(
+        "California + US federal 2025 tax"
     )
+    rows = {a["option"]: a for a in comparison.assumptions}
+    assert "then Singapore resident YA 2026 tax" in rows["TikTok Singapore (expected)"]["tax_rule"]
 
 
 @pytest.mark.parametrize("field", ["currency", "stock_currency"])

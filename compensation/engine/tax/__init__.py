@@ -1,49 +1,62 @@
 """Progressive income tax from published tables (``data/*.toml``), and the flat-rate fallback.
 
 A package names a regime (``PackageSpec.tax_regime``, a key of :func:`regimes`) or none, in
-which case its flat ``tax_rate_pct`` applies. See docs/engine.md, "Tax".
+which case its flat ``tax_rate_pct`` applies. A regime holds its tables for every tax year
+published; each tax year is taxed by its own (`TaxRegime.for_year`). See docs/engine.md, "Tax".
 """
 
 from __future__ import annotations
 
 from .compute import (
     bracket_tax,
+    month_other_tax_years,
     month_tax_years,
     monthly_tax,
+    monthly_tax_and_contributions,
     part_tax,
-    tax_year_of,
     top_rate,
+    yearly_contributions,
     yearly_tax,
 )
 from .tables import (
     Brackets,
+    Contribution,
+    TableUse,
     TaxPart,
     TaxRegime,
     TaxTable,
     TaxTableError,
+    TaxYear,
     load_regimes,
     load_table,
     parse_table,
     regime_get,
     regimes,
+    tax_year_of,
 )
 
 __all__ = [
     "Brackets",
+    "Contribution",
+    "TableUse",
     "TaxPart",
     "TaxRegime",
     "TaxTable",
     "TaxTableError",
+    "TaxYear",
     "bracket_tax",
     "load_regimes",
     "load_table",
+    "month_other_tax_years",
     "month_tax_years",
     "monthly_tax",
+    "monthly_tax_and_contributions",
     "parse_table",
     "part_tax",
     "regime_get",
     "regimes",
     "tax_year_of",
     "top_rate",
+    "yearly_contributions",
     "yearly_tax",
 ]

@@ -4,12 +4,18 @@ A table is one jurisdiction's tax for one tax year (``us_federal_2025.toml``): i
 the month its tax year starts, the filing status assumed, the official sources and one or more
 parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
 deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
-standard rate) is computed too and the lower of the two applies. A regime (``regimes.toml``)
-is the tables whose taxes add up for one place, e.g. US federal + FICA + California.
+standard rate) is computed too and the lower of the two applies. A table may also levy
+employee ``contributions`` on cash pay month by month (Hong Kong's MPF): they come off
+take-home pay, and a deductible one off the income its parts tax. A regime (``regimes.toml``)
+is the tables whose taxes add up for one place, e.g. US federal + FICA + California, for each
+tax year a table is published for: a tax year is taxed by its own tables, a later year by the
+latest ones and an earlier year by the earliest (`TaxRegime.for_year`).
 """
 
 from __future__ import annotations
 
+import datetime
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +26,11 @@ from ..errors import EngineInputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 APPLIES_TO = ("all", "cash", "equity")
+
+
+def tax_year_of(day: datetime.date, year_starts_month: int) -> int:
+    """Return the tax year (named by the calendar year it starts in) that ``day`` falls in."""
+    return day.year if day.month >= year_starts_month else day.year - 1
 
 
 class TaxTableError(ValueError):
@@ -58,6 +69,23 @@ class TaxPart:
 
 
 @dataclass(frozen=True)
+class Contribution:
+    """An employee contribution on each month's cash pay (Hong Kong's MPF, Singapore's CPF...).
+
+    ``rate`` (a fraction) of the month's cash pay, at most ``monthly_cap`` (None: no cap),
+    nothing in a month paying less than ``monthly_floor``; a ``deductible`` one comes off the
+    cash income the table's parts tax (those on ``cash`` or ``all``). Stock vests are not
+    levied.
+    """
+
+    name: str
+    rate: float
+    monthly_cap: float | None
+    monthly_floor: float
+    deductible: bool
+
+
+@dataclass(frozen=True)
 class TaxTable:
     """One jurisdiction's tax for one tax year, as published (see ``sources``)."""
 
@@ -70,35 +98,20 @@ class TaxTable:
     filing_status: str
     sources: tuple[str, ...]
     parts: tuple[TaxPart, ...]
+    contributions: tuple[Contribution, ...] = ()
 
 
 @dataclass(frozen=True)
-class TaxRegime:
-    """The tables whose taxes add up for one place; all share a currency and a tax year start."""
+class TaxYear:
+    """The tables of one regime for one tax year, whose taxes add up."""
 
-    key: str
-    place: str
+    tax_year: int
     tables: tuple[TaxTable, ...]
 
     @property
-    def currency(self) -> str:
-        """Return the currency every table of the regime is in."""
-        return self.tables[0].currency
-
-    @property
-    def year_starts_month(self) -> int:
-        """Return the month (1-12) the regime's tax year starts."""
-        return self.tables[0].year_starts_month
-
-    @property
     def year_label(self) -> str:
-        """Return the tax year of the tables, e.g. '2025' or '2025/26'."""
+        """Return the tax year as the tables name it, e.g. '2025', '2025/26' or 'YA 2026'."""
         return self.tables[0].year_label
-
-    @property
-    def label(self) -> str:
-        """Return the regime in words, e.g. 'California + US federal 2025 tax'."""
-        return f"{self.place} {self.year_label} tax"
 
     @property
     def parts(self) -> tuple[TaxPart, ...]:
@@ -106,9 +119,120 @@ class TaxRegime:
         return tuple(p for t in self.tables for p in t.parts)
 
     @property
+    def contributions(self) -> tuple[Contribution, ...]:
+        """Return every employee contribution of every table, in order."""
+        return tuple(c for t in self.tables for c in t.contributions)
+
+    def name_of(self, tax_year: int) -> str:
+        """Return another tax year named the way this one is ('2025/26' -> '2027/28' for 2027)."""
+        shift = tax_year - self.tax_year
+
+        def moved(match: re.Match[str]) -> str:
+            digits = match.group()
+            if len(digits) == 2:
+                return f"{(int(digits) + shift) % 100:02d}"
+            return str(int(digits) + shift)
+
+        return re.sub(r"\d+", moved, self.year_label)
+
+
+@dataclass(frozen=True)
+class TableUse:
+    """Which tables tax a run of tax years: their own where published, else the nearest.
+
+    ``year_label`` names the tables used ('2026', or '2025-2026'); ``later`` is the latest
+    tables' year and the first later year they stand in for, ``earlier`` the earliest
+    tables' year and the last earlier year they stand in for (None when none does).
+    """
+
+    year_label: str
+    later: tuple[str, str] | None = None
+    earlier: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class TaxRegime:
+    """One place's tables by tax year (ascending); every year has the same currency and start."""
+
+    key: str
+    place: str
+    years: tuple[TaxYear, ...]
+
+    @property
+    def currency(self) -> str:
+        """Return the currency every table of the regime is in."""
+        return self.years[0].tables[0].currency
+
+    @property
+    def year_starts_month(self) -> int:
+        """Return the month (1-12) the regime's tax year starts."""
+        return self.years[0].tables[0].year_starts_month
+
+    @property
+    def latest(self) -> TaxYear:
+        """Return the tables of the latest tax year published."""
+        return self.years[-1]
+
+    def for_year(self, tax_year: int) -> TaxYear:
+        """Return the tables taxing ``tax_year``: its own, else the latest before it, else the
+        earliest published."""
+        chosen = self.years[0]
+        for year in self.years:
+            if year.tax_year <= tax_year:
+                chosen = year
+        return chosen
+
+    def tax_year_of(self, day: datetime.date) -> int:
+        """Return the tax year (named by the calendar year it starts in) holding ``day``."""
+        return tax_year_of(day, self.year_starts_month)
+
+    @property
+    def year_label(self) -> str:
+        """Return the tax years published, e.g. '2025' or '2025-2026'."""
+        return _span([y.year_label for y in self.years])
+
+    @property
+    def label(self) -> str:
+        """Return the regime in words, e.g. 'California + US federal 2025 tax'."""
+        return f"{self.place} {self.year_label} tax"
+
+    def use(self, first: int, last: int) -> TableUse:
+        """Return which tables tax the tax years ``first`` to ``last``."""
+        used: list[TaxYear] = []
+        for tax_year in range(first, max(first, last) + 1):
+            year = self.for_year(tax_year)
+            if year not in used:
+                used.append(year)
+        latest, earliest = self.years[-1], self.years[0]
+        later = earlier = None
+        if last > latest.tax_year:
+            later = (latest.year_label, latest.name_of(max(first, latest.tax_year + 1)))
+        if first < earliest.tax_year:
+            earlier = (earliest.year_label, earliest.name_of(min(last, earliest.tax_year - 1)))
+        return TableUse(_span([y.year_label for y in used]), later, earlier)
+
+    def label_for(self, first: int, last: int) -> str:
+        """Return the regime in words for the tax years ``first`` to ``last``.
+
+        E.g. 'Taiwan 2026 tax (2026 table used for 2027 on)' for 2026 to 2030.
+        """
+        use = self.use(first, last)
+        words = f"{self.place} {use.year_label} tax"
+        if use.later is not None:
+            words += f" ({use.later[0]} table used for {use.later[1]} on)"
+        if use.earlier is not None:
+            words += f" ({use.earlier[0]} table used for {use.earlier[1]} and before)"
+        return words
+
+    @property
     def sources(self) -> tuple[str, ...]:
         """Return the official sources of every table."""
-        return tuple(s for t in self.tables for s in t.sources)
+        return tuple(dict.fromkeys(s for y in self.years for t in y.tables for s in t.sources))
+
+
+def _span(labels: list[str]) -> str:
+    """Return '2025' for one year and '2025-2026' for a run of them."""
+    return labels[0] if len(labels) == 1 else f"{labels[0]}-{labels[-1]}"
 
 
 def _need(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -149,6 +273,30 @@ def _brackets(data: dict[str, Any], where: str) -> Brackets:
         deduction=deduction,
         deduction_label=str(data.get("deduction_label", "")),
         name=str(data.get("name", "")),
+    )
+
+
+def _contribution(data: Any, where: str) -> Contribution:
+    if not isinstance(data, dict):
+        raise TaxTableError(f"{where} must be a table")
+    rate = float(_need(data, "rate", (int, float), where))
+    if not 0.0 <= rate <= 100.0:
+        raise TaxTableError(f"{where}: 'rate' {rate} is not a percentage")
+    cap = data.get("monthly_cap")
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | float) or cap <= 0):
+        raise TaxTableError(f"{where}: 'monthly_cap' must be a positive number")
+    floor = data.get("monthly_floor", 0)
+    if isinstance(floor, bool) or not isinstance(floor, int | float) or floor < 0:
+        raise TaxTableError(f"{where}: 'monthly_floor' must be a number, 0 or more")
+    deductible = data.get("deductible")
+    if not isinstance(deductible, bool):
+        raise TaxTableError(f"{where}: 'deductible' must be true or false")
+    return Contribution(
+        name=_need(data, "name", str, where),
+        rate=rate / 100.0,
+        monthly_cap=None if cap is None else float(cap),
+        monthly_floor=float(floor),
+        deductible=deductible,
     )
 
 
@@ -197,6 +345,10 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
         filing_status=_need(data, "filing_status", str, where),
         sources=tuple(sources),
         parts=tuple(parts),
+        contributions=tuple(
+            _contribution(c, f"{where}: contributions[{i}]")
+            for i, c in enumerate(data.get("contributions", []))
+        ),
     )
 
 
@@ -227,12 +379,30 @@ def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
         missing = [n for n in names if n not in tables]
         if not names or missing:
             raise TaxTableError(f"{where}: unknown or no tables {missing}")
-        chosen = tuple(tables[n] for n in names)
-        if len({(t.currency, t.year_starts_month, t.year_label) for t in chosen}) != 1:
-            raise TaxTableError(f"{where}: tables differ in currency, tax year or its start")
+        chosen = [tables[n] for n in names]
+        if len({(t.currency, t.year_starts_month) for t in chosen}) != 1:
+            raise TaxTableError(f"{where}: tables differ in currency or tax year start")
+        by_year: dict[int, list[TaxTable]] = {}
+        for table in chosen:
+            by_year.setdefault(table.tax_year, []).append(table)
+        # Every year has the same tables (by name without the year: us_federal_2025 ->
+        # us_federal), so a year whose state table is missing is not taxed by federal alone.
+        kinds = {
+            year: sorted(t.key.removesuffix(f"_{year}") for t in group)
+            for year, group in by_year.items()
+        }
+        if len({tuple(k) for k in kinds.values()}) != 1:
+            raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
+        for year, group in by_year.items():
+            if len({t.year_label for t in group}) != 1:
+                raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
         if len(key) > 16:
             raise TaxTableError(f"{where}: keys are at most 16 characters")
-        regimes[key] = TaxRegime(key=key, place=_need(entry, "place", str, where), tables=chosen)
+        regimes[key] = TaxRegime(
+            key=key,
+            place=_need(entry, "place", str, where),
+            years=tuple(TaxYear(y, tuple(by_year[y])) for y in sorted(by_year)),
+        )
     return regimes
 
 

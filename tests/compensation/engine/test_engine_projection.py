@@ -149,6 +149,8 @@ def test_fx_and_tax():
         "cumulative",
         "total_home",
         "cumulative_home",
+        "tax",
+        "contributions",
         "total_net",
         "total_net_home",
     ]

@@ -22,6 +22,7 @@ from compensation.engine.tax import (
     load_regimes,
     load_table,
     monthly_tax,
+    monthly_tax_and_contributions,
     regime_get,
     regimes,
     top_rate,
@@ -102,14 +103,15 @@ def test_singapore_resident_matches_the_iras_table():
     assert tax("sg", 21_000) == 0.0
 
 
-# --- Taiwan, 2025 income -------------------------------------------------------------------------
+# --- Taiwan, 2026 income (the latest table; 2025's is in test_engine_tax_years.py) -------------
 
 
 def test_taiwan_consolidated_income_tax():
-    # Net income 3,000,000 - (101,000 + 136,000 + 227,000) = 2,536,000
+    # 2026 amounts: net income 3,000,000 - (101,000 + 136,000 + 227,000) = 2,536,000
     #   5% x 610,000 = 30,500; 12% x 770,000 = 92,400; 20% x 1,156,000 = 231,200 -> 354,100
     # MOF's progressive difference for the 20% band: 2,536,000 x 20% - 153,100 = 354,100
     assert tax("tw", 3_000_000) == pytest.approx(354_100, abs=ONE_UNIT)
+    assert float(yearly_tax(regime_get("tw"), 3_000_000, tax_year=2026)) == pytest.approx(354_100)
     # 6,000,000 -> 5,536,000 x 40% - 949,100 = 1,265,300
     assert tax("tw", 6_000_000) == pytest.approx(1_265_300, abs=ONE_UNIT)
 
@@ -173,10 +175,24 @@ def test_monthly_shares_add_up_to_each_years_tax(key, cash, equity):
     regime = regime_get(key)
     years = np.repeat([2026, 2027], 12)
     c, e = np.array(cash), np.array(equity)
-    out = monthly_tax(regime, years, c, e)
-    for y in (slice(0, 12), slice(12, 24)):
-        expected = float(yearly_tax(regime, c[y].sum(), e[y].sum()))
+    out, contributions = monthly_tax_and_contributions(regime, years, c, e)
+    assert np.array_equal(out, monthly_tax(regime, years, c, e))
+
+    def levied(pay: float, tax_year: int, deductible_only: bool) -> float:
+        # Each month's contribution: rate x pay, capped, nothing below the floor.
+        return sum(
+            min(r.rate * pay, r.monthly_cap or np.inf)
+            for r in regime.for_year(tax_year).contributions
+            if pay >= r.monthly_floor and (r.deductible or not deductible_only)
+        )
+
+    for tax_year, y in ((2026, slice(0, 12)), (2027, slice(12, 24))):
+        deductible = sum(levied(pay, tax_year, True) for pay in c[y])
+        expected = float(
+            yearly_tax(regime, c[y].sum(), e[y].sum(), tax_year, deductible=deductible)
+        )
         assert out[y].sum() == pytest.approx(expected, rel=1e-9, abs=1e-6)
+        assert contributions[y] == pytest.approx([levied(pay, tax_year, False) for pay in c[y]])
     assert np.all(out >= 0)
 
 
@@ -250,12 +266,20 @@ def test_labels_say_the_place_and_the_year():
     assert regime_get("hk").label == "Hong Kong salaries tax 2025/26 tax"
     spec = PackageSpec(name="x", start=dt.date(2026, 1, 1), base=1.0, tax_rate_pct=30)
     assert spec.tax_words == "flat 30% (no tax table for this place)"
-    assert (
-        PackageSpec(
-            name="x", start=dt.date(2026, 1, 1), base=1.0, tax_regime="sg", currency="SGD"
-        ).tax_words
-        == "Singapore resident YA 2026 tax"
+    sg = PackageSpec(
+        name="x",
+        start=dt.date(2025, 1, 1),
+        horizon_years=1,
+        base=1.0,
+        tax_regime="sg",
+        currency="SGD",
     )
+    assert sg.tax_words == "Singapore resident YA 2026 tax"
+    # Income of 2026 on is taxed by the latest table, and the words say so.
+    later = PackageSpec(
+        name="x", start=dt.date(2026, 1, 1), base=1.0, tax_regime="sg", currency="SGD"
+    )
+    assert later.tax_words == "Singapore resident YA 2026 tax (YA 2026 table used for YA 2027 on)"
 
 
 def test_unknown_regime_and_needless_fx_are_input_errors():
@@ -326,11 +350,13 @@ def test_a_new_job_from_july_is_taxed_on_its_part_year():
 def test_hong_kong_tax_years_run_from_april():
     # HKD 1,200,000 a year from 1 Jan 2027 and a 600,000 sign-on in January; window one year
     # from 1 Jan 2027.
-    # 2026/27 (to 31 Mar 2027): 3 x 100,000 + 600,000 = 900,000; net 882,000;
-    #   progressive: 16,000 + 17% x (750,000 - 200,000) = 109,500 (standard 132,300)
-    # 2027/28: 1,200,000 (Jan-Mar 2028 after the window count for the rate); net 1,182,000;
-    #   progressive: 16,000 + 17% x 850,000 = 160,500 (standard 177,300); 9/12 in the window
-    #   = 120,375
+    # MPF: 1,500 a month (every month pays 30,000 or more; January's 700,000 too).
+    # 2026/27 (to 31 Mar 2027): 3 x 100,000 + 600,000 = 900,000; MPF 3 x 1,500 = 4,500
+    #   (three months of the job, not a year's 18,000); net 895,500; chargeable 763,500:
+    #   progressive: 16,000 + 17% x (763,500 - 200,000) = 111,795 (standard 134,325)
+    # 2027/28: 1,200,000 (Jan-Mar 2028 after the window count for the rate); MPF 18,000;
+    #   net 1,182,000; progressive: 16,000 + 17% x 850,000 = 160,500 (standard 177,300);
+    #   9/12 in the window = 120,375
     spec = PackageSpec(
         name="hk",
         start=dt.date(2027, 1, 1),
@@ -342,7 +368,8 @@ def test_hong_kong_tax_years_run_from_april():
     )
     ws = dt.date(2027, 1, 1)
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
-    assert out["tax"][0] == pytest.approx(109_500 + 120_375, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(111_795 + 120_375, abs=ONE_UNIT)
+    assert out["contributions"][0] == pytest.approx(12 * 1_500)
 
 
 def test_the_regime_currency_is_reached_through_the_fx_rate():
