@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -18,6 +19,7 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 # Nothing listens on port 1: every cache call fails at once (refused), and the short timeouts
 # keep the test fast even where a closed port is dropped rather than refused.
@@ -95,3 +97,17 @@ def test_the_same_figures_with_and_without_the_cache(data, client_alice, setting
 
 def _figures(html: bytes) -> list[str]:
     return re.findall(r'class="num[^"]*">([^<]+)<', html.decode())
+
+
+def test_only_config_cache_touches_djangos_cache():
+    """Every other module goes through config.cache, whose errors are misses, not error pages."""
+    direct = re.compile(
+        r"from django\.core\.cache import [^\n]*\bcache\b|django\.core\.cache\.cache"
+    )
+    found = [
+        str(path.relative_to(ROOT))
+        for folder in ("accounts", "compensation", "config", "interviews", "offers")
+        for path in (ROOT / folder).rglob("*.py")
+        if direct.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["config/cache.py"]
