@@ -2,14 +2,14 @@
 
 No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG off (so a
 SECRET_KEY is required; `make run` sets DEBUG=1). `DATABASE_URL` switches to PostgreSQL
-(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. `CACHE_URL` (or the
-broker's Redis) to a shared Redis cache. Every setting read here is listed in `.env.example`.
+(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker; `CACHE_URL` to a shared
+Redis cache (required with DEBUG off and a Redis broker). Every setting read here is listed in
+`.env.example`.
 """
 
 from __future__ import annotations
 
 import os
-import urllib.parse
 from pathlib import Path
 
 import dj_database_url
@@ -314,35 +314,42 @@ CELERY_BEAT_SCHEDULE = {
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 
 
-def cache_settings(cache_url: str, broker_url: str) -> dict[str, dict[str, object]]:
-    """Return CACHES: Redis at CACHE_URL, else the broker's Redis on the next db, else memory."""
-    url = cache_url or ""
-    if not url and broker_url.startswith(("redis://", "rediss://")):
-        parts = urllib.parse.urlsplit(broker_url)
-        db = int(parts.path.strip("/") or "0")
-        url = parts._replace(path=f"/{(db + 1) % 16}").geturl()
-    if url.startswith(("redis://", "rediss://")):
+def cache_settings(cache_url: str, key_prefix: str) -> dict[str, dict[str, object]]:
+    """Return CACHES: the Redis at CACHE_URL, else (empty or locmem://) each process's memory."""
+    if cache_url.startswith(("redis://", "rediss://")):
         return {
             "default": {
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": url,
-                "KEY_PREFIX": "offerdesk",
+                "LOCATION": cache_url,
+                "KEY_PREFIX": key_prefix,
                 "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
             }
         }
-    if url and not url.startswith("locmem://"):
-        raise ValueError(f"CACHE_URL must be redis://, rediss:// or locmem://, not {url!r}")
+    if cache_url and not cache_url.startswith("locmem://"):
+        raise ValueError(f"CACHE_URL must be redis://, rediss:// or locmem://, not {cache_url!r}")
     return {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "offerdesk",
+            "KEY_PREFIX": key_prefix,
             "OPTIONS": {"MAX_ENTRIES": 500},
         }
     }
 
 
-# Cache (each user's board, Monte Carlo results): shared by every process when it is Redis.
-CACHES = cache_settings(os.environ.get("CACHE_URL", ""), CELERY_BROKER_URL)
+# Cache (each user's board, Monte Carlo results): shared by every process when it is Redis. Two
+# instances on one Redis each need their own database number or their own CACHE_KEY_PREFIX.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if not CACHE_URL and not DEBUG and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A deployment with workers has several processes: each with its own cache would be slow
+    # and unnoticed, and guessing a database on the broker's Redis may share another's cache.
+    raise ImproperlyConfigured(
+        "CACHE_URL is not set, and DEBUG is off with a Redis broker. Set CACHE_URL to the "
+        "cache every process of this instance shares, e.g. CACHE_URL=redis://127.0.0.1:6379/1 "
+        "(a database number no other instance uses, or a CACHE_KEY_PREFIX of its own), or "
+        "CACHE_URL=locmem:// for each process's own memory. See .env.example."
+    )
+CACHES = cache_settings(CACHE_URL, os.environ.get("CACHE_KEY_PREFIX", "offerdesk"))
 
 LOGGING = {
     "version": 1,

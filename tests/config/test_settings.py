@@ -25,7 +25,14 @@ READ = (
 def run_settings(code: str = READ, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `code` under config.settings with only the given Offerdesk variables set."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
-    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "SIGNUP_OPEN", "SECURE_SSL"):
+    for name in (
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "CACHE_URL",
+        "CACHE_KEY_PREFIX",
+        "SIGNUP_OPEN",
+        "SECURE_SSL",
+    ):
         full_env.pop(name, None)
     full_env.update(DJANGO_SETTINGS_MODULE="config.settings", **env)
     return subprocess.run(
