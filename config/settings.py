@@ -268,8 +268,24 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each task's soft and hard time limits in seconds, in this one place: Celery applies them
+# (CELERY_TASK_ANNOTATIONS), a task not listed gets the defaults below, and the broker's
+# visibility timeout is derived from the longest. At start-up config/checks.py fails if a name
+# is no task or if the visibility timeout is not above every task's limit.
+TASK_TIME_LIMITS = {
+    "accounts.tasks.trash_purge_task": (60, 90),
+    "offers.tasks.scenario_monte_carlo_task": (240, 300),
+    "offers.tasks_export.export_comparison_task": (600, 660),
+    "offers.tasks_export.export_files_purge_task": (300, 360),
+    "offers.tasks_export.backup_restore_task": (1800, 1900),
+}
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
+CELERY_TASK_ANNOTATIONS = {
+    name: {"soft_time_limit": soft, "time_limit": hard}
+    for name, (soft, hard) in TASK_TIME_LIMITS.items()
+}
+LONGEST_TASK_SECONDS = max(CELERY_TASK_TIME_LIMIT, *(hard for _, hard in TASK_TIME_LIMITS.values()))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # /healthz pings the workers: wait this long for an answer, keep the answer this long.
@@ -287,10 +303,11 @@ if SENTRY_DSN:
         release=os.environ.get("SENTRY_RELEASE", ""),
         traces=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
     )
-# A message whose worker died unacknowledged is redelivered after this many seconds; it must
-# exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests that kill workers lower it.
+# A message whose worker died unacknowledged is redelivered after this many seconds. It must
+# exceed the longest task's time limit, or a task still running is delivered a second time:
+# by default the longest limit and five minutes. Tests that kill workers lower it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "600"),
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", str(LONGEST_TASK_SECONDS + 300)),
     "max_retries": 1,
 }
 

@@ -30,6 +30,7 @@ def run_settings(code: str = READ, **env: str) -> subprocess.CompletedProcess[st
         "CELERY_BROKER_URL",
         "CACHE_URL",
         "CACHE_KEY_PREFIX",
+        "CELERY_VISIBILITY_TIMEOUT",
         "SIGNUP_OPEN",
         "SECURE_SSL",
     ):
