@@ -196,7 +196,11 @@ SECURE_SSL_REDIRECT = SECURE_SSL
 SECURE_HSTS_SECONDS = 31536000 if SECURE_SSL else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_SSL
 SECURE_HSTS_PRELOAD = SECURE_SSL
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a reverse proxy that terminates HTTPS and sets X-Forwarded-Proto (overwriting any the
+# client sent), set TRUST_X_FORWARDED_PROTO=1 so that Django sees those requests as HTTPS.
+# Unset, the header is ignored: without such a proxy any client could claim HTTPS with it.
+TRUST_X_FORWARDED_PROTO = envbool("TRUST_X_FORWARDED_PROTO", "0")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUST_X_FORWARDED_PROTO else None
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
