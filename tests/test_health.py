@@ -10,6 +10,9 @@ import pytest
 from django.db import OperationalError
 
 ROOT = Path(__file__).resolve().parent.parent
+# The tests' cache: CI's broker pass shares a Redis (CACHE_URL), otherwise each process's memory.
+SHARED_CACHE = os.environ.get("CACHE_URL", "").startswith(("redis://", "rediss://"))
+TEST_CACHE = "ok" if SHARED_CACHE else "local"
 
 
 @pytest.mark.django_db
@@ -154,11 +157,10 @@ def test_healthz_sees_a_real_worker(celery_worker_process, client):
     """CI's broker pass: a real worker answers the ping through the real broker."""
     response = client.get("/healthz")
     assert response.status_code == 200
-    shared = os.environ.get("CACHE_URL", "").startswith(("redis://", "rediss://"))
     assert response.json() == {
         "database": "ok",
         "broker": "ok",
-        "cache": "ok" if shared else "local",
+        "cache": TEST_CACHE,
         "worker": "ok",
         "status": "ok",
     }
@@ -191,10 +193,11 @@ def broker_and_worker_up(settings, monkeypatch):
     monkeypatch.setattr(app.control, "ping", lambda timeout: [{"celery@host": {"ok": "pong"}}])
 
 
-def _cache_at(settings, url: str, prefix: str = "offerdesk") -> None:
+def _cache_down(settings) -> None:
+    """Point the cache at a closed port (short timeouts: the test does not wait for them)."""
     from config.settings import cache_settings
 
-    caches = cache_settings(url, prefix)
+    caches = cache_settings(UNREACHABLE_CACHE, "offerdesk")
     caches["default"]["OPTIONS"] = {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}
     settings.CACHES = caches
 
@@ -207,7 +210,7 @@ def test_healthz_all_ok(client, broker_and_worker_up):
     assert response.json() == {
         "database": "ok",
         "broker": "ok",
-        "cache": "local",  # the tests' cache: each process's own memory
+        "cache": TEST_CACHE,
         "worker": "ok",
         "status": "ok",
     }
@@ -221,7 +224,9 @@ def test_healthz_reports_a_shared_cache_that_answers(client, settings, broker_an
         redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=0.5).ping()
     except redis.RedisError:
         pytest.skip("needs a Redis on 127.0.0.1:6379")
-    _cache_at(settings, "redis://127.0.0.1:6379/15", prefix=f"healthz-test-{os.getpid()}")
+    from config.settings import cache_settings
+
+    settings.CACHES = cache_settings("redis://127.0.0.1:6379/15", f"healthz-test-{os.getpid()}")
     body = client.get("/healthz").json()
     assert body["cache"] == "ok" and body["status"] == "ok"
 
@@ -229,7 +234,7 @@ def test_healthz_reports_a_shared_cache_that_answers(client, settings, broker_an
 @pytest.mark.django_db
 def test_healthz_with_the_cache_down_blames_only_the_cache(client, settings, broker_and_worker_up):
     """Pages still work without the cache: reported, no 503, the queue and workers are fine."""
-    _cache_at(settings, UNREACHABLE_CACHE)
+    _cache_down(settings)
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
@@ -258,7 +263,7 @@ def test_healthz_with_the_broker_down_is_503_json(client, settings, monkeypatch)
     assert response.json() == {
         "database": "ok",
         "broker": "error",
-        "cache": "local",
+        "cache": TEST_CACHE,
         "worker": "unknown",
         "status": "unavailable",
     }
@@ -271,7 +276,7 @@ def test_healthz_with_the_cache_and_the_database_down_is_503_json(client, settin
     def broken() -> str:
         raise OperationalError("down")
 
-    _cache_at(settings, UNREACHABLE_CACHE)
+    _cache_down(settings)
     monkeypatch.setattr(health.connection, "cursor", broken)
     response = client.get("/healthz")
     assert response.status_code == 503
