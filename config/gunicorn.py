@@ -14,6 +14,9 @@ from typing import Any
 workers = 2
 threads = 4
 keepalive = 30  # browsers keep a connection open between clicks
+# No control socket (gunicornc): its default path is one per machine user, so a second instance
+# (another checkout, the load test) would take it over and remove it when it stops.
+control_socket_disable = True
 
 
 def post_worker_init(worker: Any) -> None:

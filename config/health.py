@@ -1,21 +1,51 @@
-"""Liveness and readiness: `/healthz` reports the database, the broker and a worker."""
+"""Liveness and readiness: `/healthz` reports the database, the broker, the cache and a worker.
+
+Always JSON, whatever is down: each part is asked on its own and a part that fails is reported,
+never raised. The answer is 200 when the parts a page needs are there (the database, with every
+migration applied, and the broker unless tasks run eagerly), else 503, so a load balancer only
+sends requests to an instance that can serve them. The cache and the workers are reported, never
+a 503: without the cache pages are built uncached, without a worker tasks wait in the queue, and
+restarting the web server would mend neither.
+"""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
+from config.cache import cache_get, cache_set
+
+
+class _Migrations:
+    """Whether every migration on disk is applied (remembered once it is: it stays so)."""
+
+    def __init__(self) -> None:
+        self.applied = False
+
+    def all_applied(self) -> bool:
+        if not self.applied:
+            executor = MigrationExecutor(connection)
+            self.applied = not executor.migration_plan(executor.loader.graph.leaf_nodes())
+        return self.applied
+
+
+MIGRATIONS = _Migrations()
+
 
 def database_status() -> str:
-    """Return "ok" if a trivial query succeeds, else "error"."""
+    """Return "ok", "migrations pending" (not every migration applied) or "error" (unreachable)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        if not MIGRATIONS.all_applied():
+            return "migrations pending"
     except Exception:
         return "error"
     return "ok"
@@ -35,6 +65,21 @@ def broker_status() -> str:
     return "ok"
 
 
+CACHE_PROBE_KEY = "healthz:cache"
+
+
+def cache_status() -> str:
+    """Return "local" (each process's own memory), "ok" if the shared cache answers, else "error".
+
+    A cache that failed a moment ago is not asked again before config.cache retries it.
+    """
+    if isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache):
+        return "local"
+    if cache_set(CACHE_PROBE_KEY, "ok", timeout=60) and cache_get(CACHE_PROBE_KEY) == "ok":
+        return "ok"
+    return "error"
+
+
 WORKER_CACHE_KEY = "healthz:worker"
 
 
@@ -46,7 +91,7 @@ def worker_status() -> str:
     """
     if not settings.CELERY_BROKER_URL:
         return "eager"
-    cached = cache.get(WORKER_CACHE_KEY)
+    cached = cache_get(WORKER_CACHE_KEY)
     if cached is not None:
         return str(cached)
     from config.celery import app
@@ -56,7 +101,7 @@ def worker_status() -> str:
     except Exception:
         replies = []
     status = "ok" if replies else "no answer"
-    cache.set(WORKER_CACHE_KEY, status, settings.HEALTH_WORKER_CACHE)
+    cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
     return status
 
 
@@ -64,12 +109,12 @@ def worker_status() -> str:
 @transaction.non_atomic_requests
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Return the status of the database, the broker and a worker; 503 when the first two fail.
-
-    A worker that does not answer is reported, not a 503: pages still work (tasks wait in
-    the queue), and a web server must not be restarted because the workers are down.
-    """
-    status = {"database": database_status(), "broker": broker_status()}
+    """Return each part's status as JSON; 503 when the database or the broker is not usable."""
+    status = {
+        "database": database_status(),
+        "broker": broker_status(),
+        "cache": cache_status(),
+    }
     status["worker"] = worker_status() if status["broker"] != "error" else "unknown"
     healthy = status["database"] == "ok" and status["broker"] != "error"
     status["status"] = "ok" if healthy else "unavailable"

@@ -1,4 +1,9 @@
-"""Turn an unreachable database or broker into a clean 503 instead of a 500."""
+"""Turn an unreachable database or broker into a clean 503 instead of a 500.
+
+The cache is not one of them: pages reach it through config.cache, which turns its errors into
+misses. A Redis error raised from Django's cache all the same (a call that bypassed
+config.cache) is still a 503, but says the cache, not the job queue, is what failed.
+"""
 
 from __future__ import annotations
 
@@ -38,11 +43,24 @@ def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
     return response
 
 
+def raised_by_the_cache(exc: BaseException) -> bool:
+    """Return True if the error was raised inside Django's cache backends."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if str(tb.tb_frame.f_globals.get("__name__", "")).startswith("django.core.cache."):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def response_for(request: HttpRequest, exc: BaseException) -> HttpResponse | None:
     """Return the 503 for an unreachable backing service, or None for any other error."""
     if isinstance(exc, DATABASE_ERRORS):
         logger.warning("database unavailable: %s", type(exc).__name__)
         return unavailable_response(request, "The database")
+    if isinstance(exc, BROKER_ERRORS) and raised_by_the_cache(exc):
+        logger.warning("cache unavailable outside config.cache: %s", type(exc).__name__)
+        return unavailable_response(request, "The cache")
     if isinstance(exc, BROKER_ERRORS):
         # The message may carry the broker URL; log the type only.
         logger.warning("broker unavailable: %s", type(exc).__name__)

@@ -2,14 +2,14 @@
 
 No configuration: SQLite in the project folder, Celery tasks run eagerly, DEBUG off (so a
 SECRET_KEY is required; `make run` sets DEBUG=1). `DATABASE_URL` switches to PostgreSQL
-(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker. `CACHE_URL` (or the
-broker's Redis) to a shared Redis cache. Every setting read here is listed in `.env.example`.
+(psycopg 3) or another SQLite file; `CELERY_BROKER_URL` to a real broker; `CACHE_URL` to a shared
+Redis cache (required with DEBUG off and a Redis broker). Every setting read here is listed in
+`.env.example`.
 """
 
 from __future__ import annotations
 
 import os
-import urllib.parse
 from pathlib import Path
 
 import dj_database_url
@@ -196,7 +196,11 @@ SECURE_SSL_REDIRECT = SECURE_SSL
 SECURE_HSTS_SECONDS = 31536000 if SECURE_SSL else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_SSL
 SECURE_HSTS_PRELOAD = SECURE_SSL
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a reverse proxy that terminates HTTPS and sets X-Forwarded-Proto (overwriting any the
+# client sent), set TRUST_X_FORWARDED_PROTO=1 so that Django sees those requests as HTTPS.
+# Unset, the header is ignored: without such a proxy any client could claim HTTPS with it.
+TRUST_X_FORWARDED_PROTO = envbool("TRUST_X_FORWARDED_PROTO", "0")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUST_X_FORWARDED_PROTO else None
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -268,8 +272,24 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Each task's soft and hard time limits in seconds, in this one place: Celery applies them
+# (CELERY_TASK_ANNOTATIONS), a task not listed gets the defaults below, and the broker's
+# visibility timeout is derived from the longest. At start-up config/checks.py fails if a name
+# is no task or if the visibility timeout is not above every task's limit.
+TASK_TIME_LIMITS = {
+    "accounts.tasks.trash_purge_task": (60, 90),
+    "offers.tasks.scenario_monte_carlo_task": (240, 300),
+    "offers.tasks_export.export_comparison_task": (600, 660),
+    "offers.tasks_export.export_files_purge_task": (300, 360),
+    "offers.tasks_export.backup_restore_task": (1800, 1900),
+}
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
+CELERY_TASK_ANNOTATIONS = {
+    name: {"soft_time_limit": soft, "time_limit": hard}
+    for name, (soft, hard) in TASK_TIME_LIMITS.items()
+}
+LONGEST_TASK_SECONDS = max(CELERY_TASK_TIME_LIMIT, *(hard for _, hard in TASK_TIME_LIMITS.values()))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # /healthz pings the workers: wait this long for an answer, keep the answer this long.
@@ -287,10 +307,11 @@ if SENTRY_DSN:
         release=os.environ.get("SENTRY_RELEASE", ""),
         traces=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
     )
-# A message whose worker died unacknowledged is redelivered after this many seconds; it must
-# exceed the longest task (CELERY_TASK_TIME_LIMIT). Tests that kill workers lower it.
+# A message whose worker died unacknowledged is redelivered after this many seconds. It must
+# exceed the longest task's time limit, or a task still running is delivered a second time:
+# by default the longest limit and five minutes. Tests that kill workers lower it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "600"),
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", str(LONGEST_TASK_SECONDS + 300)),
     "max_retries": 1,
 }
 
@@ -314,35 +335,42 @@ CELERY_BEAT_SCHEDULE = {
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text")
 
 
-def cache_settings(cache_url: str, broker_url: str) -> dict[str, dict[str, object]]:
-    """Return CACHES: Redis at CACHE_URL, else the broker's Redis on the next db, else memory."""
-    url = cache_url or ""
-    if not url and broker_url.startswith(("redis://", "rediss://")):
-        parts = urllib.parse.urlsplit(broker_url)
-        db = int(parts.path.strip("/") or "0")
-        url = parts._replace(path=f"/{(db + 1) % 16}").geturl()
-    if url.startswith(("redis://", "rediss://")):
+def cache_settings(cache_url: str, key_prefix: str) -> dict[str, dict[str, object]]:
+    """Return CACHES: the Redis at CACHE_URL, else (empty or locmem://) each process's memory."""
+    if cache_url.startswith(("redis://", "rediss://")):
         return {
             "default": {
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": url,
-                "KEY_PREFIX": "offerdesk",
+                "LOCATION": cache_url,
+                "KEY_PREFIX": key_prefix,
                 "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
             }
         }
-    if url and not url.startswith("locmem://"):
-        raise ValueError(f"CACHE_URL must be redis://, rediss:// or locmem://, not {url!r}")
+    if cache_url and not cache_url.startswith("locmem://"):
+        raise ValueError(f"CACHE_URL must be redis://, rediss:// or locmem://, not {cache_url!r}")
     return {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "offerdesk",
+            "KEY_PREFIX": key_prefix,
             "OPTIONS": {"MAX_ENTRIES": 500},
         }
     }
 
 
-# Cache (each user's board, Monte Carlo results): shared by every process when it is Redis.
-CACHES = cache_settings(os.environ.get("CACHE_URL", ""), CELERY_BROKER_URL)
+# Cache (each user's board, Monte Carlo results): shared by every process when it is Redis. Two
+# instances on one Redis each need their own database number or their own CACHE_KEY_PREFIX.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if not CACHE_URL and not DEBUG and CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A deployment with workers has several processes: each with its own cache would be slow
+    # and unnoticed, and guessing a database on the broker's Redis may share another's cache.
+    raise ImproperlyConfigured(
+        "CACHE_URL is not set, and DEBUG is off with a Redis broker. Set CACHE_URL to the "
+        "cache every process of this instance shares, e.g. CACHE_URL=redis://127.0.0.1:6379/1 "
+        "(a database number no other instance uses, or a CACHE_KEY_PREFIX of its own), or "
+        "CACHE_URL=locmem:// for each process's own memory. See .env.example."
+    )
+CACHES = cache_settings(CACHE_URL, os.environ.get("CACHE_KEY_PREFIX", "offerdesk"))
 
 LOGGING = {
     "version": 1,

@@ -13,9 +13,10 @@ os.environ.setdefault("DEBUG", "1")
 from config.settings import *  # noqa: E402, F403
 
 # Under pytest-xdist (`make pytest` runs the parallel-safe tests with -n) each worker process
-# has its own test database (pytest-django), and here its own Redis cache database (a test
-# empties the cache it starts with: it must not empty another worker's) and MEDIA_ROOT (user
-# ids repeat between the workers' databases, and so would their export folders).
+# has its own test database (pytest-django), and here its own Redis cache database, counted on
+# from CACHE_URL's (a test empties the cache it starts with: it must not empty another worker's,
+# and a key prefix would not keep it out) and MEDIA_ROOT (user ids repeat between the workers'
+# databases, and so would their export folders).
 _XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _XDIST_WORKER:
     import urllib.parse

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -38,6 +37,7 @@ from compensation.engine.window import (
 )
 from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words
+from config.cache import cache_get, cache_set
 from interviews.levels import level_check, rung, target_level_of
 from interviews.models import Process
 from offers.logic.criteria import RATINGS
@@ -531,7 +531,7 @@ def window_mc(
         "wmc:"
         + hashlib.sha256(repr((sorted(options.items()), paths, seed, basis)).encode()).hexdigest()
     )
-    cached = cache.get(key)
+    cached = cache_get(key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
     result = simulate_window(
@@ -542,7 +542,7 @@ def window_mc(
         rng=np.random.default_rng(seed),
         column=basis.column,
     )
-    cache.set(key, result, timeout=3600)
+    cache_set(key, result, timeout=3600)
     return result
 
 

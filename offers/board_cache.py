@@ -12,11 +12,15 @@ board. Scenarios and export jobs are left out: the board does not read them.
 
 Within a transaction that has written the user's data and not yet committed, the board is built
 fresh and not cached (the cache must only hold committed data).
+
+The cache is read and written through :mod:`config.cache`: when it is unreachable the board is
+built fresh and not cached. A token this process could not replace (the cache was down when the
+write committed) is replaced before this process reads a token again; until then its boards are
+built fresh, so the cache coming back never serves a board older than a committed write.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -25,12 +29,12 @@ from typing import Any, TypeVar
 
 from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone, translation
 
 from accounts.signals import rows_updated
+from config.cache import cache_add, cache_get, cache_get_many, cache_set
 from offers.board import Board, board_build
 
 BOARD_TIMEOUT = 24 * 3600
@@ -40,7 +44,6 @@ SHARED = "shared"
 RECENT_BOARDS = 64
 DERIVED_PER_BOARD = 32
 T = TypeVar("T")
-logger = logging.getLogger(__name__)
 
 __all__ = [
     "board_cached",
@@ -57,17 +60,56 @@ def _token_key(scope: object) -> str:
     return f"board-token:{scope}"
 
 
-def board_key(*, user: AbstractBaseUser) -> str:
-    """Return the cache key of the user's board as of now (creating missing tokens)."""
+def board_key(*, user: AbstractBaseUser) -> str | None:
+    """Return the cache key of the user's board as of now (creating missing tokens).
+
+    None when the cache cannot tell: it is unreachable, or a token is still to be replaced.
+    """
+    if not UNSENT.replace_all():
+        return None
     keys = [_token_key(user.pk), _token_key(SHARED)]
-    tokens = cache.get_many(keys)
+    tokens = cache_get_many(keys)
+    if tokens is None:
+        return None
     for key in keys:
         if key not in tokens:
-            cache.add(key, uuid.uuid4().hex, timeout=None)
-            tokens[key] = cache.get(key) or uuid.uuid4().hex
+            cache_add(key, uuid.uuid4().hex, timeout=None)
+            tokens[key] = cache_get(key)
+            if tokens[key] is None:  # the cache failed, or dropped it again at once
+                return None
     today = timezone.localdate().isoformat()
     language = translation.get_language() or "-"
     return f"board:{user.pk}:{tokens[keys[0]]}:{tokens[keys[1]]}:{today}:{language}"
+
+
+class _Unsent:
+    """The tokens this process failed to replace, to be replaced before any token is read."""
+
+    def __init__(self) -> None:
+        self.scopes: set[object] = set()
+        self.lock = threading.Lock()
+
+    def add(self, scope: object) -> None:
+        with self.lock:
+            self.scopes.add(scope)
+
+    def replace_all(self) -> bool:
+        """Replace each token still unsent; return True when none is left."""
+        if not self.scopes:
+            return True
+        with self.lock:
+            for scope in list(self.scopes):
+                if not cache_set(_token_key(scope), uuid.uuid4().hex, timeout=None):
+                    return False
+                self.scopes.discard(scope)
+        return True
+
+    def clear(self) -> None:
+        with self.lock:
+            self.scopes.clear()
+
+
+UNSENT = _Unsent()
 
 
 class _Replace:
@@ -79,7 +121,8 @@ class _Replace:
 
     def __call__(self) -> None:
         self.done = True
-        cache.set(_token_key(self.scope), uuid.uuid4().hex, timeout=None)
+        if not cache_set(_token_key(self.scope), uuid.uuid4().hex, timeout=None):
+            UNSENT.add(self.scope)
 
 
 def _pending(scopes: Iterable[object]) -> bool:
@@ -97,7 +140,7 @@ def board_changed(*, owner_id: Any) -> None:
     scope = SHARED if owner_id is None else owner_id
     if _pending((scope,)):
         return  # this transaction already refreshes it (a savepoint rolled back drops both)
-    # robust: the write is committed; a cache that is down must not turn it into an error page.
+    # robust: the write is committed; nothing after it may turn it into an error page.
     transaction.on_commit(_Replace(scope), robust=True)
 
 
@@ -140,18 +183,13 @@ def board_get(*, user: AbstractBaseUser) -> Board:
     """Return the user's board from the cache, building and caching it on a miss."""
     if _pending((user.pk, SHARED)):
         return board_build(user=user)
-    try:
-        key = board_key(user=user)
-        board = RECENT.get(key) or cache.get(key)
-    except Exception:  # the cache is down: the page still shows fresh figures
-        logger.warning("board cache unavailable", exc_info=True)
+    key = board_key(user=user)
+    if key is None:  # the cache cannot tell: the page still shows fresh figures
         return board_build(user=user)
+    board = RECENT.get(key) or cache_get(key)
     if board is None:
         board = board_build(user=user)
-        try:
-            cache.set(key, board, timeout=BOARD_TIMEOUT)
-        except Exception:
-            logger.warning("board cache unavailable", exc_info=True)
+        cache_set(key, board, timeout=BOARD_TIMEOUT)
     RECENT.put(key, board)
     return board
 
@@ -160,12 +198,10 @@ def board_cached(*, user: AbstractBaseUser) -> Board | None:
     """Return the user's board if it is cached and current, else None (nothing is built)."""
     if _pending((user.pk, SHARED)):
         return None
-    try:
-        key = board_key(user=user)
-        return RECENT.get(key) or cache.get(key)
-    except Exception:  # the cache is down: the caller builds what it needs
-        logger.warning("board cache unavailable", exc_info=True)
+    key = board_key(user=user)
+    if key is None:  # the cache cannot tell: the caller builds what it needs
         return None
+    return RECENT.get(key) or cache_get(key)  # type: ignore[no-any-return]
 
 
 def board_derived(board: Board, name: str, build: Callable[[Board], T]) -> T:

@@ -1,4 +1,7 @@
-"""Background work for offers: the scenario Monte Carlo."""
+"""Background work for offers: the scenario Monte Carlo.
+
+Time limits: TASK_TIME_LIMITS in config/settings.py.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +16,6 @@ from django.db import OperationalError
     bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
-    soft_time_limit=240,
-    time_limit=300,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     retry_backoff_max=60,

@@ -1,7 +1,8 @@
 """Background export of large comparisons, and restore of large backups.
 
 The task imports its service inside its body; `offers.export.job_queue` imports the task at
-module level to queue it, and `offers.export.jobs` never imports this module: no cycle.
+module level to queue it, and `offers.export.jobs` never imports this module: no cycle. Time
+limits: TASK_TIME_LIMITS in config/settings.py.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(acks_late=True, soft_time_limit=600, time_limit=660)
+@shared_task(acks_late=True)
 def export_comparison_task(job_id: int) -> str:
     """Build the file of one export job; running it twice is harmless."""
     from offers.export.jobs import export_job_run
@@ -17,7 +18,7 @@ def export_comparison_task(job_id: int) -> str:
     return export_job_run(job_id=job_id)
 
 
-@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+@shared_task(acks_late=True)
 def export_files_purge_task() -> int:
     """Delete export files past EXPORT_RETENTION_DAYS (scheduled by Celery beat)."""
     from offers.export.retention import export_files_purge
@@ -25,7 +26,7 @@ def export_files_purge_task() -> int:
     return export_files_purge()
 
 
-@shared_task(acks_late=True, soft_time_limit=1800, time_limit=1900)
+@shared_task(acks_late=True)
 def backup_restore_task(job_id: int) -> str:
     """Restore one large backup in batches; running it twice is harmless."""
     from offers.export.restore_jobs import restore_job_run

@@ -58,11 +58,18 @@ def _language_reset():
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Start every test with an empty cache: ids are reused after a rollback, boards are not."""
+    """Start every test with an empty cache: ids are reused after a rollback, boards are not.
+
+    And with no outage remembered (config.cache) nor token left to replace (a test of a cache
+    that is down leaves both behind).
+    """
     from django.core.cache import cache
 
-    from offers.board_cache import RECENT
+    from config.cache import reset
+    from offers.board_cache import RECENT, UNSENT
 
+    reset()
+    UNSENT.clear()
     cache.clear()
     RECENT.clear()
     yield

@@ -35,3 +35,18 @@ def test_worker_init_loads_the_views_and_freezes_the_heap():
     assert sizes == "2 4"
     assert (before, after) == ("False", "True")  # the views are imported by the hook
     assert int(frozen) > 10_000
+
+
+def test_no_control_socket_shared_between_instances():
+    """gunicorn's control socket defaults to one path per machine user: two instances on one
+    machine would take it from each other and remove it on stopping, so it is off."""
+    code = (
+        "import sys; sys.argv = ['gunicorn', '-c', 'config/gunicorn.py', 'config.wsgi'];"
+        "from gunicorn.app.wsgiapp import WSGIApplication;"
+        "print(WSGIApplication('%(prog)s [OPTIONS] [APP_MODULE]').cfg.control_socket_disable)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"

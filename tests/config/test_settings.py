@@ -25,7 +25,16 @@ READ = (
 def run_settings(code: str = READ, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `code` under config.settings with only the given Offerdesk variables set."""
     full_env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
-    for name in ("DATABASE_URL", "CELERY_BROKER_URL", "SIGNUP_OPEN", "SECURE_SSL"):
+    for name in (
+        "DATABASE_URL",
+        "CELERY_BROKER_URL",
+        "CACHE_URL",
+        "CACHE_KEY_PREFIX",
+        "CELERY_VISIBILITY_TIMEOUT",
+        "SIGNUP_OPEN",
+        "SECURE_SSL",
+        "TRUST_X_FORWARDED_PROTO",
+    ):
         full_env.pop(name, None)
     full_env.update(DJANGO_SETTINGS_MODULE="config.settings", **env)
     return subprocess.run(
@@ -133,3 +142,30 @@ def test_seed_demo_refuses_the_public_password_without_debug(settings):
     with pytest.raises(CommandError, match="--force"):
         call_command("seed_demo")
     assert not get_user_model().objects.filter(username="demo").exists()
+
+
+READ_PROXY = (
+    "import json, django; django.setup(); from django.conf import settings as s;"
+    "print(json.dumps(s.SECURE_PROXY_SSL_HEADER))"
+)
+
+
+def test_x_forwarded_proto_is_trusted_only_when_asked_for():
+    """Without a proxy that sets it, the header is the client's word: it must not mean HTTPS."""
+    for env, expected in (
+        ({}, None),
+        ({"TRUST_X_FORWARDED_PROTO": "0"}, None),
+        ({"TRUST_X_FORWARDED_PROTO": "1"}, ["HTTP_X_FORWARDED_PROTO", "https"]),
+    ):
+        out = run_settings(READ_PROXY, SECRET_KEY="k" * 60, **env)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == expected
+
+
+@pytest.mark.django_db
+def test_a_forwarded_proto_header_is_not_https_by_default(client, settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_REDIRECT_EXEMPT = []
+    response = client.get(reverse("login"), HTTP_X_FORWARDED_PROTO="https")
+    assert response.status_code == 301
+    assert response["Location"].startswith("https://")

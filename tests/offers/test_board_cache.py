@@ -282,6 +282,26 @@ def test_a_cache_that_is_down_still_gives_fresh_figures(world, alice, monkeypatc
     assert summary(board) == summary(board_build(user=alice))
 
 
+def test_a_write_while_the_cache_is_down_is_seen_when_it_returns(world, alice, commit, monkeypatch):
+    """The token the write could not replace is replaced before any board is read again."""
+    from config import cache as guarded
+
+    before = board_get(user=alice)
+
+    def down(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(cache, "set", down)
+        commit(lambda: _save(world["usd"].package, base=Decimal("999000")))
+    during = board_get(user=alice)  # the cache is left alone for a moment: built fresh
+    guarded.reset()  # the moment has passed: the cache is asked again, and answers
+    after = board_get(user=alice)
+    assert summary(during) == summary(after) == summary(board_build(user=alice))
+    assert summary(after) != summary(before)
+    assert board_get(user=alice) is after  # cached again
+
+
 def test_every_model_of_the_boards_apps_is_watched():
     labels = {m._meta.label_lower for m in board_cache.watched_models()}
     assert {

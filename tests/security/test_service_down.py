@@ -52,6 +52,13 @@ def _enqueue_view(request):
     return HttpResponse("queued")
 
 
+def _raw_cache_view(request):
+    """A view that reads Django's cache directly instead of through config.cache."""
+    from django.core.cache import cache
+
+    return HttpResponse(str(cache.get("anything")))
+
+
 def _raising_view(exc: Exception):
     def view(request):
         raise exc
@@ -64,6 +71,7 @@ urlpatterns = [
     path("kombu-down/", _raising_view(BrokerOperationalError("Error 111 connecting"))),
     path("redis-down/", _raising_view(RedisConnectionError("Connection refused"))),
     path("other-error/", _raising_view(ValueError("a bug"))),
+    path("raw-cache/", _raw_cache_view),
 ]
 
 
@@ -77,6 +85,20 @@ def test_broker_errors_are_a_clean_503(client_alice, url):
     assert "no-store" in response["Cache-Control"]
     assert b"unreachable" in response.content
     assert b"Traceback" not in response.content
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.security.test_service_down")
+def test_a_cache_error_that_escapes_does_not_blame_the_job_queue(client_alice, settings):
+    from config.settings import cache_settings
+
+    caches = cache_settings("redis://127.0.0.1:1/0", "offerdesk")
+    caches["default"]["OPTIONS"] = {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}
+    settings.CACHES = caches
+    response = client_alice.get("/raw-cache/")
+    assert response.status_code == 503
+    assert b"The cache is unreachable" in response.content
+    assert b"job queue" not in response.content
 
 
 @pytest.mark.django_db

@@ -1,0 +1,58 @@
+"""System checks of the deployment settings, run by `manage.py check`, `migrate` and `runserver`."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, register
+from django.utils.module_loading import autodiscover_modules
+
+from config.celery import app
+
+
+def task_time_limits() -> dict[str, float | None]:
+    """Return the hard time limit of every task of the project, by name (None: no limit)."""
+    # What the worker's autodiscovery imports (each app's tasks module), and every module named
+    # in TASK_TIME_LIMITS; not Celery's own import, which runs the system checks again.
+    autodiscover_modules("tasks")
+    for name in settings.TASK_TIME_LIMITS:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name.rpartition(".")[0])
+    return {
+        name: task.time_limit or settings.CELERY_TASK_TIME_LIMIT
+        for name, task in app.tasks.items()
+        if not name.startswith("celery.")
+    }
+
+
+@register()
+def visibility_timeout_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Fail when the broker could hand a task still running to a second worker."""
+    errors: list[CheckMessage] = []
+    limits = task_time_limits()
+    for name in settings.TASK_TIME_LIMITS:
+        if name not in limits:
+            errors.append(
+                Error(
+                    f"TASK_TIME_LIMITS names {name}, which is no task.",
+                    hint="Use the task's full name (module.function), as Celery registers it.",
+                    id="offerdesk.E001",
+                )
+            )
+    timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout")
+    for name, limit in sorted(limits.items()):
+        if limit is None or timeout is None or timeout <= limit:
+            errors.append(
+                Error(
+                    f"The broker's visibility timeout ({timeout} s) is not above the time limit "
+                    f"of {name} ({limit} s): a task running that long would be delivered to a "
+                    "second worker while the first still runs it.",
+                    hint="Unset CELERY_VISIBILITY_TIMEOUT (the default exceeds every task's "
+                    "limit) or raise it above the longest limit in TASK_TIME_LIMITS.",
+                    id="offerdesk.E002",
+                )
+            )
+    return errors
