@@ -27,6 +27,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import EngineInputError, PackageSpec
+from compensation.engine.transfer import keep_held_grants
 from compensation.engine.window import (
     COMPONENTS,
     Segment,
@@ -364,6 +365,15 @@ def evaluate_offer(
             spec = offer_spec(offer, basis, fx)
         else:
             spec = dataclasses.replace(spec, fx_to_home=rate, name=f"o{offer.pk}")
+        if offer.kind == Offer.Kind.INTERNAL and current is not None:
+            # Every grant held on the move date keeps vesting after an internal transfer.
+            spec = keep_held_grants(
+                spec,
+                current,
+                offer_start(offer, basis),
+                window_start=basis.start,
+                prices=percentile_prices(current.stock, 12 * basis.years, basis.percentile),
+            )
         segments = _segments(offer, spec, current, basis)
         values = window_yearly(
             segments,

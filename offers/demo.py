@@ -196,10 +196,9 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         location=_location("Taipei"),
         tax_regime="tw",
     )
-    # Pay is in TWD; the parent's stock stays priced in USD, so the kept grants and the
-    # refreshers are USD values (a refresher of USD 118,750 is about TWD 3.8 million).
-    for label, value, price, vest_start in grants:
-        _grant(transfer, label + " (kept)", value, price, vest_start, EVEN, 3, price_currency="USD")
+    # Pay is in TWD; the parent's stock stays priced in USD, so the refreshers are USD values
+    # (a refresher of USD 118,750 is about TWD 3.8 million). Every grant the current job holds
+    # on the move date keeps vesting: the valuation adds them, so the transfer holds none.
     Refresher.objects.create(
         package=transfer,
         yearly_value=Decimal("118750"),

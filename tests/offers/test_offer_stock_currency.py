@@ -122,8 +122,14 @@ def test_demo_tiktok_and_transfer_use_usd_priced_stock():
     )
     assert spec.stock_currency == "USD" and spec.grants[0].share_count(200.0) == 1332
     transfer = Package.objects.get(owner=user, currency="TWD")
-    assert {g.price_currency for g in transfer.grants.all()} == {"USD"}
     assert transfer.refreshers.get().yearly_value == Decimal("118750")  # = TWD 3.8 million
+    # The transfer keeps the four grants and this year's refresher the current job holds on
+    # the move date, in their USD price currency, on the TWD package.
+    from offers.board import board_build
+
+    ev = board_build(user=user, mc_paths=0).evaluation(str(transfer.offer.pk))
+    assert ev.spec.currency == "TWD" and ev.spec.stock_currency == "USD"
+    assert len(ev.spec.grants) == 5
 
 
 def test_backup_carries_the_price_currency_and_old_files_restore(alice, bob, charlie):

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from compensation.models import EquityGrant
+from offers.board import board_build
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer
 from tests.factories import (
@@ -132,3 +133,75 @@ def test_a_negotiated_grant_keeps_the_whole_schedule_it_is_like(client_alice, al
     assert negotiated.label == "Negotiated grant" and negotiated.value == Decimal("200000")
     assert {f: getattr(negotiated, f) for f in schedule} == schedule
     assert negotiated.vest_start == START
+
+
+def test_a_transfer_keeps_every_grant_held_on_the_move_date(alice):
+    """A refresher granted on 1 Dec 2026 by the current job goes on vesting after a transfer
+    on 14 Feb 2027: the transfer gains exactly what staying gains from it."""
+    today = dt.date(2026, 12, 1)
+    PreferencesFactory(
+        owner=alice,
+        home_currency="USD",
+        basis="gross",
+        decision_date=today,
+        horizon_years=4,
+    )
+    company = CompanyFactory(
+        owner=alice,
+        name="Northwind",
+        currency="USD",
+        share_price=100,
+        growth_pct=0,
+        volatility_pct=0,
+    )
+    stay = OfferFactory(
+        owner=alice,
+        kind=Offer.Kind.STAY,
+        company=company,
+        package__company=company,
+        package__is_current_job=True,
+        package__start_date=today,
+    )
+    transfer = OfferFactory(
+        owner=alice,
+        kind=Offer.Kind.INTERNAL,
+        company=company,
+        package__company=company,
+        package__start_date=dt.date(2027, 2, 14),
+        start_date=dt.date(2027, 2, 14),
+    )
+    board = board_build(user=alice, mc_paths=0)
+    before = {o.pk: board.evaluation(str(o.pk)).value for o in (stay, transfer)}
+    # 1,600 shares at USD 100: 100 shares (USD 10,000) a quarter from 1 Mar 2027, none of them
+    # before the move.
+    EquityGrantFactory(
+        package=stay.package,
+        label="Refresher 2026",
+        value=Decimal("160000"),
+        grant_price=Decimal("100"),
+        vest_start=today,
+    )
+    board = board_build(user=alice, mc_paths=0)
+    gained = {o.pk: board.evaluation(str(o.pk)).value - before[o.pk] for o in (stay, transfer)}
+    quarters = 16  # 1 Mar 2027 to 1 Dec 2030, the window's last day
+    assert gained[stay.pk] == pytest.approx(quarters * 10_000)
+    assert gained[transfer.pk] == pytest.approx(quarters * 10_000)
+
+
+def test_copies_of_the_held_grants_in_a_transfer_are_removed_once(alice):
+    """The migration that came with held grants removes a transfer's copies of them."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("offers.migrations.0008_transfer_held_grants")
+    stay = OfferFactory(owner=alice, kind=Offer.Kind.STAY)
+    transfer = OfferFactory(owner=alice, kind=Offer.Kind.INTERNAL)
+    held = EquityGrantFactory(package=stay.package, value=Decimal("360000"))
+    copy = EquityGrantFactory(
+        package=transfer.package, label="Initial grant (kept)", value=Decimal("360000")
+    )
+    own = EquityGrantFactory(package=transfer.package, label="Retention", value=Decimal("50000"))
+    migration.forwards(apps, None)
+    assert set(EquityGrant.objects.values_list("pk", flat=True)) == {held.pk, own.pk}
+    assert not EquityGrant.objects.filter(pk=copy.pk).exists()
