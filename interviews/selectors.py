@@ -282,3 +282,23 @@ def analytics_input(*, user: AbstractBaseUser) -> tuple[list[dict[str, Any]], li
         .values("process_id", "process__company__name", "kind", "signal", "order")
     ]
     return plain_processes, plain_rounds
+
+
+def comparison_processes(*, user: AbstractBaseUser) -> QuerySet[Process]:
+    """Return the user's processes for the comparison export, with their round counts."""
+    return (
+        Process.objects.filter(owner=user)
+        .select_related("company", "target_level", "offered_level", "debrief")
+        .annotate(n_rounds=Count("rounds"))
+        .order_by("company__name", "role", "id")
+    )
+
+
+def comparison_rounds(*, user: AbstractBaseUser) -> QuerySet[Round]:
+    """Return the user's rounds for the comparison export, with their questions."""
+    return (
+        Round.objects.filter(owner=user)
+        .select_related("process__company")
+        .prefetch_related("questions")
+        .order_by("process__company__name", "process__role", "process_id", "order", "id")
+    )

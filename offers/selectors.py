@@ -48,3 +48,8 @@ def scenario_list(*, user: AbstractBaseUser) -> QuerySet[Scenario]:
 def scenario_get(*, user: AbstractBaseUser, pk: int) -> Scenario:
     """Return one of the user's scenarios or 404."""
     return get_object_or_404(scenario_list(user=user), pk=pk)
+
+
+def scenario_list_by_option(*, user: AbstractBaseUser) -> QuerySet[Scenario]:
+    """Return the user's scenarios by option name, then name (the comparison export's order)."""
+    return scenario_list(user=user).order_by("offer__name", "name", "id")

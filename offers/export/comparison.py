@@ -13,15 +13,29 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import assumption_terms, describe_schedule
+from interviews.selectors import comparison_processes, comparison_rounds
 from offers.board import COMPONENTS, Board, Evaluation, board_build
 from offers.export.readable import readable_build
+from offers.export.rows import (
+    AssumptionRow,
+    ComparisonMeta,
+    CriterionRow,
+    FxRateRow,
+    NegotiationRow,
+    OptionRow,
+    ProcessRow,
+    RoundRow,
+    ScenarioRow,
+    VestingRow,
+    YearlyRow,
+)
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer
+from offers.selectors import scenario_list_by_option
 
 logger = logging.getLogger(__name__)
 
@@ -36,18 +50,18 @@ Progress = Callable[[int], None]
 
 @dataclasses.dataclass
 class Comparison:
-    """Everything an export shows, as JSON-ready lists of dicts."""
+    """Everything an export shows, as JSON-ready lists of typed rows (`offers.export.rows`)."""
 
-    meta: dict[str, Any]
-    options: list[dict[str, Any]]
-    yearly: list[dict[str, Any]]
-    assumptions: list[dict[str, Any]]
-    vesting: list[dict[str, Any]]
-    fx_rates: list[dict[str, Any]]
-    negotiation: list[dict[str, Any]]
-    scenarios: list[dict[str, Any]]
-    processes: list[dict[str, Any]]
-    rounds: list[dict[str, Any]]
+    meta: ComparisonMeta
+    options: list[OptionRow]
+    yearly: list[YearlyRow]
+    assumptions: list[AssumptionRow]
+    vesting: list[VestingRow]
+    fx_rates: list[FxRateRow]
+    negotiation: list[NegotiationRow]
+    scenarios: list[ScenarioRow]
+    processes: list[ProcessRow]
+    rounds: list[RoundRow]
     # For the formats a person reads (XLSX, report): summary sentences, home zone, scenario
     # outcomes (see offers.export.readable). Not part of the JSON document's schema.
     people: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -96,7 +110,7 @@ def _iso(value: dt.date | dt.datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
+def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
     """Return the tidy rows of one option: the board's own figures, in home currency.
 
     Per year: the gross components, ``total`` (gross) and ``tax`` with basis ``gross``, and
@@ -104,9 +118,9 @@ def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
     """
     assert ev.yearly is not None
     frame = ev.yearly
-    rows = []
+    rows: list[YearlyRow] = []
 
-    def row(year: int, component: str, basis: str, amount: float) -> dict[str, Any]:
+    def row(year: int, component: str, basis: str, amount: float) -> YearlyRow:
         return {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -127,7 +141,7 @@ def _yearly_rows(ev: Evaluation, home: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _criteria(ranked: Any) -> dict[str, dict[str, Any]]:
+def _criteria(ranked: Any) -> dict[str, CriterionRow]:
     return {
         name: {
             "score": float(c.score),
@@ -139,7 +153,7 @@ def _criteria(ranked: Any) -> dict[str, dict[str, Any]]:
     }
 
 
-def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
+def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
     offer = ev.offer
     package = offer.package
     spec = ev.spec
@@ -178,12 +192,12 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> dict[str, Any]:
     }
 
 
-def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:
     assert ev.spec is not None
     spec = ev.spec
     facts = assumption_terms(spec)
     stock = facts["stock"]
-    row = {
+    row: AssumptionRow = {
         "option_key": ev.key,
         "option": ev.offer.name,
         "currency": spec.currency,
@@ -208,7 +222,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
         "projected_price_by_year": [float(p) for p in stock["projected_price_by_year"]],
         "grant_value_total": float(facts["grant_value_total"]),
     }
-    vesting = [
+    vesting: list[VestingRow] = [
         {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -243,9 +257,9 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[dict[str, Any], list[di
     return row, vesting
 
 
-def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[dict[str, Any]]:
+def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[NegotiationRow]:
     """Return the negotiation points of the top options; an option whose points fail has none."""
-    rows: list[dict[str, Any]] = []
+    rows: list[NegotiationRow] = []
     top = [ev for _ranked, ev in board.ranked[:NEGOTIATION_TOP]]
     if len(board.evaluations) > NEGOTIATION_TOP:
         # Each option's points weigh it against the others: against the top of the ranking
@@ -283,17 +297,8 @@ def _decimal(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
-def _scenarios(user: AbstractBaseUser) -> list[Scenario]:
-    """Return the user's scenarios in the export's order (rows and outcomes share it)."""
-    return list(
-        Scenario.objects.filter(owner=user)
-        .select_related("offer", "level")
-        .order_by("offer__name", "name", "id")
-    )
-
-
-def _scenario_rows(scenarios: list[Scenario]) -> list[dict[str, Any]]:
-    rows = []
+def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
+    rows: list[ScenarioRow] = []
     for s in scenarios:
         result = s.mc_result if isinstance(s.mc_result, dict) else {}
         rows.append(
@@ -319,16 +324,9 @@ def _scenario_rows(scenarios: list[Scenario]) -> list[dict[str, Any]]:
     return rows
 
 
-def _interview_rows(user: AbstractBaseUser) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    from interviews.models import Process, Round
-
-    processes = []
-    for p in (
-        Process.objects.filter(owner=user)
-        .select_related("company", "target_level", "offered_level", "debrief")
-        .annotate(n_rounds=Count("rounds"))
-        .order_by("company__name", "role", "id")
-    ):
+def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[RoundRow]]:
+    processes: list[ProcessRow] = []
+    for p in comparison_processes(user=user):
         debrief = getattr(p, "debrief", None)
         processes.append(
             {
@@ -348,13 +346,8 @@ def _interview_rows(user: AbstractBaseUser) -> tuple[list[dict[str, Any]], list[
                 "next_step": p.next_step,
             }
         )
-    rounds = []
-    for r in (
-        Round.objects.filter(owner=user)
-        .select_related("process__company")
-        .prefetch_related("questions")
-        .order_by("process__company__name", "process__role", "process_id", "order", "id")
-    ):
+    rounds: list[RoundRow] = []
+    for r in comparison_rounds(user=user):
         rounds.append(
             {
                 "process_key": str(r.process_id),
@@ -390,7 +383,10 @@ def comparison_build(
     home = prefs.home_currency
     by_key = {r.key: r for r in board.ranking}
     ordered = [ev for _r, ev in board.ranked] + board.failed
-    options, yearly, assumption_rows, vesting = [], [], [], []
+    options: list[OptionRow] = []
+    yearly: list[YearlyRow] = []
+    assumption_rows: list[AssumptionRow] = []
+    vesting: list[VestingRow] = []
     for ev in ordered:
         options.append(_option_row(ev, by_key.get(ev.key), board))
         if ev.error:
@@ -408,11 +404,12 @@ def comparison_build(
         }
     )
     negotiation = _negotiation_rows(user, board)
-    scenario_list = _scenarios(user)
+    # Rows and outcomes share the export's order of scenarios.
+    scenario_list = list(scenario_list_by_option(user=user))
     scenarios = _scenario_rows(scenario_list)
     processes, rounds = _interview_rows(user)
     report(75)
-    meta = {
+    meta: ComparisonMeta = {
         "generated_at": timezone.now().isoformat(timespec="seconds"),
         "user": user.get_username(),
         "home_currency": home,

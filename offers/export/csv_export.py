@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from accounts.wording import choice_label
 from offers.charts import component_label
 from offers.export import neutralise, utf8
 from offers.export.comparison import Comparison
 
-COLUMNS = (
+# Final: the names stay literals, the keys of a typed yearly row.
+COLUMNS: Final = (
     "option_key",
     "option",
     "year",

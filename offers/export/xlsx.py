@@ -22,6 +22,7 @@ from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
 from offers.export.comparison import Comparison
 from offers.export.readable import fit_pct, local_time
+from offers.export.rows import AssumptionRow
 from offers.export.xlsx_rows import Rows, Styled, splice
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -565,7 +566,7 @@ def _when(sheet: Sheet, value: dt.datetime | None) -> Any:
     return sheet.cell(value, LOCAL_TIME)
 
 
-def _tax_cell(sheet: Sheet, c: Comparison, a: dict[str, Any]) -> Any:
+def _tax_cell(sheet: Sheet, c: Comparison, a: AssumptionRow) -> Any:
     """Return the flat tax %, or the tax rule in words where a progressive table applies."""
     if c.people.get("progressive_tax", {}).get(a["option_key"]):
         return sheet.cell(a["tax_rule"])

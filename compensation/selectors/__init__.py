@@ -1,0 +1,109 @@
+"""Reads of companies, bands, FX rates and packages, and the bridge from packages to the engine.
+
+One module a concern: `queries` (querysets and gets by owner), `fx` (exchange rates), `spec`
+(package terms to the engine's PackageSpec), `bands` (band choice and where a package sits),
+`charts` (the band figure). The public names are re-exported here: import them from
+`compensation.selectors`.
+"""
+
+from __future__ import annotations
+
+from compensation.selectors.bands import (
+    TOP_OF_BAND_SHARE,
+    band_for,
+    band_position,
+    bands_for_levels,
+    grant_value,
+    next_level,
+    percentile_in_band,
+    yearly_stock_value,
+)
+from compensation.selectors.charts import band_position_figure
+from compensation.selectors.fx import (
+    PIVOT_CURRENCY,
+    FxTable,
+    fx_rate,
+    fx_rate_for_owner,
+    fx_table,
+)
+from compensation.selectors.queries import (
+    band_get_own,
+    band_list,
+    companies_by_name,
+    company_get,
+    company_get_own,
+    company_list,
+    fx_get_own,
+    fx_list,
+    level_list,
+    levels_by_code,
+    location_get_own,
+    location_list,
+    locations_by_name,
+    package_get,
+    package_list,
+)
+from compensation.selectors.spec import (
+    EVEN_QUARTERLY,
+    Rate,
+    bonus_cycle_of,
+    grant_price_currency,
+    package_rate,
+    package_terms,
+    package_to_spec,
+    preset_vesting,
+    schedule_of,
+    sign_on_of,
+    stock_currency,
+    tax_rate_pct,
+    tax_rule_words,
+    terms_rate,
+    usual_vesting,
+)
+
+__all__ = [
+    "EVEN_QUARTERLY",
+    "FxTable",
+    "PIVOT_CURRENCY",
+    "Rate",
+    "TOP_OF_BAND_SHARE",
+    "band_for",
+    "band_get_own",
+    "band_list",
+    "band_position",
+    "band_position_figure",
+    "bands_for_levels",
+    "bonus_cycle_of",
+    "companies_by_name",
+    "company_get",
+    "company_get_own",
+    "company_list",
+    "fx_get_own",
+    "fx_list",
+    "fx_rate",
+    "fx_rate_for_owner",
+    "fx_table",
+    "grant_price_currency",
+    "grant_value",
+    "level_list",
+    "levels_by_code",
+    "location_get_own",
+    "location_list",
+    "locations_by_name",
+    "next_level",
+    "package_get",
+    "package_list",
+    "package_rate",
+    "package_terms",
+    "package_to_spec",
+    "percentile_in_band",
+    "preset_vesting",
+    "schedule_of",
+    "sign_on_of",
+    "stock_currency",
+    "tax_rate_pct",
+    "tax_rule_words",
+    "terms_rate",
+    "usual_vesting",
+    "yearly_stock_value",
+]

@@ -1,0 +1,206 @@
+"""Which band a level compares against, and where a package sits in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Case, F, IntegerField, QuerySet, Value, When
+from django.utils.translation import gettext as _
+
+from compensation.models import Band, EquityGrant, Level, Package
+from compensation.selectors.charts import band_position_figure
+from compensation.selectors.fx import FxTable, fx_rate_for_owner
+from compensation.selectors.queries import band_list
+from compensation.selectors.spec import grant_price_currency
+
+TOP_OF_BAND_SHARE = Decimal("0.98")
+
+
+def next_level(level: Level) -> Level | None:
+    """Return the next rung up the same company's ladder, or None at the top."""
+    return (
+        Level.objects.filter(company_id=level.company_id, order__gt=level.order)
+        .order_by("order", "id")
+        .first()
+    )
+
+
+def _ranked_bands(
+    qs: QuerySet[Band],
+    *,
+    user: AbstractBaseUser,
+    currency: str | None = None,
+    location: str | None = None,
+) -> QuerySet[Band]:
+    """Return bands best first: in ``currency``, at ``location``, the user's own, the newest."""
+    qs = qs.annotate(
+        mine=Case(When(owner=user, then=Value(0)), default=Value(1), output_field=IntegerField()),
+        cur_rank=Case(
+            When(currency=currency or "", then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+        loc_rank=Case(
+            When(location__iexact=location or "", then=Value(0)),
+            default=Value(1),
+            output_field=IntegerField(),
+        ),
+    )
+    order: list[Any] = ["mine", F("as_of").desc(nulls_last=True), "-id"]
+    if location:
+        order.insert(0, "loc_rank")
+    if currency:
+        order.insert(0, "cur_rank")
+    return qs.order_by(*order)
+
+
+def band_for(
+    *,
+    user: AbstractBaseUser,
+    level: Level | None,
+    currency: str | None = None,
+    location: str | None = None,
+) -> Band | None:
+    """Return the band to compare against: the user's own before shared, then the newest.
+
+    With ``currency`` (and ``location``), bands in that currency (at that place) come first.
+    """
+    if level is None:
+        return None
+    qs = band_list(user=user, level=level)
+    return _ranked_bands(qs, user=user, currency=currency, location=location).first()
+
+
+def bands_for_levels(*, user: AbstractBaseUser, level_ids: Iterable[int]) -> dict[int, Band]:
+    """Return each level's band as ``band_for`` picks it (no currency or place), in one query."""
+    ids = set(level_ids)
+    if not ids:
+        return {}
+    found: dict[int, Band] = {}
+    for band in _ranked_bands(band_list(user=user).filter(level_id__in=ids), user=user):
+        found.setdefault(band.level_id, band)
+    return found
+
+
+def percentile_in_band(value: float, low: float, mid: float, high: float) -> float | None:
+    """Return 0 at min, 50 at mid, 100 at max (piecewise linear, extrapolated beyond)."""
+    if high <= low:
+        return 50.0 if value == low else None
+    if value <= mid:
+        a, b, pa, pb = (low, mid, 0.0, 50.0) if mid > low else (mid, high, 50.0, 100.0)
+    else:
+        a, b, pa, pb = (mid, high, 50.0, 100.0) if high > mid else (low, mid, 0.0, 50.0)
+    return pa + (pb - pa) * (value - a) / (b - a)
+
+
+def grant_value(grant: EquityGrant) -> Decimal:
+    """Return a grant's value at its grant price, in its price currency."""
+    if grant.value is not None:
+        return grant.value
+    return (grant.shares or Decimal(0)) * grant.grant_price
+
+
+def yearly_stock_value(package: Package, fx: FxTable | None = None) -> Decimal:
+    """Return the initial grants' value per vesting year in the package currency.
+
+    That is grant value / vesting years, each grant converted from its price currency
+    (raises LookupError naming the pair without a rate).
+    """
+    total = Decimal(0)
+    for grant in package.grants.all():
+        years = len(grant.weights) if isinstance(grant.weights, list) and grant.weights else 4
+        currency = grant_price_currency(grant, package)
+        factor = Decimal(1)
+        if currency != package.currency:
+            factor = (
+                fx.decimal_rate(currency, package.currency)
+                if fx is not None
+                else fx_rate_for_owner(
+                    owner_id=package.owner_id, currency=currency, to_currency=package.currency
+                )
+            )
+        total += grant_value(grant) * factor / years
+    return total
+
+
+def _band_figures(band: Band, factor: Decimal) -> dict[str, dict[str, float]]:
+    def conv(v: Decimal) -> float:
+        return float(v * factor)
+
+    return {
+        "base": {
+            "min": conv(band.base_min),
+            "mid": conv(band.base_mid),
+            "max": conv(band.base_max),
+        },
+        "stock": {
+            "min": conv(band.stock_min),
+            "mid": conv(band.stock_mid),
+            "max": conv(band.stock_max),
+        },
+    }
+
+
+def _factor(package: Package, band: Band | None) -> Decimal:
+    if band is None or band.currency == package.currency:
+        return Decimal(1)
+    return fx_rate_for_owner(
+        owner_id=package.owner_id, currency=band.currency, to_currency=package.currency
+    )
+
+
+def band_position(*, package: Package, band: Band, next_band: Band | None = None) -> dict[str, Any]:
+    """Return where base, yearly stock and bonus target sit in the band, with a chart.
+
+    Percentiles: 0 at min, 50 at mid, 100 at max, piecewise linear, below 0 or above 100
+    outside the band. Bands in another currency are converted into the package's
+    (raises LookupError without a rate). Yearly stock is grant value / vesting years.
+    """
+    factor = _factor(package, band)
+    figures = _band_figures(band, factor)
+    next_figures = _band_figures(next_band, _factor(package, next_band)) if next_band else None
+    values = {"base": float(package.base), "stock": float(yearly_stock_value(package))}
+    labels = {"base": _("Base salary"), "stock": _("Yearly stock (grant value / vesting years)")}
+    components: list[dict[str, Any]] = []
+    for key in ("base", "stock"):
+        fig = figures[key]
+        pct = percentile_in_band(values[key], fig["min"], fig["mid"], fig["max"])
+        components.append(
+            {
+                "key": key,
+                "label": labels[key],
+                "value": values[key],
+                **fig,
+                "percentile": None if pct is None else round(pct, 1),
+                "next": next_figures[key] if next_figures else None,
+            }
+        )
+    bonus_value = float(package.bonus_target_pct)
+    bonus_band = float(band.bonus_target_pct)
+    bonus = {
+        "key": "bonus_target_pct",
+        "label": _("Bonus target %"),
+        "value": bonus_value,
+        "band": bonus_band,
+        "delta": round(bonus_value - bonus_band, 3),
+        "next": float(next_band.bonus_target_pct) if next_band else None,
+    }
+    at_top = values["base"] >= float(TOP_OF_BAND_SHARE) * figures["base"]["max"]
+    by_key = {c["key"]: c for c in components}
+    return {
+        "currency": package.currency,
+        "band": band,
+        "next_band": next_band,
+        "converted_from": band.currency if band.currency != package.currency else None,
+        "components": components,
+        "base": by_key["base"],
+        "stock": by_key["stock"],
+        "bonus": bonus,
+        "at_top_of_band": at_top,
+        "figure": band_position_figure(
+            components, currency=package.currency, level=str(band.level), next_band=next_band
+        ),
+    }

@@ -1,0 +1,331 @@
+"""A package's terms and the bridge from them to the engine's PackageSpec."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from compensation import engine
+from compensation.engine import tax as engine_tax
+from compensation.models import (
+    BonusCycle,
+    Company,
+    EquityGrant,
+    Package,
+    Refresher,
+    SignOn,
+    tax_regime_label,
+)
+from compensation.selectors.fx import FxTable, fx_rate_for_owner
+from compensation.terms import (
+    TERM_FIELDS,
+    GrantTerms,
+    PackageTerms,
+    RefresherTerms,
+    SignOnTerms,
+    Vesting,
+)
+
+
+def tax_rate_pct(package: Package) -> Decimal:
+    """Return the effective tax % of the package's location, or 0 without one."""
+    if package.location_id is None or package.location is None:
+        return Decimal(0)
+    return package.location.effective_tax_pct
+
+
+def tax_rule_words(spec: engine.PackageSpec, period: tuple[dt.date, dt.date] | None = None) -> str:
+    """Return the tax rule of a spec in words: its regime and tax years, or the flat fallback.
+
+    ``period`` (first and last day counted) says which tax years the words are for; None:
+    the spec's own projected years.
+    """
+    if spec.tax_regime:
+        regime = engine_tax.regime_get(spec.tax_regime)
+        years = (
+            spec.tax_years
+            if period is None
+            else (regime.tax_year_of(period[0]), regime.tax_year_of(period[1]))
+        )
+        return tax_regime_label(regime, years)
+    return _("flat %(rate)s%% (no tax table for this place)") % {"rate": f"{spec.tax_rate_pct:g}"}
+
+
+def schedule_of(item: EquityGrant | Refresher | Vesting) -> engine.VestingSchedule:
+    """Return the engine schedule of a grant or refresher (raises EngineInputError)."""
+    weights = item.weights
+    if not isinstance(weights, list | tuple) or not weights:
+        raise engine.EngineInputError("weights", _("must be a list of yearly percentages"))
+    freqs = item.year_frequencies
+    dates = item.vest_dates
+    if dates and not isinstance(dates, list | tuple):
+        raise engine.EngineInputError("vest_dates", _("must be a list of [month, day] pairs"))
+    return engine.VestingSchedule(
+        total_months=12 * len(weights),
+        cliff_months=int(item.cliff_months),
+        frequency_months=int(item.frequency_months),
+        year_weights=tuple(float(w) for w in weights),
+        year_frequencies=tuple(int(f) for f in freqs) if freqs else None,
+        vest_dates=tuple(tuple(pair) for pair in dates) if dates else None,  # type: ignore[misc]
+    )
+
+
+def bonus_cycle_of(package: Package | PackageTerms) -> engine.BonusCycle | None:
+    """Return the engine bonus cycle of a package (None: each year from its start date).
+
+    Raises EngineInputError for a cut-off day its month lacks, whatever the cycle.
+    """
+    cutoff = None
+    if package.bonus_cutoff_month and package.bonus_cutoff_day:
+        cutoff = (int(package.bonus_cutoff_month), int(package.bonus_cutoff_day))
+        engine.check_calendar_dates("cutoff", [cutoff])
+    if package.bonus_cycle == BonusCycle.ANNIVERSARY:
+        return None
+    return engine.BonusCycle(
+        start_month=1
+        if package.bonus_cycle == BonusCycle.CALENDAR
+        else int(package.bonus_fiscal_start_month),
+        payout_month=int(package.bonus_payout_month),
+        prorate_first_year=bool(package.bonus_prorate_first_year),
+        cutoff=cutoff,
+        paid_if_left=bool(package.bonus_paid_if_left),
+    )
+
+
+def sign_on_of(item: SignOn | SignOnTerms) -> engine.SignOn:
+    """Return the engine sign-on of a row (raises EngineInputError)."""
+    instalments = item.instalments
+    if instalments and not isinstance(instalments, list | tuple):
+        raise engine.EngineInputError("instalments", _("must be a list of [months, share] pairs"))
+    return engine.SignOn(
+        amount=float(item.amount),
+        year=item.year,
+        clawback_months=item.clawback_months,
+        instalments=tuple(tuple(p) for p in instalments) if instalments else ((0, 1.0),),  # type: ignore[misc]
+        clawback_kind=item.clawback_kind,
+    )
+
+
+EVEN_QUARTERLY = engine.VESTING_PRESETS["even_4y_quarterly"]
+
+
+def _f(value: Decimal | float | int | None, default: float = 0.0) -> float:
+    return default if value is None else float(value)
+
+
+def stock_currency(package: Package) -> str:
+    """Return the currency the package's stock is priced in: the company's, else the package's."""
+    company = package.company
+    return company.currency if company is not None else package.currency
+
+
+def grant_price_currency(grant: EquityGrant, package: Package) -> str:
+    """Return the currency of a grant's price and value (blank: the stock's currency)."""
+    return grant.price_currency or stock_currency(package)
+
+
+Rate = Callable[[str, str], float]
+
+
+def package_rate(package: Package, fx: FxTable | None = None) -> Rate:
+    """Return a rate function for the package's owner: ``fx`` when given, else a query per pair."""
+
+    def rate(currency: str, to_currency: str) -> float:
+        if currency.upper() == to_currency.upper():
+            return 1.0
+        if fx is not None:
+            return fx.rate(currency, to_currency)
+        return float(
+            fx_rate_for_owner(owner_id=package.owner_id, currency=currency, to_currency=to_currency)
+        )
+
+    return rate
+
+
+def preset_vesting(name: str) -> Vesting:
+    """Return a named vesting preset (even quarterly over 4 years for an unknown name)."""
+    schedule = engine.VESTING_PRESETS.get(name) or EVEN_QUARTERLY
+    return Vesting(
+        weights=tuple(float(w) for w in schedule.year_weights),
+        cliff_months=schedule.cliff_months,
+        frequency_months=schedule.frequency_months,
+        year_frequencies=tuple(schedule.year_frequencies) if schedule.year_frequencies else None,
+        vest_dates=tuple(tuple(p) for p in schedule.vest_dates) if schedule.vest_dates else None,
+    )
+
+
+def usual_vesting(company: Company | None, preset: str = "") -> Vesting:
+    """Return ``preset``, else the company's usual vesting, else even quarterly over 4 years."""
+    return preset_vesting(preset or (company.vesting_preset if company is not None else ""))
+
+
+def package_terms(package: Package) -> PackageTerms:
+    """Return the terms of a package: the one reader (no query when prefetched).
+
+    Reads the prefetched sign-ons, grants and refreshers, as `package_list` loads them.
+    """
+    company = package.company
+    return PackageTerms(
+        **{name: getattr(package, name) for name in TERM_FIELDS},
+        sign_ons=tuple(
+            SignOnTerms(
+                amount=s.amount,
+                year=s.year,
+                clawback_months=s.clawback_months,
+                clawback_kind=s.clawback_kind,
+                instalments=s.instalments,
+                id=s.pk,
+            )
+            for s in package.sign_ons.all()
+        ),
+        grants=tuple(
+            GrantTerms(
+                label=g.label,
+                value=g.value,
+                shares=g.shares,
+                grant_price=g.grant_price,
+                price_currency=g.price_currency,
+                vest_start=g.vest_start,
+                vesting=Vesting.of(g),
+                id=g.pk,
+            )
+            for g in package.grants.all()
+        ),
+        refreshers=tuple(
+            RefresherTerms(
+                yearly_value=r.yearly_value, first_year=r.first_year, vesting=Vesting.of(r), id=r.pk
+            )
+            for r in package.refreshers.all()
+        ),
+        stock_currency=stock_currency(package),
+        share_price=company.share_price if company is not None else Decimal(0),
+        usual_vesting=usual_vesting(company),
+    )
+
+
+def terms_rate(package: Package, fx: FxTable | None = None) -> Callable[[str, str], Decimal]:
+    """Return the exact rate function a change's amounts convert with (see `package_rate`)."""
+
+    def rate(currency: str, to_currency: str) -> Decimal:
+        if fx is not None:
+            return fx.decimal_rate(currency, to_currency)
+        return fx_rate_for_owner(
+            owner_id=package.owner_id, currency=currency, to_currency=to_currency
+        )
+
+    return rate
+
+
+def _price_of(terms: PackageTerms, rate: Rate) -> float:
+    """Return today's share price in the stock's currency (see `stock_currency`).
+
+    Without a company price, the first grant's price (converted into the stock's
+    currency) stands in; without either, 1.
+    """
+    price = float(terms.share_price)
+    if price <= 0 and terms.grants:
+        first = terms.grants[0]
+        price = float(first.grant_price) * rate(
+            terms.grant_currency(first), terms.stock_currency or terms.currency
+        )
+    return price if price > 0 else 1.0
+
+
+def package_to_spec(
+    package: Package,
+    *,
+    horizon_years: int,
+    terms: PackageTerms | None = None,
+    fx_to_home: float = 1.0,
+    tax_rate_pct: float | None = None,
+    start: dt.date | None = None,
+    growth_pct: float | Decimal | None = None,
+    volatility_pct: float | Decimal | None = None,
+    fx: FxTable | None = None,
+) -> engine.PackageSpec:
+    """Return the engine's PackageSpec of a package's terms: the one bridge to the engine.
+
+    ``terms`` are the package's (`package_terms`, read from the prefetched sign-ons, grants
+    and refreshers) unless given, e.g. with a scenario's change applied (`apply_change`);
+    the company's stock assumptions come from the package's company. The stock is priced in
+    the company's currency (`stock_currency`); grant values and prices are converted from
+    each grant's price currency into it (the share count, value / price, does not change)
+    and vests are converted into the package currency at the FX rate. Rates come from ``fx``
+    (an `FxTable`), or are queried for the package's owner without one; a missing rate
+    raises LookupError naming the pair. ``start`` moves the grants' vesting starts by the
+    same number of days. A package with a ``tax_regime`` is taxed by that regime's brackets
+    in its currency (``fx_to_tax`` from the FX table); without one, by the location's flat
+    rate. Raises EngineInputError for inconsistent data.
+    """
+    terms = terms if terms is not None else package_terms(package)
+    company = package.company
+    start = start or terms.start_date
+    shift = start - terms.start_date
+    rate = package_rate(package, fx)
+    has_stock = bool(terms.grants or terms.refreshers)
+    currency = (terms.stock_currency or terms.currency) if has_stock else terms.currency
+    # Nothing vests without grants or refreshers: no rate is needed then.
+    stock_fx = rate(currency, terms.currency) if currency != terms.currency else 1.0
+    stock = engine.Stock(
+        price=_price_of(terms, rate) if has_stock else 1.0,
+        growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
+        volatility_pct=_f(
+            volatility_pct if volatility_pct is not None else company and company.volatility_pct
+        ),
+        liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
+        ticker=(company.ticker or None) if company else None,
+        currency=currency if currency != terms.currency else None,
+        fx_to_package=stock_fx,
+    )
+    spec_grants = []
+    for g in terms.grants:
+        # Value and price move together into the stock's currency: the shares stay put.
+        k = rate(terms.grant_currency(g), currency)
+        spec_grants.append(
+            engine.Grant(
+                value=_f(g.value) * k if g.value is not None else None,
+                shares=_f(g.shares) if g.value is None else None,
+                grant_price=float(g.grant_price) * k,
+                schedule=schedule_of(g.vesting),
+                vest_start=g.vest_start + shift,
+            )
+        )
+    refreshers = [
+        engine.Refresher(
+            yearly_value=float(r.yearly_value),
+            schedule=schedule_of(r.vesting),
+            first_year=r.first_year,
+        )
+        for r in terms.refreshers
+    ]
+    regime = terms.tax_regime or None
+    fx_to_tax = 1.0
+    if regime is not None:
+        regime_currency = engine_tax.regime_get(regime).currency
+        if regime_currency != terms.currency:
+            fx_to_tax = rate(terms.currency, regime_currency)
+    location = terms.location
+    flat = location.effective_tax_pct if location is not None else Decimal(0)
+    return engine.PackageSpec(
+        name=package.name,
+        start=start,
+        horizon_years=horizon_years,
+        currency=terms.currency,
+        base=float(terms.base),
+        raise_pct=float(terms.raise_pct),
+        bonus_target_pct=float(terms.bonus_target_pct),
+        bonus_multiplier=float(terms.bonus_multiplier),
+        bonus_cycle=bonus_cycle_of(terms),
+        sign_on=tuple(sign_on_of(s) for s in terms.sign_ons),
+        grants=tuple(spec_grants),
+        refreshers=tuple(refreshers),
+        stock=stock,
+        relocation=float(terms.relocation),
+        fx_to_home=float(fx_to_home),
+        tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else flat),
+        tax_regime=regime,
+        fx_to_tax=fx_to_tax,
+    )

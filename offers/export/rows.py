@@ -1,0 +1,204 @@
+"""The rows of a comparison, typed: one TypedDict per list of `Comparison` (its JSON schema's).
+
+TypedDicts, not dataclasses: a row is the plain dict the JSON document, the writers and the
+templates read, key for key in this order; the types only say which keys it has.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class ComparisonMeta(TypedDict):
+    """Who the comparison is for and on what basis it values the options."""
+
+    generated_at: str
+    user: str
+    home_currency: str
+    basis: str
+    basis_label: str
+    window_start: str
+    window_end: str
+    horizon_years: int
+    risk_percentile: int
+    weights: dict[str, float]
+
+
+class CriterionRow(TypedDict):
+    """One ranking criterion's score for an option."""
+
+    score: float
+    weight: float
+    contribution: float
+    explanation: str
+
+
+class OptionRow(TypedDict):
+    """One option: its terms, headline values in home currency and place in the ranking."""
+
+    key: str
+    name: str
+    company: str
+    kind: str
+    status: str
+    level: str
+    location: str
+    remote_policy: str
+    remote_weeks_per_year: float
+    overlap_hours: float | None
+    start_date: str | None
+    deadline: str | None
+    currency: str
+    fx_to_home: float
+    tax_rate_pct: float | None
+    tax_rule: str
+    rank: int | None
+    score: float | None
+    comp_value_home: float | None
+    bridge_home: float
+    first_year_home: float | None
+    horizon_total_home: float | None
+    excluded: bool
+    exclusion_reasons: list[str]
+    error: str
+    notes: str
+    criteria: dict[str, CriterionRow]
+
+
+class YearlyRow(TypedDict):
+    """One amount: (option_key, year, component, basis) is a key."""
+
+    option_key: str
+    option: str
+    year: int
+    component: str
+    basis: str
+    currency: str
+    in_home_currency: bool
+    amount: float
+
+
+class AssumptionRow(TypedDict):
+    """The terms and stock assumptions an option is valued with."""
+
+    option_key: str
+    option: str
+    currency: str
+    home_currency: str
+    fx_to_home: float
+    tax_rate_pct: float
+    tax_rule: str
+    location: str
+    start: str
+    horizon_years: int
+    base: float
+    raise_pct: float
+    bonus_target_pct: float
+    bonus_multiplier: float
+    sign_on_total: float
+    relocation: float
+    ticker: str
+    share_price: float
+    growth_pct: float
+    volatility_pct: float
+    liquidity_discount_pct: float
+    projected_price_by_year: list[float]
+    grant_value_total: float
+
+
+class VestingRow(TypedDict):
+    """One grant or refresher of an option and its schedule."""
+
+    option_key: str
+    option: str
+    kind: str
+    label: str
+    value: float
+    shares: float | None
+    price: float | None
+    first_year: int | None
+    start: str | None
+    end: str | None
+    schedule: str
+
+
+class FxRateRow(TypedDict):
+    """One rate an option's currency converts into home currency with."""
+
+    currency: str
+    to_currency: str
+    rate: float
+
+
+class NegotiationRow(TypedDict):
+    """One negotiation point of an option."""
+
+    option_key: str
+    option: str
+    priority: int
+    title: str
+    ask_amount: float | None
+    ask_currency: str
+    ask_term: str
+    trigger: str
+    evidence: str
+    rule: str
+    figures: dict[str, float | str]
+
+
+class ScenarioRow(TypedDict):
+    """One what-if scenario of an option, with its stored Monte Carlo result."""
+
+    option_key: str
+    option: str
+    name: str
+    base: float | None
+    raise_pct: float | None
+    extra_sign_on: float
+    extra_stock_yearly: float
+    refresher_yearly: float | None
+    level: str
+    remote_weeks_per_year: int | None
+    start_date: str | None
+    growth_pct: float | None
+    volatility_pct: float | None
+    mc_status: str
+    mc_result: dict[str, Any]
+    notes: str
+
+
+class ProcessRow(TypedDict):
+    """One interview process."""
+
+    process_key: str
+    company: str
+    role: str
+    team: str
+    stage: str
+    priority: int
+    source: str
+    first_contact: str | None
+    deadline: str | None
+    target_level: str
+    offered_level: str
+    rounds: int
+    debrief_decision: str
+    next_step: str
+
+
+class RoundRow(TypedDict):
+    """One interview round and its questions."""
+
+    process_key: str
+    company: str
+    role: str
+    order: int
+    kind: str
+    scheduled_at: str | None
+    timezone: str
+    duration_minutes: int
+    mode: str
+    interviewer: str
+    signal: str
+    self_assessment: int | None
+    questions: list[str]
