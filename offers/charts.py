@@ -9,18 +9,13 @@ import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
 from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
+from compensation.engine.components import PAY_COMPONENTS
 from offers.board import COMPONENTS, Board, Evaluation
 from offers.chart_text import plain, subtitle
 from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
-COMPONENT_COLORS = {
-    "base": "#3b5bdb",
-    "bonus": "#74c0fc",
-    "sign_on": "#f08c00",
-    "relocation": "#adb5bd",
-    "equity": "#2f9e44",
-}
+COMPONENT_COLORS = {c.key: c.colour for c in PAY_COMPONENTS}
 TAX_COLOR = "#868e96"
 # Options side by side in the yearly chart: on a wide screen, and on a phone.
 FACETS_WIDE = 5
@@ -36,16 +31,12 @@ def criterion_label(name: str) -> str:
 
 
 def component_label(name: str) -> str:
-    return {
-        "base": _("Base"),
-        "bonus": _("Bonus"),
-        "sign_on": _("Sign-on"),
-        "relocation": _("Relocation"),
-        "equity": _("Stock"),
-        "total": _("Total before tax"),
-        "tax": _("Tax"),
-        "net": _("After tax"),
-    }.get(name, name)
+    """Return the translated label of a pay component (the registry's) or of a total."""
+    labels = {c.key: c.label for c in PAY_COMPONENTS}
+    totals = {"total": _("Total before tax"), "tax": _("Tax"), "net": _("After tax")}
+    if name in labels:
+        return _(labels[name])
+    return str(totals.get(name, name))
 
 
 def short_name(name: str, limit: int) -> str:

@@ -13,17 +13,14 @@ import numpy as np
 import pandas as pd
 
 from .breakeven import breakeven
+from .components import COMPONENTS
 from .errors import EngineInputError, check_int
 from .io import as_list, options_from_dict, package_from_dict
 from .montecarlo import simulate
 from .projection import annualized, project_yearly
 
 PROJECT_COLUMNS = (
-    "base",
-    "bonus",
-    "sign_on",
-    "relocation",
-    "equity",
+    *COMPONENTS,
     "total",
     "cumulative",
     "total_home",

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .components import COMPONENTS, DATED_COMPONENTS
 from .dates import add_months
 from .errors import EngineInputError
 from .events import (
@@ -26,13 +27,9 @@ from .events import (
 from .spec import Grant, PackageSpec, Refresher
 from .vesting import describe_schedule, tranche_dates
 
-MONTHLY_COLUMNS = ("base", "bonus", "sign_on", "relocation", "equity_grants", "refreshers", "total")
+MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
-    "base",
-    "bonus",
-    "sign_on",
-    "relocation",
-    "equity",
+    *COMPONENTS,
     "total",
     "cumulative",
     "total_home",
@@ -85,7 +82,7 @@ def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
     Each payment is in the month holding its day (`events.cash_month`).
     """
     out = {"base": fixed_components_base(spec, months)}
-    for name in ("bonus", "sign_on", "relocation"):
+    for name in DATED_COMPONENTS:
         out[name] = np.zeros(months)
     until = add_months(spec.start, months) - ONE_DAY
     for payment in cash_payments(spec, until):
@@ -254,15 +251,9 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     def per_year(values: np.ndarray) -> np.ndarray:
         return np.asarray(values[: 12 * years].reshape(years, 12).sum(axis=1))
 
-    columns = {c: per_year(monthly[c]) for c in ("base", "bonus", "sign_on", "relocation")}
+    columns = {c: per_year(monthly[c]) for c in ("base", *DATED_COMPONENTS)}
     columns["equity"] = per_year(monthly["equity_grants"] + monthly["refreshers"])
-    total = (
-        columns["base"]
-        + columns["bonus"]
-        + columns["sign_on"]
-        + columns["relocation"]
-        + columns["equity"]
-    )
+    total = np.sum([columns[c] for c in COMPONENTS], axis=0)
     columns["total"] = total
     columns["cumulative"] = np.cumsum(total)
     total_home = total * spec.fx_to_home

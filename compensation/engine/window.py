@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .components import COMPONENTS, EQUITY_COMPONENTS
 from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int
 from .events import (
@@ -38,8 +39,6 @@ from .tax import (
     regime_get,
     tax_year_of,
 )
-
-COMPONENTS = ("base", "bonus", "sign_on", "relocation", "equity")
 
 # Which dated events to count: called with an event's day and its month; None counts all.
 EventFilter = Callable[[datetime.date, int], bool] | None
@@ -306,8 +305,9 @@ def _in_other_tax_year(origin: datetime.date, year_starts_month: int) -> EventFi
 
 
 def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    equity = values["equity"]
-    return np.asarray(sum(values.values()) - equity), equity
+    equity = sum(v for k, v in values.items() if k in EQUITY_COMPONENTS)
+    cash = sum(v for k, v in values.items() if k not in EQUITY_COMPONENTS)
+    return np.asarray(cash), np.asarray(equity)
 
 
 def segment_tax(

@@ -1,0 +1,50 @@
+"""The pay components: one registry for the engine's columns, the charts and the exports.
+
+Each component is a column of the engine's yearly figures (`window.window_yearly`,
+`projection.project_yearly`), with its label (an English message id, translated where it is
+shown), its chart colour and how tax treats it: ``cash`` or ``equity``, the two kinds a tax
+table's rows apply to (`tax.tables.APPLIES_TO`). The window, the command line, the charts,
+the XLSX and the JSON schema's enum read it; none keeps a list of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a label for translation (``makemessages`` finds it by this name)."""
+    return message
+
+
+@dataclass(frozen=True)
+class PayComponent:
+    """One component of pay: its engine column, label, chart colour, tax kind and timing."""
+
+    key: str
+    label: str
+    colour: str
+    taxed_as: str  # "cash" or "equity"
+    # How it is paid: "monthly" (base, by whole months), "dated" (payments on their days from
+    # `events.cash_payments`, whose kind is this key) or "vesting" (grants and refreshers).
+    paid: str
+
+
+PAY_COMPONENTS: tuple[PayComponent, ...] = (
+    PayComponent("base", gettext_noop("Base"), "#3b5bdb", "cash", "monthly"),
+    PayComponent("bonus", gettext_noop("Bonus"), "#74c0fc", "cash", "dated"),
+    PayComponent("sign_on", gettext_noop("Sign-on"), "#f08c00", "cash", "dated"),
+    PayComponent("relocation", gettext_noop("Relocation"), "#adb5bd", "cash", "dated"),
+    PayComponent("equity", gettext_noop("Stock"), "#2f9e44", "equity", "vesting"),
+)
+COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS)
+EQUITY_COMPONENTS: frozenset[str] = frozenset(
+    c.key for c in PAY_COMPONENTS if c.taxed_as == "equity"
+)
+# The components paid on their days (`events.cash_payments` gives each payment one of them).
+DATED_COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS if c.paid == "dated")
+
+
+def component(key: str) -> PayComponent:
+    """Return a pay component by its key (KeyError for an unknown one)."""
+    return next(c for c in PAY_COMPONENTS if c.key == key)

@@ -1,0 +1,59 @@
+"""The pay components are one registry: nothing keeps a list of its own."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from compensation.engine.cli import PROJECT_COLUMNS
+from compensation.engine.components import COMPONENTS, EQUITY_COMPONENTS, PAY_COMPONENTS
+from compensation.engine.projection import YEARLY_COLUMNS
+from compensation.engine.tax.tables import APPLIES_TO
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_every_component_has_a_label_colour_and_a_tax_kind():
+    assert len(set(COMPONENTS)) == len(COMPONENTS)
+    for c in PAY_COMPONENTS:
+        assert c.label and re.fullmatch(r"#[0-9a-f]{6}", c.colour)
+        assert c.taxed_as in APPLIES_TO and c.taxed_as != "all"
+    assert {"equity"} == EQUITY_COMPONENTS
+
+
+def test_the_engines_columns_start_with_the_registry():
+    assert PROJECT_COLUMNS[: len(COMPONENTS)] == COMPONENTS
+    assert YEARLY_COLUMNS[: len(COMPONENTS)] == COMPONENTS
+
+
+def test_the_json_schemas_components_are_the_registrys():
+    schema = json.loads((ROOT / "offers/export/schema/comparison-v2.json").read_text())
+    enums = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "component" in node and "enum" in node["component"]:
+                enums.append(node["component"]["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    assert enums == [[*COMPONENTS, "total", "tax"]]
+
+
+def test_no_module_lists_the_components_itself():
+    """A tuple or dict naming two components outside the registry is a copy of it."""
+    pattern = re.compile(r'"sign_on",\s*\n?\s*"relocation"|"relocation":\s*"#')
+    offenders = [
+        str(path.relative_to(ROOT))
+        for folder in ("compensation", "offers")
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+        and path.name != "components.py"
+        and pattern.search(path.read_text())
+    ]
+    assert offenders == []
