@@ -5,6 +5,7 @@ A ModelForm takes them all with one line in its Meta: ``formfield_callback = che
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -22,8 +23,13 @@ from compensation.models import currency_validator
 TEXT_MAX_LENGTH = 10_000
 # The largest amount a form takes: far above any pay, far below what overflows a column.
 MAX_AMOUNT = Decimal("1000000000")
+# The years a date may fall in (an offer form's, a backup's): far enough either way for any
+# real offer, near enough that a date moved into another time zone or a schedule running
+# years past it stays a valid date.
+YEAR_MIN, YEAR_MAX = 1970, 2100
 
 CURRENCY_MESSAGE = _("%(code)s is not an ISO 4217 currency code; use one such as USD, SGD, TWD.")
+YEAR_MESSAGE = _("%(v)s is outside the years %(a)s to %(b)s")
 NUMBER_MESSAGES = {
     "invalid": _("Enter a number in digits, e.g. 120,000."),
     "digits": _("Use digits 0-9, e.g. 120,000."),
@@ -39,6 +45,16 @@ def validate_currency(value: str) -> None:
     """Refuse a code that is not in ISO 4217, naming it."""
     if value and not is_currency(value):
         raise ValidationError(CURRENCY_MESSAGE, code="currency", params={"code": value[:12]})
+
+
+def validate_year(value: dt.date | None) -> None:
+    """Refuse a date outside the years YEAR_MIN to YEAR_MAX, naming it."""
+    if value is not None and not YEAR_MIN <= value.year <= YEAR_MAX:
+        raise ValidationError(
+            YEAR_MESSAGE,
+            code="year",
+            params={"v": value.isoformat(), "a": YEAR_MIN, "b": YEAR_MAX},
+        )
 
 
 class CurrencyField(forms.CharField):

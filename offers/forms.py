@@ -18,7 +18,13 @@ from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect
 from compensation import vesting_labels
-from compensation.form_fields import MAX_AMOUNT, CurrencyField, NumberField, checked_formfield
+from compensation.form_fields import (
+    MAX_AMOUNT,
+    CurrencyField,
+    NumberField,
+    checked_formfield,
+    validate_year,
+)
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -203,6 +209,8 @@ class OfferForm(forms.ModelForm):
             "company"
         )
         self.fields["process"].required = False
+        for name in ("start_date", "deadline"):  # the years a backup restores
+            self.fields[name].validators.append(validate_year)
         if not self.instance.pk:
             self.fields["form_token"].initial = new_form_token()
         else:

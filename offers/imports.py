@@ -1,9 +1,12 @@
 """Spreadsheet import of options: the template, the row-by-row check, the all-or-nothing write.
 
-One row is one option, checked by the same ``OfferForm`` as the "Add an offer" page and
+One row is one option, bound to the same ``OfferForm`` as the "Add an offer" page and
 written by ``offers.services.offer_create`` (which writes the package through compensation's
-package service), so an imported option is exactly one the form could have added. Errors
-name the spreadsheet row (the header is row 1) and the column:
+package service), so an imported option is exactly one the form could have added, valued the
+same. The columns are the form's fields (every term it takes: the tax rule too), named,
+explained and checked by the form; the import only matches names (a company, a level's code,
+a tax location, a choice's label) and reads yes/no for a tick box. Errors name the
+spreadsheet row (the header is row 1) and the column, all of a row's at once:
 "Row 4, column base_salary: “abc” is not a number".
 """
 
@@ -15,7 +18,7 @@ import datetime as dt
 import io
 import zipfile
 from collections.abc import Iterable, Iterator
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -23,16 +26,17 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import NOT_PROVIDED, Q
+from django.db.models import Q
 from django.template.defaultfilters import filesizeformat
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from compensation.form_fields import CurrencyField
 from compensation.models import Company, FxRate, Level, LocationPreset
 from compensation.selectors import companies_by_name, levels_by_code, locations_by_name
 from offers.export import neutralise
-from offers.export.backup import YEAR_MAX, YEAR_MIN
-from offers.forms import OfferForm
+from offers.forms import OfferForm, TimezoneField
 from offers.logic.criteria import RATINGS
 from offers.models import Offer
 from offers.services import offer_create
@@ -50,51 +54,104 @@ TRUE_WORDS = {"yes", "y", "true", "1", "x"}
 FALSE_WORDS = {"no", "n", "false", "0", ""}
 
 
+# Form fields a spreadsheet does not fill: an interview process is linked on the option's
+# page (it has no name to match). Hidden fields (the page's versions and token) are left out.
+NOT_IMPORTED = frozenset({"process"})
+# Headers that are not the form field's name (kept: filled-in templates still import).
+HEADERS = {"base": "base_salary"}
+# Fields filled by a name: what the name is matched against (a level: a code on the row's
+# company's ladder).
+LOOKUPS = {
+    "company": "company",
+    "level": "level",
+    "target_level": "level",
+    "tax_location": "location",
+}
+# Fields whose empty cell is refused although the page shows a value: a row states its
+# currency, never takes the form's USD unseen.
+STATED = frozenset({"currency"})
+# The template's example row, by form field (a field not named here: an empty cell).
+EXAMPLES = {
+    "name": "Meta E5 London (illustrative)",
+    "kind": "external",
+    "status": "received",
+    "company": "Meta",
+    "level": "E5",
+    "title": "Machine Learning Engineer",
+    "team": "Ranking",
+    "location": "London",
+    "work_timezone": "Europe/London",
+    "remote_policy": "hybrid",
+    "office_days_per_week": "3",
+    "remote_weeks_per_year": "4",
+    "relocation_required": "yes",
+    "start_date": "2027-03-01",
+    "deadline": "2027-01-15",
+    "shareable": "no",
+    "notes": "Recruiter: decision by mid-January.",
+    "currency": "USD",
+    "base": "218000",
+    "raise_pct": "3",
+    "bonus_target_pct": "15",
+    "bonus_multiplier": "1",
+    "sign_on_year1": "50000",
+    "sign_on_year2": "0",
+    "clawback_months": "12",
+    "stock_grant": "460000",
+    "stock_currency": "USD",
+    "refresher_yearly": "0",
+    "relocation_amount": "20000",
+    **{c.rating_field: "4" for c in RATINGS},
+}
+
+
 @dataclasses.dataclass(frozen=True)
 class Column:
-    """One column of the template: its header, the form field it fills, an example value."""
+    """One column of the template: its header, the offer form field it fills, an example."""
 
     key: str
     field: str
     example: str
-    # "company", "level" and "location" are looked up by name (level: code on the company).
+    # "company", "level" and "location" are matched by name (a level: its code on the company).
     lookup: str = ""
+    # An empty cell is refused (the form requires the field and the page shows no value).
     required: bool = False
 
+    @property
+    def form_field(self) -> forms.Field:
+        """Return the offer form's field this column fills."""
+        return OfferForm.base_fields[self.field]
 
-COLUMNS: tuple[Column, ...] = (
-    Column("name", "name", "Meta E5 London (illustrative)", required=True),
-    Column("kind", "kind", "external"),
-    Column("status", "status", "received"),
-    Column("company", "company", "Meta", lookup="company"),
-    Column("level", "level", "E5", lookup="level"),
-    Column("title", "title", "Machine Learning Engineer"),
-    Column("team", "team", "Ranking"),
-    Column("location", "location", "London"),
-    Column("work_timezone", "work_timezone", "Europe/London"),
-    Column("remote_policy", "remote_policy", "hybrid"),
-    Column("office_days_per_week", "office_days_per_week", "3"),
-    Column("remote_weeks_per_year", "remote_weeks_per_year", "4"),
-    Column("relocation_required", "relocation_required", "yes"),
-    Column("start_date", "start_date", "2027-03-01"),
-    Column("deadline", "deadline", "2027-01-15"),
-    Column("currency", "currency", "USD", required=True),
-    Column("base_salary", "base", "218000"),
-    Column("raise_pct", "raise_pct", "3"),
-    Column("bonus_target_pct", "bonus_target_pct", "15"),
-    Column("bonus_multiplier", "bonus_multiplier", "1"),
-    Column("sign_on_year1", "sign_on_year1", "50000"),
-    Column("sign_on_year2", "sign_on_year2", "0"),
-    Column("clawback_months", "clawback_months", "12"),
-    Column("stock_grant", "stock_grant", "460000"),
-    Column("stock_currency", "stock_currency", "USD"),
-    Column("vesting_preset", "vesting_preset", ""),
-    Column("refresher_yearly", "refresher_yearly", "0"),
-    Column("relocation_amount", "relocation_amount", "20000"),
-    Column("tax_location", "tax_location", "", lookup="location"),
-    *(Column(c.rating_field, c.rating_field, "4") for c in RATINGS),
-    Column("notes", "notes", "Recruiter: decision by mid-January."),
-)
+
+def _columns() -> tuple[Column, ...]:
+    """Return one column per field of the offer form, in the form's order."""
+    return tuple(
+        Column(
+            key=HEADERS.get(name, name),
+            field=name,
+            example=EXAMPLES.get(name, ""),
+            lookup=LOOKUPS.get(name, ""),
+            required=field.required and (name in STATED or _shown(field) is None),
+        )
+        for name, field in OfferForm.base_fields.items()
+        if not field.widget.is_hidden and name not in NOT_IMPORTED
+    )
+
+
+def _shown(field: forms.Field) -> str | None:
+    """Return what the "Add an offer" page sends for a field left as it is (None: nothing).
+
+    A model field's initial is the model's default; a ticked box sends "on".
+    """
+    value = field.initial() if callable(field.initial) else field.initial
+    if isinstance(field, forms.BooleanField):
+        return "on" if value else None
+    if value is None or value == "":
+        return None
+    return str(value)
+
+
+COLUMNS: tuple[Column, ...] = _columns()
 COLUMN_KEYS = tuple(c.key for c in COLUMNS)
 
 
@@ -109,13 +166,9 @@ class OfferImportError(Exception):
 # The template -------------------------------------------------------------------------
 
 
-def _form_field(column: Column) -> forms.Field:
-    return OfferForm.base_fields[column.field]
-
-
 def column_kind(column: Column) -> str:
     """Return what a column holds: text, number, whole number, date, yes/no, choice, name."""
-    field = _form_field(column)
+    field = column.form_field
     if column.lookup:
         return "name"
     if isinstance(field, forms.BooleanField):
@@ -131,11 +184,12 @@ def column_kind(column: Column) -> str:
     return "text"
 
 
-def _choices(column: Column) -> list[str]:
-    field = _form_field(column)
+def _choices(column: Column) -> list[tuple[str, str]]:
+    """Return a choice column's (key, label) pairs, labels in the active language."""
+    field = column.form_field
     if column.lookup or not isinstance(field, forms.ChoiceField):
         return []
-    return [str(value) for value, _label in field.choices if value != ""]
+    return [(str(value), str(label)) for value, label in field.choices]
 
 
 def _currencies(user: AbstractBaseUser) -> list[str]:
@@ -146,6 +200,14 @@ def _currencies(user: AbstractBaseUser) -> list[str]:
     return sorted(known | set(COMMON_CURRENCIES))
 
 
+def _sentences(parts: list[str]) -> str:
+    """Return the non-empty parts as one text, a full stop after each that lacks one."""
+    text = ""
+    for part in filter(None, parts):
+        text += ("" if not text else " " if text.endswith((".", "。")) else ". ") + part
+    return text
+
+
 def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
     """Return one line per column: its meaning, what it holds, allowed values, an example."""
     kinds = {
@@ -154,7 +216,7 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
         "whole number": _("whole number"),
         "date": _("date, YYYY-MM-DD"),
         "yes/no": _("yes or no"),
-        "choice": _("one of the allowed values"),
+        "choice": _("one of the allowed values: its key or its name"),
         "name": _("a name you already use in Offerdesk"),
     }
     lookups = {
@@ -165,16 +227,20 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
     currencies = ", ".join(_currencies(user)) + " " + _("(or any other ISO 4217 code)")
     guide = []
     for column in COLUMNS:
-        field = _form_field(column)
-        meaning = str(field.label or column.key)
-        if field.help_text:
-            meaning += ". " + str(field.help_text)
+        field = column.form_field
+        meaning = [str(field.label or column.key), str(field.help_text)]
         if column.lookup:
-            meaning += " " + str(lookups[column.lookup])
-        allowed = ", ".join(_choices(column))
-        if column.key in ("currency", "stock_currency"):
+            meaning.append(str(lookups[column.lookup]))
+        shown = _shown(field)
+        if not column.required and shown is not None and column_kind(column) != "yes/no":
+            meaning.append(_("Empty: %(value)s, as the form shows.") % {"value": shown})
+        allowed = "; ".join(
+            _("empty: %(label)s") % {"label": label} if key == "" else f"{key} ({label})"
+            for key, label in _choices(column)
+        )
+        if isinstance(field, CurrencyField):
             allowed = currencies
-        if column.key == "work_timezone":
+        if isinstance(field, TimezoneField):
             allowed = _("an IANA time zone name, e.g. Asia/Taipei, America/Los_Angeles")
         guide.append(
             {
@@ -182,7 +248,7 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
                 "required": _("required") if column.required else _("optional"),
                 "holds": str(kinds[column_kind(column)]),
                 "allowed": allowed,
-                "meaning": meaning,
+                "meaning": _sentences(meaning),
                 "example": column.example,
             }
         )
@@ -373,6 +439,9 @@ class _Lookups:
     levels: dict[tuple[int, str], Level]
     locations: dict[str, LocationPreset]
     names: set[str]
+    # Per choice field: each key, and each label in English and in the active language,
+    # case-folded, to the key the form takes.
+    choices: dict[str, dict[str, str]]
 
     @classmethod
     def load(cls, user: AbstractBaseUser) -> _Lookups:
@@ -382,135 +451,103 @@ class _Lookups:
         names = {
             n.casefold() for n in Offer.objects.filter(owner=user).values_list("name", flat=True)
         }
-        return cls(companies, levels, locations, names)
+        choices = {c.field: _choice_words(c) for c in COLUMNS if _choices(c)}
+        return cls(companies, levels, locations, names, choices)
 
 
-def _model_default(name: str) -> Any:
-    """Return the Offer field's plain default (what the form shows), or None."""
-    try:
-        field = Offer._meta.get_field(name)
-    except Exception:
-        return None
-    default = getattr(field, "default", NOT_PROVIDED)
-    if default is NOT_PROVIDED or callable(default) or default in ("", None):
-        return None
-    return default
-
-
-def _number(text: str) -> str | None:
-    """Return a number cell as plain digits ("218,000" -> "218000"), or None if it is not one."""
-    cleaned = text.replace(",", "").replace("_", "").replace(" ", "").removesuffix("%")
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        return None
-    return cleaned if value.is_finite() else None
+def _choice_words(column: Column) -> dict[str, str]:
+    """Return the words a choice cell may hold (a key, or a label) and the key each means."""
+    with translation.override("en"):
+        english = _choices(column)
+    words: dict[str, str] = {}
+    for key, label in [*english, *_choices(column)]:
+        words.setdefault(label.casefold(), key)
+    words.update({key.casefold(): key for key, _label in english})  # a key before a label
+    return words
 
 
 def _quote(text: str) -> str:
     return "“" + (text if len(text) <= 40 else text[:40] + "…") + "”"
 
 
-def _row_data(
-    cells: dict[str, str], lookups: _Lookups
-) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """Return the form data of one row and its (column, message) errors found before the form."""
-    data: dict[str, Any] = {}
-    errors: list[tuple[str, str]] = []
+def _row_data(cells: dict[str, str], lookups: _Lookups) -> tuple[dict[str, str], dict[str, str]]:
+    """Return one row as the offer form's data, and the cells that name nothing, by column.
+
+    What the form reads is passed as typed: the form checks it. Only what a spreadsheet says
+    differently from the page is translated here: a name for a choice of the user's
+    companies, levels and tax locations, yes or no for a tick box, a choice's name for its key.
+    An empty cell sends what the page shows before anything is typed.
+    """
+    data: dict[str, str] = {}
+    problems: dict[str, str] = {}
     company: Company | None = None
-    for column in COLUMNS:
+    # The company first: a level is a code on its ladder.
+    for column in sorted(COLUMNS, key=lambda c: c.lookup != "company"):
         text = cells.get(column.key, "")
-        kind = column_kind(column)
-        if column.required and not text:
-            errors.append((column.key, _("is required")))
-            continue
+        field = column.form_field
         if not text:
-            default = _model_default(column.field)
-            if default is None or kind == "yes/no":
-                continue
-            text = str(default)
-        if kind in ("number", "whole number"):
-            number = _number(text)
-            if number is None:
-                errors.append((column.key, _("%(v)s is not a number") % {"v": _quote(text)}))
-                continue
-            text = number
-        elif kind == "yes/no":
-            word = text.casefold()
-            if word in TRUE_WORDS:
-                text = "on"
-            elif word in FALSE_WORDS:
-                continue
-            else:
-                errors.append((column.key, _("%(v)s: write yes or no") % {"v": _quote(text)}))
-                continue
-        elif kind == "date":
-            try:
-                day = dt.date.fromisoformat(text[:10])
-            except ValueError:
-                errors.append(
-                    (column.key, _("%(v)s is not a date like 2027-03-01") % {"v": _quote(text)})
-                )
-                continue
-            if not YEAR_MIN <= day.year <= YEAR_MAX:
-                errors.append(
-                    (
-                        column.key,
-                        _("%(v)s is outside the years %(a)s to %(b)s")
-                        % {"v": day.isoformat(), "a": YEAR_MIN, "b": YEAR_MAX},
-                    )
-                )
-                continue
-            text = day.isoformat()
-        elif kind == "choice":
-            allowed = _choices(column)
-            match = next((v for v in allowed if v.casefold() == text.casefold()), None)
-            if match is None:
-                errors.append(
-                    (
-                        column.key,
-                        _("%(v)s is not one of: %(allowed)s")
-                        % {"v": _quote(text), "allowed": ", ".join(allowed)},
-                    )
-                )
-                continue
-            text = match
-        elif column.lookup == "company":
+            shown = None if column.field in STATED else _shown(field)
+            if shown is not None:
+                data[column.field] = shown
+            continue
+        if column.lookup == "company":
             company = lookups.companies.get(text.casefold())
             if company is None:
-                errors.append(
-                    (
-                        column.key,
-                        _("no company named %(v)s; add it on the Companies page first")
-                        % {"v": _quote(text)},
-                    )
-                )
+                problems[column.key] = _(
+                    "no company named %(v)s; add it on the Companies page first"
+                ) % {"v": _quote(text)}
                 continue
-            text = str(company.pk)
+            data[column.field] = str(company.pk)
         elif column.lookup == "level":
             if company is None:
                 if not cells.get("company"):
-                    errors.append((column.key, _("a level needs its company")))
-                continue
+                    problems[column.key] = _("a level needs its company")
+                continue  # else the company's cell is the one to fix
             level = lookups.levels.get((company.pk, text.casefold()))
             if level is None:
-                errors.append(
-                    (
-                        column.key,
-                        _("%(company)s has no level %(v)s")
-                        % {"company": company.name, "v": _quote(text)},
-                    )
-                )
+                problems[column.key] = _("%(company)s has no level %(v)s") % {
+                    "company": company.name,
+                    "v": _quote(text),
+                }
                 continue
-            text = str(level.pk)
+            data[column.field] = str(level.pk)
         elif column.lookup == "location":
             location = lookups.locations.get(text.casefold())
             if location is None:
-                errors.append((column.key, _("no tax location named %(v)s") % {"v": _quote(text)}))
+                problems[column.key] = _("no tax location named %(v)s") % {"v": _quote(text)}
                 continue
-            text = str(location.pk)
-        data[column.field] = text
-    return data, errors
+            data[column.field] = str(location.pk)
+        elif isinstance(field, forms.BooleanField):
+            word = text.casefold()
+            if word in TRUE_WORDS:
+                data[column.field] = "on"
+            elif word not in FALSE_WORDS:
+                problems[column.key] = _("%(v)s: write yes or no") % {"v": _quote(text)}
+        elif column.field in lookups.choices:
+            data[column.field] = lookups.choices[column.field].get(text.casefold(), text)
+        else:
+            data[column.field] = text
+    return data, problems
+
+
+def _said(column: Column, error: ValidationError, text: str) -> str:
+    """Return the form's error in a spreadsheet's terms: a cell the field cannot read, quoted.
+
+    The page shows a value next to its message; an error list does not, so a number, date or
+    choice the form cannot read is named, with the keys a choice takes. Any other message is
+    the form's own.
+    """
+    field = column.form_field
+    if error.code == "required":
+        return _("is required")
+    if error.code == "invalid_choice" and not column.lookup:
+        keys = ", ".join(key for key, _label in _choices(column) if key)
+        return _("%(v)s is not one of: %(allowed)s") % {"v": _quote(text), "allowed": keys}
+    if error.code == "invalid" and isinstance(field, forms.DecimalField):
+        return _("%(v)s is not a number") % {"v": _quote(text)}
+    if error.code == "invalid" and isinstance(field, forms.DateField):
+        return _("%(v)s is not a date like 2027-03-01") % {"v": _quote(text)}
+    return " ".join(error.messages)
 
 
 @dataclasses.dataclass
@@ -560,10 +597,22 @@ def _column_of(field: str) -> str:
     return next((c.key for c in COLUMNS if c.field == field), "")
 
 
-def _form_errors(errors: _Errors, number: int, form: forms.Form) -> None:
-    for field, messages in form.errors.items():
-        for message in messages:
-            errors.add(number, _column_of(field) if field != "__all__" else "", message)
+def _row_errors(
+    errors: _Errors, number: int, values: dict[str, str], problems: dict[str, str], form: OfferForm
+) -> None:
+    """Add every error of one row at once: one a column, in the form's order, then the row's."""
+    found = form.errors.as_data()
+    for column in COLUMNS:
+        if column.key in problems:  # its cell named nothing, so the form was sent no value
+            errors.add(number, column.key, problems[column.key])
+            continue
+        # The field's own check comes first; a cell it refuses is not told the rules that
+        # compare it with other cells (the base's "or pick a level" after "not a number").
+        for error in found.pop(column.field, [])[:1]:
+            errors.add(number, column.key, _said(column, error, values.get(column.key, "")))
+    for field, rest in found.items():  # the row's own (and any field no column fills)
+        for error in rest:
+            errors.add(number, _column_of(field), " ".join(error.messages))
 
 
 def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]]) -> list[_Row]:
@@ -574,6 +623,7 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
     checked: list[_Row] = []
     seen: dict[tuple[str, ...], int] = {}
     names: dict[str, int] = {}
+    count = 0
     for number, cells in rows:
         if number > MAX_LINES:
             raise OfferImportError(
@@ -586,7 +636,8 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
             continue
         if not any(cells):
             continue
-        if len(checked) + len(errors) >= MAX_ROWS:
+        count += 1
+        if count > MAX_ROWS:
             raise OfferImportError([_("file: more than %(n)s rows; split it") % {"n": MAX_ROWS}])
         extra = [c for i, c in enumerate(cells) if c and i not in header]
         if extra:
@@ -597,26 +648,24 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
             errors.add(number, "", _("repeats row %(n)s") % {"n": seen[key]})
             continue
         seen[key] = number
+        # A name already taken refuses the row; its other cells are still checked, so that
+        # all of a row's errors are said at once.
+        refused = len(errors)
         name = values.get("name", "").casefold()
         if name in names:
             errors.add(number, "name", _("row %(n)s already has this name") % {"n": names[name]})
-            continue
-        if name and name in lookups.names:
+        elif name and name in lookups.names:
             errors.add(number, "name", _("you already have an option with this name"))
-            continue
-        names[name] = number
+        else:
+            names[name] = number
         data, problems = _row_data(values, lookups)
-        for column, message in problems:
-            errors.add(number, column, message)
-        if problems:
-            continue
         form = OfferForm(data=data, user=user)
-        if not form.is_valid():
-            _form_errors(errors, number, form)
-            continue
-        cleaned = dict(form.cleaned_data)
-        cleaned.pop("form_token", None)
-        checked.append(_Row(number, cleaned))
+        if not form.is_valid() or problems:
+            _row_errors(errors, number, values, problems, form)
+        elif len(errors) == refused:
+            cleaned = dict(form.cleaned_data)
+            cleaned.pop("form_token", None)  # one token per page, not per row
+            checked.append(_Row(number, cleaned))
     if header is None:
         raise OfferImportError([_("file: no header row; start from the template")])
     if errors:

@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.services import account_delete
 from accounts.text import text_refusal
 from compensation.engine import EngineInputError
-from compensation.form_fields import validate_currency
+from compensation.form_fields import YEAR_MAX, YEAR_MIN, validate_currency
 from compensation.models import (
     Band,
     Company,
@@ -51,9 +51,6 @@ BACKUP_VERSION = 1
 MAX_ERRORS = 25
 MAX_RECORDS = 500_000
 BATCH = 500
-# Dates a record may carry: far enough either way for any real offer, near enough that a date
-# moved into another time zone or a schedule running years past it stays a valid date.
-YEAR_MIN, YEAR_MAX = 1970, 2100
 # Text fields that hold an IANA time zone name (blank allowed where the model allows it).
 TIMEZONE_FIELDS = {"work_timezone", "home_timezone", "timezone", "time_zone"}
 MAX_VESTING_YEARS = 10

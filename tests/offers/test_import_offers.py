@@ -13,7 +13,7 @@ from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
 from compensation.models import Package
-from offers.imports import COLUMN_KEYS, COLUMNS, OfferImportError, offers_import
+from offers.imports import COLUMN_KEYS, COLUMNS, HEADERS, OfferImportError, offers_import
 from offers.models import Offer
 from tests.factories import CompanyFactory, LevelFactory, OfferFactory
 
@@ -381,3 +381,198 @@ def test_a_sheet_declaring_a_million_rows_is_refused_quickly(alice):
 def test_blank_lines_only_are_refused(alice):
     with pytest.raises(OfferImportError, match="more than 1500 lines"):
         offers_import(user=alice, raw=b"name,currency\n" + b",\n" * 2000 + b"A,USD\n")
+
+
+# The form's terms, the form's checks ---------------------------------------------------
+
+
+def test_the_columns_are_the_offer_forms_fields():
+    """A field added to the offer form is a column of the import, named, explained and checked."""
+    from offers.forms import OfferForm
+    from offers.imports import NOT_IMPORTED
+
+    visible = {n for n, f in OfferForm.base_fields.items() if not f.widget.is_hidden}
+    assert {c.field for c in COLUMNS} == visible - NOT_IMPORTED
+    assert set(NOT_IMPORTED) == {"process"}
+    assert "tax_regime" in COLUMN_KEYS and "target_level" in COLUMN_KEYS
+
+
+def test_the_guide_lists_the_tax_rules_by_key_and_name(client_alice_reauth):
+    from compensation.models import tax_regime_choices
+
+    response = client_alice_reauth.get(reverse("offers:offer_import_columns"))
+    lines = {
+        line[0]: line for line in csv.reader(io.StringIO(response.content.decode("utf-8-sig")))
+    }
+    allowed, meaning = lines["tax_regime"][3], lines["tax_regime"][4]
+    for key, label in tax_regime_choices()[1:]:
+        assert f"{key} ({label})" in allowed
+    assert meaning.startswith("Tax rule. Income tax by the place's published brackets")
+
+
+SINGAPORE = {
+    "kind": "external",
+    "status": "received",
+    "company": "Sea",
+    "work_timezone": "Asia/Singapore",
+    "remote_policy": "hybrid",
+    "office_days_per_week": "3",
+    "remote_weeks_per_year": "6",
+    "currency": "SGD",
+    "base": "250000",
+    "raise_pct": "3",
+    "bonus_target_pct": "20",
+    "bonus_multiplier": "1",
+    "sign_on_year1": "30000",
+    "clawback_months": "12",
+    "stock_grant": "400000",
+    "stock_currency": "USD",
+    "vesting_preset": "even_4y_quarterly",
+    "start_date": "2027-02-01",
+    "tax_location": "Singapore",
+    "tax_regime": "sg",
+}
+
+
+def _terms(offer):
+    """Return an offer's package terms without the row ids (two packages, the same terms)."""
+    import dataclasses
+
+    from compensation.selectors import package_terms
+
+    terms = package_terms(Package.objects.get(pk=offer.package_id))
+    return dataclasses.replace(
+        terms,
+        sign_ons=tuple(dataclasses.replace(s, id=None) for s in terms.sign_ons),
+        grants=tuple(dataclasses.replace(g, id=None) for g in terms.grants),
+        refreshers=tuple(dataclasses.replace(r, id=None) for r in terms.refreshers),
+    )
+
+
+def test_an_imported_singapore_offer_is_the_typed_in_one(client_alice_reauth, alice):
+    """The same terms through the page and through the import: the same package and value."""
+    from offers.board_cache import board_get
+    from tests.factories import FxRateFactory, LocationPresetFactory, PreferencesFactory
+
+    PreferencesFactory(owner=alice, home_currency="TWD")
+    FxRateFactory(currency="SGD", to_currency="USD", rate=Decimal("0.74"))
+    FxRateFactory(currency="TWD", to_currency="USD", rate=Decimal("0.031"))
+    sea = CompanyFactory(owner=alice, name="Sea", currency="USD", share_price=Decimal("100"))
+    singapore = LocationPresetFactory(
+        name="Singapore", currency="SGD", effective_tax_pct=Decimal("15")
+    )
+    typed = dict(SINGAPORE, name="Sea typed in", company=sea.pk, tax_location=singapore.pk)
+    response = client_alice_reauth.post(reverse("offers:offer_create"), typed)
+    assert response.status_code == 302, response.content[:2000]
+    header = [HEADERS.get(k, k) for k in ["name", *SINGAPORE]]
+    imported = ["Sea imported", *SINGAPORE.values()]
+
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes([header, imported]))
+
+    assert response.status_code == 302, errors_of(response)
+    by_hand = Offer.objects.get(owner=alice, name="Sea typed in")
+    from_sheet = Offer.objects.get(owner=alice, name="Sea imported")
+    assert _terms(from_sheet) == _terms(by_hand)
+    assert _terms(from_sheet).tax_regime == "sg" and from_sheet.package.location == singapore
+    assert from_sheet.package.grants.get().price_currency == "USD"
+    values = {ev.offer.pk: ev for ev in board_get(user=alice).evaluations}
+    assert not values[by_hand.pk].error and values[by_hand.pk].value > 0
+    assert values[from_sheet.pk].value == values[by_hand.pk].value
+
+
+def test_a_tax_rule_is_read_by_its_key_or_its_name(client_alice_reauth, alice):
+    from compensation.models import tax_regime_choices
+
+    label = dict(tax_regime_choices())["tw"]
+    rows = [
+        ["name", "currency", "base_salary", "kind", "tax_regime"],
+        ["By key", "TWD", "2400000", "stay", "SG"],
+        ["By name", "TWD", "2400000", "Stay in current job", label.upper()],
+        ["Flat", "TWD", "2400000", "stay", ""],
+    ]
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
+    assert response.status_code == 302, errors_of(response)
+    rules = dict(Offer.objects.filter(owner=alice).values_list("name", "package__tax_regime"))
+    assert rules == {"By key": "sg", "By name": "tw", "Flat": ""}
+    assert set(Offer.objects.filter(owner=alice).values_list("kind", flat=True)) == {"stay"}
+
+
+def test_a_bad_tax_rule_is_refused_naming_its_column(client_alice_reauth, alice, meta):
+    rows = [list(COLUMN_KEYS), row(name="A"), row(name="B", tax_regime="mars")]
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
+    assert response.status_code == 400
+    (error,) = errors_of(response)
+    assert error.startswith("Row 3, column tax_regime: “mars” is not one of: us-ca, ")
+    assert ", sg, " in error and ", tw, " in error
+    assert nothing_written(alice)
+
+
+def test_every_bad_cell_of_a_row_is_named_at_once(client_alice_reauth, alice, meta):
+    rows = [
+        list(COLUMN_KEYS),
+        row(
+            name="A",
+            kind="freelance",
+            company="Nope",
+            start_date="soon",
+            relocation_required="maybe",
+            base_salary="abc",
+            raise_pct="90",
+            tax_regime="mars",
+        ),
+        row(name="B", currency="", deadline="2027-05-01"),
+    ]
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
+    assert response.status_code == 400
+    errors = errors_of(response)
+    assert [e.split(":")[0] for e in errors] == [
+        "Row 2, column kind",
+        "Row 2, column company",
+        "Row 2, column relocation_required",
+        "Row 2, column start_date",
+        "Row 2, column base_salary",
+        "Row 2, column raise_pct",
+        "Row 2, column tax_regime",
+        "Row 3, column deadline",
+        "Row 3, column currency",
+    ]
+    assert errors[2] == "Row 2, column relocation_required: “maybe”: write yes or no"
+    assert errors[4] == "Row 2, column base_salary: “abc” is not a number"
+    assert errors[5] == "Row 2, column raise_pct: Must be at most 50."
+    assert errors[8] == "Row 3, column currency: is required"
+    assert nothing_written(alice)
+
+
+def test_a_name_already_taken_still_checks_the_rest_of_its_row(client_alice_reauth, alice, meta):
+    OfferFactory(owner=alice, name="Already here")
+    rows = [list(COLUMN_KEYS), row(name="Already here", base_salary="abc")]
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
+    assert errors_of(response) == [
+        "Row 2, column name: you already have an option with this name",
+        "Row 2, column base_salary: “abc” is not a number",
+    ]
+
+
+def test_dates_the_form_refuses_are_refused(client_alice_reauth, alice, meta):
+    """The years a backup restores: the offer form says it, so the import does."""
+    rows = [list(COLUMN_KEYS), row(name="A", start_date="2500-01-01", deadline="1900-01-01")]
+    response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
+    assert response.status_code == 400
+    assert errors_of(response) == [
+        "Row 2, column start_date: 2500-01-01 is outside the years 1970 to 2100",
+        "Row 2, column deadline: 1900-01-01 is outside the years 1970 to 2100",
+    ]
+    assert nothing_written(alice)
+
+
+def test_an_empty_cell_is_what_the_form_shows(client_alice_reauth, alice, meta):
+    data = csv_bytes(
+        [["name", "currency", "base_salary", "company", "level", "target_level", "shareable"]]
+        + [["Defaults", "USD", "200000", "Meta", "E5", "e6", "yes"]]
+    )
+    response = upload(client_alice_reauth, "offers.csv", data)
+    assert response.status_code == 302, errors_of(response)
+    offer = Offer.objects.get(owner=alice)
+    assert offer.target_level.code == "E6" and offer.shareable is True
+    assert offer.kind == "external" and offer.work_timezone == "America/Los_Angeles"
+    assert offer.package.raise_pct == Decimal("3") and offer.package.tax_regime == ""
