@@ -1,4 +1,4 @@
-"""Form fields every form shares: ISO 4217 codes, numbers in plain digits, bounded free text.
+"""Form fields every form shares: ISO 4217 codes, numbers in plain digits, bounded free text, dates.
 
 A ModelForm takes them all with one line in its Meta: ``formfield_callback = checked_formfield``.
 """
@@ -15,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.dates import RangedDateField
 from compensation.engine.currencies import is_currency
 from compensation.models import currency_validator
 
@@ -148,7 +149,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
     """Return a model field's form field with the checks every form shares.
 
     A ModelForm's ``Meta.formfield_callback``: currencies in ISO 4217, numbers in plain digits
-    within the model's bounds (and MAX_AMOUNT), free text of at most TEXT_MAX_LENGTH characters.
+    within the model's bounds (and MAX_AMOUNT), free text of at most TEXT_MAX_LENGTH characters,
+    dates within the range a restore takes (``accounts.dates``).
     """
     if "form_class" in kwargs or field.choices:
         return field.formfield(**kwargs)
@@ -157,6 +159,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
         return field.formfield(form_class=NumberField, min_value=low, max_value=high, **kwargs)
     if isinstance(field, models.CharField) and currency_validator in field.validators:
         return field.formfield(form_class=CurrencyField, **kwargs)
+    if isinstance(field, models.DateField) and not isinstance(field, models.DateTimeField):
+        return field.formfield(form_class=RangedDateField, **kwargs)
     if isinstance(field, models.TextField) and field.max_length is None:
         return field.formfield(max_length=TEXT_MAX_LENGTH, **kwargs)
     return field.formfield(**kwargs)

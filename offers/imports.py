@@ -28,10 +28,10 @@ from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.dates import date_refusal
 from compensation.models import Company, FxRate, Level, LocationPreset
 from compensation.selectors import companies_by_name, levels_by_code, locations_by_name
 from offers.export import neutralise
-from offers.export.backup import YEAR_MAX, YEAR_MIN
 from offers.forms import OfferForm
 from offers.logic.criteria import RATINGS
 from offers.models import Offer
@@ -452,14 +452,8 @@ def _row_data(
                     (column.key, _("%(v)s is not a date like 2027-03-01") % {"v": _quote(text)})
                 )
                 continue
-            if not YEAR_MIN <= day.year <= YEAR_MAX:
-                errors.append(
-                    (
-                        column.key,
-                        _("%(v)s is outside the years %(a)s to %(b)s")
-                        % {"v": day.isoformat(), "a": YEAR_MIN, "b": YEAR_MAX},
-                    )
-                )
+            if refusal := date_refusal(day):
+                errors.append((column.key, refusal))
                 continue
             text = day.isoformat()
         elif kind == "choice":
