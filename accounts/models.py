@@ -94,6 +94,16 @@ class RestoreJob(models.Model):
     file_path = models.CharField(max_length=300, blank=True, help_text="The uploaded file.")
     errors = models.JSONField(default=list, blank=True)
     counts = models.JSONField(default=dict, blank=True)
+    task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
+    # The inactive user the rows are written for until the last step hands them over: what a
+    # worker killed mid-way leaves behind, deleted before the job runs again.
+    stand_in = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,11 +1,10 @@
-"""Form fields every form shares: ISO 4217 codes, numbers in plain digits, bounded free text.
+"""Form fields every form shares: ISO 4217 codes, numbers in plain digits, bounded free text, dates.
 
 A ModelForm takes them all with one line in its Meta: ``formfield_callback = checked_formfield``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -16,6 +15,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.dates import RangedDateField
 from compensation.engine.currencies import is_currency
 from compensation.models import currency_validator
 
@@ -23,13 +23,8 @@ from compensation.models import currency_validator
 TEXT_MAX_LENGTH = 10_000
 # The largest amount a form takes: far above any pay, far below what overflows a column.
 MAX_AMOUNT = Decimal("1000000000")
-# The years a date may fall in (an offer form's, a backup's): far enough either way for any
-# real offer, near enough that a date moved into another time zone or a schedule running
-# years past it stays a valid date.
-YEAR_MIN, YEAR_MAX = 1970, 2100
 
 CURRENCY_MESSAGE = _("%(code)s is not an ISO 4217 currency code; use one such as USD, SGD, TWD.")
-YEAR_MESSAGE = _("%(v)s is outside the years %(a)s to %(b)s")
 NUMBER_MESSAGES = {
     "invalid": _("Enter a number in digits, e.g. 120,000."),
     "digits": _("Use digits 0-9, e.g. 120,000."),
@@ -45,16 +40,6 @@ def validate_currency(value: str) -> None:
     """Refuse a code that is not in ISO 4217, naming it."""
     if value and not is_currency(value):
         raise ValidationError(CURRENCY_MESSAGE, code="currency", params={"code": value[:12]})
-
-
-def validate_year(value: dt.date | None) -> None:
-    """Refuse a date outside the years YEAR_MIN to YEAR_MAX, naming it."""
-    if value is not None and not YEAR_MIN <= value.year <= YEAR_MAX:
-        raise ValidationError(
-            YEAR_MESSAGE,
-            code="year",
-            params={"v": value.isoformat(), "a": YEAR_MIN, "b": YEAR_MAX},
-        )
 
 
 class CurrencyField(forms.CharField):
@@ -164,7 +149,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
     """Return a model field's form field with the checks every form shares.
 
     A ModelForm's ``Meta.formfield_callback``: currencies in ISO 4217, numbers in plain digits
-    within the model's bounds (and MAX_AMOUNT), free text of at most TEXT_MAX_LENGTH characters.
+    within the model's bounds (and MAX_AMOUNT), free text of at most TEXT_MAX_LENGTH characters,
+    dates within the range a restore takes (``accounts.dates``).
     """
     if "form_class" in kwargs or field.choices:
         return field.formfield(**kwargs)
@@ -173,6 +159,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
         return field.formfield(form_class=NumberField, min_value=low, max_value=high, **kwargs)
     if isinstance(field, models.CharField) and currency_validator in field.validators:
         return field.formfield(form_class=CurrencyField, **kwargs)
+    if isinstance(field, models.DateField) and not isinstance(field, models.DateTimeField):
+        return field.formfield(form_class=RangedDateField, **kwargs)
     if isinstance(field, models.TextField) and field.max_length is None:
         return field.formfield(max_length=TEXT_MAX_LENGTH, **kwargs)
     return field.formfield(**kwargs)

@@ -16,6 +16,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.dates import date_refusal
 from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
@@ -320,6 +321,9 @@ def _parse_row(
             values["as_of"] = dt.date.fromisoformat(cell["as_of"])
         except ValueError:
             errors.append(("as_of", _("use a date like 2026-10-01")))
+        else:
+            if refusal := date_refusal(values["as_of"]):  # the range a restore takes
+                errors.append(("as_of", refusal))
     for col, limit in (("location", 80), ("source", 200)):
         if len(cell[col]) > limit:
             errors.append((col, _("at most %(n)d characters") % {"n": limit}))

@@ -5,10 +5,13 @@ never raised. The answer is 200 when the parts a page needs are there (the datab
 migration applied, and the broker unless tasks run eagerly), else 503, so a load balancer only
 sends requests to an instance that can serve them. The cache and the workers are reported, never
 a 503: without the cache pages are built uncached, without a worker tasks wait in the queue, and
-restarting the web server would mend neither.
+restarting the web server would mend neither. Job pages ask `worker_missing` with the same
+ping, so a job no worker picks up says why.
 """
 
 from __future__ import annotations
+
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
@@ -17,6 +20,7 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from config.cache import cache_get, cache_set
@@ -103,6 +107,20 @@ def worker_status() -> str:
     status = "ok" if replies else "no answer"
     cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
     return status
+
+
+def worker_missing(*, queued_at: datetime | None) -> bool:
+    """Return True when a job queued at ``queued_at`` still waits and no worker answers a ping.
+
+    A job queued less than JOB_WORKER_WAIT_SECONDS ago is not asked about (a worker may be on
+    its way), so only a late job's page pings, with the answer kept like /healthz's. Eager tasks
+    always have a worker: the web process runs them.
+    """
+    if not settings.CELERY_BROKER_URL or queued_at is None:
+        return False
+    if timezone.now() - queued_at < timedelta(seconds=settings.JOB_WORKER_WAIT_SECONDS):
+        return False
+    return worker_status() == "no answer"
 
 
 @login_not_required

@@ -25,6 +25,9 @@ logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError)
 BROKER_ERRORS = (BrokerOperationalError, RedisConnectionError, RedisTimeoutError)
+# The errors a publish raises when the broker is unreachable: the broker errors above, and a
+# refused socket (OSError) that a publish can also raise.
+PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
 
 
 class ServiceUnavailable(Exception):

@@ -295,6 +295,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # /healthz pings the workers: wait this long for an answer, keep the answer this long.
 HEALTH_WORKER_TIMEOUT = float(os.environ.get("HEALTH_WORKER_TIMEOUT", "1.0"))
 HEALTH_WORKER_CACHE = envint("HEALTH_WORKER_CACHE", "10")
+# A job still queued after this many seconds asks the workers (the same ping, cached); with no
+# answer its page says that no worker has picked it up.
+JOB_WORKER_WAIT_SECONDS = envint("JOB_WORKER_WAIT_SECONDS", "10")
 
 # Error reporting: off unless SENTRY_DSN is set; personal data off (config/sentry.py).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")

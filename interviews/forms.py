@@ -11,6 +11,7 @@ from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
+from accounts.dates import date_refusal
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect, TimezoneInput, timezone_names
 from compensation.form_fields import TEXT_MAX_LENGTH, checked_formfield
@@ -26,10 +27,6 @@ LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 def timezone_choices() -> list[tuple[str, str]]:
     """Return IANA zone names, UTC then grouped regions (Africa/..., America/...)."""
     return [(n, n) for n in timezone_names()]
-
-
-# The years a round may be scheduled in (the same window a restore accepts).
-ROUND_YEARS = (1970, 2100)
 
 
 class LocalDateTimeField(forms.Field):
@@ -192,24 +189,26 @@ class RoundForm(VersionedForm):
         if "order" in self.fields and not data.get("order") and self.instance.pk:
             data["order"] = self.instance.order  # left blank: keep the round's place
         local, tz_name = data.get("scheduled_at"), data.get("timezone")
-        if local is not None and not ROUND_YEARS[0] <= local.year <= ROUND_YEARS[1]:
-            # Far dates overflow when moved between zones (9999-12-31 23:59 in America/Adak).
-            self.add_error(
-                "scheduled_at",
-                _("Pick a date between %(first)s and %(last)s.")
-                % {"first": ROUND_YEARS[0], "last": ROUND_YEARS[1]},
-            )
+        if local is not None and (refusal := date_refusal(local)):
+            # Within the range every form and the restore take (far dates overflow when moved
+            # between zones: 9999-12-31 23:59 in America/Adak).
+            self.add_error("scheduled_at", refusal)
         elif local is not None and tz_name:
             zone = zoneinfo.ZoneInfo(tz_name)
             aware = local.replace(tzinfo=zone)
-            if aware.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != local:
+            utc = aware.astimezone(UTC)
+            if utc.astimezone(zone).replace(tzinfo=None) != local:
                 self.add_error(
                     "scheduled_at",
                     _("%(time)s does not exist in %(zone)s (clocks skip it for DST).")
                     % {"time": local.strftime("%Y-%m-%d %H:%M"), "zone": tz_name},
                 )
+            elif refusal := date_refusal(utc):
+                # Stored in UTC, as a restore reads it: the range's last evening west of UTC
+                # is already past it.
+                self.add_error("scheduled_at", refusal)
             else:
-                data["scheduled_at"] = aware.astimezone(UTC)
+                data["scheduled_at"] = utc
         elif local is not None and not tz_name:
             data["scheduled_at"] = None
         return data

@@ -23,7 +23,6 @@ from compensation.form_fields import (
     CurrencyField,
     NumberField,
     checked_formfield,
-    validate_year,
 )
 from compensation.models import Company, Level, LocationPreset, tax_regime_choices
 from offers.logic.criteria import CRITERIA, RATINGS
@@ -209,8 +208,6 @@ class OfferForm(forms.ModelForm):
             "company"
         )
         self.fields["process"].required = False
-        for name in ("start_date", "deadline"):  # the years a backup restores
-            self.fields[name].validators.append(validate_year)
         if not self.instance.pk:
             self.fields["form_token"].initial = new_form_token()
         else:

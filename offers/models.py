@@ -363,6 +363,7 @@ class ExportJob(models.Model):
     error = models.CharField(max_length=300, blank=True)
     # The language the export was asked in: the background job writes its labels in it.
     language = models.CharField(max_length=10, blank=True, default="")
+    task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

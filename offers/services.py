@@ -27,7 +27,7 @@ from compensation.selectors import (
     usual_vesting,
 )
 from compensation.terms import apply_change
-from config.middleware import BROKER_ERRORS, ServiceUnavailable
+from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -36,10 +36,6 @@ from offers.tasks import scenario_monte_carlo_task
 
 if TYPE_CHECKING:
     from offers.board import Board
-
-# The errors a publish raises when the broker is unreachable: the broker errors the 503 page
-# knows, and a refused socket (OSError) that a publish can also raise.
-PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
 
 # The package terms the offer form edits (grants, sign-ons and refreshers: on the package page).
 PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
@@ -460,6 +456,8 @@ def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
         mc_task_id=task_id,
         mc_result=None,
         mc_error="",
+        # When it was queued: a run no worker picks up says so after a while (mc_waiting_since).
+        updated_at=timezone.now(),
     )
     scenario.refresh_from_db()
     scenario_pk = scenario.pk

@@ -10,12 +10,15 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(acks_late=True)
-def export_comparison_task(job_id: int) -> str:
-    """Build the file of one export job; running it twice is harmless."""
+@shared_task(bind=True, acks_late=True)
+def export_comparison_task(self, job_id: int) -> str:  # type: ignore[no-untyped-def]
+    """Build the file of one export job; running it twice is harmless.
+
+    Its own task id lets a message redelivered after its worker died take the job back.
+    """
     from offers.export.jobs import export_job_run
 
-    return export_job_run(job_id=job_id)
+    return export_job_run(job_id=job_id, task_id=self.request.id)
 
 
 @shared_task(acks_late=True)
@@ -26,9 +29,12 @@ def export_files_purge_task() -> int:
     return export_files_purge()
 
 
-@shared_task(acks_late=True)
-def backup_restore_task(job_id: int) -> str:
-    """Restore one large backup in batches; running it twice is harmless."""
+@shared_task(bind=True, acks_late=True)
+def backup_restore_task(self, job_id: int) -> str:  # type: ignore[no-untyped-def]
+    """Restore one large backup in batches; running it twice is harmless.
+
+    Its own task id lets a message redelivered after its worker died take the job back.
+    """
     from offers.export.restore_jobs import restore_job_run
 
-    return restore_job_run(job_id=job_id)
+    return restore_job_run(job_id=job_id, task_id=self.request.id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -12,22 +14,17 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.idempotency import DuplicateSubmission, new_form_token
 from accounts.models import RestoreJob
 from accounts.reauth import reauth_required
+from config.health import worker_missing
 from offers.board_cache import board_get
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
-from offers.export.backup import (
-    RESTORE_JOB_RECORDS,
-    BackupError,
-    backup_bytes,
-    backup_parse,
-    backup_record_count,
-    backup_restore,
-)
+from offers.export.backup import BackupError, backup_bytes
 from offers.export.comparison import comparison_build
 from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
-from offers.export.job_queue import export_job_create, restore_job_create
+from offers.export.job_queue import backup_import_start, export_job_create
 from offers.export.jobs import comparison_file, export_is_large, export_job_path, export_needs_job
 from offers.models import ExportJob
 
@@ -41,6 +38,13 @@ class ImportForm(forms.Form):
         label=gettext_lazy("Backup file (.json)"),
         help_text=gettext_lazy("A file made with “Download all my data”."),
     )
+    # One-time token: posting the same form twice restores the backup once.
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.fields["form_token"].initial = new_form_token()
 
 
 def _attachment(data: bytes, content_type: str, name: str) -> HttpResponse:
@@ -108,12 +112,17 @@ def _own_job(request: HttpRequest, pk: int) -> ExportJob:
     return job
 
 
+def _no_worker(job: ExportJob | RestoreJob) -> bool:
+    """Return True when the job still waits for a worker and none answers."""
+    return job.status == job.Status.QUEUED and worker_missing(queued_at=job.created_at)
+
+
 def export_job(request: HttpRequest, pk: int) -> HttpResponse:
     """Show one background export's progress (polled by htmx) and its download link."""
     job = _own_job(request, pk)
     partial = bool(request.htmx)  # type: ignore[attr-defined]
     template = "offers/export_job_status.html" if partial else "offers/export_job.html"
-    return render(request, template, {"job": job})
+    return render(request, template, {"job": job, "no_worker": _no_worker(job)})
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
@@ -162,20 +171,24 @@ def backup_import(request: HttpRequest) -> HttpResponse:
                 % {"mb": settings.IMPORT_MAX_BYTES // (1024 * 1024)}
             ]
         else:
-            raw = upload.read()
             try:
-                large = backup_record_count(backup_parse(raw)) > RESTORE_JOB_RECORDS
-                if large:  # in the background, in batches: see backup_restore_batched
-                    job = restore_job_create(user=request.user, raw=raw)
-                    return redirect("offers:backup_import_job", pk=job.pk)
-                result = backup_restore(user=request.user, raw=raw)
+                started = backup_import_start(
+                    user=request.user,
+                    raw=upload.read(),
+                    form_token=form.cleaned_data["form_token"],
+                )
             except BackupError as exc:
                 errors = exc.errors
+            except DuplicateSubmission as exc:
+                return _restore_sent_twice(request, exc.object_id)
             else:
+                if started.job is not None:  # in the background, in batches
+                    return redirect("offers:backup_import_job", pk=started.job.pk)
+                assert started.result is not None
                 messages.success(
                     request,
                     _("Backup restored: %(n)s records added to your account.")
-                    % {"n": result.total},
+                    % {"n": started.result.total},
                 )
                 return redirect("offers:export")
     return render(
@@ -186,6 +199,14 @@ def backup_import(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _restore_sent_twice(request: HttpRequest, job_id: int | None) -> HttpResponse:
+    """Answer a second post of the same restore form: the first post's job, or its result."""
+    if job_id is not None and RestoreJob.objects.filter(pk=job_id, owner=request.user).exists():
+        return redirect("offers:backup_import_job", pk=job_id)
+    messages.info(request, _("This form was already sent: the backup was restored once."))
+    return redirect("offers:export")
+
+
 def backup_import_job(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a background restore's progress (polled by htmx), then what it added or why not."""
     job = get_object_or_404(RestoreJob, pk=pk, owner=request.user)  # another's: 404 first
@@ -193,4 +214,5 @@ def backup_import_job(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseNotAllowed(["GET", "HEAD"])
     partial = request.headers.get("HX-Request") == "true"
     template = "offers/export_restore_status.html" if partial else "offers/export_restore_job.html"
-    return render(request, template, {"job": job, "total": sum(job.counts.values())})
+    context = {"job": job, "total": sum(job.counts.values()), "no_worker": _no_worker(job)}
+    return render(request, template, context)

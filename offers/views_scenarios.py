@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
+from config.health import worker_missing
 from offers import scenarios, selectors, services
 from offers.board import Board
 from offers.board_cache import board_derived, board_get
@@ -180,6 +181,7 @@ def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm
             "form": form,
             "flip_form": flip_form,
             "fig_mc": scenarios.mc_fan_figure(scenario) if scenario.mc_result else None,
+            "no_worker": _mc_no_worker(scenario),
         }
     )
     # Unbound forms depend on the board (the options, the levels) and on the saved scenario.
@@ -280,13 +282,24 @@ def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _mc_no_worker(scenario: Scenario) -> bool:
+    """Return True when the queued Monte Carlo still waits for a worker and none answers."""
+    # A run is queued by an update that stamps updated_at: the time it has waited since.
+    queued = scenario.mc_status == Scenario.McStatus.QUEUED
+    return queued and worker_missing(queued_at=scenario.updated_at)
+
+
 def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
     if is_htmx(request):
         scenario.refresh_from_db()
         return render(
             request,
             "offers/partials/scenario_mc.html",
-            {"scenario": scenario, "fig_mc": scenarios.mc_fan_figure(scenario)},
+            {
+                "scenario": scenario,
+                "fig_mc": scenarios.mc_fan_figure(scenario),
+                "no_worker": _mc_no_worker(scenario),
+            },
         )
     return redirect("offers:scenario_detail", pk=scenario.pk)
 
@@ -317,9 +330,8 @@ def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "GET"):
         return refused
     fig = scenarios.mc_fan_figure(scenario) if scenario.mc_result else None
-    return render(
-        request, "offers/partials/scenario_mc.html", {"scenario": scenario, "fig_mc": fig}
-    )
+    context = {"scenario": scenario, "fig_mc": fig, "no_worker": _mc_no_worker(scenario)}
+    return render(request, "offers/partials/scenario_mc.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -24,10 +24,11 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
+from accounts.dates import date_refusal
 from accounts.services import account_delete
 from accounts.text import text_refusal
 from compensation.engine import EngineInputError
-from compensation.form_fields import YEAR_MAX, YEAR_MIN, validate_currency
+from compensation.form_fields import validate_currency
 from compensation.models import (
     Band,
     Company,
@@ -512,11 +513,10 @@ class _Restore:
         before = len(self.errors)
         for field in type(obj)._meta.concrete_fields:
             value = getattr(obj, field.attname)
-            if isinstance(value, dt.date) and not YEAR_MIN <= value.year <= YEAR_MAX:
-                self.error(
-                    f"{where}.{field.name}",
-                    f"{value.isoformat()} is outside the years {YEAR_MIN} to {YEAR_MAX}",
-                )
+            # The range every form's dates are held to (accounts.dates): what a form took,
+            # a restore takes.
+            if isinstance(value, dt.date) and (refusal := date_refusal(value)):
+                self.error(f"{where}.{field.name}", refusal)
             if value and field.name in _currency_fields(type(obj)):
                 try:
                     validate_currency(value)
@@ -808,7 +808,12 @@ def backup_record_count(doc: dict[str, Any]) -> int:
 
 
 def backup_restore_batched(
-    *, user: AbstractBaseUser, raw: bytes | str, progress: Progress | None = None
+    *,
+    user: AbstractBaseUser,
+    raw: bytes | str,
+    progress: Progress | None = None,
+    stand_in_made: Callable[[AbstractBaseUser], None] | None = None,
+    handed_over: Callable[[RestoreResult], None] | None = None,
 ) -> RestoreResult:
     """Restore a large backup in short transactions of BATCH rows, still all or nothing.
 
@@ -817,16 +822,23 @@ def backup_restore_batched(
     last short transaction hands every row to ``user`` (an UPDATE of the owner per table). If
     anything fails on the way, the stand-in and all its rows are deleted: ``user`` sees all of
     the backup or none of it.
+
+    A process killed on the way cleans nothing up, so a job records what it must: the stand-in
+    (``stand_in_made`` runs in the transaction that creates it) and the end (``handed_over``
+    runs in the transaction that hands the rows over).
     """
     report = progress or (lambda pct: None)
     doc = backup_parse(raw)
     restore = backup_check(user=user, doc=doc)
     report(10)
     user_model = type(user)
-    stand_in = user_model.objects.create_user(
-        username=f"restore-{user.pk}-{timezone.now():%Y%m%d%H%M%S%f}"[:150],
-        is_active=False,
-    )
+    with transaction.atomic():
+        stand_in = user_model.objects.create_user(
+            username=f"restore-{user.pk}-{timezone.now():%Y%m%d%H%M%S%f}"[:150],
+            is_active=False,
+        )
+        if stand_in_made is not None:
+            stand_in_made(stand_in)
     counts: dict[str, int] = {}
     total = max(1, sum(len(restore.objects[s.key]) for s in SECTIONS))
     written = 0
@@ -856,6 +868,9 @@ def backup_restore_batched(
                     prefs.version = existing.version + 1  # type: ignore[attr-defined]
                 prefs.save()
             stand_in.delete()
+            result = RestoreResult(counts=counts, preferences=prefs is not None)
+            if handed_over is not None:
+                handed_over(result)
     except IntegrityError as exc:
         account_delete(user=stand_in)
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
@@ -863,7 +878,7 @@ def backup_restore_batched(
         account_delete(user=stand_in)
         raise
     report(100)
-    return RestoreResult(counts=counts, preferences=prefs is not None)
+    return result
 
 
 # Schema ----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.utils import timezone, translation
 
 from offers.board_cache import board_cached
@@ -84,12 +85,28 @@ def export_dir() -> Path:
     return Path(settings.MEDIA_ROOT) / "exports"
 
 
-def export_job_run(*, job_id: int) -> str:
-    """Build the file of a queued job; a job already claimed is left alone (safe to run twice)."""
-    claimed = ExportJob.objects.filter(pk=job_id, status=ExportJob.Status.QUEUED).update(
-        status=ExportJob.Status.RUNNING, progress=5
-    )
-    if claimed != 1:
+def export_job_claim(*, job_id: int, task_id: str | None = None) -> bool:
+    """Claim a queued job with a compare-and-set; False if another task has it or it ended.
+
+    A message redelivered after its worker died carries the same task id, so it may take
+    back the job that the dead attempt left "running" (and no other message may).
+    """
+    claimable = Q(status=ExportJob.Status.QUEUED)
+    if task_id:
+        claimable |= Q(status=ExportJob.Status.RUNNING, task_id=task_id)
+    rows = ExportJob.objects.filter(claimable, pk=job_id)
+    if task_id:
+        rows = rows.filter(Q(task_id=task_id) | Q(task_id=""))
+    return rows.update(status=ExportJob.Status.RUNNING, progress=5) == 1
+
+
+def export_job_run(*, job_id: int, task_id: str | None = None) -> str:
+    """Build the file of a queued job; a job already claimed is left alone (safe to run twice).
+
+    ``task_id`` (the task's own id) lets a redelivered message take back the job its dead
+    attempt left running, and build the file again from the start.
+    """
+    if not export_job_claim(job_id=job_id, task_id=task_id):
         return "skipped"
     job = ExportJob.objects.select_related("owner").get(pk=job_id)
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import RestoreJob
-from offers.export.backup import BackupError, backup_restore_batched
+from accounts.services import account_delete
+from offers.export.backup import BackupError, RestoreResult, backup_restore_batched
 
 
 def restore_dir() -> Path:
@@ -24,39 +28,86 @@ def restore_job_path(job: RestoreJob) -> Path:
     return Path(settings.MEDIA_ROOT) / job.file_path
 
 
-def restore_job_run(*, job_id: int) -> str:
-    """Restore a queued job's file; a job already claimed is left alone (safe to run twice)."""
-    claimed = RestoreJob.objects.filter(pk=job_id, status=RestoreJob.Status.QUEUED).update(
-        status=RestoreJob.Status.RUNNING, progress=1
-    )
-    if claimed != 1:
+def restore_job_claim(*, job_id: int, task_id: str | None = None) -> bool:
+    """Claim a queued job with a compare-and-set; False if another task has it or it ended.
+
+    A message redelivered after its worker died carries the same task id, so it may take
+    back the job that the dead attempt left "running" (and no other message may).
+    """
+    claimable = Q(status=RestoreJob.Status.QUEUED)
+    if task_id:
+        claimable |= Q(status=RestoreJob.Status.RUNNING, task_id=task_id)
+    rows = RestoreJob.objects.filter(claimable, pk=job_id)
+    if task_id:
+        rows = rows.filter(Q(task_id=task_id) | Q(task_id=""))
+    return rows.update(status=RestoreJob.Status.RUNNING, progress=1) == 1
+
+
+def restore_leftovers_delete(job: RestoreJob) -> None:
+    """Delete what an attempt killed mid-way left: its stand-in user and the rows written for it."""
+    if job.stand_in is not None:
+        with transaction.atomic():
+            account_delete(user=job.stand_in)
+        job.stand_in = None
+
+
+def restore_job_run(*, job_id: int, task_id: str | None = None) -> str:
+    """Restore a queued job's file; a job already claimed is left alone (safe to run twice).
+
+    ``task_id`` (the task's own id) lets a redelivered message take back the job its dead
+    attempt left running: what that attempt wrote is deleted first, then the file is restored
+    from the start.
+    """
+    if not restore_job_claim(job_id=job_id, task_id=task_id):
         return "skipped"
-    job = RestoreJob.objects.select_related("owner").get(pk=job_id)
+    job = RestoreJob.objects.select_related("owner", "stand_in").get(pk=job_id)
+    restore_leftovers_delete(job)
     path = restore_job_path(job)
+    if not job.file_path or not path.is_file():
+        _finish(job_id, status=RestoreJob.Status.FAILED, errors=["file: the upload is gone"])
+        return "failed"
 
     def progress(pct: int) -> None:
-        RestoreJob.objects.filter(pk=job_id).update(progress=min(99, pct))
+        running = RestoreJob.objects.filter(pk=job_id, status=RestoreJob.Status.RUNNING)
+        running.update(progress=min(99, pct))  # a job done (in the hand-over) stays at 100
+
+    def stand_in_made(stand_in: AbstractBaseUser) -> None:
+        RestoreJob.objects.filter(pk=job_id).update(stand_in=stand_in)
+
+    def handed_over(result: RestoreResult) -> None:
+        # In the transaction that hands the rows over: a worker killed after it finds the job
+        # done, never restores the file twice.
+        counts = {**result.counts, "preferences": int(result.preferences)}
+        _finish(job_id, status=RestoreJob.Status.DONE, counts=counts)
 
     try:
-        result = backup_restore_batched(user=job.owner, raw=path.read_bytes(), progress=progress)
+        backup_restore_batched(
+            user=job.owner,
+            raw=path.read_bytes(),
+            progress=progress,
+            stand_in_made=stand_in_made,
+            handed_over=handed_over,
+        )
     except BackupError as exc:
         _finish(job_id, status=RestoreJob.Status.FAILED, errors=exc.errors)
+        path.unlink(missing_ok=True)
         return "failed"
     except Exception as exc:
         _finish(job_id, status=RestoreJob.Status.FAILED, errors=[str(exc)[:300]])
+        path.unlink(missing_ok=True)
         raise
-    finally:
-        path.unlink(missing_ok=True)  # the upload is not kept, whatever happened
-    counts = {**result.counts, "preferences": int(result.preferences)}
-    _finish(job_id, status=RestoreJob.Status.DONE, counts=counts)
+    # Kept until the job ends: a worker killed mid-way leaves it for the redelivered message.
+    path.unlink(missing_ok=True)
     return "done"
 
 
 def _finish(job_id: int, *, status: str, **values: object) -> None:
-    RestoreJob.objects.filter(pk=job_id).update(
+    """End a running job (one already done, in the hand-over, stays done)."""
+    RestoreJob.objects.filter(pk=job_id, status=RestoreJob.Status.RUNNING).update(
         status=status,
         progress=100 if status == RestoreJob.Status.DONE else 0,
         file_path="",
+        stand_in=None,
         finished_at=timezone.now(),
         **values,
     )

@@ -70,6 +70,10 @@ def test_bom_and_thousand_separators(alice, meta):
         ),
         ("Meta,E5,USD,196000,218000,240000,0,0,0,15,,,20/10/2026", "line 3: as_of: use a date"),
         (
+            "Meta,E5,USD,196000,218000,240000,0,0,0,15,,,9999-12-31",
+            "line 3: as_of: 9999-12-31 is outside the years 1900 to 2200",
+        ),
+        (
             "Meta,E5,USD,196000,218000,240000,0,0,0,500,,,",
             "line 3: bonus_target_pct: must be at most 200",
         ),

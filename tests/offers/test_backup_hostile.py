@@ -89,13 +89,13 @@ def test_restore_refuses_refresher_weights_null(bob, doc, bob_pages):
 def test_restore_refuses_grant_vesting_from_year_9999(bob, doc, bob_pages):
     doc["grants"][0]["vest_start"] = "9999-12-31"
     errors = refused_and_pages_render(bob, doc, bob_pages)
-    assert errors == ["grants[0].vest_start: 9999-12-31 is outside the years 1970 to 2100"]
+    assert errors == ["grants[0].vest_start: 9999-12-31 is outside the years 1900 to 2200"]
 
 
-def test_restore_refuses_dates_before_1970(bob, doc, bob_pages):
+def test_restore_refuses_dates_before_1900(bob, doc, bob_pages):
     doc["packages"][0]["start_date"] = "0001-01-01"
     errors = refused_and_pages_render(bob, doc, bob_pages)
-    assert errors == ["packages[0].start_date: 0001-01-01 is outside the years 1970 to 2100"]
+    assert errors == ["packages[0].start_date: 0001-01-01 is outside the years 1900 to 2200"]
 
 
 @pytest.mark.parametrize(
@@ -168,7 +168,7 @@ def test_restore_refuses_round_at_9999_12_31(bob, doc, bob_pages):
     doc["rounds"][0]["timezone"] = "America/Adak"
     errors = refused_and_pages_render(bob, doc, bob_pages)
     assert errors == [
-        "rounds[0].scheduled_at: 9999-12-31T23:59:00+00:00 is outside the years 1970 to 2100"
+        "rounds[0].scheduled_at: 9999-12-31T23:59:00+00:00 is outside the years 1900 to 2200"
     ]
 
 

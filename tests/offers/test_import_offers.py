@@ -555,12 +555,12 @@ def test_a_name_already_taken_still_checks_the_rest_of_its_row(client_alice_reau
 
 def test_dates_the_form_refuses_are_refused(client_alice_reauth, alice, meta):
     """The years a backup restores: the offer form says it, so the import does."""
-    rows = [list(COLUMN_KEYS), row(name="A", start_date="2500-01-01", deadline="1900-01-01")]
+    rows = [list(COLUMN_KEYS), row(name="A", start_date="2500-01-01", deadline="1899-12-31")]
     response = upload(client_alice_reauth, "offers.csv", csv_bytes(rows))
     assert response.status_code == 400
     assert errors_of(response) == [
-        "Row 2, column start_date: 2500-01-01 is outside the years 1970 to 2100",
-        "Row 2, column deadline: 1900-01-01 is outside the years 1970 to 2100",
+        "Row 2, column start_date: 2500-01-01 is outside the years 1900 to 2200",
+        "Row 2, column deadline: 1899-12-31 is outside the years 1900 to 2200",
     ]
     assert nothing_written(alice)
 

@@ -31,7 +31,7 @@ def test_large_restore_runs_as_a_background_job_with_a_progress_page(
     client, bob, doc, monkeypatch, settings, tmp_path, reauth, django_capture_on_commit_callbacks
 ):
     settings.MEDIA_ROOT = tmp_path
-    monkeypatch.setattr("offers.views_export.RESTORE_JOB_RECORDS", 3)
+    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 3)
     client.force_login(bob)
     reauth(client)
     upload = SimpleUploadedFile("b.json", json.dumps(doc).encode(), "application/json")
@@ -58,7 +58,7 @@ def test_large_restore_with_errors_fails_with_the_reasons(
     client, bob, doc, monkeypatch, settings, tmp_path, reauth, django_capture_on_commit_callbacks
 ):
     settings.MEDIA_ROOT = tmp_path
-    monkeypatch.setattr("offers.views_export.RESTORE_JOB_RECORDS", 3)
+    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 3)
     doc["grants"] = [{"id": 1, "package": 1, "weights": [None, None]}]
     client.force_login(bob)
     reauth(client)

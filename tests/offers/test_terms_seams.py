@@ -194,7 +194,7 @@ def test_copies_of_the_held_grants_in_a_transfer_are_removed_once(alice):
 
     from django.apps import apps
 
-    migration = importlib.import_module("offers.migrations.0008_transfer_held_grants")
+    migration = importlib.import_module("offers.migrations.0009_transfer_held_grants")
     stay = OfferFactory(owner=alice, kind=Offer.Kind.STAY)
     transfer = OfferFactory(owner=alice, kind=Offer.Kind.INTERNAL)
     held = EquityGrantFactory(package=stay.package, value=Decimal("360000"))

@@ -95,8 +95,8 @@ def test_create_defaults_from_band(client_alice, alice):
         ("currency", "U$D", "not an ISO 4217 currency code"),
         ("raise_pct", "200", "Must be at most 50."),
         ("base", "1e30", "without an exponent"),
-        ("start_date", "2500-01-01", "2500-01-01 is outside the years 1970 to 2100"),
-        ("deadline", "1900-01-01", "1900-01-01 is outside the years 1970 to 2100"),
+        ("start_date", "2500-01-01", "2500-01-01 is outside the years 1900 to 2200"),
+        ("deadline", "1899-12-31", "1899-12-31 is outside the years 1900 to 2200"),
     ],
 )
 def test_bad_input_is_a_form_error(client_alice, alice, field, value, message):

@@ -46,7 +46,7 @@ def forwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("offers", "0007_negotiation_stock_currency"),
+        ("offers", "0008_jobs_exportjob_task_id"),
         ("compensation", "0006_package_bonus_cutoff_both_or_neither"),
     ]
 
