@@ -652,19 +652,21 @@ def package_terms_write(
     package: Package,
     expected_version: int,
     terms: PackageTerms,
+    identity: Mapping[str, Any] | None = None,
     record: bool = True,
 ) -> Package:
     """Make ``terms`` the package's terms if nobody changed it since ``expected_version``.
 
-    The one writer of terms: a scenario accepted, a negotiation answer, an import write
-    through it what `compensation.terms.apply_change` computed in memory (see
-    `package_update` for the errors it raises).
+    The one writer of terms: a scenario accepted, a negotiation answer, an offer's edit write
+    through it what `compensation.terms.apply_change` computed in memory; ``identity`` changes
+    the package's name, company or current-job flag with them (see `package_update` for the
+    errors it raises).
     """
     return package_update(
         user=user,
         package=package,
         expected_version=expected_version,
-        fields=terms.fields(),
+        fields={**terms.fields(), **(identity or {})},
         sign_ons=[s.fields() for s in terms.sign_ons],
         grants=[g.fields() for g in terms.grants],
         refreshers=[r.fields() for r in terms.refreshers],

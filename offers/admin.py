@@ -47,9 +47,9 @@ class ScenarioInline(admin.TabularInline):
 class OfferAdmin(ViewOnlyAdmin):
     list_display = ("name", "owner", "kind", "company", "level", "status", "start_date")
     list_filter = ("kind", "status", "remote_policy")
-    search_fields = ("name", "owner__username", "company__name", "team", "title")
-    list_select_related = ("owner", "company", "level")
-    raw_id_fields = ("owner", "company", "level", "target_level", "process", "package")
+    search_fields = ("name", "owner__username", "package__company__name", "team", "title")
+    list_select_related = ("owner", "package__company", "package__level")
+    raw_id_fields = ("owner", "target_level", "process", "package")
     date_hierarchy = "created_at"
     inlines = [ScenarioInline]
 

@@ -287,22 +287,19 @@ def offer_start(offer: Offer, basis: ValuationBasis) -> dt.date:
     """Return the day an option starts to count: staying counts from the window start."""
     if offer.kind == Offer.Kind.STAY:
         return basis.start
-    return offer.start_date or offer.package.start_date
+    return offer.package.start_date
 
 
 def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
     """Return the engine spec of an option's own package.
 
-    A new job's grants move with its start date; staying and an internal transfer keep the
-    dates of the grants they hold (they are already vesting).
+    The package owns the start date; a new job's grants moved with it when it was set
+    (`compensation.terms.apply_change`), so they are valued as stored.
     """
     package = offer.package
     rate = fx.rate(package.currency, basis.currency)
-    start = package.start_date
-    if offer.kind == Offer.Kind.EXTERNAL and offer.start_date:
-        start = offer.start_date
     return dataclasses.replace(
-        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, start=start, fx=fx),
+        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
         name=f"o{offer.pk}",
     )
 
@@ -427,7 +424,7 @@ def _own_company_target(offer: Offer) -> Level | None:
     target. Cached on the offer, as scenario searches rebuild the board many times.
     """
     if "_own_company_target" not in offer.__dict__:
-        company_id = offer.company_id or offer.package.company_id
+        company_id = offer.package.company_id
         process = (
             Process.objects.filter(
                 owner_id=offer.owner_id, company_id=company_id, target_level__isnull=False

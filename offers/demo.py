@@ -79,9 +79,7 @@ def _grant(
 
 
 def _offer(user: AbstractBaseUser, package: Package, **fields: Any) -> Offer:
-    offer = Offer(
-        owner=user, package=package, company=package.company, level=package.level, **fields
-    )
+    offer = Offer(owner=user, package=package, **fields)
     offer.full_clean()
     offer.save()
     services.offer_process_follow(user=user, offer=offer)
@@ -221,7 +219,6 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         office_days_per_week=2,
         remote_weeks_per_year=12,
         relocation_required=True,
-        start_date=start,
         deadline=today + dt.timedelta(days=30),
         rating_scope=3,
         rating_growth=3,
@@ -289,7 +286,6 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         remote_policy=Offer.RemotePolicy.HYBRID,
         office_days_per_week=3,
         remote_weeks_per_year=4,
-        start_date=start,
         deadline=today + dt.timedelta(days=6),
         shareable=True,
         rating_scope=4,
@@ -346,7 +342,6 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         remote_policy=Offer.RemotePolicy.HYBRID,
         office_days_per_week=3,
         remote_weeks_per_year=4,
-        start_date=start,
         deadline=today + dt.timedelta(days=14),
         shareable=True,
         rating_scope=3,
@@ -400,7 +395,6 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         office_days_per_week=3,
         remote_weeks_per_year=10,
         relocation_required=True,
-        start_date=start,
         rating_scope=4,
         rating_growth=4,
         rating_team=3,

@@ -14,6 +14,7 @@ from django.db.models import Exists, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.dates import RangedDateField
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect
@@ -165,6 +166,20 @@ class OfferForm(forms.ModelForm):
     work_timezone = TimezoneField(
         label=_("Work time zone (the team's)"), initial="America/Los_Angeles"
     )
+    # The company, level and start date are the package's terms, edited here with the option.
+    company = forms.ModelChoiceField(
+        label=_("Company"), queryset=Company.objects.none(), required=False
+    )
+    # Options carry their company; static/js/forms.js shows the chosen company's only.
+    level = forms.ModelChoiceField(
+        label=_("Level"), queryset=Level.objects.none(), required=False, widget=LevelSelect
+    )
+    start_date = RangedDateField(
+        label=_("Start date"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text=_("Empty: about two months from today."),
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     # The package's own version, so that an edit made on the package page meanwhile is refused.
     package_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
@@ -176,18 +191,10 @@ class OfferForm(forms.ModelForm):
         fields = OFFER_FIELDS
         formfield_callback = checked_formfield
         # The foreign keys have no verbose name: without these the labels stay English.
-        labels = {
-            "company": _("Company"),
-            "level": _("Level"),
-            "target_level": _("Target level"),
-            "process": _("Process"),
-        }
+        labels = {"target_level": _("Target level"), "process": _("Process")}
         widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
             "deadline": forms.DateInput(attrs={"type": "date"}),
             "notes": forms.Textarea(attrs={"rows": 3}),
-            # Options carry their company; static/js/forms.js shows the chosen company's only.
-            "level": LevelSelect,
             "target_level": LevelSelect,
         }
 
@@ -217,6 +224,9 @@ class OfferForm(forms.ModelForm):
             self.fields["package_version"].initial = package.version
             for name in ("currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"):
                 self.fields[name].initial = getattr(package, name)
+            self.fields["company"].initial = package.company_id
+            self.fields["level"].initial = package.level_id
+            self.fields["start_date"].initial = package.start_date
             self.fields["relocation_amount"].initial = package.relocation
             self.fields["tax_location"].initial = package.location_id
             self.fields["tax_regime"].initial = package.tax_regime
@@ -253,6 +263,23 @@ class OfferForm(forms.ModelForm):
             )
         require_version(self)
         return data
+
+
+# The option's fields with its package's company, level and start date among them, in the
+# order of the page and of the spreadsheet import's columns (which read base_fields).
+_OFFER_ORDER = [
+    *OFFER_FIELDS[: OFFER_FIELDS.index("process")],
+    "company",
+    "process",
+    "level",
+    *OFFER_FIELDS[OFFER_FIELDS.index("process") + 1 : OFFER_FIELDS.index("deadline")],
+    "start_date",
+    *OFFER_FIELDS[OFFER_FIELDS.index("deadline") :],
+]
+OfferForm.base_fields = {
+    name: OfferForm.base_fields[name]
+    for name in [*_OFFER_ORDER, *(n for n in OfferForm.base_fields if n not in _OFFER_ORDER)]
+}
 
 
 class PreferencesForm(forms.ModelForm):
@@ -330,9 +357,9 @@ class ScenarioForm(forms.ModelForm):
         ).select_related("company")
         if self.instance.offer_id:
             # A scenario plays out its own offer: only that company's ladder (in the same query).
-            offer = Offer.objects.filter(pk=self.instance.offer_id, company__isnull=False)
+            offer = Offer.objects.filter(pk=self.instance.offer_id, package__company__isnull=False)
             levels = levels.filter(
-                Q(company_id=Subquery(offer.values("company_id")[:1])) | ~Exists(offer)
+                Q(company_id=Subquery(offer.values("package__company_id")[:1])) | ~Exists(offer)
             )
         self.fields["level"].queryset = levels
         if self.instance.pk:

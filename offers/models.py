@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from datetime import time
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -44,14 +46,13 @@ def rating_fields() -> dict[str, models.Field]:
     }
 
 
-# The fields of an option that its form edits and its services write.
+# The fields of an option that its form edits and its services write. Its company, level and
+# start date are its package's terms (the package owns them; the option reads them).
 OFFER_FIELDS = [
     "name",
     "kind",
     "status",
-    "company",
     "process",
-    "level",
     "target_level",
     "team",
     "title",
@@ -61,7 +62,6 @@ OFFER_FIELDS = [
     "office_days_per_week",
     "remote_weeks_per_year",
     "relocation_required",
-    "start_date",
     "deadline",
     *(c.rating_field for c in RATINGS),
     "shareable",
@@ -96,20 +96,6 @@ class Offer(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.EXTERNAL)
-    company = models.ForeignKey(
-        "compensation.Company",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="offers",
-    )
-    level = models.ForeignKey(
-        "compensation.Level",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="offers",
-    )
     target_level = models.ForeignKey(
         "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -139,7 +125,6 @@ class Offer(models.Model):
         _("remote weeks a year"), default=0, validators=[MaxValueValidator(52)]
     )
     relocation_required = models.BooleanField(_("relocation required"), default=False)
-    start_date = models.DateField(_("start date"), null=True, blank=True)
     deadline = models.DateField(_("decision deadline"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.RECEIVED
@@ -174,6 +159,52 @@ class Offer(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        """Reload the option, and its package (which holds its company, level and start)."""
+        super().refresh_from_db(*args, **kwargs)
+        if not kwargs.get("fields") and type(self).package.is_cached(self):  # type: ignore[attr-defined]
+            self.package.refresh_from_db()
+
+    # The company, level and start date are the package's terms: one owner, read here. Setting
+    # one sets it on the package in memory (the package's service writes it).
+    @property
+    def company(self) -> Any:
+        """Return the package's company (None without one)."""
+        return self.package.company
+
+    @company.setter
+    def company(self, value: Any) -> None:
+        self.package.company = value
+
+    @property
+    def company_id(self) -> int | None:
+        """Return the package's company id."""
+        return self.package.company_id
+
+    @property
+    def level(self) -> Any:
+        """Return the package's level (None without one)."""
+        return self.package.level
+
+    @level.setter
+    def level(self, value: Any) -> None:
+        self.package.level = value
+
+    @property
+    def level_id(self) -> int | None:
+        """Return the package's level id."""
+        return self.package.level_id
+
+    @property
+    def start_date(self) -> dt.date:
+        """Return the day the package's terms start (a new job's first day, a move's day)."""
+        return self.package.start_date
+
+    @start_date.setter
+    def start_date(self, value: dt.date | None) -> None:
+        if value is not None:  # None: the package keeps its start date
+            self.package.start_date = value
 
 
 class Preferences(models.Model):

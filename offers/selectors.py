@@ -20,8 +20,6 @@ def offer_list(*, user: AbstractBaseUser) -> QuerySet[Offer]:
     return (
         Offer.objects.filter(owner=user)
         .select_related(
-            "company",
-            "level",
             "target_level",
             "process",
             "process__target_level",

@@ -23,7 +23,7 @@ def negotiation_entry_get(*, user: AbstractBaseUser, pk: int) -> NegotiationEntr
     """Return one of the user's log entries with its option and package, or 404."""
     return get_object_or_404(
         NegotiationEntry.objects.filter(owner=user, offer__owner=user).select_related(
-            "offer", "offer__package", "offer__company", "revised_level"
+            "offer", "offer__package", "offer__package__company", "revised_level"
         ),
         pk=pk,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from decimal import Decimal
@@ -26,7 +27,7 @@ from compensation.selectors import (
     terms_rate,
     usual_vesting,
 )
-from compensation.terms import apply_change
+from compensation.terms import TermsChange, apply_change
 from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
@@ -226,20 +227,28 @@ def offer_update(
     offer.full_clean(exclude=["package"])
     offer.updated_at = timezone.now()
     save_if_unchanged(offer, expected_version=expected_version, fields=[*fields, "updated_at"])
-    terms: dict[str, Any] = {f: data[f] for f in PACKAGE_FIELDS if data.get(f) is not None}
+    terms = package_terms(package)
+    if data.get("start_date"):
+        # A new job's grants move with its start date; a transfer keeps the dates it holds.
+        move = TermsChange(
+            start_date=data["start_date"], move_grants=offer.kind == Offer.Kind.EXTERNAL
+        )
+        terms = apply_change(terms, move, terms_rate(package))
+    updates: dict[str, Any] = {f: data[f] for f in PACKAGE_FIELDS if data.get(f) is not None}
     if "relocation_amount" in data:
-        terms["relocation"] = data["relocation_amount"] or Decimal("0")
+        updates["relocation"] = data["relocation_amount"] or Decimal("0")
     if "tax_location" in data:
-        terms["location"] = data["tax_location"]
+        updates["location"] = data["tax_location"]
     if "tax_regime" in data:
-        terms["tax_regime"] = data["tax_regime"] or ""
-    terms["company"] = offer.company
-    terms["level"] = offer.level
-    compensation_services.package_update(
+        updates["tax_regime"] = data["tax_regime"] or ""
+    if "level" in data:
+        updates["level"] = data["level"]
+    compensation_services.package_terms_write(
         user=user,
         package=package,
         expected_version=expected_package_version,
-        fields=terms,
+        terms=dataclasses.replace(terms, **updates),
+        identity={"company": data["company"]} if "company" in data else None,
         record=False,  # the offer's revision above holds the package as it was
     )
     offer_process_follow(user=user, offer=offer)
@@ -392,10 +401,6 @@ def scenario_accept(
     # one writer: the value shown is the value accepted.
     change = scenario_change(scenario)
     terms = apply_change(package_terms(package), change, terms_rate(package))
-    if scenario.level_id:
-        offer.level = scenario.level
-    if scenario.start_date:
-        offer.start_date = scenario.start_date
     if scenario.remote_weeks_per_year is not None:
         offer.remote_weeks_per_year = scenario.remote_weeks_per_year
     # A scenario's growth and volatility stay out: market assumptions belong to the company.

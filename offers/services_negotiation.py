@@ -133,9 +133,6 @@ def _apply_revised_terms(
         record=False,  # the offer's revisions before and after hold the package
     )
     fields = ["updated_at"]
-    if entry.revised_level_id:
-        offer.level = entry.revised_level
-        fields.append("level")
     if entry.revised_deadline is not None:
         offer.deadline = entry.revised_deadline
         fields.append("deadline")
@@ -236,7 +233,9 @@ def _save_answer(
     expected_package_version: int | None,
     created: bool,
 ) -> NegotiationEntry:
-    offer = Offer.objects.select_related("package", "company").get(pk=entry.offer_id, owner=user)
+    offer = Offer.objects.select_related("package", "package__company").get(
+        pk=entry.offer_id, owner=user
+    )
     if entry.outcome != NegotiationEntry.Outcome.PENDING and entry.answered_on is None:
         entry.answered_on = timezone.localdate()
     entry.full_clean(exclude=["owner", "offer"])

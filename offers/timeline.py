@@ -46,7 +46,9 @@ def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> T
     home = prefs.home_timezone
     today = timezone.localtime(now).date()
     offers = list(
-        Offer.objects.filter(owner=user).select_related("company").order_by("deadline", "id")
+        Offer.objects.filter(owner=user)
+        .select_related("package__company")
+        .order_by("deadline", "id")
     )
     open_offers = [
         o for o in offers if o.deadline and o.status in OPEN_OFFERS and o.kind != Offer.Kind.STAY

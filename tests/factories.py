@@ -160,12 +160,17 @@ class OfferFactory(factory.django.DjangoModelFactory):
     owner = factory.SubFactory(UserFactory)
     name = factory.Sequence(lambda n: f"Offer {n}")
     package = factory.SubFactory(PackageFactory, owner=factory.SelfAttribute("..owner"))
-    company = factory.SelfAttribute("package.company")
     work_timezone = "America/Los_Angeles"
     remote_policy = Offer.RemotePolicy.HYBRID
     office_days_per_week = 3
     remote_weeks_per_year = 4
-    start_date = dt.date(2027, 1, 4)
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        """Save the package too: company=, level= and start_date= are its terms."""
+        offer = super()._create(model_class, *args, **kwargs)
+        offer.package.save()
+        return offer
 
 
 class PreferencesFactory(factory.django.DjangoModelFactory):

@@ -112,13 +112,7 @@ SECTIONS: tuple[Section, ...] = (
         "offers",
         Offer,
         "owner",
-        {
-            "package": "@packages",
-            "company": "company",
-            "level": "level",
-            "target_level": "level",
-            "process": "@processes",
-        },
+        {"package": "@packages", "target_level": "level", "process": "@processes"},
     ),
     Section("scenarios", Scenario, "owner", {"offer": "@offers", "level": "level"}),
     Section(
@@ -753,8 +747,52 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
     return doc
 
 
+# An option's company, level and start date were its own before its package owned them.
+LEGACY_OFFER_TERMS = ("company", "level", "start_date")
+
+
+def _offer_terms_to_packages(doc: dict[str, Any]) -> None:
+    """Move an older backup's option company, level and start date onto its package.
+
+    As the migration that made the package their one owner did: the package takes the
+    option's values where they differ, and a new job's grants move with its start date.
+    """
+    offers, packages = doc.get("offers"), doc.get("packages")
+    if not isinstance(offers, list) or not isinstance(packages, list):
+        return
+    by_id = {p.get("id"): p for p in packages if isinstance(p, dict)}
+    grants = [g for g in doc.get("grants") or [] if isinstance(g, dict)]
+    for offer in offers:
+        if not isinstance(offer, dict) or not any(k in offer for k in LEGACY_OFFER_TERMS):
+            continue
+        held = {k: offer.pop(k) for k in LEGACY_OFFER_TERMS if k in offer}
+        package = by_id.get(offer.get("package"))
+        if package is None:
+            continue
+        for key in ("company", "level"):
+            if held.get(key) is not None:
+                package[key] = held[key]
+        start, kind = held.get("start_date"), offer.get("kind")
+        if not start or kind == "stay" or start == package.get("start_date"):
+            continue
+        try:
+            shift = dt.date.fromisoformat(start) - dt.date.fromisoformat(package["start_date"])
+        except (KeyError, TypeError, ValueError):
+            continue  # the record's own checks name what is wrong
+        if kind == "external":
+            for grant in grants:
+                if grant.get("package") == offer.get("package"):
+                    try:
+                        day = dt.date.fromisoformat(grant["vest_start"]) + shift
+                    except (KeyError, TypeError, ValueError, OverflowError):
+                        continue
+                    grant["vest_start"] = day.isoformat()
+        package["start_date"] = start
+
+
 def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
     """Check every record of a parsed backup against the target user; raise BackupError."""
+    _offer_terms_to_packages(doc)
     restore = _Restore(user)
     for section in SECTIONS:
         restore.section(section, doc.get(section.key))

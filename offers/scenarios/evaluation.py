@@ -42,6 +42,8 @@ ADJUSTMENTS = tuple(a.attname for a in REGISTRY)
 def scenario_offer(scenario: Scenario) -> Offer:
     """Return an unsaved copy of the scenario's offer with its level, start and remote terms."""
     offer = copy.copy(scenario.offer)
+    # The level and start date are the package's: change a copy, never the board's package.
+    offer.package = copy.copy(offer.package)
     if scenario.level_id:
         offer.level = scenario.level
     if scenario.start_date:
@@ -72,16 +74,11 @@ def scenario_spec(
         scenario, more_stock=more_stock, more_base=more_base, more_sign_on=more_sign_on
     )
     terms = apply_change(package_terms(package), change, terms_rate(package, fx))
-    # A new job's grants move with its start date; staying and a transfer keep theirs.
-    start = terms.start_date
-    if offer.kind == Offer.Kind.EXTERNAL and not scenario.start_date and offer.start_date:
-        start = offer.start_date
     return package_to_spec(
         package,
         horizon_years=prefs.horizon_years,
         terms=terms,
         fx_to_home=fx_to_home,
-        start=start,
         growth_pct=scenario.growth_pct,
         volatility_pct=scenario.volatility_pct,
         fx=fx,

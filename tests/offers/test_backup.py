@@ -74,11 +74,11 @@ def test_private_companies_and_levels_are_copied(alice, bob):
             "equivalence": 5,
         }
     ]
-    assert {"company": "Meta", "code": "E5"} in [o["level"] for o in doc["offers"]]
+    assert {"company": "Meta", "code": "E5"} in [p["level"] for p in doc["packages"]]
     backup_restore(user=bob, raw=json.dumps(doc))
     copy = Level.objects.get(company__owner=bob, code="S1")
     assert copy.pk != level.pk and copy.company.name == "Stealth AI"
-    assert bob.offers.filter(level=shared).exists()
+    assert bob.offers.filter(package__level=shared).exists()
     assert without_meta(backup_build(user=bob)) == without_meta(doc)
 
 

@@ -138,7 +138,6 @@ def test_restoring_the_earlier_version_brings_the_old_terms_back(alice, offer):
 def test_a_revised_level_moves_the_offer_and_its_package(alice, offer):
     e5 = LevelFactory(company=offer.company, code="E5", order=5)
     e6 = LevelFactory(company=offer.company, code="E6", order=6)
-    Offer.objects.filter(pk=offer.pk).update(level=e5)
     Package.objects.filter(pk=offer.package.pk).update(level=e5)
     offer.refresh_from_db()
     negotiation_entry_create(
