@@ -265,9 +265,19 @@ TAX_PLACES = (
     gettext_noop("Washington + US federal"),
     gettext_noop("New York State + US federal (not NYC)"),
     gettext_noop("Singapore resident"),
+    gettext_noop("Singapore citizen or PR (with CPF)"),
     gettext_noop("Taiwan"),
     gettext_noop("Hong Kong salaries tax"),
     gettext_noop("Mainland China IIT"),
+    gettext_noop("Shanghai: IIT, social insurance and housing fund"),
+)
+# What a package's tax rule covers (the package form and the offer form say the same).
+TAX_REGIME_HELP = _(
+    "Income tax by the place's published brackets, per tax year, and the employee "
+    "contributions the place levies: Singapore's CPF for citizens and PRs only (an "
+    "Employment Pass holder pays none: choose the rule without CPF), Hong Kong's MPF, "
+    "Taiwan's labour and health insurance, Shanghai's social insurance and housing fund. "
+    "Empty: one flat rate, the tax location's effective tax %."
 )
 
 
@@ -427,10 +437,7 @@ class Package(models.Model):
         blank=True,
         default="",
         choices=tax_regime_choices,
-        help_text=_(
-            "Income tax by the place's published brackets, per tax year. Empty: one flat "
-            "rate, the tax location's effective tax %."
-        ),
+        help_text=TAX_REGIME_HELP,
     )
     version = models.PositiveIntegerField(default=1, editable=False)
     updated_at = models.DateTimeField(auto_now=True)

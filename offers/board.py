@@ -72,6 +72,7 @@ __all__ = [
     "evaluate_offer",
     "option_facts",
     "ranking_prefs",
+    "shown_columns",
     "tz_strip",
     "tz_strips_by_zone",
 ]
@@ -131,7 +132,16 @@ class ValuationBasis:
     @property
     def shown_columns(self) -> tuple[str, ...]:
         """Return the yearly columns a table shows: components, total, and tax and net."""
-        return (*COMPONENTS, "total", "tax", "net") if self.after_tax else (*COMPONENTS, "total")
+        return self.columns()
+
+    def columns(self, contributions: bool = False) -> tuple[str, ...]:
+        """Return the yearly columns a table shows; after tax, with ``contributions`` (an
+        option shown pays employee contributions, such as Singapore's CPF) a Contributions
+        column after Tax, so that after tax = total - tax - contributions can be checked."""
+        if not self.after_tax:
+            return (*COMPONENTS, "total")
+        levied = ("contributions",) if contributions else ()
+        return (*COMPONENTS, "total", "tax", *levied, "net")
 
     @property
     def short(self) -> str:
@@ -259,11 +269,21 @@ class Evaluation:
         """Return the day the current job stops counting for this option, in words."""
         return self.basis.day(self.segments[1].start) if len(self.segments) > 1 else ""
 
+    @property
+    def has_contributions(self) -> bool:
+        """Return whether the option pays employee contributions in any window year."""
+        return self.yearly is not None and bool((self.yearly["contributions"] != 0).any())
+
+    @property
+    def shown_columns(self) -> tuple[str, ...]:
+        """Return the yearly columns this option's table shows (`ValuationBasis.columns`)."""
+        return shown_columns(self.basis, (self,))
+
     def rows(self) -> list[dict[str, Any]]:
-        """Return one row per window year: the basis's columns and the running headline."""
+        """Return one row per window year: the shown columns and the running headline."""
         running = 0.0
         out = []
-        columns = [self.component(c) for c in self.basis.shown_columns]
+        columns = [self.component(c) for c in self.shown_columns]
         for i, value in enumerate(self.values):
             running += value
             out.append({"year": i + 1, "cells": [c[i] for c in columns], "running": running})
@@ -274,6 +294,12 @@ class Evaluation:
         if self.yearly is None:
             return []
         return [float(v) for v in self.yearly[name]]
+
+
+def shown_columns(basis: ValuationBasis, evaluations: Sequence[Evaluation]) -> tuple[str, ...]:
+    """Return the yearly columns a table or chart of these options shows: a Contributions
+    column next to Tax (after tax) when any of them pays employee contributions."""
+    return basis.columns(any(ev.has_contributions for ev in evaluations))
 
 
 def remote_weeks_allowed(offer: Offer, remote_weeks: int | None = None) -> float:

@@ -10,13 +10,16 @@ from django.utils.translation import gettext as _
 
 from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
 from compensation.engine.components import PAY_COMPONENTS
-from offers.board import COMPONENTS, Board, Evaluation
+from offers.board import Board, Evaluation, shown_columns
 from offers.chart_text import plain, subtitle
 from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
 COMPONENT_COLORS = {c.key: c.colour for c in PAY_COMPONENTS}
 TAX_COLOR = "#868e96"
+# Employee contributions (CPF, MPF, insurance premiums), drawn below zero beside the tax.
+CONTRIBUTIONS_COLOR = "#495057"
+LEVY_COLORS = {"tax": TAX_COLOR, "contributions": CONTRIBUTIONS_COLOR}
 # Options side by side in the yearly chart: on a wide screen, and on a phone.
 FACETS_WIDE = 5
 FACETS_NARROW = 2
@@ -33,7 +36,12 @@ def criterion_label(name: str) -> str:
 def component_label(name: str) -> str:
     """Return the translated label of a pay component (the registry's) or of a total."""
     labels = {c.key: c.label for c in PAY_COMPONENTS}
-    totals = {"total": _("Total before tax"), "tax": _("Tax"), "net": _("After tax")}
+    totals = {
+        "total": _("Total before tax"),
+        "tax": _("Tax"),
+        "contributions": _("Contributions"),
+        "net": _("After tax"),
+    }
     if name in labels:
         return _(labels[name])
     return str(totals.get(name, name))
@@ -86,7 +94,8 @@ def yearly_by_component(board: Board) -> go.Figure:
     trace per component and option).
     """
     ranked = _charted(board)
-    shown = [*COMPONENTS, "tax", "net"] if board.basis.after_tax else list(COMPONENTS)
+    # The components, then (after tax) the tax and contributions below zero and the net.
+    shown = [c for c in shown_columns(board.basis, ranked) if c != "total"]
     data: list[dict[str, Any]] = []
     layout: dict[str, Any] = {}
     for i, ev in enumerate(ranked):
@@ -111,12 +120,12 @@ def yearly_by_component(board: Board) -> go.Figure:
                         **common,
                     }
                 )
-            elif comp == "tax":
+            elif comp in ("tax", "contributions"):
                 data.append(
                     {
                         "type": "bar",
-                        "y": [-round(v) for v in ev.component("tax")],
-                        "marker": {"color": TAX_COLOR},
+                        "y": [-round(v) for v in ev.component(comp)],
+                        "marker": {"color": LEVY_COLORS[comp]},
                         **common,
                     }
                 )
@@ -269,12 +278,13 @@ def score_contributions(board: Board) -> go.Figure:
 
 
 def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
-    """Return bars of the yearly difference A - B by component (tax counted against)."""
+    """Return bars of the yearly difference A - B by component (tax and contributions counted
+    against)."""
     years = list(range(1, min(len(a.values), len(b.values)) + 1))
     data = []
-    shown = (*COMPONENTS, "tax") if a.basis.after_tax else COMPONENTS
+    shown = [c for c in shown_columns(a.basis, (a, b)) if c not in ("total", "net")]
     for comp in shown:
-        sign = -1 if comp == "tax" else 1
+        sign = -1 if comp in ("tax", "contributions") else 1
         ys = [
             sign * round(x - y) for x, y in zip(a.component(comp), b.component(comp), strict=False)
         ]
@@ -283,7 +293,7 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
                 name=component_label(comp),
                 x=years,
                 y=ys,
-                marker={"color": COMPONENT_COLORS.get(comp, TAX_COLOR)},
+                marker={"color": COMPONENT_COLORS.get(comp, LEVY_COLORS.get(comp, TAX_COLOR))},
             )
         )
     title = _("%(a)s minus %(b)s, by year") % {"a": plain(a.offer.name), "b": plain(b.offer.name)}

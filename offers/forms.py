@@ -25,7 +25,13 @@ from compensation.form_fields import (
     NumberField,
     checked_formfield,
 )
-from compensation.models import Company, Level, LocationPreset, tax_regime_choices
+from compensation.models import (
+    TAX_REGIME_HELP,
+    Company,
+    Level,
+    LocationPreset,
+    tax_regime_choices,
+)
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import SCENARIO_FIELDS
@@ -158,10 +164,7 @@ class OfferForm(forms.ModelForm):
         label=_("Tax rule"),
         choices=tax_regime_choices,
         required=False,
-        help_text=_(
-            "Income tax by the place's published brackets, per tax year. Empty: one flat "
-            "rate, the tax location's effective tax %."
-        ),
+        help_text=TAX_REGIME_HELP,
     )
     work_timezone = TimezoneField(
         label=_("Work time zone (the team's)"), initial="America/Los_Angeles"

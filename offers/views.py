@@ -244,7 +244,7 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
     )
     if a is b:
         b = next(e for e in evs if e is not a)
-    shown = board.basis.shown_columns
+    shown = valuation.shown_columns(board.basis, (a, b))
     years = min(len(a.values), len(b.values))
     rows = []
     for year in range(1, years + 1):

@@ -43,6 +43,11 @@ EQUITY_COMPONENTS: frozenset[str] = frozenset(
 )
 # The components paid on their days (`events.cash_payments` gives each payment one of them).
 DATED_COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS if c.paid == "dated")
+# Cash paid every month (base): the "ordinary wages" of an employee contribution (Singapore's
+# CPF, Taiwan's insured salary); the other cash components are its "additional wages".
+ORDINARY_COMPONENTS: frozenset[str] = frozenset(
+    c.key for c in PAY_COMPONENTS if c.paid == "monthly" and c.taxed_as == "cash"
+)
 
 
 def component(key: str) -> PayComponent:

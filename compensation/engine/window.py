@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .components import COMPONENTS, EQUITY_COMPONENTS
+from .components import COMPONENTS, EQUITY_COMPONENTS, ORDINARY_COMPONENTS
 from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int
 from .events import (
@@ -304,10 +304,12 @@ def _in_other_tax_year(origin: datetime.date, year_starts_month: int) -> EventFi
     return other
 
 
-def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the cash, the equity and the ordinary wages (the part of cash paid monthly)."""
     equity = sum(v for k, v in values.items() if k in EQUITY_COMPONENTS)
     cash = sum(v for k, v in values.items() if k not in EQUITY_COMPONENTS)
-    return np.asarray(cash), np.asarray(equity)
+    ordinary = sum(v for k, v in values.items() if k in ORDINARY_COMPONENTS)
+    return np.asarray(cash), np.asarray(equity), np.asarray(ordinary)
 
 
 def segment_tax(
@@ -321,7 +323,8 @@ def segment_tax(
 
     Without a tax regime: the flat ``tax_rate_pct`` on each month's gross and no
     contributions. With one: the contributions its tables levy on each month's cash pay
-    (`monthly_tax_and_contributions`), and each tax
+    (`monthly_tax_and_contributions`; base is the ordinary wages, the other cash pay the
+    additional wages), and each tax
     year's income from this segment (stock taxed at vest, everything else when paid) is taxed
     with that year's tables in the regime's currency and the tax shared among the year's
     months in proportion to their income. Each payment and vest is in the tax year of its own
@@ -344,9 +347,16 @@ def segment_tax(
     other = _segment_values(
         segment, window_start, months, prices, _in_other_tax_year(window_start, starts)
     )
-    other_cash, other_equity = _cash_and_equity(other)
-    cash, equity = _cash_and_equity(values)
-    arrays = [cash - other_cash, equity - other_equity, other_cash, other_equity]
+    other_cash, other_equity, other_ordinary = _cash_and_equity(other)
+    cash, equity, ordinary = _cash_and_equity(values)
+    arrays = [
+        cash - other_cash,
+        equity - other_equity,
+        other_cash,
+        other_equity,
+        ordinary - other_ordinary,
+        other_ordinary,
+    ]
     if lead or tail:
         outer_start = add_months(window_start, -lead)
         outer = Segment(
@@ -365,30 +375,41 @@ def segment_tax(
         around_other = _segment_values(
             outer, outer_start, n, outer_prices, _in_other_tax_year(outer_start, starts)
         )
-        a_cash, a_equity = _cash_and_equity(around)
-        o_cash, o_equity = _cash_and_equity(around_other)
+        a_cash, a_equity, a_ordinary = _cash_and_equity(around)
+        o_cash, o_equity, o_ordinary = _cash_and_equity(around_other)
+        outsides = (
+            a_cash - o_cash,
+            a_equity - o_equity,
+            o_cash,
+            o_equity,
+            a_ordinary - o_ordinary,
+            o_ordinary,
+        )
         padded = []
         # Inside the window the exact values stand; outside, the padded run's.
-        for inside, outside in zip(
-            arrays, (a_cash - o_cash, a_equity - o_equity, o_cash, o_equity), strict=True
-        ):
+        for inside, outside in zip(arrays, outsides, strict=True):
             full = np.array(np.broadcast_to(outside, (*prices.shape[:-1], n)))
             full[..., lead : lead + months] = inside
             padded.append(full)
         arrays = padded
-    own_cash, own_equity, other_cash, other_equity = np.broadcast_arrays(*arrays)
+    own_cash, own_equity, other_cash, other_equity, own_ordinary, other_ordinary = (
+        np.broadcast_arrays(*arrays)
+    )
     tax_years = month_tax_years(window_start, 1 - lead, months + tail, starts)
-    cash, equity, columns = own_cash, own_equity, np.arange(n)
+    cash, equity, ordinary, columns = own_cash, own_equity, own_ordinary, np.arange(n)
     if np.any(other_cash) or np.any(other_equity):  # else the other columns would all be 0
         tax_years = np.concatenate(
             [tax_years, month_other_tax_years(window_start, 1 - lead, months + tail, starts)]
         )
         cash = np.concatenate([own_cash, other_cash], axis=-1)
         equity = np.concatenate([own_equity, other_equity], axis=-1)
-        columns = np.tile(columns, 2)  # a month's two columns share its contribution cap
+        ordinary = np.concatenate([own_ordinary, other_ordinary], axis=-1)
+        # A month's two columns share its contribution caps; a tax year's columns stay in date
+        # order (cash on days of another year is at that year's end, after its own months).
+        columns = np.tile(columns, 2)
     to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
     tax, contributions = monthly_tax_and_contributions(
-        regime, tax_years, cash, equity, to_regime, months=columns
+        regime, tax_years, cash, equity, to_regime, months=columns, ordinary=ordinary
     )
     if columns.shape[0] > n:
         tax, contributions = (

@@ -40,7 +40,9 @@ from offers.selectors import scenario_list_by_option
 logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
-YEARLY_COMPONENTS = (*COMPONENTS, "total", "tax")
+# The gross rows of each year: the components, the total, the tax and, for an option that
+# pays any (Singapore's CPF, Hong Kong's MPF...), the employee contributions.
+YEARLY_COMPONENTS = (*COMPONENTS, "total", "tax", "contributions")
 BASES = ("gross", "net")
 # Negotiation points are worked out for the top of the ranking only: a person negotiates with
 # a handful of companies, and each option's points compare it with every other option.
@@ -113,8 +115,9 @@ def _iso(value: dt.date | dt.datetime | None) -> str | None:
 def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
     """Return the tidy rows of one option: the board's own figures, in home currency.
 
-    Per year: the gross components, ``total`` (gross) and ``tax`` with basis ``gross``, and
-    the after-tax ``total`` with basis ``net``; (option_key, year, component, basis) is a key.
+    Per year: the gross components, ``total`` (gross), ``tax`` and, when the option pays any,
+    ``contributions`` with basis ``gross``, and the after-tax ``total`` with basis ``net``
+    (``total - tax - contributions``); (option_key, year, component, basis) is a key.
     """
     assert ev.yearly is not None
     frame = ev.yearly
@@ -133,9 +136,10 @@ def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
         }
 
     # Plain lists: a thousand options make 32,000 rows, and pandas' scalar access is slow.
-    columns = {c: frame[c].tolist() for c in (*YEARLY_COMPONENTS, "net")}
+    components = [c for c in YEARLY_COMPONENTS if c != "contributions" or ev.has_contributions]
+    columns = {c: frame[c].tolist() for c in (*components, "net")}
     for i, year in enumerate(frame.index.tolist()):
-        for component in YEARLY_COMPONENTS:
+        for component in components:
             rows.append(row(int(year), component, "gross", float(columns[component][i])))
         rows.append(row(int(year), "total", "net", float(columns["net"][i])))
     return rows

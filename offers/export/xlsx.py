@@ -256,7 +256,12 @@ def _ranking(book: Book, c: Comparison) -> None:
 def _year_by_year(book: Book, c: Comparison) -> None:
     from offers.models import Preferences
 
-    widths = [34, 6, 19, 9, 10, *[15] * len(COMPONENTS), 15, 15]
+    # Tax, then the employee contributions (CPF, MPF...) when an option pays any: after tax is
+    # the total less both.
+    levies = ["tax"]
+    if any(row["component"] == "contributions" for row in c.yearly):
+        levies.append("contributions")
+    widths = [34, 6, 19, 9, 10, *[15] * len(COMPONENTS), 15, *[15] * len(levies)]
     sheet = Sheet(book, _("Year by year"), widths, "B2")
     sheet.header(
         [
@@ -267,7 +272,7 @@ def _year_by_year(book: Book, c: Comparison) -> None:
             _("Home currency"),
             *[component_label(comp) for comp in COMPONENTS],
             _("Total"),
-            component_label("tax"),
+            *[component_label(levy) for levy in levies],
         ]
     )
     index: dict[tuple[str, int, str, str], dict[str, float]] = {}
@@ -294,7 +299,7 @@ def _year_by_year(book: Book, c: Comparison) -> None:
                 _yes(in_home),
                 *[sheet.cell(figures.get(comp), money) for comp in COMPONENTS],
                 sheet.cell(figures.get("total"), money, bold),
-                sheet.cell(figures.get("tax"), money),
+                *[sheet.cell(figures.get(levy), money) for levy in levies],
             ]
         )
 

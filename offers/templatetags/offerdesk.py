@@ -105,11 +105,11 @@ def component(name: str) -> str:
 
 @register.filter
 def valuation_rows(ev: Any) -> list[dict[str, Any]]:
-    """Return an evaluation's table rows: year, the basis's columns, the running value."""
+    """Return an evaluation's table rows: year, its shown columns, the running value."""
     return ev.rows()  # type: ignore[no-any-return]
 
 
 @register.filter
 def valuation_totals(ev: Any) -> list[float]:
-    """Return the window totals of the basis's columns."""
-    return [sum(ev.component(c)) for c in ev.basis.shown_columns]
+    """Return the window totals of the option's shown columns."""
+    return [sum(ev.component(c)) for c in ev.shown_columns]

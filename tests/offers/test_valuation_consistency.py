@@ -138,14 +138,28 @@ def test_every_page_shows_each_options_one_headline_value(demo):
 
 def test_every_page_shows_the_same_yearly_figures(demo):
     client, board = demo["client"], demo["board"]
+    levied = set()
     for _r, ev in board.ranked:
         html = client.get(reverse("offers:offer_detail", args=[ev.key])).content.decode()
         table = pd.read_html(io.StringIO(html), attrs={"class": "valuation"})[0]
         body = table.iloc[: len(ev.values)]
-        shown = [amount(str(v)) for v in body.iloc[:, len(ev.basis.shown_columns)]]
+        # The headline column is the last shown, after Tax (and Contributions, when levied).
+        shown = [amount(str(v)) for v in body.iloc[:, len(ev.shown_columns)]]
         assert [round(v) for v in shown] == [round(v) for v in ev.values], ev.offer.name
         running = [amount(str(v)) for v in body.iloc[:, -1]]
         assert round(running[-1]) == round(ev.value)
+        if ev.has_contributions:
+            # After tax = total - tax - contributions, each read off the page (to rounding).
+            levied.add(ev.offer.name)
+            column = {c: 1 + i for i, c in enumerate(ev.shown_columns)}
+            for _i, row in body.iterrows():
+                total, tax, paid, net = (
+                    amount(str(row.iloc[column[c]]))
+                    for c in ("total", "tax", "contributions", "net")
+                )
+                assert abs(total - tax - paid - net) <= 2, ev.offer.name
+    # The demo's Taipei transfer pays Taiwan's labour and health insurance.
+    assert "Internal transfer: Northwind Taipei" in levied
 
 
 def test_every_export_shows_the_same_headline_and_yearly_figures(demo):

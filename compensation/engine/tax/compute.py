@@ -62,32 +62,96 @@ def _year_tax(
     return on_cash, on_equity
 
 
-def _month_contributions(year: TaxYear, cash: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return the employee contributions on months paying ``cash``, as (all, deductible)."""
-    total = np.zeros(np.shape(cash))
+def _within(pay: np.ndarray, room: np.ndarray | float) -> np.ndarray:
+    """Return the part of each column's ``pay`` inside ``room``, filled in column order."""
+    running = np.cumsum(pay, axis=-1)
+    return np.asarray(np.minimum(running, room) - np.minimum(running - pay, room))
+
+
+def _levy(
+    year: TaxYear,
+    ordinary: np.ndarray,
+    additional: np.ndarray,
+    month_ordinary: np.ndarray,
+    month_additional: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the employee contributions of one tax year's columns, as (all, deductible).
+
+    The columns are the tax year's, in date order, in the regime's currency: each column's
+    ``ordinary`` and ``additional`` pay, and the whole month's (a month split over two tax
+    years has a column in each; its ceilings, caps and floor apply to the whole month, shared
+    between its columns in proportion to their pay). See `tables.Contribution`.
+    """
+    mine = {"ordinary": ordinary, "additional": additional, "cash": ordinary + additional}
+    whole = {
+        "ordinary": month_ordinary,
+        "additional": month_additional,
+        "cash": month_ordinary + month_additional,
+    }
+    total = np.zeros(np.broadcast_shapes(ordinary.shape, month_ordinary.shape))
     deductible = np.zeros_like(total)
+    levied: dict[str, np.ndarray] = {}  # each contribution's levied pay, by column
+    insured: dict[str, np.ndarray] = {}  # ... and by whole month
     for rule in year.contributions:
-        amount = rule.rate * cash
-        if rule.monthly_cap is not None:
-            amount = np.minimum(amount, rule.monthly_cap)
-        amount = np.where(cash >= rule.monthly_floor, amount, 0.0)
+        month_pay = whole[rule.levied_on]
+        if rule.monthly_wage_ceiling is not None:
+            month_pay = np.minimum(month_pay, rule.monthly_wage_ceiling)
+        month_pay = np.where(whole["cash"] >= rule.monthly_floor, month_pay, 0.0)
+        share = _per_unit(mine[rule.levied_on], whole[rule.levied_on])
+        pay = month_pay * share
+        if rule.yearly_wage_ceiling is not None:
+            room: np.ndarray | float = rule.yearly_wage_ceiling
+            if rule.ceiling_less is not None:
+                used = levied[rule.ceiling_less].sum(axis=-1, keepdims=True)
+                room = np.maximum(rule.yearly_wage_ceiling - used, 0.0)
+            pay = _within(pay, room)
+        if rule.exempt_multiple_of is not None:
+            # The highest insured salary so far in the year (a month without one keeps it).
+            exempt = rule.exempt_multiple * np.maximum.accumulate(
+                np.broadcast_to(insured[rule.exempt_multiple_of], pay.shape), axis=-1
+            )
+            pay = np.maximum(np.minimum(pay, np.cumsum(pay, axis=-1) - exempt), 0.0)
+        levied[rule.name], insured[rule.name] = pay, month_pay
+        if rule.monthly_cap is not None:  # a cap on the month's contribution, shared likewise
+            amount = np.minimum(rule.rate * month_pay, rule.monthly_cap) * share
+        else:
+            amount = rule.rate * pay
         total = total + amount
         if rule.deductible:
             deductible = deductible + amount
     return total, deductible
 
 
+def _twelve_months(
+    year: TaxYear, cash: np.ndarray | float, additional: np.ndarray | float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the contributions on a year's ``cash`` as twelve equal months of ordinary wages
+    and ``additional`` wages paid in the last month, as (all, deductible) by month."""
+    monthly = np.asarray(cash, dtype=np.float64)[..., None] / 12.0
+    extra = np.asarray(additional, dtype=np.float64)[..., None]
+    ordinary = np.broadcast_to(
+        monthly, np.broadcast_shapes(monthly.shape, extra.shape)[:-1] + (12,)
+    )
+    last = np.zeros(ordinary.shape)
+    last[..., -1:] = extra
+    return _levy(year, ordinary, last, ordinary, last)
+
+
 def yearly_contributions(
-    regime: TaxRegime, cash: np.ndarray | float, tax_year: int | None = None
+    regime: TaxRegime,
+    cash: np.ndarray | float,
+    tax_year: int | None = None,
+    *,
+    additional: np.ndarray | float = 0.0,
 ) -> np.ndarray:
     """Return the employee contributions on a tax year's cash pay, in the regime's currency.
 
-    The pay is taken as twelve equal months (`monthly_tax_and_contributions` levies each real
+    ``cash`` is taken as twelve equal months of ordinary wages (salary) and ``additional``
+    (bonus) as paid in the year's last month (`monthly_tax_and_contributions` levies each real
     month). ``tax_year`` chooses the tables; None: the latest published.
     """
     year = regime.latest if tax_year is None else regime.for_year(tax_year)
-    total, _ = _month_contributions(year, np.asarray(cash, dtype=np.float64) / 12.0)
-    return np.asarray(12.0 * total)
+    return np.asarray(_twelve_months(year, cash, additional)[0].sum(axis=-1))
 
 
 def yearly_tax(
@@ -102,12 +166,12 @@ def yearly_tax(
 
     ``tax_year`` chooses the tables (`TaxRegime.for_year`); None: the latest published.
     ``deductible`` is the year's deductible contributions; None: those on the cash pay taken
-    as twelve equal months (Hong Kong's MPF: 5% of 240,000 = 12,000).
+    as twelve equal months of ordinary wages (Hong Kong's MPF: 5% of 240,000 = 12,000).
     """
     year = regime.latest if tax_year is None else regime.for_year(tax_year)
     cash_ = np.asarray(cash, dtype=np.float64)
     if deductible is None:
-        deductible = 12.0 * _month_contributions(year, cash_ / 12.0)[1]
+        deductible = _twelve_months(year, cash_)[1].sum(axis=-1)
     on_cash, on_equity = _year_tax(
         year, cash_, np.asarray(equity, dtype=np.float64), np.asarray(deductible, float)
     )
@@ -185,20 +249,24 @@ def monthly_tax_and_contributions(
     equity: np.ndarray,
     to_regime: float = 1.0,
     months: np.ndarray | None = None,
+    ordinary: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return each month's tax and employee contributions, each shaped like ``cash``.
 
     ``cash`` and ``equity`` are monthly income in one currency, one column a month (...,
     months); ``to_regime`` converts it into the regime's currency, and the amounts come back
-    in the income's currency. Contributions are levied on each month's cash pay by the rules
-    of its tax year's tables. Each tax year's cash (less its deductible contributions) and
-    equity income is taxed by that year's tables (`TaxRegime.for_year`), and the tax on each
-    kind is shared among the year's months in proportion to their income of it.
+    in the income's currency. ``ordinary`` is the part of ``cash`` that is ordinary wages
+    (the base salary; None: all of it), the rest being additional wages (bonus, sign-on...).
+    Contributions are levied on each month's pay by the rules of its tax year's tables, a
+    tax year's columns taken in date order (the order given) for the yearly rules. Each tax
+    year's cash (less its deductible contributions) and equity income is taxed by that year's
+    tables (`TaxRegime.for_year`), and the tax on each kind is shared among the year's months
+    in proportion to their income of it.
 
     ``months`` names the month of each column when a month's income is split over two
-    columns (in two tax years: the caps and floors of contributions apply to the month's
-    whole pay, shared between its columns in proportion to their cash); None: each column
-    is a month of its own.
+    columns (in two tax years: the ceilings, caps and floors of contributions apply to the
+    month's whole pay, shared between its columns in proportion to their pay); None: each
+    column is a month of its own.
     """
     cash = np.asarray(cash, dtype=np.float64)
     equity = np.asarray(equity, dtype=np.float64)
@@ -209,14 +277,25 @@ def monthly_tax_and_contributions(
     if any(regime.for_year(int(y)).contributions for y in years):
         month_ids = np.arange(columns) if months is None else np.asarray(months)
         _, in_month = np.unique(month_ids, return_inverse=True)
-        month_cash = _group_sum(cash, in_month)[..., in_month]  # each column's whole month
-        share_of_month = _per_unit(cash, month_cash)
+        wages = cash if ordinary is None else np.asarray(ordinary, dtype=np.float64)
+        wages = np.broadcast_to(wages, cash.shape)
+        extra = cash - wages
+        month_wages = _group_sum(wages, in_month)[..., in_month]  # each column's whole month
+        month_extra = _group_sum(extra, in_month)[..., in_month]
         for j, tax_year in enumerate(years):
-            levied = _month_contributions(regime.for_year(int(tax_year)), month_cash * to_regime)
-            mine = index == j
-            contributions = contributions + np.where(mine, levied[0] * share_of_month, 0.0)
-            deductible = deductible + np.where(mine, levied[1] * share_of_month, 0.0)
-        contributions, deductible = contributions / to_regime, deductible / to_regime
+            year = regime.for_year(int(tax_year))
+            if not year.contributions:
+                continue
+            mine = np.flatnonzero(index == j)
+            levied, off = _levy(
+                year,
+                wages[..., mine] * to_regime,
+                extra[..., mine] * to_regime,
+                month_wages[..., mine] * to_regime,
+                month_extra[..., mine] * to_regime,
+            )
+            contributions[..., mine] = levied / to_regime
+            deductible[..., mine] = off / to_regime
     cash_y = _group_sum(cash, index)  # (..., years)
     equity_y = _group_sum(equity, index)
     deductible_y = _group_sum(deductible, index)

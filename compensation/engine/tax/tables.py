@@ -5,8 +5,10 @@ the month its tax year starts, the filing status assumed, the official sources a
 parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
 deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
 standard rate) is computed too and the lower of the two applies. A table may also levy
-employee ``contributions`` on cash pay month by month (Hong Kong's MPF): they come off
-take-home pay, and a deductible one off the income its parts tax. A regime (``regimes.toml``)
+employee ``contributions`` on cash pay month by month (Hong Kong's MPF, Singapore's CPF,
+Taiwan's labour and health insurance, mainland China's social insurance): they come off
+take-home pay, and a deductible one off the income its parts tax. A table of contributions
+alone (no parts) adds them to the tables of a regime. A regime (``regimes.toml``)
 is the tables whose taxes add up for one place, e.g. US federal + FICA + California, for each
 tax year a table is published for: a tax year is taxed by its own tables, a later year by the
 latest ones and an earlier year by the earliest (`TaxRegime.for_year`).
@@ -26,6 +28,9 @@ from ..errors import EngineInputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 APPLIES_TO = ("all", "cash", "equity")
+# The pay a contribution is levied on: all cash pay, the ordinary wages (the base salary paid
+# every month) or the additional wages (bonus, sign-on, relocation: the other cash pay).
+LEVIED_ON = ("cash", "ordinary", "additional")
 
 
 def tax_year_of(day: datetime.date, year_starts_month: int) -> int:
@@ -72,10 +77,23 @@ class TaxPart:
 class Contribution:
     """An employee contribution on each month's cash pay (Hong Kong's MPF, Singapore's CPF...).
 
-    ``rate`` (a fraction) of the month's cash pay, at most ``monthly_cap`` (None: no cap),
-    nothing in a month paying less than ``monthly_floor``; a ``deductible`` one comes off the
-    cash income the table's parts tax (those on ``cash`` or ``all``). Stock vests are not
-    levied.
+    ``rate`` (a fraction) of the month's pay of the kind ``levied_on`` (all ``cash``, the
+    ``ordinary`` wages or the ``additional`` ones, see `LEVIED_ON`), that pay taken up to
+    ``monthly_wage_ceiling`` (None: all of it), the contribution at most ``monthly_cap``
+    (None: no cap), nothing in a month whose cash pay is below ``monthly_floor``.
+
+    Two yearly rules, over the tax year's months in date order:
+
+    * ``yearly_wage_ceiling``: the year's levied pay is at most this, less the pay the
+      contribution named ``ceiling_less`` levied in the whole year (Singapore's additional
+      wage ceiling: 102,000 less the ordinary wages subject to CPF);
+    * ``exempt_multiple`` of the month's levied pay of the contribution ``exempt_multiple_of``
+      (its insured salary; the highest so far in the year) is exempt: a payment is levied on
+      the part of the year's running total above it (Taiwan's supplementary premium on the
+      bonuses above four times the monthly insured salary).
+
+    A ``deductible`` one comes off the cash income the table's parts tax (those on ``cash`` or
+    ``all``). Stock vests are not levied.
     """
 
     name: str
@@ -83,6 +101,12 @@ class Contribution:
     monthly_cap: float | None
     monthly_floor: float
     deductible: bool
+    levied_on: str = "cash"
+    monthly_wage_ceiling: float | None = None
+    yearly_wage_ceiling: float | None = None
+    ceiling_less: str | None = None
+    exempt_multiple: float = 0.0
+    exempt_multiple_of: str | None = None
 
 
 @dataclass(frozen=True)
@@ -276,28 +300,77 @@ def _brackets(data: dict[str, Any], where: str) -> Brackets:
     )
 
 
-def _contribution(data: Any, where: str) -> Contribution:
+def _positive(data: dict[str, Any], key: str, where: str) -> float | None:
+    """Return ``data[key]`` as a positive number, or None when it is not given."""
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise TaxTableError(f"{where}: {key!r} must be a positive number")
+    return float(value)
+
+
+def _earlier(data: dict[str, Any], key: str, names: list[str], where: str) -> str | None:
+    """Return ``data[key]``, the name of an earlier contribution of the table, or None."""
+    value = data.get(key)
+    if value is not None and value not in names:
+        raise TaxTableError(f"{where}: {key!r} must name an earlier contribution ({value!r})")
+    return None if value is None else str(value)
+
+
+def _contribution(data: Any, where: str, earlier: list[str] | None = None) -> Contribution:
     if not isinstance(data, dict):
         raise TaxTableError(f"{where} must be a table")
+    earlier = earlier or []
     rate = float(_need(data, "rate", (int, float), where))
     if not 0.0 <= rate <= 100.0:
         raise TaxTableError(f"{where}: 'rate' {rate} is not a percentage")
-    cap = data.get("monthly_cap")
-    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int | float) or cap <= 0):
-        raise TaxTableError(f"{where}: 'monthly_cap' must be a positive number")
+    cap = _positive(data, "monthly_cap", where)
     floor = data.get("monthly_floor", 0)
     if isinstance(floor, bool) or not isinstance(floor, int | float) or floor < 0:
         raise TaxTableError(f"{where}: 'monthly_floor' must be a number, 0 or more")
     deductible = data.get("deductible")
     if not isinstance(deductible, bool):
         raise TaxTableError(f"{where}: 'deductible' must be true or false")
+    name = _need(data, "name", str, where)
+    if name in earlier:
+        raise TaxTableError(f"{where}: another contribution is named {name!r}")
+    levied_on = data.get("levied_on", "cash")
+    if levied_on not in LEVIED_ON:
+        raise TaxTableError(f"{where}: 'levied_on' must be one of {', '.join(LEVIED_ON)}")
+    yearly = _positive(data, "yearly_wage_ceiling", where)
+    less = _earlier(data, "ceiling_less", earlier, where)
+    if less is not None and yearly is None:
+        raise TaxTableError(f"{where}: 'ceiling_less' needs a 'yearly_wage_ceiling'")
+    multiple = _positive(data, "exempt_multiple", where)
+    multiple_of = _earlier(data, "exempt_multiple_of", earlier, where)
+    if (multiple is None) != (multiple_of is None):
+        raise TaxTableError(f"{where}: give both 'exempt_multiple' and 'exempt_multiple_of'")
+    if cap is not None and (yearly is not None or multiple is not None):
+        raise TaxTableError(f"{where}: a 'monthly_cap' does not go with a yearly rule")
     return Contribution(
-        name=_need(data, "name", str, where),
+        name=name,
         rate=rate / 100.0,
-        monthly_cap=None if cap is None else float(cap),
+        monthly_cap=cap,
         monthly_floor=float(floor),
         deductible=deductible,
+        levied_on=str(levied_on),
+        monthly_wage_ceiling=_positive(data, "monthly_wage_ceiling", where),
+        yearly_wage_ceiling=yearly,
+        ceiling_less=less,
+        exempt_multiple=multiple or 0.0,
+        exempt_multiple_of=multiple_of,
     )
+
+
+def _contributions(data: dict[str, Any], where: str) -> tuple[Contribution, ...]:
+    rows = data.get("contributions", [])
+    if not isinstance(rows, list):
+        raise TaxTableError(f"{where}: 'contributions' must be a list of tables")
+    out: list[Contribution] = []
+    for i, row in enumerate(rows):
+        out.append(_contribution(row, f"{where}: contributions[{i}]", [c.name for c in out]))
+    return tuple(out)
 
 
 def parse_table(data: dict[str, Any], where: str) -> TaxTable:
@@ -315,7 +388,7 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
     if not sources or not all(isinstance(s, str) and s.startswith("https://") for s in sources):
         raise TaxTableError(f"{where}: 'sources' must list the official https:// sources")
     parts = []
-    for i, part in enumerate(_need(data, "parts", list, where)):
+    for i, part in enumerate(_need(data, "parts", list, where) if "parts" in data else []):
         at = f"{where}: parts[{i}]"
         if not isinstance(part, dict):
             raise TaxTableError(f"{at} must be a table")
@@ -333,8 +406,9 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
                 alternative=None if alternative is None else _brackets(alternative, f"{at}.alt"),
             )
         )
-    if not parts:
-        raise TaxTableError(f"{where}: needs at least one part")
+    contributions = _contributions(data, where)
+    if not parts and not contributions:
+        raise TaxTableError(f"{where}: needs at least one part or contribution")
     return TaxTable(
         key=key,
         name=_need(data, "name", str, where),
@@ -345,10 +419,7 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
         filing_status=_need(data, "filing_status", str, where),
         sources=tuple(sources),
         parts=tuple(parts),
-        contributions=tuple(
-            _contribution(c, f"{where}: contributions[{i}]")
-            for i, c in enumerate(data.get("contributions", []))
-        ),
+        contributions=contributions,
     )
 
 
@@ -396,6 +467,9 @@ def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
         for year, group in by_year.items():
             if len({t.year_label for t in group}) != 1:
                 raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
+            names = [c.name for t in group for c in t.contributions]
+            if len(set(names)) != len(names):
+                raise TaxTableError(f"{where}: two {year} contributions have the same name")
         if len(key) > 16:
             raise TaxTableError(f"{where}: keys are at most 16 characters")
         regimes[key] = TaxRegime(

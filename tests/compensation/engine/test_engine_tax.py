@@ -179,11 +179,15 @@ def test_monthly_shares_add_up_to_each_years_tax(key, cash, equity):
     assert np.array_equal(out, monthly_tax(regime, years, c, e))
 
     def levied(pay: float, tax_year: int, deductible_only: bool) -> float:
-        # Each month's contribution: rate x pay, capped, nothing below the floor.
+        # Each month's contribution: rate x pay up to its wage ceiling, capped, nothing below
+        # the floor. All the pay is ordinary wages here (no `ordinary` given): a contribution
+        # on additional wages (CPF's on bonuses, Taiwan's supplementary premium) levies none.
         return sum(
-            min(r.rate * pay, r.monthly_cap or np.inf)
+            min(r.rate * min(pay, r.monthly_wage_ceiling or np.inf), r.monthly_cap or np.inf)
             for r in regime.for_year(tax_year).contributions
-            if pay >= r.monthly_floor and (r.deductible or not deductible_only)
+            if pay >= r.monthly_floor
+            and r.levied_on != "additional"
+            and (r.deductible or not deductible_only)
         )
 
     for tax_year, y in ((2026, slice(0, 12)), (2027, slice(12, 24))):

@@ -58,6 +58,11 @@ TW_2025_ON_6_4M = 1_469_900.0
 #                                                  1,425,300
 #   (shortcut: 5,936,000 x 40% - 949,100 = 1,425,300)
 TW_2026_ON_6_4M = 1_425_300.0
+# Labour, employment and health insurance on 6,400,000 of salary (533,333 a month, above both
+# top grades), the same in 2025 and 2026 and not deductible (tests/compensation/engine/
+# test_engine_contributions.py): 12 x (45,800 x 2.5% + 219,500 x 1.551%)
+#   = 12 x (1,145 + 3,404.445) = 13,740 + 40,853.34 = 54,593.34
+TW_INSURANCE_ON_6_4M = 54_593.34
 
 
 def taiwan(start: dt.date, years: int) -> PackageSpec:
@@ -78,7 +83,7 @@ def test_taiwan_2025_income_is_taxed_by_the_2025_amounts():
     )
     spec = taiwan(dt.date(2025, 1, 1), 1)
     net = project_yearly(spec)["total_net"].iloc[0]
-    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M, abs=ONE_UNIT)
+    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M - TW_INSURANCE_ON_6_4M, abs=ONE_UNIT)
 
 
 def test_each_tax_year_takes_its_own_table_then_the_latest():
@@ -89,14 +94,16 @@ def test_each_tax_year_takes_its_own_table_then_the_latest():
     assert out["tax"] == pytest.approx(
         [TW_2025_ON_6_4M, TW_2026_ON_6_4M, TW_2026_ON_6_4M], abs=ONE_UNIT
     )
-    tax = project_yearly(spec)["total"] - project_yearly(spec)["total_net"]
+    yearly = project_yearly(spec)
+    tax = yearly["total"] - yearly["total_net"] - yearly["contributions"]
     assert list(tax) == pytest.approx(list(out["tax"]), abs=0.01)
+    assert out["contributions"] == pytest.approx([TW_INSURANCE_ON_6_4M] * 3)
 
 
 def test_a_year_before_the_earliest_table_takes_the_earliest():
     spec = taiwan(dt.date(2024, 1, 1), 1)
     net = project_yearly(spec)["total_net"].iloc[0]
-    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M, abs=ONE_UNIT)
+    assert net == pytest.approx(6_400_000 - TW_2025_ON_6_4M - TW_INSURANCE_ON_6_4M, abs=ONE_UNIT)
 
 
 def test_the_words_say_which_years_table_applied():
@@ -359,7 +366,16 @@ def test_mpf_comes_off_take_home_pay_month_by_month():
 
 
 def test_no_contributions_without_a_table_that_levies_them():
-    spec = taiwan(dt.date(2025, 1, 1), 1)
+    # Singapore's `sg` (an Employment Pass holder) levies no CPF.
+    spec = PackageSpec(
+        name="sg",
+        start=dt.date(2025, 1, 1),
+        horizon_years=1,
+        currency="SGD",
+        base=120_000.0,
+        stock=Stock(price=1.0),
+        tax_regime="sg",
+    )
     ws = spec.start
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
     assert out["contributions"][0] == 0.0
