@@ -220,10 +220,17 @@ class Evaluation:
     remote_weeks: float
     bridge: float = 0.0
     error: str = ""
+    # An internal transfer: how many of the current job's grants it keeps (`keep_held_grants`).
+    held: int = 0
 
     @property
     def key(self) -> str:
         return str(self.offer.pk)
+
+    @property
+    def moves_on(self) -> str:
+        """Return the day the option's terms start, in words (a transfer's move day)."""
+        return self.basis.day(self.offer.package.start_date)
 
     @functools.cached_property
     def values(self) -> list[float]:
@@ -388,6 +395,7 @@ def evaluate_offer(
             spec = offer_spec(offer, basis, fx)
         else:
             spec = dataclasses.replace(spec, fx_to_home=rate, name=f"o{offer.pk}")
+        own_grants = len(spec.grants)
         if offer.kind == Offer.Kind.INTERNAL and current is not None:
             # Every grant held on the move date keeps vesting after an internal transfer.
             spec = keep_held_grants(
@@ -439,6 +447,7 @@ def evaluate_offer(
         overlap=overlap,
         remote_weeks=remote_weeks_allowed(offer, remote_weeks),
         bridge=bridge,
+        held=len(spec.grants) - own_grants,
     )
 
 

@@ -135,7 +135,7 @@ def test_a_negotiated_grant_keeps_the_whole_schedule_it_is_like(client_alice, al
     assert negotiated.vest_start == START
 
 
-def test_a_transfer_keeps_every_grant_held_on_the_move_date(alice):
+def test_a_transfer_keeps_every_grant_held_on_the_move_date(alice, client_alice):
     """A refresher granted on 1 Dec 2026 by the current job goes on vesting after a transfer
     on 14 Feb 2027: the transfer gains exactly what staying gains from it."""
     today = dt.date(2026, 12, 1)
@@ -186,6 +186,8 @@ def test_a_transfer_keeps_every_grant_held_on_the_move_date(alice):
     quarters = 16  # 1 Mar 2027 to 1 Dec 2030, the window's last day
     assert gained[stay.pk] == pytest.approx(quarters * 10_000)
     assert gained[transfer.pk] == pytest.approx(quarters * 10_000)
+    page = client_alice.get(reverse("offers:offer_detail", args=[transfer.pk])).content.decode()
+    assert "It keeps the grant your current job holds on 14 Feb 2027" in page
 
 
 def test_copies_of_the_held_grants_in_a_transfer_are_removed_once(alice):
