@@ -15,9 +15,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q
 from django.utils import timezone, translation
 
+from accounts.locking import job_claim
 from offers.board_cache import board_cached
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.comparison import Progress, comparison_build
@@ -86,18 +86,8 @@ def export_dir() -> Path:
 
 
 def export_job_claim(*, job_id: int, task_id: str | None = None) -> bool:
-    """Claim a queued job with a compare-and-set; False if another task has it or it ended.
-
-    A message redelivered after its worker died carries the same task id, so it may take
-    back the job that the dead attempt left "running" (and no other message may).
-    """
-    claimable = Q(status=ExportJob.Status.QUEUED)
-    if task_id:
-        claimable |= Q(status=ExportJob.Status.RUNNING, task_id=task_id)
-    rows = ExportJob.objects.filter(claimable, pk=job_id)
-    if task_id:
-        rows = rows.filter(Q(task_id=task_id) | Q(task_id=""))
-    return rows.update(status=ExportJob.Status.RUNNING, progress=5) == 1
+    """Claim a queued job (or take back its own dead attempt's: `job_claim`)."""
+    return job_claim(ExportJob, job_id=job_id, task_id=task_id, progress=5)
 
 
 def export_job_run(*, job_id: int, task_id: str | None = None) -> str:

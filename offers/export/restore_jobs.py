@@ -11,9 +11,9 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
+from accounts.locking import job_claim
 from accounts.models import RestoreJob
 from accounts.services import account_delete
 from offers.export.backup import BackupError, RestoreResult, backup_restore_batched
@@ -29,18 +29,8 @@ def restore_job_path(job: RestoreJob) -> Path:
 
 
 def restore_job_claim(*, job_id: int, task_id: str | None = None) -> bool:
-    """Claim a queued job with a compare-and-set; False if another task has it or it ended.
-
-    A message redelivered after its worker died carries the same task id, so it may take
-    back the job that the dead attempt left "running" (and no other message may).
-    """
-    claimable = Q(status=RestoreJob.Status.QUEUED)
-    if task_id:
-        claimable |= Q(status=RestoreJob.Status.RUNNING, task_id=task_id)
-    rows = RestoreJob.objects.filter(claimable, pk=job_id)
-    if task_id:
-        rows = rows.filter(Q(task_id=task_id) | Q(task_id=""))
-    return rows.update(status=RestoreJob.Status.RUNNING, progress=1) == 1
+    """Claim a queued job (or take back its own dead attempt's: `job_claim`)."""
+    return job_claim(RestoreJob, job_id=job_id, task_id=task_id, progress=1)
 
 
 def restore_leftovers_delete(job: RestoreJob) -> None:
