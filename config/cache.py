@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.core.cache import cache
@@ -89,53 +89,34 @@ def cache_up() -> bool:
     return not _OUTAGE.skip()
 
 
-def cache_get(key: str) -> Any:
-    """Return the cached value, or None on a miss or when the cache is unreachable."""
+def _guarded(call: Callable[[], Any], unreachable: Any) -> Any:
+    """Return ``call()``, or ``unreachable`` while the cache cannot be reached (logged once)."""
     if _OUTAGE.skip():
-        return None
+        return unreachable
     try:
-        value = cache.get(key)
+        value = call()
     except CACHE_ERRORS as exc:
         _OUTAGE.failed(exc)
-        return None
+        return unreachable
     _OUTAGE.answered()
     return value
 
 
+def cache_get(key: str) -> Any:
+    """Return the cached value, or None on a miss or when the cache is unreachable."""
+    return _guarded(lambda: cache.get(key), None)
+
+
 def cache_get_many(keys: Iterable[str]) -> dict[str, Any] | None:
     """Return the cached values found (a dict), or None when the cache is unreachable."""
-    if _OUTAGE.skip():
-        return None
-    try:
-        values = cache.get_many(keys)
-    except CACHE_ERRORS as exc:
-        _OUTAGE.failed(exc)
-        return None
-    _OUTAGE.answered()
-    return values
+    return _guarded(lambda: cache.get_many(keys), None)
 
 
 def cache_set(key: str, value: Any, *, timeout: float | None) -> bool:
     """Store a value; return False if the cache is unreachable (nothing stored)."""
-    if _OUTAGE.skip():
-        return False
-    try:
-        cache.set(key, value, timeout=timeout)
-    except CACHE_ERRORS as exc:
-        _OUTAGE.failed(exc)
-        return False
-    _OUTAGE.answered()
-    return True
+    return bool(_guarded(lambda: cache.set(key, value, timeout=timeout) or True, False))
 
 
 def cache_add(key: str, value: Any, *, timeout: float | None) -> bool:
     """Store a value unless the key exists; return True if it was stored."""
-    if _OUTAGE.skip():
-        return False
-    try:
-        added = cache.add(key, value, timeout=timeout)
-    except CACHE_ERRORS as exc:
-        _OUTAGE.failed(exc)
-        return False
-    _OUTAGE.answered()
-    return bool(added)
+    return bool(_guarded(lambda: cache.add(key, value, timeout=timeout), False))
