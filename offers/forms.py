@@ -34,7 +34,7 @@ from compensation.models import (
 )
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
-from offers.scenarios.adjustments import SCENARIO_FIELDS
+from offers.scenarios.adjustments import ADJUSTMENTS, SCENARIO_FIELDS, Unit
 
 COMMON_ZONES = [
     "Asia/Taipei",
@@ -367,6 +367,13 @@ class ScenarioForm(forms.ModelForm):
         self.fields["level"].queryset = levels
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
+        if self.instance.offer_id:
+            # Every amount says its currency where it is typed: the offer's pay currency.
+            currency = self.instance.offer.package.currency
+            for adjustment in ADJUSTMENTS:
+                if adjustment.unit == Unit.PAY:
+                    field = self.fields[adjustment.key]
+                    field.label = f"{field.label} ({currency})"
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -207,3 +207,12 @@ def test_copies_of_the_held_grants_in_a_transfer_are_removed_once(alice):
     migration.forwards(apps, None)
     assert set(EquityGrant.objects.values_list("pk", flat=True)) == {held.pk, own.pk}
     assert not EquityGrant.objects.filter(pk=copy.pk).exists()
+
+
+def test_every_scenario_amount_says_its_currency(client_alice, alice, sgd_offer):
+    from tests.factories import ScenarioFactory
+
+    scenario = ScenarioFactory(owner=alice, offer=sgd_offer)
+    page = client_alice.get(reverse("offers:scenario_detail", args=[scenario.pk])).content.decode()
+    for label in ("Base salary", "Extra sign-on", "Extra stock a year", "Refreshers a year"):
+        assert f"{label} (SGD)" in page
