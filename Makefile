@@ -8,14 +8,16 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
-.PHONY: install run test lint typecheck pytest worker beat serve bench screenshots messages clean lock
+.PHONY: install run test lint typecheck pytest worker beat serve serve-local bench screenshots messages \
+	clean lock
 
-# From the hashed lock: every package at its pinned version, each file checked against the
-# SHA-256 recorded in requirements.lock (`make lock` rewrites it after a pin changes).
-$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt requirements.lock
+# From the hashed development lock: every package at its pinned version, each file checked
+# against the SHA-256 recorded in requirements-dev.lock (`make lock` rewrites both locks after a
+# pin changes). A server installs requirements.lock, the runtime packages alone (README).
+$(BIN)/.installed: requirements.txt requirements-dev.txt constraints.txt requirements-dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install -q --require-hashes -r requirements-dev.lock
 	touch $@
 
 install: $(BIN)/.installed
@@ -31,15 +33,18 @@ run: install
 	@echo ""
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-# Regenerate requirements.lock (every package with its hashes) after changing a pin in
-# requirements*.txt and constraints.txt. pip-tools runs from its own throw-away environment.
+# Regenerate the hashed locks after changing a pin in requirements*.txt and constraints.txt:
+# requirements.lock (runtime: what a server installs) from requirements.txt, and
+# requirements-dev.lock (runtime, tests and tools: `make install`) from requirements-dev.txt,
+# both held to constraints.txt. pip-tools runs from its own throw-away environment.
 LOCK_TOOLS ?= .lock-tools
+LOCK_FLAGS := --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links --constraint constraints.txt
 lock:
 	test -x $(LOCK_TOOLS)/bin/pip-compile || \
 		($(PYTHON) -m venv $(LOCK_TOOLS) && $(LOCK_TOOLS)/bin/pip install -q pip-tools==7.6.2)
-	$(LOCK_TOOLS)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
-		--no-emit-index-url --no-emit-find-links --constraint constraints.txt \
-		--output-file requirements.lock requirements-dev.txt
+	$(LOCK_TOOLS)/bin/pip-compile $(LOCK_FLAGS) --output-file requirements.lock requirements.txt
+	$(LOCK_TOOLS)/bin/pip-compile $(LOCK_FLAGS) --output-file requirements-dev.lock requirements-dev.txt
 
 lint: install
 	$(BIN)/ruff check .
@@ -66,9 +71,17 @@ worker: install
 beat: install
 	$(BIN)/celery -A config beat --loglevel=INFO --schedule=$(BEAT_SCHEDULE)
 
-# Production mode on this machine; without SECRET_KEY in the environment, a throw-away key.
-serve: export SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
+# Production mode, as the Procfile's web process: DEBUG off and HTTPS-only (SECURE_SSL on), so
+# it needs SECRET_KEY and the README's settings, and a proxy that terminates HTTPS in front
+# (TRUST_X_FORWARDED_PROTO=1). To try it over plain HTTP on this machine: make serve-local.
 serve: install
+	DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
+	DEBUG=0 $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind 127.0.0.1:$(PORT)
+
+# Production mode over plain HTTP at http://127.0.0.1:$(PORT)/, for a try on this machine only:
+# HTTPS-only parts off and, without SECRET_KEY in the environment, a throw-away key.
+serve-local: export SECRET_KEY ?= $(shell $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))')
+serve-local: install
 	DEBUG=0 SECURE_SSL=0 $(BIN)/python manage.py collectstatic --noinput -v0
 	DEBUG=0 SECURE_SSL=0 $(BIN)/gunicorn config.wsgi -c config/gunicorn.py --bind 127.0.0.1:$(PORT)
 

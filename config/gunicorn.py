@@ -1,4 +1,4 @@
-"""gunicorn's settings for `make serve` and the load test (bench/bench_load.py).
+"""gunicorn's settings for the Procfile's web process, `make serve` and the load test.
 
     gunicorn config.wsgi -c config/gunicorn.py --bind 127.0.0.1:8000
 
@@ -11,6 +11,24 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from gunicorn.glogging import Logger
+
+from config.redact import secret_paths_redact
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, with calendar feed tokens taken out of the access log's fields.
+
+    The access log is off unless asked for (`--access-logfile -`); on, it writes the request
+    line, path and referer, where a feed's URL is its only key (config/redact.py).
+    """
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms = super().atoms(resp, req, environ, request_time)
+        return {k: secret_paths_redact(v) if isinstance(v, str) else v for k, v in atoms.items()}
+
+
+logger_class = RedactingLogger
 workers = 2
 threads = 4
 keepalive = 30  # browsers keep a connection open between clicks

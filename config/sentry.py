@@ -6,17 +6,17 @@ them is sent. ``event_scrub`` runs on every event as a last guard.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-# A calendar feed's URL holds its secret token: it never leaves in an event.
-SECRET_PATHS = re.compile(r"(/calendar/feed/)[^/?#]+")
+from config.redact import secret_paths_redact
+
 # Request headers that may carry a session, a password or an address.
 SENSITIVE_HEADERS = {"cookie", "authorization", "x-forwarded-for", "x-real-ip", "referer"}
 
 
 def _redact_url(url: Any) -> Any:
-    return SECRET_PATHS.sub(r"\1[redacted]", url) if isinstance(url, str) else url
+    # A calendar feed's URL holds its secret token: it never leaves in an event.
+    return secret_paths_redact(url) if isinstance(url, str) else url
 
 
 def event_scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -156,15 +156,19 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "offers:dashboard"
 LOGOUT_REDIRECT_URL = "login"
 # Public sign-up: open by default only with DEBUG. A server for one person or a team sets
-# SIGNUP_OPEN=0 (the default outside DEBUG) and creates accounts with `manage.py createsuperuser`
+# SIGNUP_OPEN=0 (the default outside DEBUG) and creates accounts with `manage.py create_user NAME`
 # or opens sign-up for a moment.
 SIGNUP_OPEN = envbool("SIGNUP_OPEN", "1" if DEBUG else "0")
 
-# Log-in rate limiting: lock a username+address pair after repeated failures, with a cool-off.
+# Log-in rate limiting, with a cool-off: a username at one address is locked after
+# AXES_FAILURE_LIMIT failures, and an address alone (whatever usernames it tries) after
+# AXES_ADDRESS_FAILURE_LIMIT, counted by accounts.lockout.TwoLimitHandler.
 AXES_ENABLED = envbool("AXES_ENABLED", "1")
+AXES_HANDLER = "accounts.lockout.TwoLimitHandler"
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", "5")
+AXES_ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", "20")
 AXES_COOLOFF_TIME = 0.25  # hours: the lock lifts by itself, so nobody is locked out forever
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 # A failure during a lock-out does not restart the cool-off: the lock always lifts 15 minutes
 # after the failure that set it, however often someone keeps trying.
@@ -382,10 +386,13 @@ LOGGING = {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
         "json": {"()": "config.logformat.JsonFormatter"},
     },
+    # Every line passes the redaction: a calendar feed's token never reaches the log.
+    "filters": {"secret_paths": {"()": "config.redact.SecretPathFilter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "json" if LOG_FORMAT == "json" else "text",
+            "filters": ["secret_paths"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},

@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import form_add_service_errors, form_status, form_write
@@ -496,10 +497,13 @@ def calendar_ics(request: HttpRequest) -> HttpResponse:
 FEED_URL_SESSION_KEY = "calendar_feed_url"
 
 
+# Exempt from CSRF, which has nothing to protect on a read-only page: a POST is answered 405 by
+# require_safe instead of a 403 whose warning would write the URL, token and all, to the log.
+@csrf_exempt
 @login_not_required
 @require_safe
 def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
-    """Serve a private calendar subscription: the token is the only key; read-only."""
+    """Serve a private calendar subscription: the token is the only key; read-only (GET, HEAD)."""
     owner = calendar_feed_owner(token=token)
     if owner is None:
         raise Http404

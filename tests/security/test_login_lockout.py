@@ -1,4 +1,5 @@
-"""Log-in is rate limited per username and address, and the lock lifts by itself."""
+"""Log-in is rate limited per username and address, and per address alone with a higher limit;
+the lock lifts by itself."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ def _is_locked(response) -> bool:
 @pytest.mark.django_db
 def test_settings_lock_username_and_address_with_a_cooloff():
     assert settings.AXES_FAILURE_LIMIT == 5
-    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert settings.AXES_ADDRESS_FAILURE_LIMIT == 20
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"], "ip_address"]
+    assert settings.AXES_HANDLER == "accounts.lockout.TwoLimitHandler"
     assert timedelta(hours=settings.AXES_COOLOFF_TIME) == timedelta(minutes=15)
     # Only the socket address counts: X-Forwarded-For is not trusted to pick the locked address.
     assert settings.AXES_IPWARE_META_PRECEDENCE_ORDER == ("REMOTE_ADDR",)
@@ -107,4 +110,77 @@ def test_success_resets_the_failure_count(client, alice):
     assert client.post(LOGIN, GOOD).status_code == 302
     client.post(reverse("logout"))
     _fail(client, 4)
+    assert client.post(LOGIN, GOOD).status_code == 302
+
+
+# The address alone: AXES_ADDRESS_FAILURE_LIMIT (20) failures, whatever usernames they tried.
+
+
+def _spray(client, usernames, **extra):
+    """Fail once for each username (a password spray: few tries per account, many accounts)."""
+    for name in usernames:
+        client.post(LOGIN, {"username": name, "password": "Spring2026!spray"}, **extra)
+
+
+@pytest.mark.django_db
+def test_an_address_spraying_many_usernames_is_locked_at_its_own_limit(client, alice):
+    # Four failures for each of five names: no username reaches 5, the address reaches 20.
+    names = [f"user{n}" for n in range(5)]
+    for _ in range(3):
+        _spray(client, names)
+    assert client.post(LOGIN, GOOD).status_code == 302  # 15 failures: still open
+    client.post(reverse("logout"))
+    _spray(client, names)  # 20
+    assert _is_locked(client.post(LOGIN, GOOD))
+    assert "_auth_user_id" not in client.session
+    # Another address is not locked; nor is the account itself.
+    response = client.post(LOGIN, GOOD, REMOTE_ADDR="198.51.100.8")
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_nineteen_failures_from_one_address_do_not_lock_it(client, alice, bob):
+    _spray(client, [f"user{n}" for n in range(19)])
+    assert client.post(LOGIN, GOOD).status_code == 302
+    client.post(reverse("logout"))
+    assert (
+        client.post(LOGIN, {"username": "bob", "password": "bob-password-1234"}).status_code == 302
+    )
+
+
+@pytest.mark.django_db
+def test_the_address_limit_follows_the_setting(client, alice, settings):
+    settings.AXES_ADDRESS_FAILURE_LIMIT = 8
+    _spray(client, [f"user{n}" for n in range(8)])
+    assert _is_locked(client.post(LOGIN, GOOD))
+
+
+@pytest.mark.django_db
+def test_logging_in_to_ones_own_account_does_not_reset_the_address_count(client, alice, bob):
+    """An attacker with an account of their own cannot wipe the address's failures with it."""
+    names = [f"user{n}" for n in range(19)]
+    _spray(client, names)
+    assert (
+        client.post(LOGIN, {"username": "bob", "password": "bob-password-1234"}).status_code == 302
+    )
+    client.post(reverse("logout"))
+    _spray(client, ["user-last"])  # the 20th failure from this address
+    assert _is_locked(client.post(LOGIN, GOOD))
+    assert _is_locked(client.post(LOGIN, {"username": "bob", "password": "bob-password-1234"}))
+
+
+@pytest.mark.django_db
+def test_success_resets_only_that_usernames_failures(client, alice):
+    _fail(client, 4)  # alice's
+    _spray(client, [f"user{n}" for n in range(10)])
+    assert client.post(LOGIN, GOOD).status_code == 302
+    remaining = AccessAttempt.objects.values_list("username", flat=True)
+    assert "alice" not in remaining and len(remaining) == 10
+
+
+@pytest.mark.django_db
+def test_the_address_lock_lifts_after_the_cooloff(client, alice):
+    _spray(client, [f"user{n}" for n in range(20)])
+    assert _is_locked(client.post(LOGIN, GOOD))
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=15, seconds=1))
     assert client.post(LOGIN, GOOD).status_code == 302
