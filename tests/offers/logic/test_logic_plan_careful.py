@@ -331,3 +331,33 @@ def test_no_weight_moves_the_top_reads_as_words():
     sensitivity = weight_sensitivity(options, PREFS)
     assert sensitivity.unmoved
     assert all(r.any_weight for r in sensitivity.ranges.values())
+
+
+def test_a_transfers_retention_grant_is_asked_in_the_parents_stock_currency():
+    # Paid in TWD; the parent's stock is priced in USD (1 USD = 32 TWD). At its target level,
+    # an outside offer worth USD 312,345 more over four years: a retention grant.
+    twd = replace(
+        OFFER,
+        kind="internal",
+        currency="TWD",
+        base=4_800_000,
+        stock_per_year=0,
+        target_level_order=5,
+        target_level_code="E5",
+        band=None,
+        stock_currency="USD",
+        fx_stock_to_offer=32.0,
+    )
+    outside = replace(CTX.alternatives[0], value=1_912_345)
+    ctx = replace(
+        CTX,
+        offer=twd,
+        alternatives=(outside,),
+        prefs=replace(CTX.prefs, fx_offer_to_home=1 / 32),
+    )
+    plan = plan_of(ctx)
+    retention = next(a for a in plan.asks if a.component == "retention")
+    assert retention.currency == "USD" and retention.amount == 310_000
+    assert "Could we agree a retention grant of USD 310,000 in stock?" in retention.script
+    assert "TWD" not in retention.script
+    assert plan.target.stock_currency == "USD" and plan.target.retention == 310_000
