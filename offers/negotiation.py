@@ -29,11 +29,14 @@ from compensation.selectors import (
     bands_for_levels,
     fx_table,
     next_level,
+    package_terms,
     yearly_stock_value,
 )
+from compensation.terms import stock_grant_currency
 from interviews.models import Process
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
 from offers.board_cache import board_derived
+from offers.export.rows import PlanRow
 from offers.logic.negotiation import (
     AlternativeFacts,
     BandFacts,
@@ -44,9 +47,29 @@ from offers.logic.negotiation import (
     OfferFacts,
     negotiation_points,
 )
-from offers.logic.plan import Plan, draft_message, negotiation_plan
+from offers.logic.plan import (
+    FOLLOW_UP,
+    NEXT_STEP,
+    TO_ASK,
+    WAITING,
+    Plan,
+    draft_message,
+    message_note,
+    negotiation_plan,
+)
 from offers.logic.ranking import money_value_of_weight
-from offers.models import Offer
+from offers.logic.rules.base import (
+    BASE,
+    DEADLINE,
+    LEVEL,
+    REMOTE,
+    SIGN_ON,
+    START,
+    STOCK,
+    LoggedAsk,
+)
+from offers.models import NegotiationEntry, Offer
+from offers.selectors_negotiation import negotiation_entry_list
 
 # Hours of the team's day the user wants to share when time zone counts in their weights.
 MIN_OVERLAP_HOURS = 4.0
@@ -108,6 +131,38 @@ def _p_cumulative(board: Board, ev: Evaluation, column: str) -> float | None:
     return float(mc.cumulative[ev.key][mc.percentiles.index(wanted), -1]) / ev.fx_to_home
 
 
+def _msgid(label: object) -> str:
+    """Return a model choice's label untranslated: the message id the logic says through the
+    catalogue in the language of the message it writes."""
+    with translation.override(None):
+        return str(label)
+
+
+def _running(*, user: AbstractBaseUser, board: Board) -> dict[int, Any]:
+    """Return the user's processes still running by id (read once per board)."""
+    from interviews.selectors import active_processes
+
+    # Read once per board: the export asks for the points of ten options on one board.
+    return board_derived(
+        board, "active-processes", lambda _board: {p.pk: p for p in active_processes(user=user)}
+    )
+
+
+def _stock_terms(package: Any, *, external: bool, fx: FxTable) -> tuple[str, float]:
+    """Return the currency a stock ask is said in (the grant's own) and its rate to the pay's.
+
+    A new job's grant is its new-hire grant; an option that keeps the grants it holds is
+    granted like its company's stock. Without a rate the pay currency stands in.
+    """
+    currency = stock_grant_currency(package_terms(package), revise_first_grant=external)
+    if currency == package.currency:
+        return "", 1.0
+    try:
+        return currency, fx.rate(currency, package.currency)
+    except LookupError:
+        return "", 1.0
+
+
 def _own_terms(ev: Evaluation) -> tuple[float, ...]:
     """Return the offer's own package by package year, in its currency (what its letter says)."""
     if ev.spec is None:
@@ -126,11 +181,17 @@ def offer_facts(
     grants = list(package.grants.all())
     weights = grants[0].weights if grants and isinstance(grants[0].weights, list) else []
     signals: tuple[str, ...] = ()
+    rounds_ahead = False
     if offer.process_id and offer.process is not None:
         from interviews.selectors import process_signals
 
-        signals = tuple(process_signals(process=offer.process))
+        signals = tuple(s for s in process_signals(process=offer.process) if s)
+        running = _running(user=user, board=board).get(offer.process_id)
+        rounds_ahead = bool(getattr(running, "upcoming_round_list", ()))
     company = offer.company or package.company
+    stock_currency, fx_stock = _stock_terms(
+        package, external=offer.kind == Offer.Kind.EXTERNAL, fx=fx
+    )
     return OfferFacts(
         key=ev.key,
         name=offer.name,
@@ -162,39 +223,63 @@ def offer_facts(
         p50_cumulative=_p_cumulative(board, ev, "p50"),
         signals=signals,
         shareable=offer.shareable,
+        stock_currency=stock_currency,
+        fx_stock_to_offer=fx_stock,
+        in_hand=offer.kind == Offer.Kind.STAY or offer.status in IN_HAND,
+        rounds_ahead=rounds_ahead,
     )
 
 
 def current_job_facts(
-    *, offer: Offer, stay: Evaluation | None, board: Board, today: dt.date
+    *,
+    offer: Offer,
+    stay: Evaluation | None,
+    board: Board,
+    today: dt.date,
+    fx: FxTable | None = None,
 ) -> CurrentJobFacts | None:
-    """Return the current job's pay if staying and what moving to ``offer`` forfeits."""
+    """Return the current job's pay if staying and what moving to ``offer`` forfeits.
+
+    What leaving forfeits is in home currency, with the current job's pay and stock
+    currencies to say it in.
+    """
     if stay is None or stay.spec is None or offer.kind == Offer.Kind.STAY:
         return None
     totals = tuple(stay.values)
     if offer.kind == Offer.Kind.INTERNAL:
         # A transfer keeps the unvested grants and the sign-on.
         return CurrentJobFacts(yearly_totals_if_stay=totals)
+    package = stay.offer.package
+    table = fx or board.fx or fx_table(user=package.owner)
+    held = stock_grant_currency(package_terms(package), revise_first_grant=True)
+    try:
+        fx_held = table.rate(held, board.prefs.home_currency)
+    except LookupError:
+        held, fx_held = "", 1.0
     leave = offer.start_date or today
-    fx = stay.fx_to_home
+    to_home = stay.fx_to_home
     try:
         lost = forfeited_on_leave(stay.spec, leave)
         vest = engine_next_vest_date(stay.spec, leave - dt.timedelta(days=1))
         vest_value = 0.0
         if vest is not None:
             pending = unvested_schedule(stay.spec, leave - dt.timedelta(days=1))
-            vest_value = float(pending.loc[pending["date"] == vest, "value"].sum()) * fx
+            vest_value = float(pending.loc[pending["date"] == vest, "value"].sum()) * to_home
     except EngineInputError:
         return CurrentJobFacts(yearly_totals_if_stay=totals)
     return CurrentJobFacts(
         yearly_totals_if_stay=totals,
         unvested_forfeited_by_year=tuple(
-            (row["year"], row["value"] * fx) for row in lost["unvested_by_year"]
+            (row["year"], row["value"] * to_home) for row in lost["unvested_by_year"]
         ),
-        unvested_total=lost["unvested_value"] * fx,
-        sign_on_clawback=lost["sign_on_clawback"] * fx,
+        unvested_total=lost["unvested_value"] * to_home,
+        sign_on_clawback=lost["sign_on_clawback"] * to_home,
         next_vest_date=vest,
         next_vest_value=vest_value,
+        currency=package.currency,
+        fx_to_home=to_home,
+        stock_currency=held,
+        fx_stock_to_home=fx_held,
     )
 
 
@@ -214,12 +299,7 @@ def alternatives(
     *, user: AbstractBaseUser, offer: Offer, board: Board, fx: FxTable
 ) -> tuple[AlternativeFacts, ...]:
     """Return the other options and the interview processes still running without an offer."""
-    from interviews.selectors import active_processes
-
-    # Read once per board: the export asks for the points of ten options on one board.
-    running: dict[int, Any] = board_derived(
-        board, "active-processes", lambda _board: {p.pk: p for p in active_processes(user=user)}
-    )
+    running = _running(user=user, board=board)
     found: list[AlternativeFacts] = []
     linked: set[int] = set()
     for ev in board.evaluations:
@@ -247,7 +327,9 @@ def alternatives(
                 kind=other.kind,
                 shareable=other.shareable,
                 next_round_date=_next_round_date(process),
-                stage=choice_label(Process, "stage", process.stage) if process is not None else "",
+                stage=_msgid(choice_label(Process, "stage", process.stage))
+                if process is not None
+                else "",
             )
         )
     unlinked = [p for p in running.values() if p.pk not in linked]
@@ -268,7 +350,7 @@ def alternatives(
                 evidence_kind="active_process",
                 shareable=False,
                 next_round_date=_next_round_date(process),
-                stage=choice_label(Process, "stage", process.stage),
+                stage=_msgid(choice_label(Process, "stage", process.stage)),
             )
         )
     return tuple(found)
@@ -300,6 +382,62 @@ def negotiation_prefs(*, offer_key: str, ev: Evaluation, board: Board) -> Negoti
     )
 
 
+# A log entry's topic as the part of the package the plan asks about ("other": none).
+LOG_TOPICS = {
+    NegotiationEntry.Topic.LEVEL: LEVEL,
+    NegotiationEntry.Topic.BASE: BASE,
+    NegotiationEntry.Topic.STOCK: STOCK,
+    NegotiationEntry.Topic.SIGN_ON: SIGN_ON,
+    NegotiationEntry.Topic.REMOTE: REMOTE,
+    NegotiationEntry.Topic.START_DATE: START,
+    NegotiationEntry.Topic.DEADLINE: DEADLINE,
+}
+
+
+def logged_ask(entry: NegotiationEntry) -> LoggedAsk:
+    """Return a log entry as the plan reads it: a typed fact, no model."""
+    revised = tuple(
+        component
+        for component, value in (
+            (BASE, entry.revised_base),
+            (STOCK, entry.revised_stock),
+            (SIGN_ON, entry.revised_sign_on),
+            (LEVEL, entry.revised_level_id),
+            (DEADLINE, entry.revised_deadline),
+        )
+        if value is not None
+    )
+    return LoggedAsk(
+        topic=LOG_TOPICS.get(entry.topic, ""),
+        asked_on=entry.asked_on,
+        channel=_msgid(NegotiationEntry.Channel(entry.channel).label),
+        contact=entry.contact,
+        outcome=entry.outcome,
+        answered_on=entry.answered_on,
+        answer=entry.answer,
+        revised=revised,
+        revised_level=entry.revised_level.code if entry.revised_level_id else None,
+        revised_deadline=entry.revised_deadline,
+    )
+
+
+def negotiation_log_facts(
+    *, user: AbstractBaseUser, offer: Offer, board: Board
+) -> tuple[LoggedAsk, ...]:
+    """Return the option's logged asks, oldest first (the user's log read once per board)."""
+    by_offer: dict[int, list[NegotiationEntry]] = board_derived(
+        board, "negotiation-log", lambda _b: _log_by_offer(user)
+    )
+    return tuple(logged_ask(e) for e in by_offer.get(offer.pk, ()))
+
+
+def _log_by_offer(user: AbstractBaseUser) -> dict[int, list[NegotiationEntry]]:
+    grouped: dict[int, list[NegotiationEntry]] = {}
+    for entry in negotiation_entry_list(user=user):
+        grouped.setdefault(entry.offer_id, []).append(entry)
+    return grouped
+
+
 def negotiation_context(
     *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
 ) -> NegotiationContext | None:
@@ -320,10 +458,22 @@ def negotiation_context(
     )
     return NegotiationContext(
         offer=offer_facts(user=user, offer=ev.offer, ev=ev, board=board, fx=fx),
-        current=current_job_facts(offer=ev.offer, stay=stay, board=board, today=today),
+        current=current_job_facts(offer=ev.offer, stay=stay, board=board, today=today, fx=fx),
         alternatives=alternatives(user=user, offer=ev.offer, board=board, fx=fx),
         prefs=negotiation_prefs(offer_key=key, ev=ev, board=board),
         today=today,
+        log=negotiation_log_facts(user=user, offer=ev.offer, board=board),
+    )
+
+
+def negotiation_context_for(
+    *, user: AbstractBaseUser, offer: Offer, board: Board
+) -> NegotiationContext | None:
+    """Return the offer's context, derived once per board (it holds no translated text)."""
+    return board_derived(
+        board,
+        f"negotiation-context:{offer.pk}",
+        lambda board: negotiation_context(user=user, offer=offer, board=board),
     )
 
 
@@ -332,8 +482,66 @@ def negotiation_for_offer(
 ) -> list[NegotiationPoint]:
     """Return the offer's negotiation points, most important first."""
     board = board or board_build(user=user)
-    ctx = negotiation_context(user=user, offer=offer, board=board)
+    ctx = negotiation_context_for(user=user, offer=offer, board=board)
     return negotiation_points(ctx) if ctx is not None else []
+
+
+def negotiation_plan_of(
+    *, user: AbstractBaseUser, offer: Offer, board: Board, points: list[NegotiationPoint]
+) -> Plan | None:
+    """Return the offer's plan from its points (the exports: the points are already read)."""
+    ctx = negotiation_context_for(user=user, offer=offer, board=board)
+    if ctx is None:
+        return None
+    return _plan(ctx, board.evaluation(str(offer.pk)), board, points)
+
+
+def plan_rows(plan: Plan, *, option_key: str, option: str) -> list[PlanRow]:
+    """Return a plan as the exports a person reads show it: its asks in order, with their
+    amounts and where each stands, then the other points as background, without amounts."""
+    rows: list[PlanRow] = []
+    for order, ask in enumerate(plan.asks, start=1):
+        rows.append(
+            {
+                "option_key": option_key,
+                "option": option,
+                "part": "ask",
+                "order": order,
+                "title": ask.title,
+                "amount": ask.amount,
+                "currency": ask.currency or "",
+                "per_year": ask.per_year,
+                "term": ask.term or "",
+                "status": str(ASK_STATUS_LABELS.get(ask.status, "")),
+                "note": ask.state.note or (ask.script if ask.state.to_send else ""),
+            }
+        )
+    for item in plan.background:
+        rows.append(
+            {
+                "option_key": option_key,
+                "option": option,
+                "part": "background",
+                "order": None,
+                "title": item.point.title,
+                "amount": None,
+                "currency": "",
+                "per_year": False,
+                "term": "",
+                "status": str(_("Background")),
+                "note": item.note,
+            }
+        )
+    return rows
+
+
+# Where an ask stands in the log, as the exports say it.
+ASK_STATUS_LABELS = {
+    TO_ASK: gettext_lazy("To ask"),
+    WAITING: gettext_lazy("Asked, waiting"),
+    FOLLOW_UP: gettext_lazy("Asked, follow it up"),
+    NEXT_STEP: gettext_lazy("Next step"),
+}
 
 
 # The languages a draft message is written in: English, and Traditional Chinese through the
@@ -343,11 +551,12 @@ DRAFT_LANGUAGES = (("en", gettext_lazy("English")), ("zh-hant", "繁體中文"))
 
 @dataclasses.dataclass(frozen=True)
 class Draft:
-    """A draft message to the recruiter in one language."""
+    """A draft message to the recruiter in one language, and when to send it ("": today)."""
 
     language: str
     label: str
     text: str
+    note: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -395,7 +604,11 @@ def negotiation_plan_view(
     *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
 ) -> NegotiationPlanView | None:
     """Return the offer's plan, its draft in English and Traditional Chinese, and its points."""
-    ctx = negotiation_context(user=user, offer=offer, board=board, today=today)
+    ctx = (
+        negotiation_context(user=user, offer=offer, board=board, today=today)
+        if today is not None
+        else negotiation_context_for(user=user, offer=offer, board=board)
+    )
     if ctx is None:
         return None
     ev = board.evaluation(str(offer.pk))
@@ -407,11 +620,11 @@ def negotiation_plan_view(
         drafts = []
         for code, label in DRAFT_LANGUAGES:
             if code == language:  # the plan above is already in this language
-                drafts.append(Draft(code, label, draft_message(plan)))
+                drafts.append(Draft(code, label, draft_message(plan), message_note(plan)))
                 continue
             with translation.override(code):
                 other = _plan(ctx, ev, board, negotiation_points(ctx))
-                drafts.append(Draft(code, label, draft_message(other)))
+                drafts.append(Draft(code, label, draft_message(other), message_note(other)))
         return tuple(drafts)
 
     return NegotiationPlanView(plan=plan, points=points, write_drafts=write_drafts)

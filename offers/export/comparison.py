@@ -27,6 +27,7 @@ from offers.export.rows import (
     FxRateRow,
     NegotiationRow,
     OptionRow,
+    PlanRow,
     ProcessRow,
     RoundRow,
     ScenarioRow,
@@ -34,7 +35,7 @@ from offers.export.rows import (
     YearlyRow,
 )
 from offers.models import Scenario
-from offers.negotiation import negotiation_for_offer
+from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
 from offers.selectors import scenario_list_by_option
 
 logger = logging.getLogger(__name__)
@@ -261,9 +262,13 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
     return row, vesting
 
 
-def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[NegotiationRow]:
-    """Return the negotiation points of the top options; an option whose points fail has none."""
+def _negotiation_rows(
+    user: AbstractBaseUser, board: Board
+) -> tuple[list[NegotiationRow], list[PlanRow]]:
+    """Return the negotiation points of the top options, and their plans as a person reads
+    them (the XLSX and the report); an option whose points fail has neither."""
     rows: list[NegotiationRow] = []
+    plans: list[PlanRow] = []
     top = [ev for _ranked, ev in board.ranked[:NEGOTIATION_TOP]]
     if len(board.evaluations) > NEGOTIATION_TOP:
         # Each option's points weigh it against the others: against the top of the ranking
@@ -294,7 +299,14 @@ def _negotiation_rows(user: AbstractBaseUser, board: Board) -> list[NegotiationR
                     "figures": dict(point.figures),
                 }
             )
-    return rows
+        try:
+            plan = negotiation_plan_of(user=user, offer=ev.offer, board=board, points=points)
+        except Exception:  # the plan is a reading of the points: never break the export
+            logger.exception("negotiation plan failed for offer %s", ev.offer.pk)
+            continue
+        if plan is not None:
+            plans.extend(plan_rows(plan, option_key=ev.key, option=ev.offer.name))
+    return rows, plans
 
 
 def _decimal(value: Any) -> float | None:
@@ -407,7 +419,7 @@ def comparison_build(
             if not ev.error and ev.offer.package.currency != home
         }
     )
-    negotiation = _negotiation_rows(user, board)
+    negotiation, plans = _negotiation_rows(user, board)
     # Rows and outcomes share the export's order of scenarios.
     scenario_list = list(scenario_list_by_option(user=user))
     scenarios = _scenario_rows(scenario_list)
@@ -436,5 +448,9 @@ def comparison_build(
         scenarios=scenarios,
         processes=processes,
         rounds=rounds,
-        people=readable_build(user=user, board=board, scenarios=scenario_list),
+        people={
+            **readable_build(user=user, board=board, scenarios=scenario_list),
+            # The plan of each option the points are for: the XLSX and the report show it.
+            "negotiation_plan": plans,
+        },
     )

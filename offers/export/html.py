@@ -17,7 +17,7 @@ from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
 from offers.export.comparison import Comparison
 from offers.export.readable import fit_words, local_time
-from offers.export.rows import NegotiationRow
+from offers.export.rows import PlanRow
 
 
 def figure_yearly(c: Comparison) -> go.Figure:
@@ -167,9 +167,9 @@ def round_rows(c: Comparison) -> list[dict[str, Any]]:
 def report_context(c: Comparison) -> dict[str, Any]:
     """Return the template context shared by the report page and the downloadable file."""
     horizon = c.meta["horizon_years"]
-    by_option: dict[str, list[NegotiationRow]] = {}
-    for point in c.negotiation:
-        by_option.setdefault(point["option"], []).append(point)
+    by_option: dict[str, list[PlanRow]] = {}
+    for row in c.people.get("negotiation_plan") or []:
+        by_option.setdefault(row["option"], []).append(row)
     return {
         "c": c,
         "meta": c.meta,

@@ -146,6 +146,26 @@ class NegotiationRow(TypedDict):
     figures: dict[str, float | str]
 
 
+class PlanRow(TypedDict):
+    """One line of an option's negotiation plan, as the XLSX and the report show it.
+
+    ``part`` is "ask" (``order`` 1 to 3, its amount in ``currency`` and where it stands in the
+    log) or "background" (no amount).
+    """
+
+    option_key: str
+    option: str
+    part: str
+    order: int | None
+    title: str
+    amount: float | None
+    currency: str
+    per_year: bool
+    term: str
+    status: str
+    note: str
+
+
 class ScenarioRow(TypedDict):
     """One what-if scenario of an option, with its stored Monte Carlo result."""
 

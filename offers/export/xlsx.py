@@ -404,32 +404,36 @@ def _assumptions(book: Book, c: Comparison) -> None:
 
 
 def _negotiation(book: Book, c: Comparison) -> None:
-    sheet = Sheet(book, _("Negotiation points"), [34, 9, 44, 14, 9, 24, 60, 30], "B2")
+    """Write each option's negotiation plan: its asks in order, with their amounts and where
+    each stands, then the other points as background, without amounts."""
+    sheet = Sheet(book, _("Negotiation points"), [34, 12, 44, 14, 9, 24, 20, 60], "B2")
     sheet.header(
         [
             _("Option"),
-            _("Priority (1 = first)"),
+            _("Ask (in order)"),
             _("Point"),
-            _("Ask"),
+            _("Amount"),
             _("Currency"),
             _("Term"),
-            _("Why"),
-            _("Evidence"),
+            _("Where it stands"),
+            _("What to say, or why"),
         ]
     )
-    if not c.negotiation:
+    rows = c.people.get("negotiation_plan") or []
+    if not rows:
         sheet.append([_("No negotiation points available.")])
-    for n in c.negotiation:
+    for n in rows:
+        ask = n["part"] == "ask"
         sheet.append(
             [
                 sheet.cell(n["option"]),
-                n["priority"],
+                n["order"] if ask else _("Background"),
                 sheet.cell(n["title"]),
-                sheet.cell(n["ask_amount"], money_format(n["ask_currency"] or "USD")),
-                n["ask_currency"],
-                sheet.cell(n["ask_term"]),
-                sheet.cell(n["trigger"]),
-                sheet.cell(n["evidence"]),
+                sheet.cell(n["amount"], money_format(n["currency"] or "USD")) if ask else None,
+                n["currency"] if ask else "",
+                sheet.cell(n["term"]),
+                sheet.cell(n["status"]),
+                sheet.cell(n["note"]),
             ]
         )
 

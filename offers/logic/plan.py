@@ -7,39 +7,76 @@ alternative the user can cite (staying with their unvested stock, or a competing
 offer's currency, gross. The money asks share it out by component, stock first (base is the
 hardest to move), then sign-on, retention, cash and base, so they never add up to more than the
 gap and no component is asked twice. Terms (remote work, deadline, start date, hours) are asked
-once each. The walk-away point comes from the user's own ranking: the lowest headline value at
-which the option still ranks where the user wants it (first, or the best place it can reach).
+once each. Each ask is said in its term's own currency, rounded as people speak (stock in the
+grant's currency to the nearest 5,000, cash to the nearest 1,000).
+
+The plan reads the negotiation log (``NegotiationContext.log``): an ask already made waits for
+its answer (the draft follows it up after ``FOLLOW_UP_WORKING_DAYS``, never repeats it), an
+answered one closes or becomes the next step ("they came back with X: accept, or ask for Y").
+
+The walk-away point comes from the user's own ranking, against the best alternative other than
+the option: for the first choice, the lowest headline value at which it still ranks first; for
+an option level with the first (within ``CO_FIRST_TOLERANCE``), the value at which it stops
+being level; for one behind, the value at which it would come level, when that is a rise a
+negotiation can reach (``within_reach``), else no figure: what decides is not money.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 
 from offers.logic.criteria import label as criterion_label
 from offers.logic.i18n import gettext as _
-from offers.logic.ranking import OptionFacts, RankingPrefs, RankProbe, rank_options
+from offers.logic.ranking import (
+    CO_FIRST_TOLERANCE,
+    OptionFacts,
+    RankingPrefs,
+    RankProbe,
+    rank_options,
+    within_reach,
+)
 from offers.logic.rules.base import (
+    ACCEPTED,
     BASE,
     CASH,
+    COUNTERED,
     DEADLINE,
     EXTERNAL,
+    HOURS,
     INTERNAL,
+    LEVEL,
     MONEY_COMPONENTS,
     PER_YEAR_COMPONENTS,
+    REFRESH,
+    RELOCATION,
     REMOTE,
     RETENTION,
     SIGN_ON,
     START,
     STOCK,
+    LoggedAsk,
     NegotiationContext,
     NegotiationPoint,
+    about,
+    ask_step,
     money,
+    round_to,
 )
 
 MAX_ASKS = 3
+# An ask waiting for its answer is followed up after this many working days (Monday to Friday).
+FOLLOW_UP_WORKING_DAYS = 4
+# Where an ask stands in the negotiation log.
+TO_ASK = "to_ask"  # not asked yet: the draft asks it
+WAITING = "waiting"  # asked, no answer yet: not asked again
+FOLLOW_UP = "follow_up"  # asked, no answer after the follow-up days: the draft follows it up
+NEXT_STEP = "next_step"  # they came back with something: accept, or ask for this
+CLOSED = "closed"  # agreed, or refused with nothing else: not asked again
+# Components whose asks are stock: said in the grant's own currency.
+STOCK_COMPONENTS = frozenset({STOCK, RETENTION})
 # Walk-away values are rounded up to this many units of the home currency.
 WALK_AWAY_STEP = 100.0
 # Words that never belong in what the recruiter hears.
@@ -59,13 +96,35 @@ class MoneyGap:
 
 
 @dataclass(frozen=True)
+class AskState:
+    """Where an ask stands in the negotiation log, and what that means for the next message.
+
+    ``logged`` is the latest logged ask about the same part of the package (None: never
+    asked); ``follow_up_on`` the day to follow up a waiting ask; ``note`` the state in words
+    for the user ("asked on ... through ...: waiting").
+    """
+
+    status: str = TO_ASK
+    logged: LoggedAsk | None = None
+    follow_up_on: date | None = None
+    note: str = ""
+
+    @property
+    def to_send(self) -> bool:
+        """Return whether the next message asks it (a new ask, or the next step)."""
+        return self.status in (TO_ASK, NEXT_STEP)
+
+
+@dataclass(frozen=True)
 class Ask:
     """One thing to ask for: the amount or term, the words, the evidence and the leverage.
 
-    ``amount`` is in the offer currency, a year for stock and base (``per_year``), once
-    otherwise; ``counted`` is what the ask takes out of the gap over the horizon (0 for terms).
-    ``point`` is the rule's point with its ask set to the allocated amount (what "Play it out"
-    plays); ``merged`` are the other points this ask answers.
+    ``amount`` is what is said, in ``currency``: the term's own (stock in the grant's price
+    currency), rounded as people speak; a year for stock and base (``per_year``), once
+    otherwise. ``offer_amount`` is the same in the offer's currency, and ``counted`` what the
+    ask takes out of the gap over the horizon in it (0 for terms). ``point`` is the rule's
+    point with its ask set to ``offer_amount`` (what "Play it out" plays); ``merged`` are the
+    other points this ask answers; ``state`` where it stands in the negotiation log.
     """
 
     component: str
@@ -81,11 +140,18 @@ class Ask:
     leverage: tuple[str, ...]
     point: NegotiationPoint
     merged: tuple[NegotiationPoint, ...] = ()
+    offer_amount: float | None = None
+    state: AskState = field(default_factory=AskState)
 
     @property
     def is_money(self) -> bool:
         """Return whether the ask is for money."""
         return self.amount is not None
+
+    @property
+    def status(self) -> str:
+        """Return where the ask stands in the log (``TO_ASK`` when never asked)."""
+        return self.state.status
 
 
 @dataclass(frozen=True)
@@ -98,7 +164,7 @@ class BackgroundPoint:
 
 @dataclass(frozen=True)
 class TargetPackage:
-    """The package to aim for, in the offer's currency and terms."""
+    """The package to aim for, in the offer's terms: pay in its currency, stock in the grant's."""
 
     currency: str
     base: float
@@ -110,14 +176,17 @@ class TargetPackage:
     work_timezone: str
     start_date: date | None
     deadline: date | None
+    # The currency the stock and a retention grant are in: the grant's own.
+    stock_currency: str = ""
 
 
 @dataclass(frozen=True)
 class WalkAway:
-    """The terms below which this option stops ranking where the user wants it.
+    """The terms below which this option stops being the user's choice against ``rival``.
 
     ``value_home`` is the lowest headline value (the board's basis, home currency) at which the
-    option ranks ``wanted_rank`` with the ``conditions`` met (None: no value is enough).
+    option ranks ``wanted_rank``, or stays level with the first (``level``), with the
+    ``conditions`` met (None: no value within reach of a negotiation is enough).
     """
 
     wanted_rank: int
@@ -128,6 +197,8 @@ class WalkAway:
     conditions: tuple[str, ...]
     remote_weeks: float | None
     reason: str
+    rival: str = ""
+    level: bool = False
 
     @property
     def margin_home(self) -> float | None:
@@ -167,6 +238,26 @@ class Plan:
     background: tuple[BackgroundPoint, ...]
     leverage: tuple[str, ...]
     private_notes: tuple[str, ...]
+    # Asks of the log still waiting for an answer, with their follow-up day (oldest first).
+    waiting: tuple[AskState, ...] = ()
+    # Whether the offer is in hand: a draft's plan is for the day it arrives.
+    in_hand: bool = True
+
+    @property
+    def to_send(self) -> tuple[Ask, ...]:
+        """Return the asks the next message makes (not the ones waiting for an answer)."""
+        return tuple(a for a in self.asks if a.state.to_send)
+
+    @property
+    def waiting_other(self) -> tuple[AskState, ...]:
+        """Return the waiting asks of the log that none of the plan's asks stands for."""
+        held = {id(a.state.logged) for a in self.asks if a.state.logged is not None}
+        return tuple(w for w in self.waiting if id(w.logged) not in held)
+
+    @property
+    def follow_ups(self) -> tuple[AskState, ...]:
+        """Return the waiting asks the next message follows up (their day has come)."""
+        return tuple(w for w in self.waiting if w.status == FOLLOW_UP)
 
     @property
     def primary(self) -> Ask | None:
@@ -207,9 +298,12 @@ def money_gap(
         if isinstance(p.figures.get("gap_home"), float) and p.ask_amount is not None
     ]
     value_gap_home = max((g for g, _p in value_gaps), default=0.0)
+    # The target level's stock, a year, as it is asked: in the grant's currency, to its round
+    # figure (the ask that closes it must fit in it).
+    _currency, fx = said_currency(ctx, STOCK)
     level_gap = max(
         (
-            p.ask_amount * years
+            round_to(p.ask_amount / fx, ask_step(STOCK)) * fx * years
             for p in points
             if p.component == STOCK and p.ask_amount is not None and p.ask_amount > 0
         ),
@@ -270,7 +364,7 @@ def _leverage_of(point: NegotiationPoint) -> list[str]:
         found.append(_("deadlines and dates"))
     if any(k in figures for k in ("band_base_max", "next_level_stock_per_year")):
         found.append(_("band data"))
-    if "positive_rounds" in figures:
+    if "loop_quoted" in figures:
         found.append(_("interview feedback"))
     return found
 
@@ -297,12 +391,43 @@ class _Candidate:
     amount: float | None = None
     counted: float = 0.0
     support: NegotiationPoint | None = None
+    currency: str | None = None
+    offer_amount: float | None = None
+    state: AskState = field(default_factory=AskState)
+
+
+def said_currency(ctx: NegotiationContext, component: str) -> tuple[str, float]:
+    """Return the currency an ask of the component is said in and its rate to the offer's.
+
+    Stock (and a retention grant) is said in the grant's price currency: a US-listed
+    company's RSUs are granted in USD whatever the salary's currency.
+    """
+    offer = ctx.offer
+    if component in STOCK_COMPONENTS and offer.fx_stock_to_offer > 0:
+        return offer.grant_currency, offer.fx_stock_to_offer
+    return offer.currency, 1.0
+
+
+def said_amount(wanted: float, room: float, step: float) -> float:
+    """Return a round figure to ask for: the nearest step to ``wanted``, never above ``room``.
+
+    Both are in the currency said; 0 when not even one step fits.
+    """
+    amount = min(wanted, room)
+    rounded = math.floor(amount / step + 0.5) * step
+    if rounded > room + 1e-9:
+        rounded = math.floor(room / step + 1e-9) * step
+    return float(max(rounded, 0.0))
 
 
 def _money_candidates(
-    points: Sequence[NegotiationPoint], gap: MoneyGap, currency: str
+    ctx: NegotiationContext, points: Sequence[NegotiationPoint], gap: MoneyGap
 ) -> tuple[list[_Candidate], list[BackgroundPoint]]:
-    """Share the gap out over the money components, stock first; return asks and leftovers."""
+    """Share the gap out over the money components, stock first; return asks and leftovers.
+
+    Each ask is a round figure in its term's currency, rounded down to its step when the
+    nearest step would take more than the gap left.
+    """
     remaining = gap.amount
     years = gap.horizon_years
     asks: list[_Candidate] = []
@@ -316,46 +441,83 @@ def _money_candidates(
         lead = group[0]
         wanted = max(p.ask_amount or 0.0 for p in group)
         per = years if component in PER_YEAR_COMPONENTS else 1
-        # Whole units, rounded down, so the asks never exceed the gap.
-        amount = float(math.floor(min(wanted * per, remaining) / per))
-        if amount < 1:
-            note = _("The money gap is already asked for above; not asked again.")
+        currency, fx = said_currency(ctx, component)
+        amount = said_amount(wanted / fx, remaining / per / fx, ask_step(component))
+        if amount <= 0:
+            note = (
+                _("The money gap is already asked for above; not asked again.")
+                if remaining < wanted * per
+                else _("Too small to ask for on its own.")
+            )
             left.extend(BackgroundPoint(p, note) for p in group)
             continue
-        remaining -= amount * per
+        offer_amount = amount * fx
+        # What the ask answers comes out of the gap, rounding included: a figure rounded down
+        # leaves no crumbs for the next component to ask for.
+        remaining -= max(offer_amount * per, min(wanted * per, remaining))
         order = min(points.index(p) for p in group)
-        asks.append(_Candidate(component, lead, group[1:], order, amount, amount * per))
+        asks.append(
+            _Candidate(
+                component,
+                lead,
+                group[1:],
+                order,
+                amount,
+                offer_amount * per,
+                currency=currency,
+                offer_amount=offer_amount,
+            )
+        )
     return asks, left
 
 
-def _script(candidate: _Candidate, currency: str) -> str:
-    """Return what the user says for one ask, in the offer's currency and terms."""
+def _script(candidate: _Candidate) -> str:
+    """Return what the user says for one ask, in the term's currency, after the log's answer."""
     point = candidate.lead
-    if candidate.amount is None:
-        return point.evidence
+    thanks = _thanks(candidate.state)
+    if candidate.amount is None or candidate.currency is None:
+        return sentences([w for w in (thanks, point.evidence) if w])
     # The lead's reason and one more: a script is read aloud, not a list of every rule.
     merged = [p.reason for p in candidate.merged if p.reason][:1]
     reasons = _unique(
         [
+            thanks,
             point.reason or point.evidence,
             *merged,
             candidate.support.reason if candidate.support else "",
         ]
     )
-    return " ".join([*reasons, ask_sentence(candidate.component, candidate.amount, currency)])
+    return sentences(
+        [*reasons, ask_sentence(candidate.component, candidate.amount, candidate.currency)]
+    )
 
 
-def _term_of(candidate: _Candidate, currency: str) -> str | None:
+def sentences(parts: Sequence[str]) -> str:
+    """Return sentences run together as the language writes them (a space, or none)."""
+    found = [p for p in parts if p]
+    if not found:
+        return ""
+    text = found[0]
+    for part in found[1:]:
+        text = _("{first} {second}").format(first=text, second=part)
+    return text
+
+
+def _term_of(candidate: _Candidate) -> str | None:
     point = candidate.lead
-    if candidate.amount is None:
+    if candidate.amount is None or candidate.currency is None:
         return point.ask_term
     per = _(" a year") if candidate.component in PER_YEAR_COMPONENTS else ""
-    return f"{money(candidate.amount, currency)}{per}"
+    return f"{money(candidate.amount, candidate.currency)}{per}"
 
 
-def _ask_of(candidate: _Candidate, currency: str) -> Ask:
+def _ask_of(candidate: _Candidate) -> Ask:
     lead = candidate.lead
-    played = replace(lead, ask_amount=candidate.amount) if candidate.amount is not None else lead
+    played = (
+        replace(lead, ask_amount=candidate.offer_amount)
+        if candidate.offer_amount is not None
+        else lead
+    )
     every = [lead, *candidate.merged, *([candidate.support] if candidate.support else [])]
     return Ask(
         component=candidate.component,
@@ -364,14 +526,158 @@ def _ask_of(candidate: _Candidate, currency: str) -> Ask:
         amount=candidate.amount,
         per_year=candidate.component in PER_YEAR_COMPONENTS,
         counted=candidate.counted,
-        currency=currency if candidate.amount is not None else None,
-        term=_term_of(candidate, currency),
-        script=_script(candidate, currency),
+        currency=candidate.currency if candidate.amount is not None else None,
+        term=_term_of(candidate),
+        script=_script(candidate),
         evidence=_unique([p.trigger for p in every]),
         leverage=_unique([w for p in every for w in _leverage_of(p)]),
         point=played,
         merged=tuple(candidate.merged),
+        offer_amount=candidate.offer_amount,
+        state=candidate.state,
     )
+
+
+# The negotiation log -----------------------------------------------------------------------
+
+
+def working_days_after(day: date, count: int) -> date:
+    """Return the day ``count`` working days (Monday to Friday) after ``day``."""
+    found = day
+    while count > 0:
+        found += timedelta(days=1)
+        if found.weekday() < 5:
+            count -= 1
+    return found
+
+
+def follow_up_day(logged: LoggedAsk, deadline: date | None) -> date:
+    """Return the day to follow up an ask still waiting: a few working days on, or sooner.
+
+    Before a decision deadline there is no time to wait: at the latest the working day
+    before it, and never before the next working day after the ask.
+    """
+    day = working_days_after(logged.asked_on, FOLLOW_UP_WORKING_DAYS)
+    if deadline is not None:
+        latest = deadline - timedelta(days=1)
+        while latest.weekday() >= 5:
+            latest -= timedelta(days=1)
+        day = max(min(day, latest), working_days_after(logged.asked_on, 1))
+    return day
+
+
+def _through(logged: LoggedAsk) -> str:
+    """Return whom an ask went through, in words ("Chris Alvarez (Recruiter)")."""
+    channel = _(logged.channel) if logged.channel else ""
+    if logged.contact and channel:
+        return _("{contact}, {channel}").format(contact=logged.contact, channel=channel)
+    return logged.contact or channel or _("the company")
+
+
+def waiting_state(logged: LoggedAsk, today: date, deadline: date | None) -> AskState:
+    """Return the state of an ask still waiting: waiting, or due for a follow-up."""
+    day = follow_up_day(logged, deadline)
+    due = today >= day
+    words = {
+        "asked": logged.asked_on.isoformat(),
+        "through": _through(logged),
+        "day": day.isoformat(),
+    }
+    note = (
+        _("Asked on {asked} through {through}; no answer yet: follow it up now.")
+        if due
+        else _("Asked on {asked} through {through}; waiting for an answer (follow up on {day}).")
+    ).format(**words)
+    return AskState(FOLLOW_UP if due else WAITING, logged, day, note)
+
+
+def _answer_words(logged: LoggedAsk) -> str:
+    """Return what came back, in words: the answer as logged, or the terms it revised."""
+    if logged.answer:
+        return logged.answer.rstrip(".")
+    revised = [_component_words(c) for c in logged.revised]
+    if revised:
+        return _("revised {terms}").format(terms=_(", ").join(revised))
+    return {
+        ACCEPTED: _("yes"),
+    }.get(logged.outcome, _("no change"))
+
+
+def ask_state(ctx: NegotiationContext, candidate: _Candidate, term: str | None) -> AskState:
+    """Return where a candidate ask stands in the log (``TO_ASK`` when never asked)."""
+    topics = frozenset(
+        {candidate.component, *(t for p in (candidate.lead, *candidate.merged) for t in p.topics)}
+    )
+    logged = ctx.last_logged(*topics)
+    if logged is None:
+        return AskState()
+    if logged.waiting:
+        return waiting_state(logged, ctx.today, ctx.offer.deadline)
+    answered = (logged.answered_on or logged.asked_on).isoformat()
+    words = {"date": answered, "through": _through(logged), "answer": _answer_words(logged)}
+    revised = candidate.component in logged.revised
+    # Agreed, or refused with nothing else on offer: closed. A counter, or a refusal that
+    # revised this part of the package, is the next step.
+    if logged.outcome == ACCEPTED or (not revised and logged.outcome != COUNTERED):
+        note = (
+            _("Agreed on {date} ({through}): {answer}. Not asked again.")
+            if logged.outcome == ACCEPTED
+            else _(
+                "Refused on {date} ({through}): {answer}. Not asked again: weigh it in your "
+                "decision."
+            )
+        ).format(**words)
+        return AskState(CLOSED, logged, None, note)
+    note = _("They came back on {date} ({through}): {answer}. Accept, or ask for {ask}.").format(
+        **words, ask=term or _("more")
+    )
+    return AskState(NEXT_STEP, logged, None, note)
+
+
+def _component_words(component: str) -> str:
+    """Return a part of the package as a noun phrase ("the stock", "the deadline")."""
+    words = {
+        STOCK: _("the stock"),
+        RETENTION: _("the retention grant"),
+        SIGN_ON: _("the sign-on"),
+        CASH: _("the cash part of the package"),
+        BASE: _("the base salary"),
+        LEVEL: _("the level"),
+        REMOTE: _("the remote arrangement"),
+        HOURS: _("the working hours"),
+        START: _("the start date"),
+        DEADLINE: _("the deadline"),
+        RELOCATION: _("the relocation package"),
+        REFRESH: _("the refresh cycle"),
+    }
+    return words.get(component, _("my earlier question"))
+
+
+def _thanks(state: AskState) -> str:
+    """Return the words that open a next step: thanks for what came back."""
+    if state.status != NEXT_STEP or state.logged is None:
+        return ""
+    return _("Thank you for coming back to me on {topic}.").format(
+        topic=_component_words(state.logged.topic or next(iter(state.logged.revised), ""))
+    )
+
+
+def follow_up_sentence(state: AskState, *, also: bool = False) -> str:
+    """Return the draft's follow-up of an ask still waiting (``also``: after new asks)."""
+    logged = state.logged
+    assert logged is not None
+    text = (
+        _(
+            "I also wanted to follow up on my question of {date} about {topic}: could you let me "
+            "know where it stands?"
+        )
+        if also
+        else _(
+            "I wanted to follow up on my question of {date} about {topic}: could you let me know "
+            "where it stands?"
+        )
+    )
+    return text.format(date=logged.asked_on.isoformat(), topic=_component_words(logged.topic))
 
 
 # The walk-away point ---------------------------------------------------------------------
@@ -384,23 +690,37 @@ def walk_away(
     *,
     remote_asked: bool = False,
     level_asked: str | None = None,
+    tolerance: float = 0.0,
 ) -> WalkAway | None:
-    """Return the lowest headline value at which the option still ranks first.
+    """Return the lowest headline value at which the option is still the user's choice.
 
-    The terms the plan asks for (remote weeks, the target level) count as conditions only when
-    the option cannot rank first without them, one at a time in that order: the walk-away
-    point is the cautious one. Raising an option's value only raises its total, so its rank is
-    monotone in the value and bisection finds the threshold.
+    Against the best alternative other than the option itself: the first choice stays the
+    choice while it ranks first; an option behind the first by at most ``tolerance`` (a
+    co-first choice; the plan passes ``CO_FIRST_TOLERANCE``) while it stays that close; an
+    option further behind would need a rise to rank first, which is a walk-away figure only
+    when a negotiation can reach it (``within_reach``). The terms the plan asks for (remote weeks, the target level) count as
+    conditions only when the option cannot get there without them, one at a time in that
+    order: the walk-away point is the cautious one. Raising an option's value only raises its
+    total, so its standing is monotone in the value and bisection finds the threshold.
     """
     target = next((o for o in options if o.key == key), None)
     if target is None:
         return None
     others = [o for o in options if o.key != key]
     home = prefs.currency
-    current_rank = next(r.rank for r in rank_options(list(options), prefs) if r.key == key)
+    ranking = rank_options(list(options), prefs)
+    current_rank = next(r.rank for r in ranking if r.key == key)
+    rival = next((r.name for r in ranking if r.key != key), "")
     best = max((o.comp_value for o in options), default=0.0)
     ceiling = max(10.0 * best, 1.0)
     probe = RankProbe(others, prefs)
+    level = tolerance > 0 and current_rank > 1 and probe.level_with_first(target, tolerance)
+
+    def stands(facts: OptionFacts, value: float) -> bool:
+        trial = replace(facts, comp_value=value)
+        if level:
+            return probe.level_with_first(trial, tolerance)
+        return probe.rank(trial) == 1
 
     def rank_at(facts: OptionFacts, value: float) -> int:
         return probe.rank(replace(facts, comp_value=value))
@@ -426,8 +746,8 @@ def walk_away(
         facts = replace(facts, level_order=facts.target_level_order)
         conditions = (*conditions, _("the {level} level").format(level=level_asked))
         stages.append((facts, conditions, remote_weeks))
-    reached = next((stage for stage in stages if rank_at(stage[0], ceiling) == 1), None)
-    if reached is None:
+
+    def out_of_reach(reason: str) -> WalkAway:
         return WalkAway(
             wanted_rank=1,
             value_home=None,
@@ -436,25 +756,45 @@ def walk_away(
             home_currency=home,
             conditions=conditions,
             remote_weeks=remote_weeks,
-            reason=_(
+            reason=reason,
+            rival=rival,
+            level=level,
+        )
+
+    reached = next((stage for stage in stages if stands(stage[0], ceiling)), None)
+    if reached is None:
+        return out_of_reach(
+            _(
                 "no pay puts it first by your own preferences (at best it ranks {rank}): "
                 "what it lacks is not money"
-            ).format(rank=rank_at(facts, ceiling)),
+            ).format(rank=rank_at(facts, ceiling))
         )
     facts, conditions, remote_weeks = reached
-    if rank_at(facts, 0.0) == 1:
+    if stands(facts, 0.0):
         value = 0.0
     else:
         low, high = 0.0, ceiling
         for _step in range(60):
             middle = (low + high) / 2
-            if rank_at(facts, middle) == 1:
+            if stands(facts, middle):
                 high = middle
             else:
                 low = middle
         value = math.ceil(high / WALK_AWAY_STEP) * WALK_AWAY_STEP
-        while rank_at(facts, value) != 1:  # float noise at the edge
+        while not stands(facts, value):  # float noise at the edge
             value += WALK_AWAY_STEP
+    if value > target.comp_value and not within_reach(value - target.comp_value, target.comp_value):
+        # A rise no negotiation reaches is no walk-away point: it would say "walk away now".
+        return out_of_reach(
+            _(
+                "no pay rise within reach of a negotiation puts it first by your own "
+                "preferences: what it lacks is not money"
+            )
+        )
+    if level:
+        reason = _("it stays level with {rival} by your own preferences from {value}")
+    else:
+        reason = _("it ranks first by your own preferences from {value}")
     return WalkAway(
         wanted_rank=1,
         value_home=value,
@@ -463,9 +803,9 @@ def walk_away(
         home_currency=home,
         conditions=conditions,
         remote_weeks=remote_weeks,
-        reason=_("it ranks first by your own preferences from {value}").format(
-            value=money(value, home)
-        ),
+        reason=reason.format(value=money(value, home), rival=rival),
+        rival=rival,
+        level=level,
     )
 
 
@@ -513,17 +853,14 @@ def _target(ctx: NegotiationContext, asks: Sequence[Ask], work_timezone: str = "
     by = {a.component: a for a in asks}
 
     def more(component: str) -> float:
+        """Return an ask's amount in the currency it is said in (0 without the ask)."""
         ask = by.get(component)
         return ask.amount if ask is not None and ask.amount is not None else 0.0
 
     years = _years(ctx)
+    stock_currency, fx = said_currency(ctx, STOCK)
     level = offer.level_code
-    down = (
-        offer.level_order is not None
-        and offer.target_level_order is not None
-        and offer.level_order < offer.target_level_order
-    )
-    if down and STOCK in by:
+    if _level_asked(ctx, asks):
         level = offer.target_level_code or level
     remote = offer.remote_weeks_allowed
     if REMOTE in by:
@@ -537,7 +874,7 @@ def _target(ctx: NegotiationContext, asks: Sequence[Ask], work_timezone: str = "
     return TargetPackage(
         currency=offer.currency,
         base=offer.base + more(BASE) + more(CASH) / years,
-        stock_per_year=offer.stock_per_year + more(STOCK),
+        stock_per_year=offer.stock_per_year / fx + more(STOCK),
         sign_on=offer.sign_on_total + more(SIGN_ON),
         retention=more(RETENTION),
         level_code=level,
@@ -545,17 +882,23 @@ def _target(ctx: NegotiationContext, asks: Sequence[Ask], work_timezone: str = "
         work_timezone=work_timezone,
         start_date=start,
         deadline=deadline,
+        stock_currency=stock_currency,
     )
 
 
 def _level_asked(ctx: NegotiationContext, asks: Sequence[Ask]) -> str | None:
-    """Return the level the plan asks for when the offer is below its target (else None)."""
+    """Return the level the plan asks for when the offer is below its target (else None).
+
+    A level the log says was asked for and not given is no longer asked (only its pay).
+    """
     offer = ctx.offer
+    stock = next((a for a in asks if a.component == STOCK), None)
     if (
         offer.level_order is not None
         and offer.target_level_order is not None
         and offer.level_order < offer.target_level_order
-        and any(a.component == STOCK for a in asks)
+        and stock is not None
+        and not any("level_refused" in p.figures for p in (stock.point, *stock.merged))
     ):
         return offer.target_level_code or _("target")
     return None
@@ -575,11 +918,15 @@ def negotiation_plan(
     keep_rate: float = 1.0,
     work_timezone: str = "",
 ) -> Plan:
-    """Return the option's plan: target, walk-away, at most three asks, the rest as background."""
+    """Return the option's plan: target, walk-away, at most three asks, the rest as background.
+
+    The log decides what each ask is now: to ask, waiting (or due a follow-up), the next step
+    after an answer, or closed (agreed, or refused with nothing else: background).
+    """
     points = list(points)
     cur = ctx.offer.currency
     gap = money_gap(ctx, points, keep_rate)
-    money_asks, background = _money_candidates(points, gap, cur)
+    money_asks, background = _money_candidates(ctx, points, gap)
     used = {id(p) for c in money_asks for p in (c.lead, *c.merged)}
     used |= {id(b.point) for b in background}
     # Terms: one ask per component; a money component's term folds into its money ask.
@@ -610,6 +957,17 @@ def negotiation_plan(
         )
         if covered:
             money_asks[0].support = covered[0]
+    # Where each ask stands in the log: a closed one is not asked again.
+    open_asks: list[_Candidate] = []
+    for candidate in [*money_asks, *term_asks]:
+        candidate.state = ask_state(ctx, candidate, _term_of(candidate))
+        if candidate.state.status == CLOSED:
+            background.extend(
+                BackgroundPoint(p, candidate.state.note)
+                for p in (candidate.lead, *candidate.merged)
+            )
+        else:
+            open_asks.append(candidate)
     remote_condition = ranking_prefs is not None and _excluded_for_remote(
         options, ranking_prefs, ctx.offer.key
     )
@@ -619,12 +977,12 @@ def negotiation_plan(
         is_term = 0 if c.amount is not None else 1
         return (condition, c.lead.priority, is_term, -(c.counted or 0.0), c.order)
 
-    ranked = sorted([*money_asks, *term_asks], key=order_key)
+    ranked = sorted(open_asks, key=order_key)
     chosen, rest = ranked[:MAX_ASKS], ranked[MAX_ASKS:]
     later = _("Worth raising later, once the asks above are settled.")
     for candidate in rest:
         background.extend(BackgroundPoint(p, later) for p in (candidate.lead, *candidate.merged))
-    asks = tuple(_ask_of(c, cur) for c in chosen)
+    asks = tuple(_ask_of(c) for c in chosen)
     background.sort(key=lambda b: points.index(b.point) if b.point in points else len(points))
 
     walk: WalkAway | None = None
@@ -635,6 +993,7 @@ def negotiation_plan(
             ctx.offer.key,
             remote_asked=any(a.component == REMOTE for a in asks),
             level_asked=_level_asked(ctx, asks),
+            tolerance=CO_FIRST_TOLERANCE,
         )
     private = _private_notes(ctx, points, gap, walk, asks)
     if ranking_prefs is not None and options:
@@ -656,6 +1015,12 @@ def negotiation_plan(
         background=tuple(background),
         leverage=_unique([w for a in asks for w in a.leverage]),
         private_notes=private,
+        waiting=tuple(
+            waiting_state(logged, ctx.today, ctx.offer.deadline)
+            for logged in ctx.log
+            if logged.waiting
+        ),
+        in_hand=ctx.offer.in_hand,
     )
 
 
@@ -668,6 +1033,13 @@ def _private_notes(
 ) -> tuple[str, ...]:
     """Return the reasoning for the user only: the gap, the walk-away, weights and verdicts."""
     notes: list[str] = []
+    if not ctx.offer.in_hand:
+        notes.append(
+            _(
+                "The offer is not in hand yet: its figures are expected, not offered. Ask "
+                "nothing before it arrives; the message below is for that day."
+            )
+        )
     if gap.amount > 0:
         notes.append(
             _(
@@ -693,13 +1065,13 @@ def _private_notes(
         if margin >= 0:
             notes.append(
                 _("Today it is {margin} above that.").format(
-                    margin=money(margin, walk.home_currency)
+                    margin=about(margin, walk.home_currency)
                 )
             )
         else:
             notes.append(
                 _("Today it is {margin} short of it.").format(
-                    margin=money(-margin, walk.home_currency)
+                    margin=about(-margin, walk.home_currency)
                 )
             )
         if walk.conditions:
@@ -727,34 +1099,68 @@ def _private_notes(
 # The draft message -----------------------------------------------------------------------
 
 
+def message_note(plan: Plan) -> str:
+    """Return when to send the draft, for the user ("" when it can go today)."""
+    if not plan.in_hand:
+        return _(
+            "The offer is not in hand yet: send nothing before it arrives. This message is for that day."
+        )
+    if not plan.to_send and not plan.follow_ups and plan.waiting:
+        day = min(w.follow_up_on for w in plan.waiting if w.follow_up_on is not None)
+        return _(
+            "Your asks are waiting for an answer: nothing to send today. If nothing comes, send "
+            "this follow-up on {day}."
+        ).format(day=day.isoformat())
+    return ""
+
+
 def draft_message(plan: Plan) -> str:
-    """Return an editable message to the recruiter (or manager) with the plan's asks."""
+    """Return an editable message to the recruiter (or manager) with the plan's asks.
+
+    It asks what is still to ask (a next step opens with thanks for what came back), follows
+    up the asks waiting past their follow-up day, and never repeats an ask still waiting.
+    With nothing new to ask, it is the follow-up for the day it is due.
+    """
     if plan.kind == EXTERNAL:
         opening = _(
             "Thank you for the offer from {company}. I'm excited about it, and there are a few "
             "things I'd like to settle before I sign."
         ).format(company=plan.company)
     elif plan.kind == INTERNAL:
+        # One's own manager: the option's label ("Internal transfer: ...") is the user's, not
+        # something to say.
         opening = _(
-            "Thank you for supporting my transfer ({name}). Before I confirm, there are a few "
-            "things I'd like to agree."
-        ).format(name=plan.name)
+            "Thank you for supporting my transfer. Before I confirm, there are a few things I'd "
+            "like to agree."
+        )
     else:
         opening = _(
             "Thank you for making time to talk about my role. There are a few things I'd like to "
             "agree so that I can stay."
         )
-    lines = [_("Hi,"), "", opening, ""]
-    if not plan.asks:
-        lines.append(_("I'm happy with the terms as they are."))
-    for number, ask in enumerate(plan.asks, start=1):
-        lines.append(_("{number}. {script}").format(number=number, script=ask.script))
-    lines.append("")
-    deadline_asked = any(a.component == DEADLINE for a in plan.asks)
-    if plan.target.deadline is not None and not deadline_asked:
+    sending = plan.to_send
+    follow = plan.follow_ups or (() if sending else plan.waiting)
+    lines = [_("Hi,"), ""]
+    if sending:
+        lines.extend([opening, ""])
+        for number, ask in enumerate(sending, start=1):
+            lines.append(_("{number}. {script}").format(number=number, script=ask.script))
+        lines.append("")
+    elif not follow:
+        lines.extend([opening, "", _("I'm happy with the terms as they are."), ""])
+    for state in follow:
+        lines.append(follow_up_sentence(state, also=bool(sending)))
+    if follow:
+        lines.append("")
+    deadline_open = any(a.component == DEADLINE for a in plan.asks) or any(
+        w.logged is not None and w.logged.topic == DEADLINE for w in plan.waiting
+    )
+    if plan.in_hand and sending and plan.target.deadline is not None and not deadline_open:
         lines.append(
             _("I'll get back to you before {date}.").format(date=plan.target.deadline.isoformat())
         )
-    lines.append(_("Could we talk about these this week? Thank you again."))
+    lines.append(
+        _("Could we talk about these this week? Thank you again.") if sending else _("Thank you.")
+    )
     lines.extend(["", _("Best regards,")])
     return "\n".join(lines)

@@ -27,6 +27,18 @@ from offers.logic.i18n import gettext as _
 CRITERIA = KEYS
 OPTION_KINDS = ("external", "internal", "stay")
 SEARCH_MAX_FACTOR = 10.0
+# A pay rise within reach of a negotiation: at most a quarter of the option's yearly pay, a
+# year (over the valuation's window, a quarter of its value). A bigger money "flip" is not an
+# ask anyone can make: what decides is something else (remote weeks, time zone, level).
+PLAUSIBLE_RAISE_SHARE = 0.25
+# Two options whose totals are within this much (two points of fit) are level: the one
+# behind is a co-first choice, not one to walk away from.
+CO_FIRST_TOLERANCE = 0.02
+
+
+def within_reach(rise: float, value: float) -> bool:
+    """Return whether a rise of the headline value (over the window) is a plausible ask."""
+    return value > 0 and rise <= PLAUSIBLE_RAISE_SHARE * value
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,11 @@ class WeightRange:
     top_below_low: str | None
     top_above_high: str | None
 
+    @property
+    def any_weight(self) -> bool:
+        """Return whether no value of this weight alone changes the top option."""
+        return self.low_is_limit and self.high_is_limit
+
 
 @dataclass(frozen=True)
 class WeightFlip:
@@ -94,6 +111,11 @@ class Sensitivity:
     search_max: float
     ranges: dict[str, WeightRange]
     smallest_flip: WeightFlip | None
+
+    @property
+    def unmoved(self) -> bool:
+        """Return whether no single weight, at any value, puts another option on top."""
+        return all(r.any_weight for r in self.ranges.values())
 
 
 @dataclass(frozen=True)
@@ -347,6 +369,15 @@ class RankProbe:
         """Return whether ``trial`` ranks before the other option ``rival_key``."""
         mine, others = self._trial(trial)
         return mine < others[rival_key]
+
+    def level_with_first(self, trial: OptionFacts, tolerance: float) -> bool:
+        """Return whether ``trial`` ranks first, or within ``tolerance`` of every option ahead.
+
+        An option ahead that meets the hard constraints the trial breaks is never level.
+        """
+        mine, others = self._trial(trial)
+        ahead = [order for order in others.values() if order < mine]
+        return all(order[0] == mine[0] and mine[1] - order[1] <= tolerance for order in ahead)
 
 
 def _wins_tie(a: OptionFacts, b: OptionFacts) -> bool:

@@ -5,7 +5,9 @@ parts of the answer and the sentence out. Three parts: what puts the winner firs
 criteria that carry its lead over the runner-up, or the hard constraint that rules out a
 higher-scoring option), what it costs against the best-paid option and against staying (on
 the board's basis), and the smallest change that would put the runner-up first (lifting the
-hard constraint that excludes it, else the smaller of a weight change and a pay rise).
+hard constraint that excludes it, else the smaller of a weight change and a pay rise). A pay
+rise no negotiation reaches (more than a quarter of the option's yearly pay, a year:
+``within_reach``) is not offered: the sentence names the criteria that decide instead.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from offers.logic.ranking import (
     flip_ask,
     rank_options,
     weight_sensitivity,
+    within_reach,
 )
 
 WEIGHT_MAX = 10.0  # the largest weight the preferences form accepts: a flip beyond it is moot
@@ -84,6 +87,10 @@ class Flip:
     from_weight: float | None = None
     to_weight: float | None = None
     ask: float | None = None
+    # A pay rise would do it, but more than a negotiation can reach: not offered.
+    beyond_reach: bool = False
+    # What decides instead (criterion labels), when no change within reach puts it first.
+    decides: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -265,7 +272,10 @@ def _money_flip(
     if result is None or result.ask <= 0:
         return None
     size = result.ask / target.comp_value if target.comp_value > 0 else math.inf
-    return size, Flip("money", target.key, target.name, ask=result.ask)
+    flip = Flip("money", target.key, target.name, ask=result.ask)
+    if not within_reach(result.ask, target.comp_value):
+        return math.inf, replace(flip, beyond_reach=True)
+    return size, flip
 
 
 def smallest_flip(
@@ -295,16 +305,15 @@ def smallest_flip(
         sensitivity = None
     if sensitivity is None or sensitivity.top_key == target_key:
         sensitivity = weight_sensitivity(options, prefs)
+    money = _money_flip(options, prefs, by_key[target_key], basis.years)
+    beyond = money is not None and money[1].beyond_reach
     candidates = [
         c
-        for c in (
-            _weight_flip(options, prefs, sensitivity, target, weight_max),
-            _money_flip(options, prefs, by_key[target_key], basis.years),
-        )
-        if c is not None
+        for c in (_weight_flip(options, prefs, sensitivity, target, weight_max), money)
+        if c is not None and not c[1].beyond_reach
     ]
     if not candidates:
-        return Flip("none", target_key, target.name, lifts)
+        return Flip("none", target_key, target.name, lifts, beyond_reach=beyond)
     _size, flip = min(candidates, key=lambda c: (c[0], c[1].kind != "money"))
     return replace(flip, lifts=lifts)
 
@@ -408,6 +417,23 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
             else _("paid {amount} more {over}").format(amount=amount, over=_over(basis))
         )
     if flip.kind == "none":
+        if flip.beyond_reach:
+            decides = (
+                _("what decides is {criteria}").format(criteria=_and(list(flip.decides)))
+                if flip.decides
+                else ""
+            )
+            if conditions:
+                text = _(
+                    "{name} would still not rank first if it {conditions}, nor for any pay rise "
+                    "within reach of a negotiation"
+                ).format(name=flip.name, conditions=_and(conditions))
+            else:
+                text = _(
+                    "no pay rise within reach of a negotiation or single weight change would "
+                    "put {name} first"
+                ).format(name=flip.name)
+            return _("{text}: {decides}").format(text=text, decides=decides) if decides else text
         if conditions:
             return _("{name} would still not rank first if it {conditions}").format(
                 name=flip.name, conditions=_and(conditions)
@@ -466,6 +492,11 @@ def winner_verdict(
 
     target = blocked if blocked is not None and blocked_by else runner_up
     flip = smallest_flip(facts, prefs, target.key, sensitivity, basis, weight_max=weight_max)
+    if flip.kind == "none" and flip.beyond_reach:
+        # What keeps the target behind the winner, when no change within reach moves it.
+        flip = replace(
+            flip, decides=tuple(d.label for d in decisive_criteria(winner, target, labels))
+        )
 
     note = ""
     if not winner.excluded and len(excluded) * 2 > len(ranking):

@@ -48,7 +48,13 @@ def test_when_most_options_are_excluded_the_constraint_decides(client_alice, ali
     assert verdict.sentence.startswith(
         "Remote one ranks first as the only option that meets your hard constraints; "
     )
-    assert "would rank first if it allowed 8 remote weeks a year" in verdict.sentence
+    # Issue 26: with 8 remote weeks it would still need USD 1,604,000 more, beyond what a
+    # negotiation reaches: not offered as an ask; the sentence names what decides instead.
+    assert (
+        "Onsite B would still not rank first if it allowed 8 remote weeks a year, nor for any "
+        "pay rise within reach of a negotiation: what decides is time zone and remote work"
+    ) in verdict.sentence
+    assert "paid USD" not in verdict.sentence
     html = response.content.decode()
     sensitivity = html[html.index('id="sensitivity"') :]
     assert "data-constraint-decides" in sensitivity
@@ -62,3 +68,28 @@ def test_no_card_with_a_single_option(client_alice, alice):
     response = client_alice.get(reverse("offers:dashboard"))
     assert response.context["verdict"] is None
     assert 'id="verdict"' not in response.content.decode()
+
+
+def test_when_no_weight_moves_the_top_the_sensitivity_says_so_in_words(client_alice, alice):
+    """Issue 26: not a table of "0.00 to ≥ 130.00" for every weight."""
+    PreferencesFactory(owner=alice)
+    ratings = {f"rating_{c}": 5 for c in ("scope", "growth", "team", "learning")}
+    OfferFactory(
+        owner=alice,
+        name="Better at everything",
+        package__base=Decimal("250000"),
+        remote_policy="fully_remote",
+        work_timezone="Asia/Taipei",
+        **ratings,
+    )
+    OfferFactory(owner=alice, name="Worse at everything", **dict.fromkeys(ratings, 1))
+    response = client_alice.get(reverse("offers:dashboard"))
+    assert response.context["board"].sensitivity.unmoved
+    page = response.content.decode()
+    sensitivity = page[page.index('id="sensitivity"') :]
+    sensitivity = sensitivity[: sensitivity.index("</section>")]
+    assert "data-sensitivity-unmoved" in sensitivity
+    assert "No single weight change puts another option first: Better at everything stays" in (
+        sensitivity
+    )
+    assert "≥" not in sensitivity and "<table" not in sensitivity

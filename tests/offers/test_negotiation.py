@@ -43,7 +43,9 @@ def test_meta_offer_raises_the_points_of_its_story(demo):
     assert top.ask_currency == "USD"
     down = points["down_level"]
     assert "E6" in down.title and "E5" in down.title
-    assert "Strong Hire" in down.evidence and "out of" in down.evidence
+    # Issue 26: the count of ratings (with its Strong No Hire) is the user's, never said.
+    assert "Strong Hire" in down.trigger and "out of" in down.trigger
+    assert "Hire" not in down.evidence and "out of" not in down.evidence
     assert points["make_whole"].ask_amount > 0
     remote = points["remote_gap"]
     assert remote.figures["remote_weeks_allowed"] == 4

@@ -73,17 +73,18 @@ PAGES = [
     ("offer_edit", lambda o: reverse("offers:offer_edit", args=[o.pk]), OPTIONS + 5),
     ("compare", lambda o: reverse("offers:offer_compare"), BOARD),
     ("preferences", lambda o: reverse("offers:preferences"), 1),
-    # the board (with the option), the user's processes (competing offers in flight)
-    ("negotiation", lambda o: reverse("offers:negotiation", args=[o.pk]), BOARD + 1),
+    # the board (with the option), the user's processes (competing offers in flight), the
+    # user's negotiation log (the plan reads what was asked and what came back)
+    ("negotiation", lambda o: reverse("offers:negotiation", args=[o.pk]), BOARD + 2),
     # the options, the scenarios with their offers, the options for the "new scenario" form
     ("scenario_list", lambda o: reverse("offers:scenario_list"), OPTIONS + 2),
     # the scenario, the board, its package's grants, refreshers, company and sign-ons, the
     # processes and the levels of the scenario form (the scenario's valuation reuses the
-    # board's current job)
+    # board's current job), the negotiation log (the plan's asks the scenario answers)
     (
         "scenario_detail",
         lambda o: reverse("offers:scenario_detail", args=[o.scenarios.first().pk]),
-        1 + BOARD + 6,
+        1 + BOARD + 7,
     ),
     # the option, its revisions
     ("offer_history", lambda o: reverse("offers:offer_history", args=[o.pk]), OPTIONS + 1),

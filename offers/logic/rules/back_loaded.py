@@ -9,6 +9,7 @@ from offers.logic.rules.base import (
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
+    about,
     money,
     schedule_words,
 )
@@ -43,7 +44,7 @@ class BackLoaded(SignOnAsk):
         ask = sum(gaps.values())
         schedule = schedule_words(weights) or _("back-loaded")
         by_year = _(" and ").join(
-            _("{amount} in year {year}").format(amount=money(gap, cur), year=year)
+            _("{amount} in year {year}").format(amount=about(gap, cur), year=year)
             for year, gap in gaps.items()
         )
         figures: dict[str, float | str] = {"average_year": average}
@@ -67,11 +68,11 @@ class BackLoaded(SignOnAsk):
             evidence=_(
                 "With {schedule} vesting my first years are below the {average} average. A sign-on "
                 "of {by_year} would even them out."
-            ).format(schedule=schedule, average=money(average, cur), by_year=by_year),
+            ).format(schedule=schedule, average=about(average, cur), by_year=by_year),
             figures=figures,
             reason=_(
                 "With {schedule} vesting my first years are below the {average} average."
-            ).format(schedule=schedule, average=money(average, cur)),
+            ).format(schedule=schedule, average=about(average, cur)),
         )
 
 

@@ -1,11 +1,14 @@
 """What every negotiation rule shares: the facts it reads, the point it raises, its protocol.
 
-Money asks are in the offer's currency (what you say to the recruiter); home-currency gaps
-are converted with ``fx_offer_to_home`` (home amount = offer amount x fx).
+Money asks are computed in the offer's currency; home-currency gaps are converted with
+``fx_offer_to_home`` (home amount = offer amount x fx). What a script says is said in the
+term's own currency and rounded as people speak: stock in the grant's price currency to the
+nearest 5,000, a base to the nearest 1,000 (``said_amount``, ``stock_said``, ``about``).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -43,6 +46,21 @@ PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
+# The round figures a person asks for, by component (units of the term's own currency): stock
+# (and a retention grant, which is stock) to the nearest 5,000, cash to the nearest 1,000.
+# Figures quoted as context (what leaving forfeits, a vest kept) are rounded by their size
+# (``said_step``): "USD 750,000", "USD 71,000".
+ASK_STEPS: dict[str, float] = {STOCK: 5_000.0, RETENTION: 5_000.0}
+CASH_STEP = 1_000.0
+# The outcomes of a logged ask (the values of ``offers.models.NegotiationEntry.Outcome``).
+PENDING = "pending"
+ACCEPTED = "accepted"
+REFUSED = "refused"
+COUNTERED = "countered"
+# Interview signals a recruiter may hear about, summarised, never counted: a loop with only
+# these signals "went well"; with a majority of the first, the feedback "supports" the level.
+STRONG_SIGNAL = "strong_hire"
+POSITIVE_SIGNALS = (STRONG_SIGNAL, "hire")
 
 
 @dataclass(frozen=True)
@@ -96,6 +114,21 @@ class OfferFacts:
     p50_cumulative: float | None = None
     signals: tuple[str, ...] = ()
     shareable: bool = True
+    # The stock's own currency (a grant's price currency: USD for a US-listed company whatever
+    # the pay's) and how many units of the offer currency one unit of it buys. Empty: the
+    # offer's currency.
+    stock_currency: str = ""
+    fx_stock_to_offer: float = 1.0
+    # Whether the offer is in hand (received, negotiating, accepted): a draft's figures are
+    # expected, not offered, and nothing is asked before the offer comes.
+    in_hand: bool = True
+    # Whether the interview loop still has rounds ahead: its feedback is not final.
+    rounds_ahead: bool = False
+
+    @property
+    def grant_currency(self) -> str:
+        """Return the currency a stock ask is said in: the stock's own, else the offer's."""
+        return self.stock_currency or self.currency
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,6 +141,13 @@ class CurrentJobFacts:
     sign_on_clawback: float = 0.0
     next_vest_date: date | None = None
     next_vest_value: float = 0.0
+    # The current job's pay and stock currencies and their rates to home (one unit buys this
+    # much home currency): what leaving forfeits is said in the stock's own currency. Empty:
+    # the home currency.
+    currency: str = ""
+    fx_to_home: float = 1.0
+    stock_currency: str = ""
+    fx_stock_to_home: float = 1.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,6 +162,8 @@ class AlternativeFacts:
     kind: str = EXTERNAL
     shareable: bool = True
     next_round_date: date | None = None
+    # The process's stage as a message id (the model's label, untranslated): said through the
+    # catalogue in the language of the message that names it.
     stage: str = ""
 
 
@@ -138,14 +180,52 @@ class NegotiationPrefs:
 
 
 @dataclass(frozen=True, kw_only=True)
+class LoggedAsk:
+    """One ask already made on the option, from the negotiation log, and what came back.
+
+    ``topic`` is the part of the package it was about, as a component (``STOCK``, ``LEVEL``,
+    ``DEADLINE``...; "" for something else); ``channel`` the label of whom it went through as
+    a message id; ``revised`` the components the answer changed (the offer's terms already
+    carry them).
+    """
+
+    topic: str
+    asked_on: date
+    channel: str = ""
+    contact: str = ""
+    outcome: str = PENDING
+    answered_on: date | None = None
+    answer: str = ""
+    revised: tuple[str, ...] = ()
+    revised_level: str | None = None
+    revised_deadline: date | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """Return whether the ask still waits for an answer."""
+        return self.outcome == PENDING
+
+    def about(self, components: frozenset[str]) -> bool:
+        """Return whether the ask, or what came back, is about one of the components."""
+        return self.topic in components or bool(components & set(self.revised))
+
+
+@dataclass(frozen=True, kw_only=True)
 class NegotiationContext:
-    """Everything the rules look at for one offer."""
+    """Everything the rules look at for one offer (``log``: the asks already made, oldest first)."""
 
     offer: OfferFacts
     current: CurrentJobFacts | None
     alternatives: tuple[AlternativeFacts, ...] = ()
     prefs: NegotiationPrefs = field(default_factory=NegotiationPrefs)
     today: date
+    log: tuple[LoggedAsk, ...] = ()
+
+    def last_logged(self, *components: str) -> LoggedAsk | None:
+        """Return the latest logged ask about one of the components (None: never asked)."""
+        wanted = frozenset(components)
+        found = [a for a in self.log if a.about(wanted)]
+        return max(found, key=lambda a: (a.answered_on or a.asked_on, a.asked_on), default=None)
 
 
 @dataclass(frozen=True)
@@ -167,6 +247,9 @@ class NegotiationPoint:
     reason: str = ""
     # For the user only, never said to the recruiter (weights, scores, private figures).
     private: str = ""
+    # Other parts of the package whose logged asks answer this one (a down-level's stock ask
+    # is also an ask about the level).
+    topics: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -307,6 +390,72 @@ def count_word(n: int) -> str:
         _("nine"),
     )
     return words[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def round_to(amount: float, step: float) -> float:
+    """Return an amount rounded to the nearest multiple of step (halves up)."""
+    return float(math.floor(amount / step + 0.5) * step) if step > 0 else amount
+
+
+def said_step(amount: float) -> float:
+    """Return the step a figure quoted as context is rounded to: two or three figures."""
+    size = abs(amount)
+    if size >= 100_000:
+        return 10_000.0
+    if size >= 10_000:
+        return 1_000.0
+    return 100.0
+
+
+def about(amount: float, currency: str, step: float | None = None) -> str:
+    """Return an amount as a person says it: rounded (to ``step``, else by size), with its currency."""
+    return money(round_to(amount, step if step is not None else said_step(amount)), currency)
+
+
+def ask_step(component: str) -> float:
+    """Return the round figure an ask of this component is rounded to."""
+    return ASK_STEPS.get(component, CASH_STEP)
+
+
+def stock_said(ctx: NegotiationContext, offer_amount: float, step: float = 5_000.0) -> str:
+    """Return an offer-currency stock figure as said: in the grant's currency, rounded."""
+    offer = ctx.offer
+    fx = offer.fx_stock_to_offer if offer.fx_stock_to_offer > 0 else 1.0
+    return about(offer_amount / fx, offer.grant_currency, step)
+
+
+def held_stock_said(ctx: NegotiationContext, home_amount: float) -> str:
+    """Return a home-currency value of the current job's stock as said: its own currency."""
+    current = ctx.current
+    if current is None or not current.stock_currency:
+        return about(home_amount, ctx.prefs.home_currency)
+    fx = current.fx_stock_to_home if current.fx_stock_to_home > 0 else 1.0
+    return about(home_amount / fx, current.stock_currency)
+
+
+def held_pay_said(ctx: NegotiationContext, home_amount: float) -> str:
+    """Return a home-currency amount of the current job's pay as said: its own currency."""
+    current = ctx.current
+    if current is None or not current.currency:
+        return about(home_amount, ctx.prefs.home_currency)
+    fx = current.fx_to_home if current.fx_to_home > 0 else 1.0
+    return about(home_amount / fx, current.currency)
+
+
+def loop_words(offer: OfferFacts, target: str) -> str:
+    """Return what a recruiter may hear about the interview loop ("" when nothing helps).
+
+    Only a finished loop of an offer in hand, with no signal below Hire, is quoted, and
+    never as a count: the recruiter has the packet, and a weak round is theirs to raise.
+    """
+    if not offer.in_hand or offer.rounds_ahead or not offer.signals:
+        return ""
+    if any(s not in POSITIVE_SIGNALS for s in offer.signals):
+        return ""
+    strong = sum(1 for s in offer.signals if s == STRONG_SIGNAL)
+    if strong * 2 > len(offer.signals):
+        return _("the team's feedback supports {target}").format(target=target)
+    return _("the loop went well")
 
 
 def to_offer(ctx: NegotiationContext, home_amount: float) -> float:

@@ -11,6 +11,7 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
+    about,
     gap_answered,
     horizon_sum,
     money,
@@ -55,7 +56,7 @@ class BelowStay(Rule):
             evidence=_(
                 "Over {years} years, staying, with the stock I still have to vest, pays me more "
                 "than this offer. I'd need about {ask} more, as sign-on or stock, to make the move."
-            ).format(years=years, ask=money(ask, ctx.offer.currency)),
+            ).format(years=years, ask=about(ask, ctx.offer.currency)),
             reason=_(
                 "Over {years} years, staying, with the stock I still have to vest, pays me more "
                 "than this offer."

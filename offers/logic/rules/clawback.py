@@ -9,6 +9,8 @@ from offers.logic.rules.base import (
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
+    about,
+    held_pay_said,
     money,
     to_offer,
 )
@@ -42,9 +44,9 @@ class Clawback(SignOnAsk):
             evidence=_(
                 "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
                 "to cover it with a sign-on of {ask}."
-            ).format(amount=money(ask, ctx.offer.currency), ask=money(ask, ctx.offer.currency)),
+            ).format(amount=held_pay_said(ctx, clawback), ask=about(ask, ctx.offer.currency)),
             reason=_("Leaving now means repaying {amount} of my current sign-on (gross).").format(
-                amount=money(ask, ctx.offer.currency)
+                amount=held_pay_said(ctx, clawback)
             ),
             figures={"clawback_home": clawback},
         )

@@ -15,10 +15,12 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
+    about,
     gap_answered,
     money,
     offer_value_home,
     sign_on_adjustment,
+    stock_said,
     to_offer,
 )
 
@@ -113,7 +115,11 @@ class CompetingOffer(Rule):
             ),
             priority=EVIDENCE_PRIORITY[lead.evidence_kind],
             evidence=_("{say}. Closing the {ask} gap would make this an easy yes.").format(
-                say=say, ask=money(ask, ctx.offer.currency)
+                say=say,
+                # A retention grant is stock: said in the grant's own currency.
+                ask=about(ask, ctx.offer.currency)
+                if ctx.offer.kind == EXTERNAL
+                else stock_said(ctx, ask),
             ),
             figures=figures,
             component=SIGN_ON if ctx.offer.kind == EXTERNAL else RETENTION,

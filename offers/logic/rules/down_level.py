@@ -1,4 +1,9 @@
-"""Down-levelled: ask for a re-levelling with the interview signals, or the target level's pay."""
+"""Down-levelled: ask for a re-levelling, or the target level's pay.
+
+What the recruiter hears of the loop is a summary that helps ("the loop went well"), never a
+count of ratings and never a weak round; the count stays with the user. A level already asked
+for and refused is not asked again: the ask becomes the target level's pay.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
     INTERNAL,
+    LEVEL,
+    POSITIVE_SIGNALS,
     STOCK,
     NegotiationContext,
     NegotiationPoint,
@@ -13,8 +20,9 @@ from offers.logic.rules.base import (
     ScenarioAdjustment,
     ScenarioOutcome,
     count_word,
+    loop_words,
     meets,
-    money,
+    stock_said,
     whole_ask,
 )
 
@@ -26,7 +34,6 @@ SIGNAL_LABELS = {
     "no_hire": "No Hire",
     "strong_no_hire": "Strong No Hire",
 }
-POSITIVE_SIGNALS = ("strong_hire", "hire")
 
 
 def _signal_label(signal: str) -> str:
@@ -62,7 +69,7 @@ def _signal_summary(signals: tuple[str, ...]) -> str:
 
 
 class DownLevel(Rule):
-    """Ask for re-levelling, citing the interview signals, when offered below target."""
+    """Ask for re-levelling, or the target level's pay, when offered below target."""
 
     key = "down_level"
     # Staying has no level on offer; a transfer negotiates its level.
@@ -70,7 +77,7 @@ class DownLevel(Rule):
     component = STOCK
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for re-levelling, citing the interview signals, when offered below target."""
+        """Ask for re-levelling (or the target level's pay) when offered below target."""
         offer = ctx.offer
         if (
             offer.level_order is None
@@ -86,6 +93,7 @@ class DownLevel(Rule):
         band = offer.band
         next_stock = band.next_level_stock_mid if band is not None else None
         ask = next_stock - offer.stock_per_year if next_stock is not None else None
+        asks_money = ask is not None and ask > 0
         figures: dict[str, float | str] = {
             "level": level,
             "target_level": target,
@@ -95,15 +103,42 @@ class DownLevel(Rule):
         if next_stock is not None:
             figures["next_level_stock_per_year"] = next_stock
         rounds = _signal_summary(known) if known else _("no round signals recorded")
-        if ask is not None and ask > 0:
-            say = _(
-                "I interviewed for {target} and the feedback was {rounds}. I'd like the level "
-                "reviewed, or, if the level can't move, {target} pay: {ask} a year more stock."
-            ).format(target=target, rounds=rounds, ask=money(ask, offer.currency))
+        # The level asked for before and not given: not asked again, only its pay.
+        logged = ctx.last_logged(LEVEL)
+        refused = (
+            logged is not None
+            and not logged.waiting
+            and (logged.revised_level is None or logged.revised_level != target)
+        )
+        loop = loop_words(offer, target)
+        if loop and not refused:
+            figures["loop_quoted"] = 1.0
+        interviewed = (
+            _("I interviewed for {target} and {loop}.").format(target=target, loop=loop)
+            if loop
+            else _("I interviewed for {target}.").format(target=target)
+        )
+        if refused:
+            figures["level_refused"] = level
+            reason = _("As the level stays at {level}, I'd like {target} pay.").format(
+                level=level, target=target
+            )
+            term = _("{target} pay at the {level} level").format(target=target, level=level)
         else:
-            say = _(
-                "I interviewed for {target} and the feedback was {rounds}. I'd like the level reviewed."
-            ).format(target=target, rounds=rounds)
+            reason = _(
+                "{interviewed} I'd like the level reviewed, or, if the level can't move, "
+                "{target} pay."
+            ).format(interviewed=interviewed, target=target)
+            term = _("re-level to {target}, or {target} pay").format(target=target)
+        say = reason
+        if asks_money and ask is not None:
+            say = _("{reason} That is {ask} a year more in stock.").format(
+                reason=reason, ask=stock_said(ctx, ask)
+            )
+        private = _(
+            "Interview feedback, for you: {rounds}. A recruiter hears only that the loop went "
+            "well, and only when every round did."
+        ).format(rounds=rounds)
         return NegotiationPoint(
             rule=self.key,
             title=_("Down-levelled: {level} instead of {target}").format(
@@ -112,16 +147,15 @@ class DownLevel(Rule):
             trigger=_("offered {level}, targeted {target}; {rounds}").format(
                 level=level, target=target, rounds=rounds
             ),
-            ask_amount=ask if ask is not None and ask > 0 else None,
-            ask_currency=offer.currency if ask is not None and ask > 0 else None,
-            ask_term=_("re-level to {target}, or {target} pay").format(target=target),
+            ask_amount=ask if asks_money else None,
+            ask_currency=offer.currency if asks_money else None,
+            ask_term=term,
             priority=1 if strong else 2,
             evidence=say,
             figures=figures,
-            reason=_(
-                "I interviewed for {target} and the feedback was {rounds}. I'd like the level "
-                "reviewed, or, if the level can't move, {target} pay."
-            ).format(target=target, rounds=rounds),
+            reason=reason,
+            private=private if known else "",
+            topics=() if refused else (LEVEL,),
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:

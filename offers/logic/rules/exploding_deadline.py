@@ -49,7 +49,10 @@ class ExplodingDeadline(Rule):
             extend_to = deadline + timedelta(days=EXPLODING_DAYS)
         listed = _("; ").join(
             _("{company} ({stage}, next round {date})").format(
-                company=a.company, stage=a.stage or _("in process"), date=a.next_round_date
+                # The stage is the model's label as a message id: said in this message's language.
+                company=a.company,
+                stage=_(a.stage) if a.stage else _("in process"),
+                date=a.next_round_date,
             )
             for a in pending
         )

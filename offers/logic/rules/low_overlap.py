@@ -1,4 +1,7 @@
-"""Little working-hours overlap with home: ask for core hours or a home-region office."""
+"""Little working-hours overlap with home: ask for core hours or a home-region office.
+
+The overlap is said as a person says it: "less than an hour", "about 2.5 hours".
+"""
 
 from __future__ import annotations
 
@@ -36,10 +39,19 @@ class LowOverlap(Rule):
             ask_currency=None,
             ask_term=_("adjusted core hours, or a base in an office in the home region"),
             priority=2,
-            evidence=_(
-                "Working from home the team's day overlaps mine by {overlap} hours. Could we agree "
-                "core hours that give at least {needed} hours, or base me in the region's office?"
-            ).format(overlap=f"{overlap:.1f}", needed=f"{needed:g}"),
+            evidence=(
+                _(
+                    "Working from home the team's day overlaps mine by less than an hour. Could we "
+                    "agree core hours that give at least {needed} hours, or base me in the "
+                    "region's office?"
+                )
+                if overlap < 1
+                else _(
+                    "Working from home the team's day overlaps mine by about {overlap} hours. "
+                    "Could we agree core hours that give at least {needed} hours, or base me in "
+                    "the region's office?"
+                )
+            ).format(overlap=f"{round(overlap * 2) / 2:g}", needed=f"{needed:g}"),
             figures={"overlap_hours": overlap, "min_overlap_hours": needed},
         )
 

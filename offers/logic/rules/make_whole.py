@@ -11,6 +11,8 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
+    about,
+    held_stock_said,
     meets,
     money,
     sign_on_adjustment,
@@ -40,9 +42,9 @@ class MakeWhole(Rule):
         ask = to_offer(ctx, total)
         start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
-        schedule = ", ".join(
-            f"{year}: {money(to_offer(ctx, value), cur)}" for year, value in by_year
-        )
+        # What leaving forfeits is the current job's stock: said in its own currency, rounded.
+        schedule = ", ".join(f"{year}: {held_stock_said(ctx, value)}" for year, value in by_year)
+        held = held_stock_said(ctx, total)
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})
         return NegotiationPoint(
@@ -60,14 +62,13 @@ class MakeWhole(Rule):
                 "asking for a make-whole grant or sign-on of {ask} to cover it."
             ).format(
                 start=start,
-                total=money(ask, cur),
+                total=held,
                 schedule=schedule or _("by year not given"),
-                ask=money(ask, cur),
+                ask=about(ask, cur),
             ),
-            reason=_(
-                "Starting on {start} I walk away from {total} of unvested stock ({schedule})."
-            ).format(
-                start=start, total=money(ask, cur), schedule=schedule or _("by year not given")
+            # Without the date: the same message may ask to move the start.
+            reason=_("Leaving my current job, I walk away from {total} of unvested stock.").format(
+                total=held
             ),
             figures=figures,
         )

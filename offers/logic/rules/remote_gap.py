@@ -1,4 +1,9 @@
-"""Remote weeks short of what the user needs: ask for a written remote arrangement."""
+"""Remote weeks short of what the user needs: ask for a written remote arrangement.
+
+What the missing weeks are worth in money is the user's own trade-off, for them only, and
+bounded: never more than the pay of those weeks (a week of the option's yearly pay each, a
+year), past which the weeks are a condition, not a price.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +17,11 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
-    money,
+    about,
     to_offer,
 )
+
+WEEKS_A_YEAR = 52
 
 
 class RemoteGap(Rule):
@@ -39,12 +46,31 @@ class RemoteGap(Rule):
         }
         private = ""
         if ctx.prefs.money_per_remote_week is not None:
-            worth_home = gap * ctx.prefs.money_per_remote_week
+            years = ctx.prefs.horizon_years
+            home = ctx.prefs.home_currency
+            weights_worth = gap * ctx.prefs.money_per_remote_week
+            yearly = ctx.offer.yearly_home[:years]
+            # The pay of the missing weeks over the horizon: the most they can be worth.
+            weeks_pay = sum(yearly) * gap / WEEKS_A_YEAR if yearly else 0.0
+            worth_home = min(weights_worth, weeks_pay) if weeks_pay > 0 else weights_worth
+            figures["weights_worth_home"] = weights_worth
             figures["gap_worth_home"] = worth_home
             figures["gap_worth_offer_currency"] = to_offer(ctx, worth_home)
-            private = _(
-                "By your own weights the missing {gap} weeks are worth about {worth} to you."
-            ).format(gap=f"{gap:g}", worth=money(worth_home, ctx.prefs.home_currency))
+            if weeks_pay > 0 and weights_worth > weeks_pay:
+                private = _(
+                    "By your own weights the missing {gap} weeks outweigh their own pay ({pay} a "
+                    "year): your trade-off makes them a condition, not a price."
+                ).format(gap=f"{gap:g}", pay=about(weeks_pay / len(yearly), home))
+            else:
+                private = _(
+                    "By your own weights the missing {gap} weeks are worth about {worth} of pay "
+                    "to you over {years} years ({yearly} a year): your trade-off, not a price."
+                ).format(
+                    gap=f"{gap:g}",
+                    worth=about(worth_home, home),
+                    years=years,
+                    yearly=about(worth_home / years, home),
+                )
         return NegotiationPoint(
             rule=self.key,
             title=_("Remote work short of what you need"),

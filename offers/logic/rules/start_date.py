@@ -13,8 +13,8 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
+    held_stock_said,
     money,
-    to_offer,
 )
 
 START_AFTER_VEST_WINDOW_DAYS = 90
@@ -39,7 +39,8 @@ class StartDate(Rule):
             return None
         proposed = vest + timedelta(days=1)
         home = ctx.prefs.home_currency
-        kept = money(to_offer(ctx, current.next_vest_value), ctx.offer.currency)
+        # The vest is the current job's stock: said in its own currency, rounded.
+        kept = held_stock_said(ctx, current.next_vest_value)
         return NegotiationPoint(
             rule=self.key,
             title=_("Start after the next vest"),

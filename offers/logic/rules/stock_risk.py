@@ -13,8 +13,8 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
+    about,
     meets,
-    money,
     whole_ask,
 )
 
@@ -57,14 +57,14 @@ class StockRisk(Rule):
             how = _(
                 "in a bad case (1 in 10) the package is worth {ask} less over {years} years than in "
                 "the median case"
-            ).format(ask=money(ask, cur), years=years)
+            ).format(ask=about(ask, cur), years=years)
         elif offer.is_private:
             ask = PRIVATE_LIQUIDITY_HAIRCUT * offer.stock_per_year * years
             figures["liquidity_haircut"] = PRIVATE_LIQUIDITY_HAIRCUT
             how = _(
                 "private shares only sell in buybacks; a {haircut} liquidity discount on {years} "
                 "years of stock is {ask}"
-            ).format(haircut=f"{PRIVATE_LIQUIDITY_HAIRCUT:.0%}", years=years, ask=money(ask, cur))
+            ).format(haircut=f"{PRIVATE_LIQUIDITY_HAIRCUT:.0%}", years=years, ask=about(ask, cur))
         else:
             ask = None
             how = _("the share price swings a lot, so the stock part is far from certain")

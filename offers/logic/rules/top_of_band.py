@@ -1,4 +1,8 @@
-"""Base at the top of its band: move the ask to stock (or the next level's stock, or sign-on)."""
+"""Base at the top of its band: move the ask to stock (or the next level's stock, or sign-on).
+
+A script names the band's cap only when it is the offer's own base: a cap below what is
+offered invites a cut. Stock figures are said in the grant's own currency, rounded.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from offers.logic.rules.base import (
     ScenarioOutcome,
     meets,
     money,
+    stock_said,
     whole_ask,
 )
 
@@ -51,29 +56,42 @@ class TopOfBand(Rule):
                 "base_max": money(band.base_max, cur),
                 "band_level": band.level_code,
                 "level": level,
-                "next_stock": money(next_stock, cur),
-                "stock": money(offer.stock_per_year, cur),
+                "next_stock": stock_said(ctx, next_stock),
+                "stock": stock_said(ctx, offer.stock_per_year),
             }
-            say = _(
-                "I understand base is capped at {base_max} for {band_level}. Could we move the "
-                "difference into stock at the {level} level: {next_stock} a year instead of "
-                "{stock}, {ask} a year more?"
-            ).format(**words, ask=money(ask, cur))
-            reason = _(
-                "I understand base is capped at {base_max} for {band_level}, so I'd like the "
-                "difference in stock at the {level} level ({next_stock} a year instead of {stock})."
-            ).format(**words)
+            ask_said = stock_said(ctx, ask)
+            if offer.base <= band.base_max:
+                say = _(
+                    "I understand base is capped at {base_max} for {band_level}. Could we move "
+                    "the difference into stock at the {level} level: {next_stock} a year instead "
+                    "of {stock}, {ask} a year more?"
+                ).format(**words, ask=ask_said)
+                reason = _(
+                    "I understand base is capped at {base_max} for {band_level}, so I'd like the "
+                    "difference in stock at the {level} level ({next_stock} a year instead of "
+                    "{stock})."
+                ).format(**words)
+            else:
+                # Base above the band's cap: the cap is not said (it would invite a cut).
+                say = _(
+                    "As base has little room to move, could we move the difference into stock at "
+                    "the {level} level: {next_stock} a year instead of {stock}, {ask} a year more?"
+                ).format(**words, ask=ask_said)
+                reason = _(
+                    "As base has little room to move, I'd like the difference in stock at the "
+                    "{level} level ({next_stock} a year instead of {stock})."
+                ).format(**words)
         elif band.stock_max > offer.stock_per_year:
             ask = band.stock_max - offer.stock_per_year
             term = _("stock to the top of the band, per year of the grant")
             say = _(
                 "Base is at the top of the band, so could the stock move to the top of its band: "
                 "{stock_max} a year, {ask} more?"
-            ).format(stock_max=money(band.stock_max, cur), ask=money(ask, cur))
+            ).format(stock_max=stock_said(ctx, band.stock_max), ask=stock_said(ctx, ask))
             reason = _(
                 "Base is at the top of the band, so I'd like the stock at the top of its band "
                 "({stock_max} a year)."
-            ).format(stock_max=money(band.stock_max, cur))
+            ).format(stock_max=stock_said(ctx, band.stock_max))
         else:
             return NegotiationPoint(
                 rule=self.key,

@@ -193,7 +193,12 @@ def test_down_level_cites_the_signals():
     )
     point = rule_down_level(ctx)
     assert point is not None
-    assert "four Strong Hire and one Hire out of five rounds" in point.evidence
+    # Issue 26: the count of ratings is the user's (trigger, private), never in what is said;
+    # a strong loop is said as a summary.
+    assert "four Strong Hire and one Hire out of five rounds" in point.trigger
+    assert "four Strong Hire and one Hire out of five rounds" in point.private
+    assert "the team's feedback supports E6" in point.evidence
+    assert "Strong Hire" not in point.evidence and "rounds" not in point.evidence
     assert point.priority == 1
     assert point.ask_amount == 100_000
     assert point.ask_term == "re-level to E6, or E6 pay"

@@ -391,7 +391,9 @@ def test_ranking_reason_names_the_criterion_that_carries_the_option():
 def test_one_interview_round_reads_in_the_singular():
     ctx = replace(CTX, offer=replace(OFFER, signals=("hire",)))
     down = next(p for p in negotiation_points(ctx) if p.rule == "down_level")
-    assert "one Hire in the one round" in down.evidence and "rounds" not in down.evidence
+    # Issue 26: the rounds are counted for the user only (the trigger), never in what is said.
+    assert "one Hire in the one round" in down.trigger and "rounds" not in down.trigger
+    assert "Hire" not in down.evidence
 
 
 def test_staying_asks_the_manager_for_remote_terms_not_an_offer():

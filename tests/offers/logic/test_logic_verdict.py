@@ -58,12 +58,16 @@ def test_winner_ahead_on_time_zone_costs_against_best_paid_and_staying():
     assert v.stay == MoneyGap("stay", "Stay at Old Co", -100_000)
     # No weight puts Stay first: it beats Remote Co only when pay weighs over 4.5x time zone,
     # and Big Co only when under 3x. Pay: once Stay is the best paid (score 1, total 0.775),
-    # Remote Co's 0.5 * 800k / (900k + x) + 0.5 falls below it when x > 554,545.
-    assert v.flip.kind == "money" and v.flip.ask == 555_000
+    # Remote Co's 0.5 * 800k / (900k + x) + 0.5 falls below it when x > 554,545. Issue 26: that
+    # is 62% of Stay's 900,000, beyond a quarter of its pay a year that a negotiation can reach:
+    # not offered as an ask; the sentence names what decides instead.
+    assert v.flip.kind == "none" and v.flip.beyond_reach
+    assert v.flip.decides == ("time zone",)
     assert v.sentence == (
         "Remote Co ranks first, ahead of Stay at Old Co on time zone; it pays USD 200,000 less "
         "than Big Co, the best-paid option, and USD 100,000 less than staying, over 4 years, "
-        "after tax; Stay at Old Co would rank first if it paid USD 555,000 more."
+        "after tax; no pay rise within reach of a negotiation or single weight change would put "
+        "Stay at Old Co first: what decides is time zone."
     )
     assert not v.constraint_decides and v.constraint_note == ""
 
