@@ -32,7 +32,12 @@ from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
-from offers.scenarios.adjustments import SCENARIO_FIELDS, accepted_resets, scenario_change
+from offers.scenarios.adjustments import (
+    SCENARIO_FIELDS,
+    accepted_resets,
+    option_terms,
+    scenario_change,
+)
 from offers.tasks import scenario_monte_carlo_task
 
 if TYPE_CHECKING:
@@ -401,8 +406,8 @@ def scenario_accept(
     # one writer: the value shown is the value accepted.
     change = scenario_change(scenario)
     terms = apply_change(package_terms(package), change, terms_rate(package))
-    if scenario.remote_weeks_per_year is not None:
-        offer.remote_weeks_per_year = scenario.remote_weeks_per_year
+    for name, value in option_terms(scenario).items():
+        setattr(offer, name, value)
     # A scenario's growth and volatility stay out: market assumptions belong to the company.
     compensation_services.package_terms_write(
         user=user,

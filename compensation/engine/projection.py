@@ -251,8 +251,9 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     def per_year(values: np.ndarray) -> np.ndarray:
         return np.asarray(values[: 12 * years].reshape(years, 12).sum(axis=1))
 
-    columns = {c: per_year(monthly[c]) for c in ("base", *DATED_COMPONENTS)}
-    columns["equity"] = per_year(monthly["equity_grants"] + monthly["refreshers"])
+    monthly["equity"] = monthly["equity_grants"] + monthly["refreshers"]
+    # The components in the registry's order (`YEARLY_COLUMNS`), a new one included.
+    columns = {c: per_year(monthly[c]) for c in COMPONENTS}
     total = np.sum([columns[c] for c in COMPONENTS], axis=0)
     columns["total"] = total
     columns["cumulative"] = np.cumsum(total)

@@ -10,7 +10,7 @@ import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
@@ -36,6 +36,7 @@ from offers.export.rows import (
 )
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
+from offers.scenarios.adjustments import ADJUSTMENTS, Unit
 from offers.selectors import scenario_list_by_option
 
 logger = logging.getLogger(__name__)
@@ -313,30 +314,36 @@ def _decimal(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
+def _level_code(level: Any) -> str:
+    return level.code if level else ""
+
+
+# A scenario adjustment's value in the document, by its unit: money and percentages as
+# numbers, weeks as a whole number, a date in ISO 8601, a level by its code.
+EXPORTED: dict[str, Callable[[Any], Any]] = {
+    Unit.PAY: _decimal,
+    Unit.PCT: _decimal,
+    Unit.WEEKS: lambda weeks: weeks,
+    Unit.DATE: _iso,
+    Unit.LEVEL: _level_code,
+}
+
+
 def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
+    """Return each scenario with one key per adjustment of the registry, in its order."""
     rows: list[ScenarioRow] = []
     for s in scenarios:
         result = s.mc_result if isinstance(s.mc_result, dict) else {}
-        rows.append(
-            {
-                "option_key": str(s.offer_id),
-                "option": s.offer.name,
-                "name": s.name,
-                "base": _decimal(s.base),
-                "raise_pct": _decimal(s.raise_pct),
-                "extra_sign_on": float(s.extra_sign_on),
-                "extra_stock_yearly": float(s.extra_stock_yearly),
-                "refresher_yearly": _decimal(s.refresher_yearly),
-                "level": s.level.code if s.level else "",
-                "remote_weeks_per_year": s.remote_weeks_per_year,
-                "start_date": _iso(s.start_date),
-                "growth_pct": _decimal(s.growth_pct),
-                "volatility_pct": _decimal(s.volatility_pct),
-                "mc_status": s.mc_status,
-                "mc_result": result,
-                "notes": s.notes,
-            }
-        )
+        row = {
+            "option_key": str(s.offer_id),
+            "option": s.offer.name,
+            "name": s.name,
+            **{a.key: EXPORTED[a.unit](getattr(s, a.key)) for a in ADJUSTMENTS},
+            "mc_status": s.mc_status,
+            "mc_result": result,
+            "notes": s.notes,
+        }
+        rows.append(cast(ScenarioRow, row))
     return rows
 
 

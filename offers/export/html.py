@@ -18,6 +18,10 @@ from offers.export import utf8
 from offers.export.comparison import Comparison
 from offers.export.readable import fit_words, local_time
 from offers.export.rows import PlanRow
+from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+
+# The adjustments the report's table of scenarios shows (the registry says which, in its order).
+REPORT_ADJUSTMENTS = tuple(a for a in ADJUSTMENTS if a.in_report)
 
 
 def figure_yearly(c: Comparison) -> go.Figure:
@@ -125,13 +129,33 @@ def option_rows(c: Comparison) -> list[dict[str, Any]]:
     ]
 
 
+def scenario_columns() -> list[dict[str, Any]]:
+    """Return the headings of the report's adjustment columns, in the active language."""
+    return [{"label": a.heading, "numeric": a.unit in Unit.NUMBERS} for a in REPORT_ADJUSTMENTS]
+
+
 def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
-    """Return the scenarios with their outcomes, as the scenario page worked them out."""
+    """Return the scenarios with their outcomes, as the scenario page worked them out.
+
+    Each row's ``cells`` are its values of the report's adjustments (money with the ``money``
+    filter, as the unit says).
+    """
     outcomes = c.people.get("scenario_outcomes") or []
-    return [
-        {**s, "outcome": outcomes[i] if i < len(outcomes) else None}
-        for i, s in enumerate(c.scenarios)
-    ]
+    rows = []
+    for i, s in enumerate(c.scenarios):
+        values: dict[str, Any] = dict(s)
+        cells = [
+            {
+                "value": values[a.key],
+                "money": a.unit == Unit.PAY,
+                "numeric": a.unit in Unit.NUMBERS,
+            }
+            for a in REPORT_ADJUSTMENTS
+        ]
+        rows.append(
+            {**values, "cells": cells, "outcome": outcomes[i] if i < len(outcomes) else None}
+        )
+    return rows
 
 
 def process_rows(c: Comparison) -> list[dict[str, Any]]:
@@ -175,6 +199,7 @@ def report_context(c: Comparison) -> dict[str, Any]:
         "meta": c.meta,
         "people": c.people,
         "option_rows": option_rows(c),
+        "scenario_columns": scenario_columns(),
         "scenario_rows": scenario_rows(c),
         "deadline_rows": c.deadline_rows(),
         "process_rows": process_rows(c),

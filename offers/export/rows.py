@@ -167,21 +167,17 @@ class PlanRow(TypedDict):
 
 
 class ScenarioRow(TypedDict):
-    """One what-if scenario of an option, with its stored Monte Carlo result."""
+    """One what-if scenario of an option, with its stored Monte Carlo result.
+
+    Between ``name`` and ``mc_status`` the row holds one key per scenario adjustment, in the
+    order of the registry (`offers.scenarios.adjustments.ADJUSTMENTS`), valued as its unit
+    says (`offers.export.comparison.EXPORTED`): a number, a level's code or an ISO date. The
+    registry is their one list; the JSON schema names each (a test compares them).
+    """
 
     option_key: str
     option: str
     name: str
-    base: float | None
-    raise_pct: float | None
-    extra_sign_on: float
-    extra_stock_yearly: float
-    refresher_yearly: float | None
-    level: str
-    remote_weeks_per_year: int | None
-    start_date: str | None
-    growth_pct: float | None
-    volatility_pct: float | None
     mc_status: str
     mc_result: dict[str, Any]
     notes: str

@@ -6,7 +6,7 @@ import datetime as dt
 import io
 import math
 from collections.abc import Iterable, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -24,6 +24,7 @@ from offers.export.comparison import Comparison
 from offers.export.readable import fit_pct, local_time
 from offers.export.rows import AssumptionRow
 from offers.export.xlsx_rows import Rows, Styled, splice
+from offers.scenarios.adjustments import ADJUSTMENTS, Unit
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
@@ -41,6 +42,14 @@ INT = "0"
 # A line of 11-point text, in points, and the width (characters) of a column left as it is.
 LINE_HEIGHT = 15
 DEFAULT_WIDTH = 8.43
+
+
+# A scenario adjustment's column by its unit: its width (money as wide as "USD 1,235,864")
+# and its number format (money in the option's currency; weeks, dates and levels plain).
+UNIT_WIDTHS = {Unit.PAY: 14, Unit.PCT: 11, Unit.WEEKS: 10, Unit.DATE: 12, Unit.LEVEL: 8}
+UNIT_FORMATS = {Unit.PCT: PCT}
+# The widths of the scenario outcome's columns (`_outcome_header`).
+OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
 
 
 def money_format(currency: str) -> str:
@@ -445,7 +454,7 @@ def _scenarios(book: Book, c: Comparison) -> None:
     sheet = Sheet(
         book,
         _("Scenarios"),
-        [34, 28, 16, 16, 14, 9, 9, 14, 9, 14, 14, 14, 8, 10, 12, 9, 11, 11, 40],
+        [34, 28, *OUTCOME_WIDTHS, *(UNIT_WIDTHS[a.unit] for a in ADJUSTMENTS), 11, 40],
         "C2",
     )
     sheet.header(
@@ -453,16 +462,7 @@ def _scenarios(book: Book, c: Comparison) -> None:
             _("Option"),
             _("Scenario"),
             *_outcome_header(c, home),
-            _("Base"),
-            _("Raise %"),
-            _("Extra sign-on"),
-            _("Extra stock a year"),
-            _("Refreshers a year"),
-            _("Level"),
-            _("Remote weeks"),
-            _("Start"),
-            _("Growth %"),
-            _("Volatility %"),
+            *(a.heading for a in ADJUSTMENTS),
             _("Monte Carlo"),
             _("Notes"),
         ]
@@ -471,22 +471,15 @@ def _scenarios(book: Book, c: Comparison) -> None:
     outcomes = c.people.get("scenario_outcomes") or []
     for i, s in enumerate(c.scenarios):
         money = money_format(currency_of.get(s["option_key"], "USD"))
+        formats = {**UNIT_FORMATS, Unit.PAY: money}
         outcome = outcomes[i] if i < len(outcomes) else None
+        row = cast(dict[str, Any], s)
         sheet.append(
             [
                 sheet.cell(s["option"]),
                 sheet.cell(s["name"]),
                 *_outcome_cells(sheet, outcome, home),
-                sheet.cell(s["base"], money),
-                sheet.cell(s["raise_pct"], PCT),
-                sheet.cell(s["extra_sign_on"], money),
-                sheet.cell(s["extra_stock_yearly"], money),
-                sheet.cell(s["refresher_yearly"], money),
-                s["level"],
-                s["remote_weeks_per_year"],
-                s["start_date"],
-                sheet.cell(s["growth_pct"], PCT),
-                sheet.cell(s["volatility_pct"], PCT),
+                *(sheet.cell(row[a.key], formats.get(a.unit)) for a in ADJUSTMENTS),
                 choice_label(Scenario, "mc_status", s["mc_status"]),
                 sheet.cell(s["notes"]),
             ]

@@ -1,11 +1,13 @@
 """The scenario adjustments: one registry, and the change to terms a scenario proposes.
 
-Each `Adjustment` is a `Scenario` field: its unit, the currency an amount is in, what it
-changes (the package's terms through `compensation.terms.TermsChange`, the option's own terms
-such as remote weeks, or only the market assumptions of the valuation) and its value once the
-scenario is accepted. The model's editable fields, the form, the services, the Monte Carlo
-cache key and the valuation read this registry; `scenario_change` is the one place a
-scenario becomes a change, so the value it shows is the value accepting it writes.
+Each `Adjustment` is a `Scenario` field: its label, its unit (which also decides how an
+export formats it), the currency an amount is in, what it changes (the package's terms through
+`compensation.terms.TermsChange`, the option's own terms such as remote weeks, or only the
+market assumptions of the valuation) and its value once the scenario is accepted. The model's
+editable fields, the form, the services (creating, updating, accepting), the Monte Carlo cache
+key, the valuation and the exports (the JSON and XLSX columns, the report's table) read this
+registry; `scenario_change` is the one place a scenario becomes a change, so the value it
+shows is the value accepting it writes.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import dataclasses
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from compensation.terms import Money, TermsChange
 from offers.models import Offer, Scenario
@@ -27,6 +32,9 @@ class Unit:
     WEEKS = "weeks"
     DATE = "date"
     LEVEL = "level"
+
+    # The units an export shows as a number (a level is its code, a date ISO text).
+    NUMBERS = frozenset({PAY, PCT, WEEKS})
 
 
 class Applies:
@@ -48,11 +56,23 @@ class Adjustment:
     change: Callable[[Any, Offer], dict[str, Any]] | None = None
     # Its value once accepted: the terms now live in the offer, so nothing counts twice.
     reset: Any = None
+    # Its column heading in the exports (a lazy message id); None: the model field's verbose
+    # name, capitalised.
+    label: Any = None
+    # Shown in the printable report's short table of scenarios (the money a scenario asks).
+    in_report: bool = False
 
     @property
     def attname(self) -> str:
         """Return the model attribute holding the value (a foreign key's id)."""
         return f"{self.key}_id" if self.unit == Unit.LEVEL else self.key
+
+    @property
+    def heading(self) -> str:
+        """Return the column heading in the active language."""
+        if self.label is not None:
+            return str(self.label)
+        return capfirst(str(Scenario._meta.get_field(self.key).verbose_name))
 
 
 def _pay(value: Any, offer: Offer) -> Money:
@@ -65,14 +85,24 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         Unit.PAY,
         Applies.TERMS,
         lambda v, o: {"base": _pay(v, o)},
+        label=_("Base"),
+        in_report=True,
     ),
-    Adjustment("raise_pct", Unit.PCT, Applies.TERMS, lambda v, o: {"raise_pct": v}),
+    Adjustment(
+        "raise_pct",
+        Unit.PCT,
+        Applies.TERMS,
+        lambda v, o: {"raise_pct": v},
+        label=_("Raise %"),
+    ),
     Adjustment(
         "extra_sign_on",
         Unit.PAY,
         Applies.TERMS,
         lambda v, o: {"extra_sign_on": _pay(v, o)} if v else {},
         reset=Decimal("0"),
+        label=_("Extra sign-on"),
+        in_report=True,
     ),
     Adjustment(
         "extra_stock_yearly",
@@ -80,24 +110,34 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         Applies.TERMS,
         lambda v, o: {"extra_stock_yearly": _pay(v, o)} if v else {},
         reset=Decimal("0"),
+        label=_("Extra stock a year"),
+        in_report=True,
     ),
     Adjustment(
         "refresher_yearly",
         Unit.PAY,
         Applies.TERMS,
         lambda v, o: {"refresher_yearly": _pay(v, o)},
+        label=_("Refreshers a year"),
     ),
-    Adjustment("level", Unit.LEVEL, Applies.TERMS, lambda v, o: {"level": v}),
-    Adjustment("remote_weeks_per_year", Unit.WEEKS, Applies.OPTION),
+    Adjustment(
+        "level",
+        Unit.LEVEL,
+        Applies.TERMS,
+        lambda v, o: {"level": v},
+        label=_("Level"),
+    ),
+    Adjustment("remote_weeks_per_year", Unit.WEEKS, Applies.OPTION, label=_("Remote weeks")),
     Adjustment(
         "start_date",
         Unit.DATE,
         Applies.TERMS,
         # A new job's grants start with it; a transfer and staying keep the ones they hold.
         lambda v, o: {"start_date": v, "move_grants": o.kind == Offer.Kind.EXTERNAL},
+        label=_("Start"),
     ),
-    Adjustment("growth_pct", Unit.PCT, Applies.MARKET),
-    Adjustment("volatility_pct", Unit.PCT, Applies.MARKET),
+    Adjustment("growth_pct", Unit.PCT, Applies.MARKET, label=_("Growth %")),
+    Adjustment("volatility_pct", Unit.PCT, Applies.MARKET, label=_("Volatility %")),
 )
 
 # The scenario's editable fields, in the form's order.
@@ -133,6 +173,15 @@ def scenario_change(
             amount = held.amount if held is not None else default
             fields[name] = Money(amount + Decimal(str(more)), offer.package.currency)
     return TermsChange(**fields)
+
+
+def option_terms(scenario: Scenario) -> dict[str, Any]:
+    """Return the option's own terms the scenario sets (accepting writes them onto the offer)."""
+    return {
+        a.key: value
+        for a in ADJUSTMENTS
+        if a.applies == Applies.OPTION and (value := getattr(scenario, a.key)) is not None
+    }
 
 
 def accepted_resets() -> dict[str, Any]:

@@ -32,7 +32,7 @@ from offers.logic.plan import Ask
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
 from offers.scenarios.adjustments import ADJUSTMENTS as REGISTRY
-from offers.scenarios.adjustments import scenario_change
+from offers.scenarios.adjustments import option_terms, scenario_change
 from offers.scenarios.points import point_answered, scenario_outcome
 
 # The scenario fields that change its figures (its name and notes do not).
@@ -48,8 +48,9 @@ def scenario_offer(scenario: Scenario) -> Offer:
         offer.level = scenario.level
     if scenario.start_date:
         offer.start_date = scenario.start_date
-    if scenario.remote_weeks_per_year is not None:
-        offer.remote_weeks_per_year = scenario.remote_weeks_per_year
+    # The option's own terms (remote weeks), as accepting the scenario writes them.
+    for name, value in option_terms(scenario).items():
+        setattr(offer, name, value)
     return offer
 
 

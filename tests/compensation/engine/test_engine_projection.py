@@ -26,6 +26,7 @@ from compensation.engine import (
     project,
     project_yearly,
 )
+from compensation.engine.components import COMPONENTS, DATED_COMPONENTS
 
 START = dt.date(2025, 1, 1)
 YEARLY = VESTING_PRESETS["even_4y_yearly"]
@@ -139,12 +140,9 @@ def test_fx_and_tax():
     assert yearly["total_net_home"].iloc[0] == pytest.approx(total * 0.3)
     assert yearly["cumulative"].iloc[-1] == pytest.approx(yearly["total"].sum())
     assert yearly["cumulative_home"].iloc[-1] == pytest.approx(yearly["total_home"].sum())
+    # The pay components in the registry's order, then the totals.
     assert list(yearly.columns) == [
-        "base",
-        "bonus",
-        "sign_on",
-        "relocation",
-        "equity",
+        *COMPONENTS,
         "total",
         "cumulative",
         "total_home",
@@ -183,18 +181,18 @@ def test_monthly_columns_and_total():
         stock=Stock(price=3),
     )
     monthly = project(spec)
+    # Base, each component paid on its day (the registry's), the stock vests, then the total.
     assert list(monthly.columns) == [
         "base",
-        "bonus",
-        "sign_on",
-        "relocation",
+        *DATED_COMPONENTS,
         "equity_grants",
         "refreshers",
         "total",
         "grant_0",
         "grant_1",
     ]
-    parts = monthly[["base", "bonus", "sign_on", "relocation", "equity_grants", "refreshers"]]
+    assert set(DATED_COMPONENTS) >= {"bonus", "sign_on", "relocation"}
+    parts = monthly[["base", *DATED_COMPONENTS, "equity_grants", "refreshers"]]
     np.testing.assert_allclose(monthly["total"], parts.sum(axis=1))
     np.testing.assert_allclose(monthly["equity_grants"], monthly["grant_0"] + monthly["grant_1"])
 
