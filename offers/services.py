@@ -68,11 +68,6 @@ def offer_process_follow(*, user: AbstractBaseUser, offer: Offer) -> None:
     interview_services.process_follow(user=user, process=process, stage=stage)
 
 
-def schedule_fields(preset: str | None, company: Any) -> dict[str, Any]:
-    """Return grant schedule fields from a named preset (or the company's usual one)."""
-    return usual_vesting(company, preset or "").fields()
-
-
 def package_children(package: Package) -> list[Any]:
     """Return the package's sign-ons, grants and refreshers (for snapshots)."""
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
@@ -113,7 +108,7 @@ def _stock_rows(
     if grant_value is None and band is not None and band.stock_mid:
         # The band's yearly stock is in the band's currency.
         grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
-    schedule = schedule_fields(data.get("vesting_preset"), company)
+    schedule = usual_vesting(company, data.get("vesting_preset") or "").fields()
     grants = []
     if grant_value:
         price = Decimal("1")

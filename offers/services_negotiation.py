@@ -117,12 +117,11 @@ def _apply_revised_terms(
         summary=_("before the answer to “%(ask)s”") % {"ask": entry.ask[:200]},
     )
     terms = package_terms(package)
-    if entry.revised_stock is not None and not entry.stock_currency:
-        entry.stock_currency = stock_grant_currency(
-            terms, revise_first_grant=offer.kind == Offer.Kind.EXTERNAL
-        )
+    change = entry_change(entry, offer, terms)
+    if change.stock_grant is not None:  # the entry says which currency its grant was in
+        entry.stock_currency = change.stock_grant.currency
     try:
-        revised = apply_change(terms, entry_change(entry, offer, terms), terms_rate(package))
+        revised = apply_change(terms, change, terms_rate(package))
     except LookupError as error:
         raise ValidationError(str(error)) from None
     compensation_services.package_terms_write(
