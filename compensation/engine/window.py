@@ -23,6 +23,7 @@ from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int
 from .events import (
     ONE_DAY,
+    Payment,
     cash_month,
     cash_payments,
     grant_tranches,
@@ -33,6 +34,7 @@ from .events import (
 from .projection import fixed_components_base
 from .spec import PackageSpec, Stock
 from .tax import (
+    TaxRegime,
     month_other_tax_years,
     month_tax_years,
     monthly_tax_and_contributions,
@@ -87,6 +89,54 @@ def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np
     return np.asarray(stock.price * np.exp((mu - 0.5 * sigma**2) * t + sigma * np.sqrt(t) * z))
 
 
+@dataclass(frozen=True)
+class SegmentBounds:
+    """The window months and days a segment counts: months ``lo``+1..``hi`` of its base and
+    the days ``first`` to ``last`` of its payments and vests (``last < first``: none)."""
+
+    lo: int
+    hi: int
+    first: datetime.date
+    last: datetime.date
+    window_end: datetime.date
+
+
+def segment_bounds(segment: Segment, window_start: datetime.date, months: int) -> SegmentBounds:
+    """Return the months and days of the window ``segment`` counts."""
+    lo = window_months(window_start, segment.start)
+    hi = months if segment.end is None else min(months, window_months(window_start, segment.end))
+    window_end = add_months(window_start, months)
+    first = max(segment.start, window_start)
+    last = window_end if segment.end is None else min(window_end, segment.end - ONE_DAY)
+    return SegmentBounds(lo, hi, first, last, window_end)
+
+
+def segment_base(segment: Segment, window_start: datetime.date, months: int) -> np.ndarray:
+    """Return the segment's monthly base (package currency) in window months 1..months.
+
+    Base is counted by whole months (`window_months`): package month n (1-based) is window
+    month n - offset; months the segment does not cover are 0.
+    """
+    spec = segment.spec
+    bounds = segment_bounds(segment, window_start, months)
+    offset = whole_months_between(spec.start, window_start)
+    n_pkg = offset + months
+    if bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
+        return np.zeros(months)
+    k = np.arange(1, n_pkg + 1) - offset
+    base = fixed_components_base(spec, n_pkg)
+    active = (k >= bounds.lo + 1) & (k <= bounds.hi)
+    return _to_window(np.where(active, base, 0.0), k, months)
+
+
+def stock_fx_to_home(segment: Segment) -> float:
+    """Return home currency per unit of the segment's stock currency."""
+    spec = segment.spec
+    if segment.stock_fx_to_home is None:
+        return spec.stock.fx_to_package * spec.fx_to_home
+    return segment.stock_fx_to_home
+
+
 def _segment_values(
     segment: Segment,
     window_start: datetime.date,
@@ -96,7 +146,7 @@ def _segment_values(
 ) -> dict[str, np.ndarray]:
     """Return this segment's monthly home-currency gross components over the window months.
 
-    Base is counted by whole months (`window_months`). Everything else is placed by its real
+    Base is counted by whole months (`segment_base`). Everything else is placed by its real
     day (see `events`): a payment on a day the segment covers, in the month holding it
     (`cash_month`); a vest after the window start on a day the segment covers, in the month
     holding it (`vest_month`). A leaving option's current job covers the days before the new
@@ -107,49 +157,44 @@ def _segment_values(
     spec = segment.spec
     lead = prices.shape[:-1]
     out = {c: np.zeros((*lead, months)) for c in COMPONENTS}
-    lo = window_months(window_start, segment.start)
-    hi = months if segment.end is None else min(months, window_months(window_start, segment.end))
-    window_end = add_months(window_start, months)
-    first = max(segment.start, window_start)
-    last = window_end if segment.end is None else min(window_end, segment.end - ONE_DAY)
-    if last < first:
+    bounds = segment_bounds(segment, window_start, months)
+    if bounds.last < bounds.first:
         return out
     fx = spec.fx_to_home
-    # Base, by whole months: package month n (1-based) is window month n - offset.
-    offset = whole_months_between(spec.start, window_start)
-    n_pkg = offset + months
-    if only is None and n_pkg > 0 and hi > lo:
-        k = np.arange(1, n_pkg + 1) - offset
-        base = fixed_components_base(spec, n_pkg)
-        active = (k >= lo + 1) & (k <= hi)
-        monthly = np.where(active, base * fx, 0.0)
-        out["base"] = np.broadcast_to(_to_window(monthly, k, months), (*lead, months)).copy()
-    _place_payments(segment, window_start, window_end, first, last, months, out, only)
+    if only is None:
+        monthly = segment_base(segment, window_start, months) * fx
+        out["base"] = np.broadcast_to(monthly, (*lead, months)).copy()
+    for placed in segment_payments(segment, window_start, months, only):
+        out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
-    stock_fx = (
-        spec.stock.fx_to_package * spec.fx_to_home
-        if segment.stock_fx_to_home is None
-        else segment.stock_fx_to_home
-    )
-    equity = _equity(spec, window_start, first, last, months, prices, only)
-    out["equity"] = equity * keep * stock_fx
+    equity = _equity(spec, window_start, bounds.first, bounds.last, months, prices, only)
+    out["equity"] = equity * keep * stock_fx_to_home(segment)
     return out
 
 
-def _place_payments(
-    segment: Segment,
-    window_start: datetime.date,
-    window_end: datetime.date,
-    first: datetime.date,
-    last: datetime.date,
-    months: int,
-    out: dict[str, np.ndarray],
-    only: EventFilter = None,
-) -> None:
-    """Add the segment's payments (home currency) to ``out`` at their window months."""
+@dataclass(frozen=True)
+class PlacedPayment:
+    """A payment the window counts: its ``amount`` (package currency; a bonus paid after
+    leaving is the ``share`` of its bonus year worked, else 1) in window month ``month``."""
+
+    payment: Payment
+    amount: float
+    share: float
+    month: int
+
+
+def segment_payments(
+    segment: Segment, window_start: datetime.date, months: int, only: EventFilter = None
+) -> list[PlacedPayment]:
+    """Return the segment's payments the window counts, each at its window month."""
     spec = segment.spec
+    bounds = segment_bounds(segment, window_start, months)
+    first, last, window_end = bounds.first, bounds.last, bounds.window_end
+    out: list[PlacedPayment] = []
+    if last < first:
+        return out
     for payment in cash_payments(spec, window_end - ONE_DAY):
-        amount = payment.amount
+        share = 1.0
         if not first <= payment.day <= last or payment.day == window_end:
             if not (
                 payment.paid_if_left
@@ -158,10 +203,66 @@ def _place_payments(
             ):
                 continue
             # Paid after leaving: the share of its bonus year worked before the end.
-            amount *= payment.earned_share_before(segment.end)
+            share = payment.earned_share_before(segment.end)
         m = cash_month(window_start, payment.day)
         if 1 <= m <= months and (only is None or only(payment.day, m)):
-            out[payment.kind][..., m - 1] += amount * spec.fx_to_home
+            out.append(PlacedPayment(payment, payment.amount * share, share, m))
+    return out
+
+
+@dataclass(frozen=True)
+class GrantVest:
+    """A tranche of a grant the window counts: its day, window month and shares."""
+
+    grant: int
+    day: datetime.date
+    month: int
+    shares: float
+
+
+@dataclass(frozen=True)
+class RefresherVest:
+    """A tranche of a refresher grant the window counts: its value at the grant price.
+
+    ``granted_month`` is the window month whose price is the grant price (0: today's).
+    """
+
+    refresher: int
+    granted: datetime.date
+    granted_month: int
+    day: datetime.date
+    month: int
+    value: float
+
+
+def segment_vests(
+    spec: PackageSpec,
+    window_start: datetime.date,
+    first: datetime.date,
+    last: datetime.date,
+    only: EventFilter = None,
+) -> tuple[list[GrantVest], list[list[RefresherVest]]]:
+    """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
+    days ``first`` to ``last`` (a vest on the window start is already vested)."""
+    first = max(first, window_start + ONE_DAY)
+    grants: list[GrantVest] = []
+    for i, grant in enumerate(spec.grants):
+        for day, count in grant_tranches(spec, grant):
+            m = vest_month(window_start, day)
+            if first <= day <= last and (only is None or only(day, m)):
+                grants.append(GrantVest(i, day, m, count))
+    refreshers: list[list[RefresherVest]] = []
+    for j, refresher in enumerate(spec.refreshers):
+        for _, granted in refresher_grant_days(spec.start, refresher, last):
+            at = max(0, vest_month(window_start, granted))
+            row = []
+            for day, value in refresher_tranches(refresher, granted):
+                m = vest_month(window_start, day)
+                if first <= day <= last and (only is None or only(day, m)):
+                    row.append(RefresherVest(j, granted, at, day, m, value))
+            if any(v.value for v in row):
+                refreshers.append(row)
+    return grants, refreshers
 
 
 def _equity(
@@ -180,30 +281,21 @@ def _equity(
     grant made on or before the window start).
     """
     lead = prices.shape[:-1]
-    first = max(first, window_start + ONE_DAY)
+    grant_vests, refresher_vests = segment_vests(spec, window_start, first, last, only)
     shares = np.zeros(months)
-    for grant in spec.grants:
-        for day, count in grant_tranches(spec, grant):
-            m = vest_month(window_start, day)
-            if first <= day <= last and (only is None or only(day, m)):
-                shares[m - 1] += count
+    for vest in grant_vests:
+        shares[vest.month - 1] += vest.shares
     equity = shares * prices
-    if not spec.refreshers:
+    if not refresher_vests:
         return np.asarray(equity)
     values: list[np.ndarray] = []
     grant_months: list[int] = []
-    for refresher in spec.refreshers:
-        for _, granted in refresher_grant_days(spec.start, refresher, last):
-            row = np.zeros(months)
-            for day, value in refresher_tranches(refresher, granted):
-                m = vest_month(window_start, day)
-                if first <= day <= last and (only is None or only(day, m)):
-                    row[m - 1] += value
-            if row.any():
-                values.append(row)
-                grant_months.append(max(0, vest_month(window_start, granted)))
-    if not values:
-        return np.asarray(equity)
+    for tranches in refresher_vests:
+        row = np.zeros(months)
+        for tranche in tranches:
+            row[tranche.month - 1] += tranche.value
+        values.append(row)
+        grant_months.append(tranches[0].granted_month)
     rows = np.stack(values)  # (grants, months)
     today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
     with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
@@ -335,10 +427,63 @@ def segment_tax(
     does not tax that December as if it were the year's only income.
     """
     spec = segment.spec
-    gross = sum(values.values())
-    if spec.tax_regime is None:
+    columns = segment_tax_columns(segment, window_start, months, prices, values)
+    if columns is None:
+        gross = sum(values.values())
         flat = np.asarray(gross * spec.tax_rate_pct / 100.0)
         return flat, np.zeros_like(flat)
+    tax, contributions = monthly_tax_and_contributions(
+        columns.regime,
+        columns.tax_years,
+        columns.cash,
+        columns.equity,
+        columns.to_regime,
+        months=columns.months,
+        ordinary=columns.ordinary,
+    )
+    n = columns.lead + months + columns.tail
+    if columns.months.shape[0] > n:
+        tax, contributions = (
+            tax[..., :n] + tax[..., n:],
+            contributions[..., :n] + contributions[..., n:],
+        )
+    inside = slice(columns.lead, columns.lead + months)
+    return np.asarray(tax[..., inside]), np.asarray(contributions[..., inside])
+
+
+@dataclass(frozen=True)
+class TaxColumns:
+    """A segment's income as its regime taxes it: one column per month and tax year.
+
+    ``cash``, ``equity`` and ``ordinary`` (the base within cash) are home-currency income
+    shaped (..., columns); column i is padded month ``months[i]`` (0 is ``lead`` months
+    before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
+    tax years has a second column after the first run of ``lead + window + tail`` columns.
+    ``to_regime`` converts home currency into the regime's.
+    """
+
+    regime: TaxRegime
+    tax_years: np.ndarray
+    cash: np.ndarray
+    equity: np.ndarray
+    ordinary: np.ndarray
+    months: np.ndarray
+    to_regime: float
+    lead: int
+    tail: int
+
+
+def segment_tax_columns(
+    segment: Segment,
+    window_start: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    values: dict[str, np.ndarray],
+) -> TaxColumns | None:
+    """Return the income `segment_tax` taxes, by month and tax year (None: a flat rate)."""
+    spec = segment.spec
+    if spec.tax_regime is None:
+        return None
     regime = regime_get(spec.tax_regime)
     starts = regime.year_starts_month
     lead, tail = _tax_padding(window_start, months, starts)
@@ -408,16 +553,17 @@ def segment_tax(
         # order (cash on days of another year is at that year's end, after its own months).
         columns = np.tile(columns, 2)
     to_regime = spec.to_tax_currency / spec.fx_to_home  # home currency -> the regime's currency
-    tax, contributions = monthly_tax_and_contributions(
-        regime, tax_years, cash, equity, to_regime, months=columns, ordinary=ordinary
+    return TaxColumns(
+        regime,
+        tax_years,
+        np.asarray(cash),
+        np.asarray(equity),
+        np.asarray(ordinary),
+        columns,
+        to_regime,
+        lead,
+        tail,
     )
-    if columns.shape[0] > n:
-        tax, contributions = (
-            tax[..., :n] + tax[..., n:],
-            contributions[..., :n] + contributions[..., n:],
-        )
-    inside = slice(lead, lead + months)
-    return np.asarray(tax[..., inside]), np.asarray(contributions[..., inside])
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:

@@ -8,13 +8,19 @@ published; each tax year is taxed by its own (`TaxRegime.for_year`). See docs/en
 from __future__ import annotations
 
 from .compute import (
+    BracketSlice,
+    BracketWorking,
+    PartWorking,
+    bracket_slices,
     bracket_tax,
+    column_contributions,
     month_other_tax_years,
     month_tax_years,
     monthly_tax,
     monthly_tax_and_contributions,
     part_tax,
     top_rate,
+    year_tax_parts,
     yearly_contributions,
     yearly_tax,
 )
@@ -36,6 +42,9 @@ from .tables import (
 )
 
 __all__ = [
+    "BracketSlice",
+    "BracketWorking",
+    "PartWorking",
     "Brackets",
     "Contribution",
     "TableUse",
@@ -44,7 +53,9 @@ __all__ = [
     "TaxTable",
     "TaxTableError",
     "TaxYear",
+    "bracket_slices",
     "bracket_tax",
+    "column_contributions",
     "load_regimes",
     "load_table",
     "month_other_tax_years",
@@ -57,6 +68,7 @@ __all__ = [
     "regimes",
     "tax_year_of",
     "top_rate",
+    "year_tax_parts",
     "yearly_contributions",
     "yearly_tax",
 ]

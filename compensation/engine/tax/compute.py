@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,6 +20,34 @@ def bracket_tax(brackets: Brackets, income: np.ndarray | float) -> np.ndarray:
     i = np.searchsorted(starts, taxable, side="right") - 1
     out: np.ndarray = below[i] + (taxable - starts[i]) * rates[i]
     return np.asarray(out)
+
+
+@dataclass(frozen=True)
+class BracketSlice:
+    """The part of a taxable income in one bracket: ``high - low`` taxed at ``rate``."""
+
+    low: float
+    high: float
+    rate: float
+
+    @property
+    def tax(self) -> float:
+        """Return the slice's tax: its width times its rate."""
+        return (self.high - self.low) * self.rate
+
+
+def bracket_slices(brackets: Brackets, income: float) -> tuple[float, tuple[BracketSlice, ...]]:
+    """Return the taxable income (``income`` less the deduction) and its slice in each bracket
+    it reaches; the slices' taxes add up to `bracket_tax` (the same arithmetic, one income)."""
+    taxable = float(max(float(income) - brackets.deduction, 0.0))
+    out = []
+    for i, (start, rate) in enumerate(zip(brackets.starts, brackets.rates, strict=True)):
+        if taxable <= start and i > 0:
+            break
+        end = brackets.starts[i + 1] if i + 1 < len(brackets.starts) else None
+        high = taxable if end is None else min(taxable, end)
+        out.append(BracketSlice(start, high, rate))
+    return taxable, tuple(out)
 
 
 def part_tax(part: TaxPart, income: np.ndarray | float) -> np.ndarray:
@@ -62,6 +91,76 @@ def _year_tax(
     return on_cash, on_equity
 
 
+@dataclass(frozen=True)
+class BracketWorking:
+    """One set of brackets applied to an income: the deduction, taxable income and slices."""
+
+    name: str
+    income: float
+    deduction: float
+    deduction_label: str
+    taxable: float
+    slices: tuple[BracketSlice, ...]
+
+    @property
+    def tax(self) -> float:
+        """Return the tax: the sum of the slices' taxes."""
+        return float(sum(s.tax for s in self.slices))
+
+
+@dataclass(frozen=True)
+class PartWorking:
+    """How one part of a tax year's tables taxed the year's income (`year_tax_parts`).
+
+    ``income`` is the part's base (cash less the deductible contributions, the stock, or
+    both, by ``applies_to``); ``tax`` is what `part_tax` charged: the brackets' tax, or the
+    alternative's when it is lower (``alternative_applied``).
+    """
+
+    name: str
+    applies_to: str
+    income: float
+    brackets: BracketWorking
+    alternative: BracketWorking | None
+    tax: float
+
+    @property
+    def alternative_applied(self) -> bool:
+        """Return whether the alternative (Hong Kong's standard rate) is the tax charged."""
+        return self.alternative is not None and self.alternative.tax < self.brackets.tax
+
+
+def _working(brackets: Brackets, income: float) -> BracketWorking:
+    taxable, slices = bracket_slices(brackets, income)
+    return BracketWorking(
+        brackets.name, income, brackets.deduction, brackets.deduction_label, taxable, slices
+    )
+
+
+def year_tax_parts(
+    year: TaxYear, cash: float, equity: float, deductible: float = 0.0
+) -> tuple[PartWorking, ...]:
+    """Return how each part of ``year`` taxes a year's cash and stock income (regime's
+    currency) with ``deductible`` contributions off the cash: the taxes `_year_tax` adds."""
+    net_cash = np.asarray(cash - deductible, dtype=np.float64)
+    stock = np.asarray(equity, dtype=np.float64)
+    out = []
+    for part in year.parts:
+        income = float(_base(part, net_cash, stock))
+        alternative = None if part.alternative is None else _working(part.alternative, income)
+        out.append(
+            PartWorking(
+                part.name,
+                part.applies_to,
+                income,
+                _working(part.brackets, income),
+                alternative,
+                float(part_tax(part, income)),
+            )
+        )
+    return tuple(out)
+
+
 def _within(pay: np.ndarray, room: np.ndarray | float) -> np.ndarray:
     """Return the part of each column's ``pay`` inside ``room``, filled in column order."""
     running = np.cumsum(pay, axis=-1)
@@ -74,8 +173,11 @@ def _levy(
     additional: np.ndarray,
     month_ordinary: np.ndarray,
     month_additional: np.ndarray,
+    by_rule: dict[str, tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the employee contributions of one tax year's columns, as (all, deductible).
+
+    ``by_rule``, when given, receives each contribution's (amount, levied pay) by column.
 
     The columns are the tax year's, in date order, in the regime's currency: each column's
     ``ordinary`` and ``additional`` pay, and the whole month's (a month split over two tax
@@ -116,6 +218,8 @@ def _levy(
             amount = np.minimum(rule.rate * month_pay, rule.monthly_cap) * share
         else:
             amount = rule.rate * pay
+        if by_rule is not None:
+            by_rule[rule.name] = (np.asarray(amount), np.asarray(pay))
         total = total + amount
         if rule.deductible:
             deductible = deductible + amount
@@ -242,6 +346,58 @@ def month_other_tax_years(
     return np.array(out, dtype=np.int64)
 
 
+def column_contributions(
+    regime: TaxRegime,
+    tax_years: np.ndarray,
+    cash: np.ndarray,
+    to_regime: float = 1.0,
+    months: np.ndarray | None = None,
+    ordinary: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]]:
+    """Return each column's employee contributions, their deductible part, and by (tax year,
+    contribution name) its (amount, levied pay) by column, all in the income's currency.
+
+    The arguments are `monthly_tax_and_contributions`'s; it levies them with this.
+    """
+    cash = np.asarray(cash, dtype=np.float64)
+    columns = cash.shape[-1]
+    years, index = np.unique(np.asarray(tax_years), return_inverse=True)
+    by_rule: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+    contributions = np.zeros(cash.shape)
+    deductible = np.zeros(cash.shape)
+    if any(regime.for_year(int(y)).contributions for y in years):
+        month_ids = np.arange(columns) if months is None else np.asarray(months)
+        _, in_month = np.unique(month_ids, return_inverse=True)
+        wages = cash if ordinary is None else np.asarray(ordinary, dtype=np.float64)
+        wages = np.broadcast_to(wages, cash.shape)
+        extra = cash - wages
+        month_wages = _group_sum(wages, in_month)[..., in_month]  # each column's whole month
+        month_extra = _group_sum(extra, in_month)[..., in_month]
+        for j, tax_year in enumerate(years):
+            year = regime.for_year(int(tax_year))
+            if not year.contributions:
+                continue
+            mine = np.flatnonzero(index == j)
+            rules: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+            levied, off = _levy(
+                year,
+                wages[..., mine] * to_regime,
+                extra[..., mine] * to_regime,
+                month_wages[..., mine] * to_regime,
+                month_extra[..., mine] * to_regime,
+                rules,
+            )
+            contributions[..., mine] = levied / to_regime
+            deductible[..., mine] = off / to_regime
+            for name, (amount, pay) in rules.items():
+                full_amount = np.zeros(np.broadcast_shapes(cash.shape, amount.shape[:-1] + (1,)))
+                full_pay = np.zeros_like(full_amount)
+                full_amount[..., mine] = amount / to_regime
+                full_pay[..., mine] = pay / to_regime
+                by_rule[int(tax_year), name] = (full_amount, full_pay)
+    return contributions, deductible, by_rule
+
+
 def monthly_tax_and_contributions(
     regime: TaxRegime,
     tax_years: np.ndarray,
@@ -270,32 +426,10 @@ def monthly_tax_and_contributions(
     """
     cash = np.asarray(cash, dtype=np.float64)
     equity = np.asarray(equity, dtype=np.float64)
-    columns = cash.shape[-1]
     years, index = np.unique(np.asarray(tax_years), return_inverse=True)
-    contributions = np.zeros(cash.shape)
-    deductible = np.zeros(cash.shape)
-    if any(regime.for_year(int(y)).contributions for y in years):
-        month_ids = np.arange(columns) if months is None else np.asarray(months)
-        _, in_month = np.unique(month_ids, return_inverse=True)
-        wages = cash if ordinary is None else np.asarray(ordinary, dtype=np.float64)
-        wages = np.broadcast_to(wages, cash.shape)
-        extra = cash - wages
-        month_wages = _group_sum(wages, in_month)[..., in_month]  # each column's whole month
-        month_extra = _group_sum(extra, in_month)[..., in_month]
-        for j, tax_year in enumerate(years):
-            year = regime.for_year(int(tax_year))
-            if not year.contributions:
-                continue
-            mine = np.flatnonzero(index == j)
-            levied, off = _levy(
-                year,
-                wages[..., mine] * to_regime,
-                extra[..., mine] * to_regime,
-                month_wages[..., mine] * to_regime,
-                month_extra[..., mine] * to_regime,
-            )
-            contributions[..., mine] = levied / to_regime
-            deductible[..., mine] = off / to_regime
+    contributions, deductible, _ = column_contributions(
+        regime, tax_years, cash, to_regime, months, ordinary
+    )
     cash_y = _group_sum(cash, index)  # (..., years)
     equity_y = _group_sum(equity, index)
     deductible_y = _group_sum(deductible, index)

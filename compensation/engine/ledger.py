@@ -1,0 +1,424 @@
+"""The ledger of an option: every dated event of the window, each a line a calculator rebuilds.
+
+`window_ledger` lists what `window.window_yearly` sums, placed by the same functions
+(`window.segment_base`, `window.segment_payments`, `window.segment_vests`,
+`window.segment_tax_columns`, `tax.column_contributions`), so its lines add up to the window's
+figures: each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency
+(negative for tax and contributions), and the lines of a window year add up to that year's
+``net`` (``total`` without the tax and contribution lines). It values one deterministic price
+path per segment (shape ``(months,)``), the one the headline uses.
+
+Lines by item:
+
+* ``base``: ``quantity`` months of ``unit_price`` monthly base (a run of equal months in one
+  window year), ``fx`` into home currency;
+* ``bonus``, ``sign_on``, ``relocation``: one payment of ``unit_price``; ``share`` is the share
+  of its bonus year worked when it is paid after leaving (else 1);
+* ``grant_vest`` / ``refresher_vest``: ``quantity`` shares at ``unit_price`` (the price of the
+  vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
+  currency; a refresher tranche's shares are its value at grant over the price at grant;
+* ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
+  year's income (its slices in `Ledger.tax_years`), ``share`` the part of that income in
+  this window year (the engine shares a tax year's tax among its months by income);
+* ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's gross);
+* ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
+  ``share`` is below 1 only where a monthly cap binds.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .components import COMPONENTS
+from .dates import add_months
+from .errors import EngineInputError, check_int
+from .events import ONE_DAY
+from .tax import PartWorking, column_contributions, year_tax_parts
+from .window import (
+    Segment,
+    _segment_values,
+    segment_base,
+    segment_bounds,
+    segment_payments,
+    segment_tax_columns,
+    segment_vests,
+    stock_fx_to_home,
+)
+
+# The components of the ledger that are not pay: what comes off gross.
+LEVIES = ("tax", "contributions")
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One event of the window: ``amount = quantity x unit_price x share x fx`` (home currency).
+
+    ``year`` is the window year (1-based); ``segment`` the index of the segment it belongs to
+    (a leaving option's current job is 0). ``component`` is a pay component (`COMPONENTS`),
+    ``tax`` or ``contributions``; ``item`` says what the line is (see the module).
+    ``name`` names a tax part or a contribution; ``grant`` is the grant's (or refresher's)
+    index in its package and ``granted`` a refresher grant's day; ``tax_year`` the tax year
+    of a tax or contribution line.
+    """
+
+    year: int
+    day: datetime.date
+    segment: int
+    component: str
+    item: str
+    quantity: float
+    unit_price: float
+    unit_currency: str
+    share: float
+    fx: float
+    amount: float
+    name: str = ""
+    grant: int | None = None
+    granted: datetime.date | None = None
+    tax_year: int | None = None
+
+
+@dataclass(frozen=True)
+class TaxYearWorking:
+    """How one tax year of one segment was taxed: its whole income (months outside the
+    window too, in the regime's currency), the tables' parts with their bracket slices, and
+    the contributions levied in the window.
+
+    ``label`` names the tax year ('YA 2027'); ``table_label`` the tables used for it ('YA
+    2026' when a later year is taxed by the latest tables). ``fx`` converts the regime's
+    currency into home currency.
+    """
+
+    segment: int
+    tax_year: int
+    label: str
+    table_label: str
+    currency: str
+    fx: float
+    cash: float
+    equity: float
+    deductible: float
+    parts: tuple[PartWorking, ...]
+
+    @property
+    def tax(self) -> float:
+        """Return the tax year's tax in the regime's currency (all its parts)."""
+        return float(sum(p.tax for p in self.parts))
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """Every line of an option's window and the workings of each tax year."""
+
+    window_start: datetime.date
+    years: int
+    currency: str
+    lines: tuple[LedgerLine, ...]
+    tax_years: tuple[TaxYearWorking, ...]
+
+    def total(self, after_tax: bool = True) -> float:
+        """Return the sum of the lines: after tax (all) or gross (without tax lines)."""
+        return float(
+            sum(line.amount for line in self.lines if after_tax or line.component not in LEVIES)
+        )
+
+    def year_total(self, year: int, after_tax: bool = True) -> float:
+        """Return the sum of one window year's lines (after tax or gross)."""
+        return float(
+            sum(
+                line.amount
+                for line in self.lines
+                if line.year == year and (after_tax or line.component not in LEVIES)
+            )
+        )
+
+    def by_year(self) -> list[tuple[int, list[LedgerLine]]]:
+        """Return the lines of each window year, in order."""
+        return [(y, [x for x in self.lines if x.year == y]) for y in range(1, self.years + 1)]
+
+
+def _month_day(window_start: datetime.date, index: int) -> datetime.date:
+    """Return the first day of window month ``index`` (0-based)."""
+    return add_months(window_start, index)
+
+
+def _last_day(window_start: datetime.date, index: int) -> datetime.date:
+    """Return the last day of window month ``index`` (0-based)."""
+    return add_months(window_start, index + 1) - ONE_DAY
+
+
+def _pay_lines(
+    k: int, segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
+) -> list[LedgerLine]:
+    """Return the segment's base, payments and vests as lines."""
+    spec = segment.spec
+    fx = spec.fx_to_home
+    out: list[LedgerLine] = []
+    bounds = segment_bounds(segment, window_start, months)
+    if bounds.last < bounds.first:
+        return out
+    base = segment_base(segment, window_start, months)
+    run_start = 0
+    for i in range(1, months + 1):
+        # A run of equal months inside one window year is one line: n months x base.
+        if i < months and i % 12 and base[i] == base[run_start]:
+            continue
+        if base[run_start] > 0:
+            n = i - run_start
+            out.append(
+                LedgerLine(
+                    year=run_start // 12 + 1,
+                    day=_month_day(window_start, run_start),
+                    segment=k,
+                    component="base",
+                    item="base",
+                    quantity=float(n),
+                    unit_price=float(base[run_start]),
+                    unit_currency=spec.currency,
+                    share=1.0,
+                    fx=fx,
+                    amount=float(n * base[run_start] * fx),
+                )
+            )
+        run_start = i
+    for placed in segment_payments(segment, window_start, months):
+        payment = placed.payment
+        out.append(
+            LedgerLine(
+                year=(placed.month - 1) // 12 + 1,
+                day=payment.day,
+                segment=k,
+                component=payment.kind,
+                item=payment.kind,
+                quantity=1.0,
+                unit_price=payment.amount,
+                unit_currency=spec.currency,
+                share=placed.share,
+                fx=fx,
+                amount=placed.amount * fx,
+            )
+        )
+    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    stock_fx = stock_fx_to_home(segment)
+    grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
+    for vest in grants:
+        price = float(prices[vest.month - 1])
+        out.append(
+            LedgerLine(
+                year=(vest.month - 1) // 12 + 1,
+                day=vest.day,
+                segment=k,
+                component="equity",
+                item="grant_vest",
+                quantity=vest.shares,
+                unit_price=price,
+                unit_currency=spec.stock_currency,
+                share=keep,
+                fx=stock_fx,
+                amount=vest.shares * price * keep * stock_fx,
+                grant=vest.grant,
+            )
+        )
+    for tranches in refreshers:
+        for rv in tranches:
+            at_grant = (
+                spec.stock.price if rv.granted_month == 0 else float(prices[rv.granted_month - 1])
+            )
+            shares = rv.value / at_grant
+            price = float(prices[rv.month - 1])
+            out.append(
+                LedgerLine(
+                    year=(rv.month - 1) // 12 + 1,
+                    day=rv.day,
+                    segment=k,
+                    component="equity",
+                    item="refresher_vest",
+                    quantity=shares,
+                    unit_price=price,
+                    unit_currency=spec.stock_currency,
+                    share=keep,
+                    fx=stock_fx,
+                    amount=shares * price * keep * stock_fx,
+                    grant=rv.refresher,
+                    granted=rv.granted,
+                )
+            )
+    return out
+
+
+def _share(part: PartWorking, cash: float, equity: float, c: float, e: float) -> float:
+    """Return the share of a part's tax on the income (c, e) out of the year's (cash, equity):
+    the engine shares each kind's tax among the months by their income of it."""
+    if part.applies_to == "cash":
+        whole, mine = cash, c
+    elif part.applies_to == "equity":
+        whole, mine = equity, e
+    else:
+        whole, mine = cash + equity, c + e
+    return mine / whole if whole > 0 else 0.0
+
+
+def _tax_lines(
+    k: int,
+    segment: Segment,
+    window_start: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    home: str,
+) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
+    """Return the segment's tax and contribution lines and the workings of its tax years."""
+    spec = segment.spec
+    values = _segment_values(segment, window_start, months, prices)
+    columns = segment_tax_columns(segment, window_start, months, prices, values)
+    lines: list[LedgerLine] = []
+    if columns is None:
+        if spec.tax_rate_pct == 0.0:
+            return lines, []
+        gross = np.asarray(sum(values.values()))
+        rate = spec.tax_rate_pct / 100.0
+        for year in range(1, months // 12 + 1):
+            g = float(gross[12 * (year - 1) : 12 * year].sum())
+            if g:
+                lines.append(
+                    LedgerLine(
+                        year=year,
+                        day=_last_day(window_start, 12 * year - 1),
+                        segment=k,
+                        component="tax",
+                        item="flat_tax",
+                        quantity=rate,
+                        unit_price=g,
+                        unit_currency=home,
+                        share=1.0,
+                        fx=1.0,
+                        amount=-rate * g,
+                    )
+                )
+        return lines, []
+    regime, to = columns.regime, columns.to_regime
+    _, deductible, by_rule = column_contributions(
+        regime,
+        columns.tax_years,
+        columns.cash,
+        to,
+        months=columns.months,
+        ordinary=columns.ordinary,
+    )
+    inside = (columns.months >= columns.lead) & (columns.months < columns.lead + months)
+    window_month = columns.months - columns.lead  # 0-based month of the window
+    workings: list[TaxYearWorking] = []
+    for tax_year in np.unique(columns.tax_years):
+        mine = columns.tax_years == tax_year
+        cash = float(columns.cash[mine].sum())
+        equity = float(columns.equity[mine].sum())
+        off = float(deductible[mine].sum())
+        tables = regime.for_year(int(tax_year))
+        parts = year_tax_parts(tables, cash * to, equity * to, off * to)
+        in_window = mine & inside
+        if not in_window.any():
+            continue
+        workings.append(
+            TaxYearWorking(
+                segment=k,
+                tax_year=int(tax_year),
+                label=tables.name_of(int(tax_year)),
+                table_label=tables.year_label,
+                currency=regime.currency,
+                fx=1.0 / to,
+                cash=cash * to,
+                equity=equity * to,
+                deductible=off * to,
+                parts=parts,
+            )
+        )
+        for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
+            sel = in_window & (window_month // 12 + 1 == wy)
+            day = _last_day(window_start, int(window_month[sel].max()))
+            c, e = float(columns.cash[sel].sum()), float(columns.equity[sel].sum())
+            for part in parts:
+                share = _share(part, cash, equity, c, e)
+                if part.tax and share:
+                    lines.append(
+                        LedgerLine(
+                            year=wy,
+                            day=day,
+                            segment=k,
+                            component="tax",
+                            item="tax",
+                            quantity=1.0,
+                            unit_price=part.tax,
+                            unit_currency=regime.currency,
+                            share=share,
+                            fx=1.0 / to,
+                            amount=-part.tax * share / to,
+                            name=part.name,
+                            tax_year=int(tax_year),
+                        )
+                    )
+            for rule in tables.contributions:
+                amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
+                amount = float(amount_cols[sel].sum())
+                pay = float(pay_cols[sel].sum()) * to
+                if amount:
+                    full = rule.rate * pay
+                    lines.append(
+                        LedgerLine(
+                            year=wy,
+                            day=day,
+                            segment=k,
+                            component="contributions",
+                            item="contribution",
+                            quantity=rule.rate,
+                            unit_price=pay,
+                            unit_currency=regime.currency,
+                            share=amount * to / full if full else 1.0,
+                            fx=1.0 / to,
+                            amount=-amount,
+                            name=rule.name,
+                            tax_year=int(tax_year),
+                        )
+                    )
+    return lines, workings
+
+
+_ORDER = {name: i for i, name in enumerate((*COMPONENTS, *LEVIES))}
+
+
+def window_ledger(
+    segments: Sequence[Segment],
+    *,
+    window_start: datetime.date,
+    years: int,
+    prices: Sequence[np.ndarray],
+    currency: str,
+) -> Ledger:
+    """Return the ledger of one option over the window (see the module).
+
+    ``prices[i]`` is segment i's share price per window month, one path (``(months,)``), as
+    `window.window_yearly` takes it; ``currency`` is the home currency the lines are in.
+    """
+    years = check_int("years", years, minimum=1)
+    if not segments:
+        raise EngineInputError("segments", "needs at least one segment")
+    if len(prices) != len(segments):
+        raise EngineInputError("prices", "needs one price array per segment")
+    months = 12 * years
+    lines: list[LedgerLine] = []
+    workings: list[TaxYearWorking] = []
+    for k, (segment, path) in enumerate(zip(segments, prices, strict=True)):
+        path = np.asarray(path, dtype=np.float64)
+        if path.ndim != 1 or path.shape[0] < months:
+            raise EngineInputError("prices", f"needs one path of {months} monthly prices")
+        if not np.all(np.isfinite(path)) or np.any(path <= 0):
+            raise EngineInputError("prices", "prices must be positive and finite")
+        path = path[:months]
+        lines += _pay_lines(k, segment, window_start, months, path)
+        levied, worked = _tax_lines(k, segment, window_start, months, path, currency)
+        lines += levied
+        workings += worked
+    lines.sort(key=lambda x: (x.year, x.day, x.segment, _ORDER[x.component]))
+    return Ledger(window_start, years, currency, tuple(lines), tuple(workings))
