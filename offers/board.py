@@ -27,6 +27,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import EngineInputError, PackageSpec
+from compensation.engine.ledger import Ledger, window_ledger
 from compensation.engine.transfer import keep_held_grants
 from compensation.engine.window import (
     COMPONENTS,
@@ -70,6 +71,7 @@ __all__ = [
     "board_build",
     "current_job_spec",
     "evaluate_offer",
+    "evaluation_ledger",
     "option_facts",
     "ranking_prefs",
     "shown_columns",
@@ -451,6 +453,23 @@ def evaluate_offer(
     )
 
 
+def evaluation_ledger(ev: Evaluation) -> Ledger | None:
+    """Return the ledger of an evaluated option: every dated event of its window, from the
+    segments and prices its figures were valued with, so its lines add up to its headline.
+
+    None when the option could not be valued.
+    """
+    if ev.yearly is None or not ev.segments:
+        return None
+    return window_ledger(
+        ev.segments,
+        window_start=ev.basis.start,
+        years=ev.basis.years,
+        prices=_prices(ev.segments, ev.basis),
+        currency=ev.basis.currency,
+    )
+
+
 def _own_company_target(offer: Offer) -> Level | None:
     """Return the target of the user's latest process at the offer's company, if any.
 
@@ -532,6 +551,10 @@ class Board:
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
+
+    def ledger(self, key: str) -> Ledger | None:
+        """Return the ledger of one option (`evaluation_ledger`): it adds up to its headline."""
+        return evaluation_ledger(self.evaluation(key))
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the figures, not what this process derived from them (``board_derived``)."""

@@ -23,6 +23,7 @@ urlpatterns = [
     path("offers/import/columns.csv", views_import.import_columns_csv, name="offer_import_columns"),
     path("offers/compare/", views.offer_compare, name="offer_compare"),
     path("offers/<int:pk>/", views.offer_detail, name="offer_detail"),
+    path("offers/<int:pk>/ledger.csv", views.offer_ledger_csv, name="offer_ledger_csv"),
     path("offers/<int:pk>/edit/", views.offer_edit, name="offer_edit"),
     path("offers/<int:pk>/delete/", views.offer_delete, name="offer_delete"),
     path("offers/<int:pk>/history/", views.offer_history, name="offer_history"),

@@ -26,7 +26,9 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
+from offers.export.ledger_csv import ledger_csv_bytes
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
+from offers.ledger import ledger_view
 from offers.logic import compare
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer, Preferences
@@ -168,8 +170,10 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
     def body(_board: valuation.Board) -> str:
         strip = valuation.tz_strip(offer, board.prefs, today)
+        ledger = ledger_view(ev) if ev is not None else None
         return render_to_string(
-            "offers/partials/offer_detail_body.html", {**context, "strip": strip}
+            "offers/partials/offer_detail_body.html",
+            {**context, "strip": strip, "ledger": ledger},
         )
 
     # Everything on the page but the frame comes from the board: rendered once per board.
@@ -177,6 +181,25 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         board_derived(board, f"offer-html:{offer.pk}:{today}", body) if ev else body(board)
     )
     return render(request, "offers/offer_detail.html", context)
+
+
+def offer_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Download an option's ledger as CSV: every line of its window, adding up to its headline."""
+    board = board_get(user=request.user)
+    ev = next((e for e in board.evaluations if e.offer.pk == pk), None)
+    offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
+    if refused := method_refused(request, "GET"):
+        return refused
+    view = ledger_view(ev) if ev is not None else None
+    if view is None:
+        return HttpResponse(
+            _("This option cannot be evaluated yet, so it has no ledger."),
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
+    response = HttpResponse(ledger_csv_bytes(view), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="offer-{offer.pk}-ledger.csv"'
+    return response
 
 
 @require_http_methods(["GET", "POST"])

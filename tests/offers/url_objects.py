@@ -34,6 +34,7 @@ def _revision(user):
 URL_OBJECTS = {
     "offers:offer_detail": _offer,
     "offers:offer_edit": _offer,
+    "offers:offer_ledger_csv": _offer,
     "offers:offer_delete": _offer,
     "offers:offer_history": _offer,
     "offers:negotiation": _offer,

@@ -1,0 +1,216 @@
+"""An option's ledger in words: each line of `compensation.engine.ledger` with what it is and
+its working, grouped by window year, for the offer page and the CSV download.
+
+The lines come from the board's evaluation (`offers.board.evaluation_ledger`), so they add up
+to the option's headline: after tax every line, gross the pay lines alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from compensation.engine.ledger import LEVIES, Ledger, LedgerLine, TaxYearWorking
+from compensation.engine.tax import BracketWorking
+from offers.board import Evaluation, evaluation_ledger
+from offers.charts import component_label
+
+
+def figure(value: float, digits: int = 2) -> str:
+    """Return a number grouped by thousands with ``digits`` decimals (a calculator's input)."""
+    return f"{value:,.{digits}f}"
+
+
+def exact(value: float) -> str:
+    """Return a rate or share with up to six decimals, trailing zeros dropped."""
+    text = f"{value:,.6f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One line of the ledger: the engine's line, where it comes from, what it is, its working."""
+
+    line: LedgerLine
+    source: str
+    description: str
+    working: str
+
+
+@dataclass(frozen=True)
+class LedgerYear:
+    """One window year's lines, their subtotal and the running total after it."""
+
+    year: int
+    rows: tuple[LedgerRow, ...]
+    subtotal: float
+    running: float
+
+
+@dataclass(frozen=True)
+class TaxPartView:
+    """One part of a tax year's tables: its brackets applied, and the alternative if any."""
+
+    name: str
+    tax: float
+    brackets: BracketWorking
+    alternative: BracketWorking | None
+    alternative_applied: bool
+
+
+@dataclass(frozen=True)
+class TaxYearView:
+    """The working of one tax year: its whole income and each part's brackets."""
+
+    working: TaxYearWorking
+    source: str
+    parts: tuple[TaxPartView, ...]
+
+
+@dataclass(frozen=True)
+class LedgerView:
+    """An option's ledger as the page and the CSV show it."""
+
+    ev: Evaluation
+    ledger: Ledger
+    years: tuple[LedgerYear, ...]
+    tax_years: tuple[TaxYearView, ...]
+    total: float
+
+    @property
+    def currency(self) -> str:
+        return self.ledger.currency
+
+    @property
+    def rows(self) -> list[LedgerRow]:
+        """Return every row, year after year."""
+        return [row for year in self.years for row in year.rows]
+
+
+def _source(ev: Evaluation, line_segment: int) -> str:
+    """Return where a line comes from: the current job (before a leaving option starts)."""
+    if len(ev.segments) > 1 and line_segment < len(ev.segments) - 1:
+        return _("Current job until %(day)s") % {"day": ev.bridge_until}
+    return ""
+
+
+def _held(ev: Evaluation, line: LedgerLine) -> bool:
+    """Return whether a vest is of a grant an internal transfer keeps from the current job."""
+    spec = ev.segments[line.segment].spec
+    return (
+        ev.held > 0
+        and line.item == "grant_vest"
+        and line.segment == len(ev.segments) - 1
+        and line.grant is not None
+        and line.grant >= len(spec.grants) - ev.held
+    )
+
+
+def describe(ev: Evaluation, line: LedgerLine) -> str:
+    """Return what a line is, in words."""
+    if line.item == "base":
+        return _("Base salary")
+    if line.item in ("bonus", "sign_on", "relocation"):
+        return component_label(line.item)
+    if line.item == "grant_vest":
+        n = (line.grant or 0) + 1
+        if _held(ev, line):
+            return _("Vest of grant %(n)s, held from your current job") % {"n": n}
+        return _("Vest of grant %(n)s") % {"n": n}
+    if line.item == "refresher_vest":
+        day = ev.basis.day(line.granted) if line.granted else ""
+        return _("Vest of the refresher granted %(day)s") % {"day": day}
+    if line.item == "flat_tax":
+        return _("Tax at the flat rate")
+    if line.item == "tax":
+        return _("Tax year %(year)s: %(part)s") % {
+            "year": line.tax_year,
+            "part": line.name,
+        }
+    if line.item == "contribution":
+        return _("Tax year %(year)s: %(name)s") % {"year": line.tax_year, "name": line.name}
+    return line.item
+
+
+def working(line: LedgerLine) -> str:
+    """Return the line's arithmetic: quantity x unit price x share x rate, in words."""
+    values = {
+        "n": exact(line.quantity),
+        "currency": line.unit_currency,
+        "price": figure(line.unit_price),
+        "fx": exact(line.fx),
+        "share": exact(line.share),
+    }
+    if line.item == "base":
+        return _("%(n)s months × %(currency)s %(price)s × %(fx)s") % values
+    if line.item in ("bonus", "sign_on", "relocation"):
+        if line.share != 1.0:
+            return (
+                _("%(currency)s %(price)s × %(share)s of the bonus year worked × %(fx)s") % values
+            )
+        return _("%(currency)s %(price)s × %(fx)s") % values
+    if line.item in ("grant_vest", "refresher_vest"):
+        if line.share != 1.0:
+            return _(
+                "%(n)s shares × %(currency)s %(price)s × (1 − %(discount)s%% liquidity discount)"
+                " × %(fx)s"
+            ) % {**values, "discount": exact(100.0 * (1.0 - line.share))}
+        return _("%(n)s shares × %(currency)s %(price)s × %(fx)s") % values
+    if line.item == "tax":
+        return (
+            _(
+                "%(currency)s %(price)s (the tax year's) × %(share)s of its income in this year"
+                " × %(fx)s"
+            )
+            % values
+        )
+    if line.item == "flat_tax":
+        return _("%(rate)s%% × %(currency)s %(price)s gross") % {
+            **values,
+            "rate": exact(100.0 * line.quantity),
+        }
+    if line.item == "contribution":
+        text = _("%(rate)s%% × %(currency)s %(price)s × %(fx)s") % {
+            **values,
+            "rate": exact(100.0 * line.quantity),
+        }
+        if line.share != 1.0:
+            text += " × " + _("%(share)s (the monthly cap)") % values
+        return text
+    return ""
+
+
+def ledger_view(ev: Evaluation) -> LedgerView | None:
+    """Return the ledger of an evaluated option in words (None: it could not be valued).
+
+    After tax every line counts; gross, the tax and contribution lines are left out, as the
+    headline leaves them out.
+    """
+    ledger = evaluation_ledger(ev)
+    if ledger is None:
+        return None
+    after_tax = ev.basis.after_tax
+    years = []
+    running = 0.0
+    for year, lines in ledger.by_year():
+        rows = tuple(
+            LedgerRow(line, _source(ev, line.segment), describe(ev, line), working(line))
+            for line in lines
+            if after_tax or line.component not in LEVIES
+        )
+        subtotal = float(sum(r.line.amount for r in rows))
+        running += subtotal
+        years.append(LedgerYear(year, rows, subtotal, running))
+    tax_years = tuple(
+        TaxYearView(
+            w,
+            _source(ev, w.segment),
+            tuple(
+                TaxPartView(p.name, p.tax, p.brackets, p.alternative, p.alternative_applied)
+                for p in w.parts
+            ),
+        )
+        for w in (ledger.tax_years if after_tax else ())
+    )
+    return LedgerView(ev, ledger, tuple(years), tax_years, running)
