@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from compensation.engine.components import DATED_COMPONENTS
 from compensation.engine.ledger import LEVIES, Ledger, LedgerLine, TaxYearWorking
 from compensation.engine.tax import BracketWorking
 from offers.board import Evaluation, evaluation_ledger
@@ -111,7 +112,7 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
     """Return what a line is, in words."""
     if line.item == "base":
         return _("Base salary")
-    if line.item in ("bonus", "sign_on", "relocation"):
+    if line.item in DATED_COMPONENTS:
         return component_label(line.item)
     if line.item == "grant_vest":
         n = (line.grant or 0) + 1
@@ -144,7 +145,7 @@ def working(line: LedgerLine) -> str:
     }
     if line.item == "base":
         return _("%(n)s months × %(currency)s %(price)s × %(fx)s") % values
-    if line.item in ("bonus", "sign_on", "relocation"):
+    if line.item in DATED_COMPONENTS:
         if line.share != 1.0:
             return (
                 _("%(currency)s %(price)s × %(share)s of the bonus year worked × %(fx)s") % values
