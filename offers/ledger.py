@@ -135,47 +135,43 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
 
 
 def working(line: LedgerLine) -> str:
-    """Return the line's arithmetic: quantity x unit price x share x rate, in words."""
+    """Return the line's arithmetic: quantity x unit price x share x rate (the rate left out
+    when it is 1), in words."""
+    text = _arithmetic(line)
+    if text and line.fx != 1.0:
+        text += f" × {exact(line.fx)}"
+    return text
+
+
+def _arithmetic(line: LedgerLine) -> str:
     values = {
         "n": exact(line.quantity),
         "currency": line.unit_currency,
         "price": figure(line.unit_price),
-        "fx": exact(line.fx),
         "share": exact(line.share),
+        "rate": exact(100.0 * line.quantity),
     }
     if line.item == "base":
-        return _("%(n)s months × %(currency)s %(price)s × %(fx)s") % values
+        return _("%(n)s months × %(currency)s %(price)s") % values
     if line.item in DATED_COMPONENTS:
         if line.share != 1.0:
-            return (
-                _("%(currency)s %(price)s × %(share)s of the bonus year worked × %(fx)s") % values
-            )
-        return _("%(currency)s %(price)s × %(fx)s") % values
+            return _("%(currency)s %(price)s × %(share)s of the bonus year worked") % values
+        return f"{line.unit_currency} {figure(line.unit_price)}"
     if line.item in ("grant_vest", "refresher_vest"):
         if line.share != 1.0:
             return _(
                 "%(n)s shares × %(currency)s %(price)s × (1 − %(discount)s%% liquidity discount)"
-                " × %(fx)s"
             ) % {**values, "discount": exact(100.0 * (1.0 - line.share))}
-        return _("%(n)s shares × %(currency)s %(price)s × %(fx)s") % values
+        return _("%(n)s shares × %(currency)s %(price)s") % values
     if line.item == "tax":
         return (
-            _(
-                "%(currency)s %(price)s (the tax year's) × %(share)s of its income in this year"
-                " × %(fx)s"
-            )
+            _("%(currency)s %(price)s (the tax year's) × %(share)s of its income in this year")
             % values
         )
     if line.item == "flat_tax":
-        return _("%(rate)s%% × %(currency)s %(price)s gross") % {
-            **values,
-            "rate": exact(100.0 * line.quantity),
-        }
+        return _("%(rate)s%% × %(currency)s %(price)s gross") % values
     if line.item == "contribution":
-        text = _("%(rate)s%% × %(currency)s %(price)s × %(fx)s") % {
-            **values,
-            "rate": exact(100.0 * line.quantity),
-        }
+        text = f"{values['rate']}% × {line.unit_currency} {figure(line.unit_price)}"
         if line.share != 1.0:
             text += " × " + _("%(share)s (the monthly cap)") % values
         return text
