@@ -156,10 +156,16 @@ def home_today(prefs: Preferences) -> dt.date:
     the server's: without this a worker's export, or a board built outside a request, would
     value from another decision date for part of every day.
     """
-    if prefs.pk is None:  # unsaved preferences: the pages run in the server's zone too
+    # Unsaved preferences: the pages run in the server's zone too.
+    return home_date(prefs.home_timezone if prefs.pk is not None else "")
+
+
+def home_date(zone: str) -> dt.date:
+    """Return today in the saved home time zone ``zone`` ("" or unknown: the server's)."""
+    if not zone:
         return timezone.localdate()
     try:
-        return timezone.localdate(timezone=zoneinfo.ZoneInfo(prefs.home_timezone))
+        return timezone.localdate(timezone=zoneinfo.ZoneInfo(zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return timezone.localdate()
 
