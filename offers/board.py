@@ -374,9 +374,11 @@ def _segments(
     offer: Offer, spec: PackageSpec, current: PackageSpec | None, basis: ValuationBasis
 ) -> tuple[Segment, ...]:
     start = offer_start(offer, basis)
-    if offer.kind == Offer.Kind.STAY or current is None or start <= basis.start:
+    if offer.kind == Offer.Kind.STAY:
+        return (Segment(spec, max(start, basis.start), current=True),)
+    if current is None or start <= basis.start:
         return (Segment(spec, max(start, basis.start)),)
-    return (Segment(current, basis.start, start), Segment(spec, start))
+    return (Segment(current, basis.start, start, current=True), Segment(spec, start))
 
 
 def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
