@@ -278,6 +278,11 @@ class Evaluation:
         return rules[-1] if rules else ""
 
     @property
+    def tax_unknown(self) -> bool:
+        """Return whether a job counted has no tax rule and no tax location (taxed at 0 %)."""
+        return any(s.spec.tax_unknown for s in self.segments)
+
+    @property
     def bridge_until(self) -> str:
         """Return the day the current job stops counting for this option, in words."""
         return self.basis.day(self.segments[1].start) if len(self.segments) > 1 else ""
@@ -508,6 +513,7 @@ def option_facts(ev: Evaluation) -> OptionFacts:
         level_order=check.position if check else None,
         target_level_order=check.target_position if check else None,
         relocation_required=offer.relocation_required,
+        in_hand=offer.in_hand,
         **{c.key: getattr(offer, c.rating_field) for c in RATINGS},
     )
 
@@ -522,6 +528,7 @@ def ranking_prefs(prefs: Preferences) -> RankingPrefs:
         else None,
         relocation_ok=prefs.relocation_ok,
         currency=prefs.home_currency,
+        in_hand_only=prefs.rank_in_hand_only,
     )
 
 
