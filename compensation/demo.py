@@ -119,14 +119,15 @@ FX_RATES: list[tuple[str, str, str]] = [
     ("CNY", "TWD", "4.48"),
 ]
 
-# name: (currency, effective tax %, cost-of-living index, time zone)
-LOCATIONS: dict[str, tuple[str, str, str, str]] = {
-    "Taipei": ("TWD", "20", "70", "Asia/Taipei"),
-    "Singapore": ("SGD", "15", "115", "Asia/Singapore"),
-    "Shanghai": ("CNY", "30", "80", "Asia/Shanghai"),
-    "San Francisco Bay Area": ("USD", "38", "180", "America/Los_Angeles"),
-    "Seattle": ("USD", "30", "150", "America/Los_Angeles"),
-    "Remote from Taipei": ("USD", "20", "70", "Asia/Taipei"),
+# name: (currency, effective tax %, cost-of-living index, time zone, tax rule: the engine's
+# tables for the place, which a package there with no rule of its own is taxed by)
+LOCATIONS: dict[str, tuple[str, str, str, str, str]] = {
+    "Taipei": ("TWD", "20", "70", "Asia/Taipei", "tw"),
+    "Singapore": ("SGD", "15", "115", "Asia/Singapore", "sg"),
+    "Shanghai": ("CNY", "30", "80", "Asia/Shanghai", "cn-sh"),
+    "San Francisco Bay Area": ("USD", "38", "180", "America/Los_Angeles", "us-ca"),
+    "Seattle": ("USD", "30", "150", "America/Los_Angeles", "us-wa"),
+    "Remote from Taipei": ("USD", "20", "70", "Asia/Taipei", "tw"),
 }
 
 
@@ -188,7 +189,7 @@ def seed_reference() -> dict[str, Any]:
             defaults={"rate": Decimal(rate)},
         )
     locations: dict[str, LocationPreset] = {}
-    for name, (cur, tax, col, tz) in LOCATIONS.items():
+    for name, (cur, tax, col, tz, regime) in LOCATIONS.items():
         locations[name], _ = LocationPreset.objects.update_or_create(
             owner=None,
             name=name,
@@ -197,6 +198,7 @@ def seed_reference() -> dict[str, Any]:
                 "effective_tax_pct": Decimal(tax),
                 "cost_of_living_index": Decimal(col),
                 "time_zone": tz,
+                "tax_regime": regime,
             },
         )
     return {"companies": companies, "levels": levels, "bands": bands, "locations": locations}

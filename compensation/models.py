@@ -180,6 +180,11 @@ class Band(models.Model):
         return f"{self.level} band ({self.currency})"
 
 
+def location_regime_choices() -> list[tuple[str, str]]:
+    """Return a location's tax rules: none (its flat rate), then each regime's tables."""
+    return [("", str(_("No tax table: the effective tax % as a flat rate"))), *_regime_choices()]
+
+
 class LocationPreset(models.Model):
     """Effective tax rate and cost-of-living index of a place (editable presets)."""
 
@@ -205,6 +210,19 @@ class LocationPreset(models.Model):
         validators=[MinValueValidator(Decimal("1"))],
     )
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # The tax rule of the place where the engine has its tables: a package in this place
+    # with no rule of its own is taxed by it (`compensation.selectors.package_to_spec`).
+    tax_regime = models.CharField(
+        _("tax rule"),
+        max_length=16,
+        blank=True,
+        default="",
+        choices=location_regime_choices,
+        help_text=_(
+            "The place's tax table: a package here with no tax rule of its own is taxed by "
+            "it. Empty: the effective tax % is its flat rate."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -277,7 +295,8 @@ TAX_REGIME_HELP = _(
     "contributions the place levies: Singapore's CPF for citizens and PRs only (an "
     "Employment Pass holder pays none: choose the rule without CPF), Hong Kong's MPF, "
     "Taiwan's labour and health insurance, Shanghai's social insurance and housing fund. "
-    "Empty: one flat rate, the tax location's effective tax %."
+    "Empty: the tax location's rule (its tax table, else its effective tax % as a flat "
+    "rate); with neither, the tax is unknown and the option is flagged."
 )
 
 
@@ -307,12 +326,16 @@ def tax_regime_label(regime: Any, years: tuple[int, int] | None = None) -> str:
     return label
 
 
-def tax_regime_choices() -> list[tuple[str, str]]:
-    """Return the package tax rules: the flat rate, then each regime of the engine's tables."""
+def _regime_choices() -> list[tuple[str, str]]:
     from compensation.engine.tax import regimes
 
-    flat = str(_("Flat rate: the tax location's effective tax %"))
-    return [("", flat)] + [(key, tax_regime_label(r)) for key, r in regimes().items()]
+    return [(key, tax_regime_label(r)) for key, r in regimes().items()]
+
+
+def tax_regime_choices() -> list[tuple[str, str]]:
+    """Return the package tax rules: the location's, then each regime of the engine's tables."""
+    own = str(_("The tax location's: its tax table, else its effective tax % as a flat rate"))
+    return [("", own), *_regime_choices()]
 
 
 MONTHS = [

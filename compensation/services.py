@@ -454,7 +454,14 @@ def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRa
     return fx
 
 
-LOCATION_FIELDS = ("name", "currency", "effective_tax_pct", "cost_of_living_index", "time_zone")
+LOCATION_FIELDS = (
+    "name",
+    "currency",
+    "tax_regime",
+    "effective_tax_pct",
+    "cost_of_living_index",
+    "time_zone",
+)
 
 
 @transaction.atomic

@@ -158,10 +158,16 @@ def home_today(prefs: Preferences) -> dt.date:
     the server's: without this a worker's export, or a board built outside a request, would
     value from another decision date for part of every day.
     """
-    if prefs.pk is None:  # unsaved preferences: the pages run in the server's zone too
+    # Unsaved preferences: the pages run in the server's zone too.
+    return home_date(prefs.home_timezone if prefs.pk is not None else "")
+
+
+def home_date(zone: str) -> dt.date:
+    """Return today in the saved home time zone ``zone`` ("" or unknown: the server's)."""
+    if not zone:
         return timezone.localdate()
     try:
-        return timezone.localdate(timezone=zoneinfo.ZoneInfo(prefs.home_timezone))
+        return timezone.localdate(timezone=zoneinfo.ZoneInfo(zone))
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return timezone.localdate()
 
@@ -274,6 +280,11 @@ class Evaluation:
         return rules[-1] if rules else ""
 
     @property
+    def tax_unknown(self) -> bool:
+        """Return whether a job counted has no tax rule and no tax location (taxed at 0 %)."""
+        return any(s.spec.tax_unknown for s in self.segments)
+
+    @property
     def bridge_until(self) -> str:
         """Return the day the current job stops counting for this option, in words."""
         return self.basis.day(self.segments[1].start) if len(self.segments) > 1 else ""
@@ -370,9 +381,11 @@ def _segments(
     offer: Offer, spec: PackageSpec, current: PackageSpec | None, basis: ValuationBasis
 ) -> tuple[Segment, ...]:
     start = offer_start(offer, basis)
-    if offer.kind == Offer.Kind.STAY or current is None or start <= basis.start:
+    if offer.kind == Offer.Kind.STAY:
+        return (Segment(spec, max(start, basis.start), current=True),)
+    if current is None or start <= basis.start:
         return (Segment(spec, max(start, basis.start)),)
-    return (Segment(current, basis.start, start), Segment(spec, start))
+    return (Segment(current, basis.start, start, current=True), Segment(spec, start))
 
 
 def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
@@ -519,6 +532,7 @@ def option_facts(ev: Evaluation) -> OptionFacts:
         level_order=check.position if check else None,
         target_level_order=check.target_position if check else None,
         relocation_required=offer.relocation_required,
+        in_hand=offer.in_hand,
         **{c.key: getattr(offer, c.rating_field) for c in RATINGS},
     )
 
@@ -533,6 +547,7 @@ def ranking_prefs(prefs: Preferences) -> RankingPrefs:
         else None,
         relocation_ok=prefs.relocation_ok,
         currency=prefs.home_currency,
+        in_hand_only=prefs.rank_in_hand_only,
     )
 
 

@@ -1,8 +1,11 @@
 """Each user's board, cached in Django's cache and refreshed after every write that feeds it.
 
-The key is a fingerprint of the board's inputs: the user's data token, the shared data token,
-today's date (the default decision date) and the active language (explanations and errors are
-translated when the board is built). A token is a random string replaced, on commit, by every
+The key is a fingerprint of what the board is valued from: the user's data token, the shared
+data token, today's date on the user's own clock (`offers.board.home_today`: the default decision
+date, the same in a page, a Celery worker or a command whatever the server's zone), the active
+language (explanations and errors are translated when the board is built) and the code's version
+(:data:`CODE_VERSION`, a hash of the source that values and ranks, so a deployment never serves a
+board an older release valued). A token is a random string replaced, on commit, by every
 write to the user's options, packages and their parts, preferences, FX rates, companies,
 levels, bands, location presets, processes and rounds (``post_save``/``post_delete`` of every
 model of those apps, and :data:`accounts.signals.rows_updated` for queryset updates); a write to
@@ -21,21 +24,24 @@ built fresh, so the cache coming back never serves a board older than a committe
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, models, transaction
 from django.db.models.signals import post_delete, post_save
-from django.utils import timezone, translation
+from django.utils import translation
 
 from accounts.signals import rows_updated
 from config.cache import cache_add, cache_get, cache_get_many, cache_set
-from offers.board import Board, board_build
+from offers.board import Board, board_build, home_date
+from offers.models import Preferences
 
 BOARD_TIMEOUT = 24 * 3600
 WATCHED_APPS = ("compensation", "interviews", "offers")
@@ -44,6 +50,33 @@ SHARED = "shared"
 RECENT_BOARDS = 64
 DERIVED_PER_BOARD = 32
 T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+# The files whose content a cached board depends on (beyond the data the tokens follow): the
+# engine and its tax tables, the pure ranking and rules, the valuation, the bridge from packages
+# to the engine and the translations of the texts a board holds.
+CODE_SOURCES = (
+    "compensation/engine/**/*.py",
+    "compensation/engine/tax/data/*.toml",
+    "compensation/selectors/*.py",
+    "compensation/terms.py",
+    "offers/logic/**/*.py",
+    "offers/board.py",
+    "locale/*/LC_MESSAGES/django.mo",
+)
+
+
+def code_version(root: Path = ROOT, patterns: Iterable[str] = CODE_SOURCES) -> str:
+    """Return a short hash of the files a board is valued by (their paths and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted({p for pattern in patterns for p in root.glob(pattern) if p.is_file()}):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# Read once per process: a new release is a new process.
+CODE_VERSION = code_version()
 
 __all__ = [
     "board_cached",
@@ -77,9 +110,30 @@ def board_key(*, user: AbstractBaseUser) -> str | None:
             tokens[key] = cache_get(key)
             if tokens[key] is None:  # the cache failed, or dropped it again at once
                 return None
-    today = timezone.localdate().isoformat()
+    zone = _home_zone(user, tokens[keys[0]])
+    if zone is None:
+        return None
+    today = home_date(zone).isoformat()
     language = translation.get_language() or "-"
-    return f"board:{user.pk}:{tokens[keys[0]]}:{tokens[keys[1]]}:{today}:{language}"
+    return f"board:{user.pk}:{tokens[keys[0]]}:{tokens[keys[1]]}:{today}:{language}:{CODE_VERSION}"
+
+
+def _home_zone(user: AbstractBaseUser, token: str) -> str | None:
+    """Return the user's saved home time zone ("" without saved preferences), None if unknown.
+
+    Kept in the cache under the user's token (a write to the preferences replaces it), so a
+    warm page asks the database nothing.
+    """
+    key = f"board-home:{user.pk}:{token}"
+    zone = cache_get(key)
+    if zone is None:
+        zone = (
+            Preferences.objects.filter(owner=user).values_list("home_timezone", flat=True).first()
+        )
+        zone = zone or ""
+        if not cache_set(key, zone, timeout=BOARD_TIMEOUT):
+            return None
+    return str(zone)
 
 
 class _Unsent:

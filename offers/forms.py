@@ -302,6 +302,7 @@ class PreferencesForm(forms.ModelForm):
             "required_remote_weeks",
             "min_first_year_total",
             "relocation_ok",
+            "rank_in_hand_only",
             "decision_date",
             "horizon_years",
             "home_currency",

@@ -160,6 +160,16 @@ class Offer(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def in_hand(self) -> bool:
+        """Return whether this option is an offer in hand (staying always is)."""
+        return self.kind == self.Kind.STAY or self.status in IN_HAND_STATUSES
+
+    @property
+    def expected(self) -> bool:
+        """Return whether this option is not an offer yet: a draft of the terms expected."""
+        return self.kind != self.Kind.STAY and self.status == self.Status.DRAFT
+
     def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
         """Reload the option, and its package (which holds its company, level and start)."""
         super().refresh_from_db(*args, **kwargs)
@@ -207,6 +217,11 @@ class Offer(models.Model):
             self.package.start_date = value
 
 
+# An offer in hand: received, being negotiated or accepted. A draft holds the terms expected
+# while the process runs; a declined or expired offer is gone.
+IN_HAND_STATUSES = (Offer.Status.RECEIVED, Offer.Status.NEGOTIATING, Offer.Status.ACCEPTED)
+
+
 class Preferences(models.Model):
     """How this user weighs money against remote work, time zone and growth."""
 
@@ -233,6 +248,15 @@ class Preferences(models.Model):
         **MONEY,
     )
     relocation_ok = models.BooleanField(_("willing to relocate"), default=True)
+    rank_in_hand_only = models.BooleanField(
+        _("rank only offers in hand"),
+        default=False,
+        help_text=_(
+            "An option that is not an offer in hand yet (a draft of the terms you expect, or "
+            "an offer declined or expired) then ranks after every offer in hand, like an "
+            "option that breaks a hard constraint."
+        ),
+    )
     horizon_years = models.PositiveSmallIntegerField(
         _("horizon (years)"), default=4, validators=[MinValueValidator(1), MaxValueValidator(10)]
     )

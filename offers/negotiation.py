@@ -68,12 +68,12 @@ from offers.logic.rules.base import (
     STOCK,
     LoggedAsk,
 )
-from offers.models import NegotiationEntry, Offer
+from offers.models import IN_HAND_STATUSES, NegotiationEntry, Offer
 from offers.selectors_negotiation import negotiation_entry_list
 
 # Hours of the team's day the user wants to share when time zone counts in their weights.
 MIN_OVERLAP_HOURS = 4.0
-IN_HAND = (Offer.Status.RECEIVED, Offer.Status.NEGOTIATING, Offer.Status.ACCEPTED)
+IN_HAND = IN_HAND_STATUSES
 GONE = (Offer.Status.DECLINED, Offer.Status.EXPIRED)
 
 
@@ -225,7 +225,7 @@ def offer_facts(
         shareable=offer.shareable,
         stock_currency=stock_currency,
         fx_stock_to_offer=fx_stock,
-        in_hand=offer.kind == Offer.Kind.STAY or offer.status in IN_HAND,
+        in_hand=offer.in_hand,
         rounds_ahead=rounds_ahead,
     )
 
@@ -309,6 +309,9 @@ def alternatives(
         if other.pk == offer.pk or ev.error or other.kind == Offer.Kind.STAY:
             continue
         if other.status in GONE:
+            continue
+        if board.basis.after_tax and ev.tax_unknown:
+            # Its after-tax value counts no tax at all: never leverage, however high.
             continue
         process = running.get(other.process_id) if other.process_id else None
         if other.status in IN_HAND:

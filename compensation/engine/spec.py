@@ -277,6 +277,9 @@ class PackageSpec:
     tax_rate_pct: float = 0.0
     tax_regime: str | None = None
     fx_to_tax: float | None = None
+    # No tax rule and no rate was given: ``tax_rate_pct`` (0) is a placeholder, not the place's
+    # rate. The engine taxes nothing; its caller flags every after-tax figure as "tax unknown".
+    tax_unknown: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -384,6 +387,8 @@ class PackageSpec:
 
             regime = regime_get(self.tax_regime)
             return regime.label_for(*self.tax_years)
+        if self.tax_unknown:
+            return "tax unknown (no tax rule or rate: counted as 0%)"
         return f"flat {self.tax_rate_pct:g}% (no tax table for this place)"
 
     @property

@@ -51,13 +51,17 @@ class Segment:
     """One package counted from ``start`` (inclusive) until ``end`` (exclusive, None: window end).
 
     ``stock_fx_to_home`` converts the stock's currency into home currency (None: through the
-    package currency, ``spec.stock.fx_to_package * spec.fx_to_home``).
+    package currency, ``spec.stock.fx_to_package * spec.fx_to_home``). ``current`` marks the
+    job held on the decision date (staying, or a leaving option's months until its start):
+    the first tax year's months before its package started were paid by it too
+    (`pay_before_start`); a new job is not, whatever its start date.
     """
 
     spec: PackageSpec
     start: datetime.date
     end: datetime.date | None = None
     stock_fx_to_home: float | None = None
+    current: bool = False
 
 
 def window_months(window_start: datetime.date, day: datetime.date) -> int:
@@ -396,6 +400,27 @@ def _in_other_tax_year(origin: datetime.date, year_starts_month: int) -> EventFi
     return other
 
 
+def pay_before_start(spec: PackageSpec, outer_start: datetime.date, lead: int) -> np.ndarray:
+    """Return the home-currency base of the ``lead`` months from ``outer_start`` that fall
+    before the package's first month, at its first month's rate (0 for the others).
+
+    A progressive tax on a year's income must see the whole tax year. The package a person
+    holds on the decision date (the current job, whose package the demo, like many users,
+    starts on the decision date) is their pay in the months of the first tax year before
+    the window too: its annualised base counts toward that year's brackets. Only the tax
+    attributable to the window's months is counted: a tax year's tax is shared among its
+    months in proportion to their income (`monthly_tax_and_contributions`), and the months
+    outside the window are dropped. Only a ``Segment.current`` gets them: a new job starting
+    on the decision date says nothing of what was earned before (perhaps in another place).
+    """
+    out = np.zeros(lead)
+    first = 1 - whole_months_between(spec.start, outer_start)  # outer month of package month 1
+    before = min(lead, first - 1)
+    if before > 0:
+        out[:before] = fixed_components_base(spec, 1)[0] * spec.fx_to_home
+    return out
+
+
 def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return the cash, the equity and the ordinary wages (the part of cash paid monthly)."""
     equity = sum(v for k, v in values.items() if k in EQUITY_COMPONENTS)
@@ -424,7 +449,9 @@ def segment_tax(
     A tax year cut by the window's edges also counts the segment's income in its months
     outside the window (before the window at today's share price, after it at the last one;
     on the median path when ``prices`` holds many paths), so a window starting in December
-    does not tax that December as if it were the year's only income.
+    does not tax that December as if it were the year's only income. For the package held on
+    the decision date (``segment.start`` on or before the window start) those months count
+    its base even before its package's start date (`pay_before_start`).
     """
     spec = segment.spec
     columns = segment_tax_columns(segment, window_start, months, prices, values)
@@ -522,6 +549,12 @@ def segment_tax_columns(
         )
         a_cash, a_equity, a_ordinary = _cash_and_equity(around)
         o_cash, o_equity, o_ordinary = _cash_and_equity(around_other)
+        if segment.current and segment.start <= window_start:
+            # The job held on the decision date: the first tax year's months before its
+            # package starts were earned all the same (see `pay_before_start`).
+            earlier = np.zeros(n)
+            earlier[:lead] = pay_before_start(spec, outer_start, lead)
+            a_cash, a_ordinary = a_cash + earlier, a_ordinary + earlier
         outsides = (
             a_cash - o_cash,
             a_equity - o_equity,

@@ -51,6 +51,8 @@ def tax_rule_words(spec: engine.PackageSpec, period: tuple[dt.date, dt.date] | N
             else (regime.tax_year_of(period[0]), regime.tax_year_of(period[1]))
         )
         return tax_regime_label(regime, years)
+    if spec.tax_unknown:
+        return _("tax unknown (no tax rule or rate: counted as 0%)")
     return _("flat %(rate)s%% (no tax table for this place)") % {"rate": f"{spec.tax_rate_pct:g}"}
 
 
@@ -257,8 +259,10 @@ def package_to_spec(
     (an `FxTable`), or are queried for the package's owner without one; a missing rate
     raises LookupError naming the pair. ``start`` moves the grants' vesting starts by the
     same number of days. A package with a ``tax_regime`` is taxed by that regime's brackets
-    in its currency (``fx_to_tax`` from the FX table); without one, by the location's flat
-    rate. Raises EngineInputError for inconsistent data.
+    in its currency (``fx_to_tax`` from the FX table); without one, by its location's regime
+    where the location has one, else by the location's flat rate; with no location either the
+    spec says ``tax_unknown`` (taxed at 0 %, flagged wherever it is shown). Raises
+    EngineInputError for inconsistent data.
     """
     terms = terms if terms is not None else package_terms(package)
     company = package.company
@@ -301,13 +305,14 @@ def package_to_spec(
         )
         for r in terms.refreshers
     ]
-    regime = terms.tax_regime or None
+    location = terms.location
+    # Its own rule, else its place's tables; with neither and no place, the tax is unknown.
+    regime = terms.tax_regime or (location.tax_regime if location is not None else "") or None
     fx_to_tax = 1.0
     if regime is not None:
         regime_currency = engine_tax.regime_get(regime).currency
         if regime_currency != terms.currency:
             fx_to_tax = rate(terms.currency, regime_currency)
-    location = terms.location
     flat = location.effective_tax_pct if location is not None else Decimal(0)
     return engine.PackageSpec(
         name=package.name,
@@ -328,4 +333,5 @@ def package_to_spec(
         tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else flat),
         tax_regime=regime,
         fx_to_tax=fx_to_tax,
+        tax_unknown=regime is None and location is None and tax_rate_pct is None,
     )

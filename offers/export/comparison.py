@@ -195,7 +195,19 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "error": ev.error,
         "notes": offer.notes,
         "criteria": _criteria(ranked) if ranked else {},
+        "tax_unknown": ev.tax_unknown,
+        "not_an_offer_yet": offer.expected,
     }
+
+
+def option_warnings(row: OptionRow) -> list[str]:
+    """Return what an option's figures are not yet, in words (every export says the same)."""
+    found = []
+    if row["tax_unknown"]:
+        found.append(_("tax unknown: no tax rule or tax location, after tax counts no tax"))
+    if row["not_an_offer_yet"]:
+        found.append(_("not an offer yet: the terms expected"))
+    return found
 
 
 def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:

@@ -9,7 +9,7 @@ from typing import IO, Any, Final
 from accounts.wording import choice_label
 from offers.charts import component_label
 from offers.export import neutralise, utf8
-from offers.export.comparison import Comparison
+from offers.export.comparison import Comparison, option_warnings
 
 # Final: the names stay literals, the keys of a typed yearly row.
 COLUMNS: Final = (
@@ -22,8 +22,9 @@ COLUMNS: Final = (
     "in_home_currency",
     "amount",
 )
-# What a person reads next to the codes a program filters on (component, basis).
-LABEL_COLUMNS = ("component_label", "basis_label")
+# What a person reads next to the codes a program filters on (component, basis), and what the
+# option's figures are not yet (`option_warnings`: tax unknown, not an offer yet).
+LABEL_COLUMNS = ("component_label", "basis_label", "warnings")
 
 
 def _labels(row: dict[str, Any]) -> tuple[str, str]:
@@ -42,8 +43,13 @@ def write_csv(comparison: Comparison, stream: IO[str]) -> int:
         pair: _labels({"component": pair[0], "basis": pair[1]})
         for pair in {(row["component"], row["basis"]) for row in comparison.yearly}
     }
+    warnings = {o["key"]: "; ".join(option_warnings(o)) for o in comparison.options}
     writer.writerows(
-        [*(neutralise(row[c]) for c in COLUMNS), *labels[row["component"], row["basis"]]]
+        [
+            *(neutralise(row[c]) for c in COLUMNS),
+            *labels[row["component"], row["basis"]],
+            warnings.get(row["option_key"], ""),
+        ]
         for row in comparison.yearly
     )
     return len(comparison.yearly)

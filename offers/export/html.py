@@ -15,7 +15,7 @@ from accounts.wording import choice_label
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
-from offers.export.comparison import Comparison
+from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_words, local_time
 from offers.export.rows import PlanRow
 from offers.scenarios.adjustments import ADJUSTMENTS, Unit
@@ -124,6 +124,7 @@ def option_rows(c: Comparison) -> list[dict[str, Any]]:
             "kind_label": choice_label(Offer, "kind", o["kind"]),
             "status_label": choice_label(Offer, "status", o["status"]),
             "fit": fit_words(o["score"]),
+            "warnings": option_warnings(o),
         }
         for o in c.options
     ]

@@ -63,6 +63,10 @@ class OptionRow(TypedDict):
     error: str
     notes: str
     criteria: dict[str, CriterionRow]
+    # No tax rule and no tax location: the after-tax figures count no tax.
+    tax_unknown: bool
+    # A draft: the terms expected, not an offer in hand.
+    not_an_offer_yet: bool
 
 
 class YearlyRow(TypedDict):

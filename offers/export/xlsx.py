@@ -20,7 +20,7 @@ from accounts.wording import choice_label
 from offers.board import COMPONENTS
 from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
-from offers.export.comparison import Comparison
+from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_pct, local_time
 from offers.export.rows import AssumptionRow
 from offers.export.xlsx_rows import Rows, Styled, splice
@@ -201,6 +201,7 @@ def _ranking(book: Book, c: Comparison) -> None:
             _("First year (%(c)s)") % {"c": home},
             _("Excluded"),
             _("Exclusion reasons / errors"),
+            _("Warnings"),
             *[_("%(c)s fit (%%)") % {"c": criterion_label(name)} for name in criteria],
         ]
     )
@@ -218,6 +219,7 @@ def _ranking(book: Book, c: Comparison) -> None:
                 sheet.cell(o["first_year_home"], money),
                 _yes(o["excluded"]),
                 sheet.cell(reasons),
+                sheet.cell("; ".join(option_warnings(o))),
                 *[
                     sheet.cell(fit_pct(o["criteria"][k]["score"]), FIT)
                     for k in criteria

@@ -41,6 +41,8 @@ class OptionFacts:
     level_order: int | None = None
     target_level_order: int | None = None
     relocation_required: bool = False
+    # An offer in hand (staying is); a draft's terms are expected, not offered.
+    in_hand: bool = True
     scope: int | None = None
     growth: int | None = None
     team: int | None = None
@@ -56,6 +58,8 @@ class RankingPrefs:
     min_first_year_total: float | None = None
     relocation_ok: bool = True
     currency: str = "USD"
+    # A hard constraint: only offers in hand rank ahead (Preferences.rank_in_hand_only).
+    in_hand_only: bool = False
 
 
 @dataclass(frozen=True)

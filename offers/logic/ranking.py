@@ -237,6 +237,10 @@ def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
         found.append(
             _Exclusion(_("requires relocation; you said you cannot relocate"), about_money=False)
         )
+    if prefs.in_hand_only and not option.in_hand:
+        found.append(
+            _Exclusion(_("not an offer in hand; you rank only offers in hand"), about_money=False)
+        )
     return found
 
 

@@ -36,7 +36,7 @@ MAX_ASK = 10_000_000.0
 MAX_DECISIVE = 5
 
 FlipKind = Literal["constraint", "weight", "money", "none"]
-ConstraintKind = Literal["remote", "first_year", "relocation"]
+ConstraintKind = Literal["remote", "first_year", "relocation", "in_hand"]
 
 
 @dataclass(frozen=True)
@@ -173,6 +173,14 @@ def broken_constraints(option: OptionFacts, prefs: RankingPrefs) -> tuple[Broken
                 _("did not require relocating"),
             )
         )
+    if prefs.in_hand_only and not option.in_hand:
+        found.append(
+            Broken(
+                "in_hand",
+                _("is not an offer in hand and you rank only offers in hand"),
+                _("came in as an offer"),
+            )
+        )
     return tuple(found)
 
 
@@ -186,6 +194,7 @@ def _lifted(option: OptionFacts, prefs: RankingPrefs) -> OptionFacts:
         remote_weeks_allowed=max(option.remote_weeks_allowed, prefs.required_remote_weeks),
         first_year_total=first_year,
         relocation_required=option.relocation_required and prefs.relocation_ok,
+        in_hand=option.in_hand or not prefs.in_hand_only,
     )
 
 
@@ -517,8 +526,12 @@ def winner_verdict(
         ).format(rival=blocked.name)
 
     cost, basis_said = _cost(winner, best, stay, basis)
+    why = _why(winner, runner_up, decisive, blocked, blocked_by, only_one_allowed)
+    if not by_key[winner.key].in_hand:
+        # Its figures are the terms expected, not offered: the ranking holds only if they come.
+        why = _("{why}, if the offer comes in as expected").format(why=why)
     clauses = [
-        _why(winner, runner_up, decisive, blocked, blocked_by, only_one_allowed),
+        why,
         cost,
         _flip_text(flip, basis, basis_said, labels),
     ]

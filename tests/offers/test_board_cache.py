@@ -262,9 +262,79 @@ def test_the_key_follows_the_day_and_the_language(world, alice, monkeypatch):
     with translation.override("zh-hant"):
         assert board_key(user=alice) != key
     monkeypatch.setattr(
-        board_cache.timezone, "localdate", lambda *a, **k: dt.date.today() + dt.timedelta(days=1)
+        "django.utils.timezone.localdate", lambda *a, **k: dt.date.today() + dt.timedelta(days=1)
     )
     assert board_key(user=alice) != key
+
+
+def test_the_key_follows_the_code_version(world, alice, monkeypatch):
+    key = board_key(user=alice)
+    monkeypatch.setattr(board_cache, "CODE_VERSION", "another-release")
+    assert board_key(user=alice) != key
+    assert board_key(user=alice).endswith(":another-release")
+
+
+def test_the_code_version_is_a_hash_of_the_valuations_source(tmp_path):
+    (tmp_path / "engine.py").write_text("RATE = 1\n")
+    first = board_cache.code_version(tmp_path, ["*.py"])
+    assert board_cache.code_version(tmp_path, ["*.py"]) == first
+    (tmp_path / "engine.py").write_text("RATE = 2\n")
+    assert board_cache.code_version(tmp_path, ["*.py"]) != first
+    # The real version covers the engine, its tax tables and the board itself.
+    covered = {
+        p.relative_to(board_cache.ROOT).as_posix()
+        for pattern in board_cache.CODE_SOURCES
+        for p in board_cache.ROOT.glob(pattern)
+    }
+    assert {
+        "offers/board.py",
+        "compensation/engine/window.py",
+        "compensation/engine/tax/data/taiwan_2025.toml",
+        "offers/logic/ranking.py",
+    } <= covered
+    assert board_cache.code_version() == board_cache.CODE_VERSION
+
+
+# 16:30 UTC on 30 Nov 2026 is already 00:30 on 1 Dec in Taipei.
+NEAR_MIDNIGHT_TAIPEI = dt.datetime(2026, 11, 30, 16, 30, tzinfo=dt.UTC)
+
+
+def test_a_worker_near_midnight_in_taipei_keys_the_users_date(alice, commit, monkeypatch):
+    """A worker's clock is UTC; the board is valued from, and keyed by, the user's day."""
+    commit(lambda: PreferencesFactory(owner=alice, home_timezone="Asia/Taipei"))
+    commit(lambda: OfferFactory(owner=alice))
+    before = dt.datetime(2026, 11, 30, 15, 30, tzinfo=dt.UTC)  # 23:30 on 30 Nov in Taipei
+    monkeypatch.setattr("django.utils.timezone.now", lambda: before)
+    yesterday = board_get(user=alice)
+    assert yesterday.basis.start == dt.date(2026, 11, 30)
+    assert ":2026-11-30:" in board_key(user=alice)
+
+    # An hour later the server (UTC) is still on 30 Nov; the user is on 1 Dec.
+    monkeypatch.setattr("django.utils.timezone.now", lambda: NEAR_MIDNIGHT_TAIPEI)
+    from django.utils import timezone
+
+    assert timezone.localdate() == dt.date(2026, 11, 30)
+    key = board_key(user=alice)
+    assert ":2026-12-01:" in key
+    today = board_get(user=alice)
+    assert today is not yesterday
+    assert today.basis.start == dt.date(2026, 12, 1)
+    assert cache.get(key) is not None  # cached under the user's date
+
+
+def test_a_warm_key_asks_the_database_nothing(world, alice, django_assert_num_queries):
+    board_key(user=alice)
+    with django_assert_num_queries(0):
+        board_key(user=alice)
+
+
+def test_saving_the_home_zone_moves_the_keys_date(alice, commit, monkeypatch):
+    monkeypatch.setattr("django.utils.timezone.now", lambda: NEAR_MIDNIGHT_TAIPEI)
+    prefs = commit(lambda: PreferencesFactory(owner=alice, home_timezone="Europe/London"))
+    assert ":2026-11-30:" in board_key(user=alice)
+    prefs.home_timezone = "Asia/Taipei"
+    commit(prefs.save)
+    assert ":2026-12-01:" in board_key(user=alice)
 
 
 def test_a_lost_token_never_brings_back_an_old_board(world, alice):

@@ -73,6 +73,7 @@ def test_csv_reads_back_with_pandas_and_matches_the_board(board_user):
         "amount",
         "component_label",
         "basis_label",
+        "warnings",
     ]
     assert frame["amount"].dtype == float
     labels = frame.drop_duplicates(["component", "basis"]).set_index(["component", "basis"])

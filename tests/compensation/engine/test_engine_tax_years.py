@@ -407,3 +407,69 @@ def test_the_loader_refuses_a_malformed_contribution(tmp_path, change, message):
     (tmp_path / "x_2025.toml").write_text(text, encoding="utf-8")
     with pytest.raises(TaxTableError, match=message):
         load_table(tmp_path / "x_2025.toml")
+
+
+# --- The first tax year includes the months before the decision date -------------------------
+
+# SGD 120,000 a year (10,000 a month, no raise, no bonus, no stock), regime `sg`, the package
+# held from the decision date 1 July 2025, a one-year window (1 Jul 2025 - 30 Jun 2026).
+# Singapore's 2025 and 2026 tables are the same: relief 1,000; on SGD 120,000 of income
+#   taxable 119,000: 2% x 10,000 = 200; 3.5% x 10,000 = 350; 7% x 40,000 = 2,800;
+#   11.5% x 39,000 = 4,485                                          -> 7,835
+# 2025: Jan-Jun earned at the current job too (6 x 10,000), so the year's income is 120,000:
+#   tax 7,835, of which the window's Jul-Dec (60,000 of 120,000) = 3,917.50
+# 2026: Jan-Jun in the window, Jul-Dec after it (the same pay): 7,835 x 1/2 = 3,917.50
+# Year 1: 3,917.50 + 3,917.50 = 7,835.
+# Before the fix 2025 saw only Jul-Dec: taxable 59,000: 200 + 350 + 7% x 19,000 = 1,880,
+# all of it the window's: year 1 = 1,880 + 3,917.50 = 5,797.50 (understated by 2,037.50).
+SG_CURRENT_YEAR_1 = 3_917.50 + 3_917.50
+SG_NEW_JOB_YEAR_1 = 1_880.0 + 3_917.50
+
+
+def singapore_from(start: dt.date) -> PackageSpec:
+    return PackageSpec(
+        name="sg",
+        start=start,
+        horizon_years=1,
+        currency="SGD",
+        base=120_000.0,
+        raise_pct=0.0,
+        stock=Stock(price=1.0),
+        tax_regime="sg",
+    )
+
+
+def test_the_current_jobs_first_tax_year_counts_the_months_before_the_decision_date():
+    decision = dt.date(2025, 7, 1)
+    spec = singapore_from(decision)  # the current job's package starts on the decision date
+    out = window_yearly(
+        [Segment(spec, decision, current=True)],
+        window_start=decision,
+        years=1,
+        prices=[np.ones(12)],
+    )
+    assert out["total"][0] == pytest.approx(120_000.0)
+    assert out["tax"][0] == pytest.approx(SG_CURRENT_YEAR_1, abs=ONE_UNIT)
+    # The same job with its package started years ago is taxed the same: nothing depends on
+    # the day its package was entered.
+    older = singapore_from(dt.date(2020, 7, 1))
+    out = window_yearly(
+        [Segment(older, decision, current=True)],
+        window_start=decision,
+        years=1,
+        prices=[np.ones(12)],
+    )
+    assert out["tax"][0] == pytest.approx(SG_CURRENT_YEAR_1, abs=ONE_UNIT)
+
+
+def test_a_new_job_from_the_decision_date_has_no_pay_before_it():
+    # A new job starting on the decision date says nothing of what was earned before it
+    # (perhaps in another country): its first tax year is its own months (hand figures above).
+    decision = dt.date(2025, 7, 1)
+    out = window_yearly(
+        [Segment(singapore_from(decision), decision)],
+        window_start=decision,
+        years=1,
+        prices=[np.ones(12)],
+    )
+    assert out["tax"][0] == pytest.approx(SG_NEW_JOB_YEAR_1, abs=ONE_UNIT)
