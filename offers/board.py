@@ -118,7 +118,9 @@ class ValuationBasis:
     def stock_words(self) -> str:
         """Return how the stock is priced, in words."""
         if self.assumed:
-            return _("stock at the assumed share price (today's, grown at its growth rate)")
+            return _(
+                "stock at the assumed share price (the current price grown at its growth rate)"
+            )
         if self.percentile == 50:
             return _("stock at the median share price")
         if self.percentile < 50:
