@@ -1,4 +1,4 @@
-"""Wording shared by every page: ordinals, a position in a band, a gap in percentage points.
+"""Wording shared by every page: ordinals, a fit, a position in a band, a gap in points.
 
 One helper per idea, so "171th" or "0 points" cannot come back from a template of its own.
 Ordinals go through Django's humanize (English 1st/2nd/3rd/11th, zh-Hant 第1).
@@ -22,6 +22,23 @@ if TYPE_CHECKING:
 def ordinal(n: int) -> str:
     """Return n as an ordinal in the active language: 1st, 2nd, 3rd, 11th, 21st (第21)."""
     return str(humanize_ordinal(int(n)))
+
+
+def fit_percent(score: float) -> int:
+    """Return a 0..1 score as the whole percentage of fit every page and export shows.
+
+    Rounded once, half up (0.845 -> 85), after dropping float noise below a millionth of a
+    point (100 * 0.845 is 84.49999999999999): an option reads the same fit on the dashboard,
+    its page, the report and the spreadsheet.
+    """
+    return math.floor(round(100.0 * float(score), 6) + 0.5)
+
+
+def fit_words(score: float | None) -> str:
+    """Return a 0..1 score as its fit in words, e.g. 'fit 85%' ('—' without a score)."""
+    if score is None:
+        return "—"
+    return _("fit %(pct)s%%") % {"pct": fit_percent(score)}
 
 
 def band_position(percentile: float | None) -> str:

@@ -3,7 +3,8 @@
 Every page and export reads the figures of an option from the :class:`Board` built here, so the
 same option shows the same value everywhere. The basis is stated by :class:`ValuationBasis`:
 a window of whole years from the decision date, the home currency, gross or after tax, and the
-share price at a percentile of its simulated outcomes (the median by default). A leaving option
+share price: the one the user assumed (today's grown at the growth rate) by default, or a
+percentile of its simulated outcomes (median, cautious P10, optimistic P90). A leaving option
 counts the current job until its start date; staying counts the current job for the whole window.
 """
 
@@ -26,8 +27,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import EngineInputError, PackageSpec
+from compensation.engine import EngineInputError, PackageSpec, Stock
 from compensation.engine.ledger import Ledger, window_ledger
+from compensation.engine.projection import assumed_prices
 from compensation.engine.transfer import keep_held_grants
 from compensation.engine.window import (
     COMPONENTS,
@@ -88,6 +90,7 @@ class ValuationBasis:
     years: int
     currency: str
     after_tax: bool
+    # `Preferences.StockPrice`: the percentile of the simulated price, 0 for the assumed price.
     percentile: int
 
     @property
@@ -102,8 +105,24 @@ class ValuationBasis:
 
         return add_months(self.start, 12 * self.years)
 
+    @property
+    def assumed(self) -> bool:
+        """Return whether stock is valued at the assumed price rather than a percentile."""
+        return self.percentile == Preferences.StockPrice.ASSUMED
+
+    def prices(self, stock: Stock) -> np.ndarray:
+        """Return the month-end share price of each window month on this basis."""
+        months = 12 * self.years
+        if self.assumed:
+            return assumed_prices(stock, months)
+        return percentile_prices(stock, months, self.percentile)
+
     def stock_words(self) -> str:
         """Return how the stock is priced, in words."""
+        if self.assumed:
+            return _(
+                "stock at the assumed share price (the current price grown at its growth rate)"
+            )
         if self.percentile == 50:
             return _("stock at the median share price")
         if self.percentile < 50:
@@ -285,6 +304,23 @@ class Evaluation:
         return any(s.spec.tax_unknown for s in self.segments)
 
     @property
+    def stock_currency(self) -> str:
+        """Return the currency the option's share price is in ('' without stock)."""
+        spec = self.spec
+        if spec is None or not (spec.grants or spec.refreshers):
+            return ""
+        return spec.stock_currency
+
+    @property
+    def stock_fx_to_home(self) -> float:
+        """Return the rate the option's vests are converted at into home currency (one unit of
+        the stock's currency in home currency; 0.0 without stock)."""
+        spec = self.spec
+        if not self.stock_currency or spec is None:
+            return 0.0
+        return spec.stock.fx_to_package * spec.fx_to_home
+
+    @property
     def bridge_until(self) -> str:
         """Return the day the current job stops counting for this option, in words."""
         return self.basis.day(self.segments[1].start) if len(self.segments) > 1 else ""
@@ -389,7 +425,7 @@ def _segments(
 
 
 def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
-    return [percentile_prices(s.spec.stock, 12 * basis.years, basis.percentile) for s in segments]
+    return [basis.prices(s.spec.stock) for s in segments]
 
 
 def evaluate_offer(
@@ -418,7 +454,7 @@ def evaluate_offer(
                 current,
                 offer_start(offer, basis),
                 window_start=basis.start,
-                prices=percentile_prices(current.stock, 12 * basis.years, basis.percentile),
+                prices=basis.prices(current.stock),
             )
         segments = _segments(offer, spec, current, basis)
         values = window_yearly(

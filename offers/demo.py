@@ -109,7 +109,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             "horizon_years": 4,
             "home_currency": "USD",
             "basis": Preferences.Basis.NET,
-            "risk_percentile": 50,
+            "risk_percentile": Preferences.StockPrice.ASSUMED,
             "weight_comp": Decimal("2"),
             "weight_remote": Decimal("3"),
             "weight_timezone": Decimal("3"),

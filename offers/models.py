@@ -229,6 +229,18 @@ class Preferences(models.Model):
         GROSS = "gross", _("Gross (before tax)")
         NET = "net", _("After tax")
 
+    class StockPrice(models.IntegerChoices):
+        """The share price stock is valued at: the assumed one, or a percentile of the Monte Carlo.
+
+        The value is the percentile (0: the assumed price, no percentile), so a saved choice
+        reads as the percentile it names (`offers.board.ValuationBasis`).
+        """
+
+        ASSUMED = 0, _("Assumed price: today's price grown at the growth rate")
+        CAUTIOUS = 10, _("Cautious: P10 share price")
+        MEDIAN = 50, _("Median: P50 share price")
+        OPTIMISTIC = 90, _("Optimistic: P90 share price")
+
     owner = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preferences"
     )
@@ -272,12 +284,12 @@ class Preferences(models.Model):
     )
     risk_percentile = models.PositiveSmallIntegerField(
         _("stock price basis"),
-        default=50,
-        choices=[
-            (10, _("Cautious: P10 share price")),
-            (50, _("Median share price")),
-            (90, _("Optimistic: P90 share price")),
-        ],
+        default=StockPrice.ASSUMED,
+        choices=StockPrice.choices,
+        help_text=_(
+            "The assumed price rebuilds by hand (shares × price × rate); the median and the "
+            "cautious and optimistic prices come from the simulated share prices."
+        ),
     )
     # weight_<key> for every ranking criterion, defined here like the ratings above.
     locals().update(weight_fields())

@@ -1,4 +1,4 @@
-"""Template filters over accounts.wording: ordinals, band positions, gaps to a target."""
+"""Template filters over accounts.wording: ordinals, fits, band positions, gaps to a target."""
 
 from __future__ import annotations
 
@@ -13,6 +13,12 @@ register = template.Library()
 def ordinal(value: int) -> str:
     """Return 1st, 2nd, 3rd... (第1 in zh-Hant)."""
     return wording.ordinal(value)
+
+
+@register.filter
+def fit(score: float | None) -> str:
+    """Return a 0..1 score as "fit 85%" (`accounts.wording.fit_percent`)."""
+    return wording.fit_words(score)
 
 
 @register.filter

@@ -14,7 +14,7 @@ import pandas as pd
 
 from .components import COMPONENTS, DATED_COMPONENTS
 from .dates import add_months
-from .errors import EngineInputError
+from .errors import EngineInputError, check_int
 from .events import (
     ONE_DAY,
     cash_month,
@@ -24,7 +24,7 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
-from .spec import Grant, PackageSpec, Refresher
+from .spec import Grant, PackageSpec, Refresher, Stock
 from .vesting import describe_schedule, tranche_dates
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
@@ -156,15 +156,22 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
     )
 
 
-def deterministic_prices(spec: PackageSpec, months: int) -> np.ndarray:
-    """Return the projected share price at the end of months 1..months."""
-    month = np.arange(1, months + 1)
-    return spec.stock.price * (1.0 + spec.stock.growth_pct / 100.0) ** (month / 12.0)
+def assumed_prices(stock: Stock, months: int) -> np.ndarray:
+    """Return the month-end share price the user assumed, months 1..months.
+
+    Today's price grown at the stock's growth rate, ``P0 (1 + growth)^t`` with no volatility
+    drag, so that shares x this price x the rate rebuilds a vest's value by hand (growth 0:
+    the price stays at ``P0``). It is the simulated prices' mean, above their median
+    (`window.percentile_prices`) when the stock is volatile.
+    """
+    months = check_int("months", months, minimum=0)
+    t = np.arange(1, months + 1, dtype=np.float64) / 12.0
+    return np.asarray(stock.price * (1.0 + stock.growth_pct / 100.0) ** t)
 
 
 def _prices(spec: PackageSpec, price_path: np.ndarray | None) -> np.ndarray:
     if price_path is None:
-        return deterministic_prices(spec, spec.months)
+        return assumed_prices(spec.stock, spec.months)
     path = np.asarray(price_path, dtype=np.float64)
     if path.ndim != 1 or path.shape[0] < spec.months:
         raise EngineInputError(

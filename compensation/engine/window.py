@@ -83,7 +83,8 @@ def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np
 
     The simulated price is ``P0 exp((mu - s^2/2) t + s sqrt(t) Z)`` with ``mu = ln(1 + growth)``;
     its percentile q at each date is the same expression with Z at the normal quantile of q.
-    At the median (q = 50) this is the Monte Carlo's median price of every vest.
+    At the median (q = 50) this is the Monte Carlo's median price of every vest. The other
+    basis is the assumed price (`projection.assumed_prices`), the outcomes' mean.
     """
     months = check_int("months", months, minimum=1)
     t = np.arange(1, months + 1, dtype=np.float64) / 12.0

@@ -221,6 +221,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "currency": spec.currency,
         "home_currency": home,
         "fx_to_home": spec.fx_to_home,
+        "stock_currency": ev.stock_currency,
+        "stock_fx_to_home": ev.stock_fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
         "tax_rule": ev.tax_words,
         "location": ev.offer.package.location.name if ev.offer.package.location else "",
@@ -431,13 +433,16 @@ def comparison_build(
         assumption_rows.append(row)
         vesting.extend(schedules)
     report(60)
-    fx_rates = sorted(
-        {
-            (ev.offer.package.currency, home, ev.fx_to_home)
-            for ev in ordered
-            if not ev.error and ev.offer.package.currency != home
-        }
-    )
+    # The rates of the pay, then of the stock where it is in another currency (a rate the pay
+    # already lists is not listed twice).
+    rates: dict[str, float] = {}
+    for ev in ordered:
+        if not ev.error:
+            rates.setdefault(ev.offer.package.currency, ev.fx_to_home)
+    for ev in ordered:
+        if not ev.error and ev.stock_currency:
+            rates.setdefault(ev.stock_currency, ev.stock_fx_to_home)
+    fx_rates = sorted((c, home, r) for c, r in rates.items() if c != home)
     negotiation, plans = _negotiation_rows(user, board)
     # Rows and outcomes share the export's order of scenarios.
     scenario_list = list(scenario_list_by_option(user=user))

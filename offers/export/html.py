@@ -11,12 +11,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from accounts.charts import PLOTLY_JS, figure
-from accounts.wording import choice_label
+from accounts.wording import choice_label, fit_words
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
 from offers.export.comparison import Comparison, option_warnings
-from offers.export.readable import fit_words, local_time
+from offers.export.readable import local_time
 from offers.export.rows import PlanRow
 from offers.scenarios.adjustments import ADJUSTMENTS, Unit
 

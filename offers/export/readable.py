@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
+from accounts.wording import fit_percent
 from offers.board import Board
 from offers.export import LARGE_OPTIONS
 from offers.models import Scenario
@@ -23,16 +24,9 @@ from offers.models import Scenario
 logger = logging.getLogger(__name__)
 
 
-def fit_pct(score: float | None) -> float | None:
-    """Return a 0-1 score as the percentage a person reads (0.846 -> 84.6)."""
-    return None if score is None else round(100 * score, 1)
-
-
-def fit_words(score: float | None) -> str:
-    """Return a 0-1 score in words, e.g. 'fit 85%'."""
-    if score is None:
-        return "—"
-    return _("fit %(pct)s%%") % {"pct": f"{100 * score:.0f}"}
+def fit_pct(score: float | None) -> int | None:
+    """Return a 0-1 score as the percentage a person reads (0.846 -> 85: `fit_percent`)."""
+    return None if score is None else fit_percent(score)
 
 
 def home_zone(name: str) -> ZoneInfo:

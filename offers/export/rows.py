@@ -90,6 +90,8 @@ class AssumptionRow(TypedDict):
     currency: str
     home_currency: str
     fx_to_home: float
+    stock_currency: str
+    stock_fx_to_home: float
     tax_rate_pct: float
     tax_rule: str
     location: str

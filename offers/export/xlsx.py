@@ -16,7 +16,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
-from accounts.wording import choice_label
+from accounts.wording import choice_label, fit_words
 from offers.board import COMPONENTS
 from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
@@ -319,7 +319,7 @@ def _assumptions(book: Book, c: Comparison) -> None:
     sheet = Sheet(
         book,
         _("Assumptions"),
-        [34, 10, 10, 15, 9, 22, 12, 9, 15, 9, 9, 9, 15, 15, 9, 12, 9, 9, 9, 30, 15],
+        [34, 10, 10, 15, 9, 22, 12, 9, 15, 9, 9, 9, 15, 15, 9, 12, 10, 15, 9, 9, 9, 30, 15],
         "B2",
     )
     sheet.header(
@@ -340,6 +340,8 @@ def _assumptions(book: Book, c: Comparison) -> None:
             _("Relocation"),
             _("Ticker"),
             _("Share price"),
+            _("Stock currency"),
+            _("Stock FX to home"),
             _("Growth %"),
             _("Volatility %"),
             _("Liquidity discount %"),
@@ -367,6 +369,8 @@ def _assumptions(book: Book, c: Comparison) -> None:
                 sheet.cell(a["relocation"], money),
                 a["ticker"],
                 sheet.cell(a["share_price"], "#,##0.00"),
+                a["stock_currency"],
+                sheet.cell(a["stock_fx_to_home"], RATE) if a["stock_currency"] else None,
                 sheet.cell(a["growth_pct"], PCT),
                 sheet.cell(a["volatility_pct"], PCT),
                 sheet.cell(a["liquidity_discount_pct"], PCT),
@@ -636,7 +640,7 @@ def _summary(book: Book, c: Comparison) -> None:
         elif o["excluded"]:
             note = _("excluded: %(why)s") % {"why": "; ".join(o["exclusion_reasons"])}
         else:
-            note = _("fit %(pct)s%%") % {"pct": f"{fit_pct(o['score']) or 0:.0f}"}
+            note = fit_words(o["score"])
         sheet.append(
             [
                 o["rank"] if o["rank"] is not None else "—",

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
 
+from accounts.wording import fit_percent
 from compensation.engine.tax import regimes
 from compensation.engine.vesting import VESTING_PRESETS
 from offers.board import COMPONENTS, board_build
@@ -99,7 +100,7 @@ def test_demo_scores_read_as_fit_percentages(demo):
         option = by_name[row[1].value]
         if option["score"] is None:
             continue
-        assert row[fit].value == pytest.approx(round(100 * option["score"], 1))
+        assert row[fit].value == fit_percent(option["score"])
         assert row[fit].value > 1 or option["score"] < 0.01  # never a bare 0.846
         assert "%" in row[fit].number_format
         checked += 1

@@ -104,7 +104,7 @@ def test_every_page_shows_each_options_one_headline_value(demo):
     expected = expected_headlines(board)
     assert len(expected) >= 5
     label = board.basis.label
-    assert "after tax" in label and "median" in label and "USD" in label
+    assert "after tax" in label and "assumed share price" in label and "USD" in label
 
     dashboard = parse(client.get(reverse("offers:dashboard")).content)
     assert check(dashboard.found, expected, "dashboard") == set(expected)
