@@ -370,7 +370,10 @@ def column_contributions(
         _, in_month = np.unique(month_ids, return_inverse=True)
         wages = cash if ordinary is None else np.asarray(ordinary, dtype=np.float64)
         wages = np.broadcast_to(wages, cash.shape)
+        # Additional wages (bonuses, vests): what is left of the cash after the ordinary wages;
+        # a float residue of a millionth of a unit is none (it would levy -1e-11 on nothing).
         extra = cash - wages
+        extra = np.where(np.abs(extra) < 1e-6, 0.0, extra)
         month_wages = _group_sum(wages, in_month)[..., in_month]  # each column's whole month
         month_extra = _group_sum(extra, in_month)[..., in_month]
         for j, tax_year in enumerate(years):
