@@ -56,6 +56,8 @@ class Futures:
     pairs: bool = False
     controls: np.ndarray | None = None
     control_means: np.ndarray | None = None
+    features: np.ndarray | None = None
+    feature_sample: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -94,6 +96,17 @@ class ChoiceResult:
     futures: int
 
 
+def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Return the least-squares coefficients of ``y`` on ``x`` through the normal equations.
+
+    The Gram matrix is small (columns x columns), so this is far cheaper than a
+    decomposition of ``x`` itself; a singular one (a control that never moves) still solves.
+    """
+    gram = x.T @ x
+    coef, *_ = np.linalg.lstsq(gram, x.T @ y, rcond=None)
+    return np.asarray(coef)
+
+
 def _pair_mean(values: np.ndarray, pairs: bool) -> np.ndarray:
     """Return the values with each antithetic pair averaged (rows unchanged without pairs)."""
     if not pairs:
@@ -108,12 +121,15 @@ def estimate_mean(
     pairs: bool = False,
     controls: np.ndarray | None = None,
     control_means: np.ndarray | None = None,
+    sampled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the mean of each column of ``values`` (futures, k) and its standard error.
 
     Antithetic pairs are averaged into one sample each; with controls, the estimate is the
     regression-adjusted mean ``mean(y) - beta (mean(c) - E[c])`` with ``beta`` fitted by least
-    squares, and its standard error that of the residuals.
+    squares, and its standard error that of the residuals. ``sampled`` adds controls whose
+    means are not known exactly but estimated from many independent draws: (their values in
+    the futures, their values in the draws); the draws' own error is added to the variance.
     """
     y = np.asarray(values, dtype=np.float64)
     squeeze = y.ndim == 1
@@ -125,18 +141,32 @@ def estimate_mean(
     n = y.shape[0]
     if n < 2:
         raise LogicInputError("futures", "at least two futures are needed")
+    parts: list[np.ndarray] = []
     if controls is not None and controls.size:
         if control_means is None:
             raise LogicInputError("control_means", "controls need their known means")
-        c = _pair_mean(np.asarray(controls, dtype=np.float64), pairs) - np.asarray(control_means)
+        parts.append(
+            _pair_mean(np.asarray(controls, dtype=np.float64), pairs) - np.asarray(control_means)
+        )
+    draws: np.ndarray | None = None
+    if sampled is not None and sampled[0].size:
+        draws = np.asarray(sampled[1], dtype=np.float64)
+        parts.append(_pair_mean(np.asarray(sampled[0], dtype=np.float64), pairs) - draws.mean(0))
+    extra = np.zeros(y.shape[1])
+    if parts:
+        c = np.concatenate(parts, axis=1)
         centred = c - c.mean(axis=0)
-        beta, *_ = np.linalg.lstsq(centred, y - y.mean(axis=0), rcond=None)
+        beta = _least_squares(centred, y - y.mean(axis=0))
         y = y - c @ beta
         dof = n - 1 - c.shape[1]
+        if draws is not None:
+            # The draws' mean is itself an estimate: its error reaches the result by beta.
+            tail = beta[-draws.shape[1] :]
+            extra = (draws @ tail).var(axis=0) / draws.shape[0]
     else:
         dof = n - 1
     mean = y.mean(axis=0)
-    se = np.sqrt(((y - mean) ** 2).sum(axis=0) / max(dof, 1) / n)
+    se = np.sqrt(((y - mean) ** 2).sum(axis=0) / max(dof, 1) / n + extra)
     return (mean[0], se[0]) if squeeze else (mean, se)
 
 
@@ -245,6 +275,45 @@ def _first(
     return out
 
 
+def _one_hot(first: np.ndarray, options: int) -> np.ndarray:
+    """Return (futures, options + 1) indicators of each future's winner (last: none)."""
+    out = np.zeros((first.shape[0], options + 1))
+    out[np.arange(first.shape[0]), np.where(first == NO_OPTION, options, first)] = 1.0
+    return out
+
+
+def surrogate_winners(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the winners of a surrogate ranking, in the futures and in the feature sample.
+
+    The surrogate values each option's money by a least-squares fit on the features (the
+    share prices at a few dates); ranked like the real money, its winners follow the real
+    ones closely, and in the many cheap futures of the feature sample their shares are known
+    almost exactly: a control variate for the chances. The sample's futures take the
+    futures' rows of ``exists`` and weight factors in turn, so both follow one distribution.
+    """
+    features, sample = futures.features, futures.feature_sample
+    if features is None or sample is None:
+        raise LogicInputError("features", "the surrogate needs features and their sample")
+    if features.shape[0] != futures.count or sample.shape[1] != features.shape[1]:
+        raise LogicInputError("features", "one row of features per future, same columns")
+    design = np.column_stack([np.ones(futures.count), features])
+    coef = _least_squares(design, futures.money)
+    here = design @ coef
+    there = np.column_stack([np.ones(sample.shape[0]), sample]) @ coef
+    rows = np.arange(sample.shape[0]) % futures.count
+
+    def taken(values: np.ndarray | None) -> np.ndarray | None:
+        return None if values is None else values[rows]
+
+    near = Futures(money=here, exists=futures.exists, weight_factors=futures.weight_factors)
+    far = Futures(
+        money=there, exists=taken(futures.exists), weight_factors=taken(futures.weight_factors)
+    )
+    return winners(options, prefs, near), winners(options, prefs, far)
+
+
 def choice_chances(
     options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
 ) -> ChoiceResult:
@@ -253,13 +322,17 @@ def choice_chances(
     order = _ordering(totals, excluded, exists)
     first = _first(order, futures.money, options, exists)
     keys = tuple(o.key for o in options)
-    hits = first[:, None] == np.arange(len(options))[None, :]
-    indicators = np.column_stack([hits, first == NO_OPTION]).astype(np.float64)
+    indicators = _one_hot(first, len(options))
+    sampled = None
+    if futures.features is not None and futures.feature_sample is not None:
+        here, there = surrogate_winners(options, prefs, futures)
+        sampled = (_one_hot(here, len(options))[:, :-1], _one_hot(there, len(options))[:, :-1])
     means, ses = estimate_mean(
         indicators,
         pairs=futures.pairs,
         controls=futures.controls,
         control_means=futures.control_means,
+        sampled=sampled,
     )
     chances = {
         k: Estimate(float(np.clip(means[i], 0.0, 1.0)), float(ses[i])) for i, k in enumerate(keys)
