@@ -205,10 +205,10 @@ def stock_values(
     years: int,
     percentile_prices: Sequence[np.ndarray],
 ) -> dict[str, float]:
-    """Return an option's gross equity over the window per stock (ticker or 'own stock')."""
+    """Return an option's gross equity over the window per stock: its ticker ('' without one)."""
     out: dict[str, float] = {}
     for segment, prices in zip(segments, percentile_prices, strict=True):
         yearly = window_yearly([segment], window_start=window_start, years=years, prices=[prices])
-        name = segment.spec.stock.ticker or segment.spec.name or "stock"
+        name = segment.spec.stock.ticker or ""
         out[name] = out.get(name, 0.0) + float(yearly["equity"].sum())
     return out

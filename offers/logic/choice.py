@@ -376,11 +376,18 @@ def _regret(
     points = 100.0 * gap
     raw, _excluded = ranking_inputs(options, prefs)
     money_gap: np.ndarray | None = None
-    weight_sum = sum(raw.values())
-    if raw.get("comp", 0.0) > 0 and futures.weight_factors is None and points.size:
+    comp_weight = np.array([raw.get(c.key, 0.0) if c.reads_best_comp else 0.0 for c in REGISTRY])
+    all_weights = np.array([raw[c.key] for c in REGISTRY])
+    if futures.weight_factors is not None:
+        comp_share = (futures.weight_factors * comp_weight).sum(1) / np.maximum(
+            (futures.weight_factors * all_weights).sum(1), 1e-300
+        )
+    else:
+        comp_share = np.full(futures.count, comp_weight.sum() / max(all_weights.sum(), 1e-300))
+    if comp_weight.sum() > 0 and points.size:
         # A point of total is worth best_pay / w_comp of pay (ranking.money_value_of_weight).
         best = np.where(np.isfinite(order), futures.money, -np.inf).max(axis=1)[ahead]
-        money_gap = gap / (raw["comp"] / weight_sum) * np.maximum(best, 0.0)
+        money_gap = gap / comp_share[ahead] * np.maximum(best, 0.0)
 
     def pct(values: np.ndarray | None, q: float) -> float | None:
         return float(np.percentile(values, q)) if values is not None and values.size else None

@@ -220,3 +220,14 @@ def test_bad_shapes_are_refused() -> None:
         choice_chances([option("a")], PREFS, Futures(money=np.full((5, 1), np.nan)))
     with pytest.raises(LogicInputError):
         estimate_mean(np.ones(5), pairs=True)
+
+
+def test_regret_in_money_under_uncertain_weights() -> None:
+    # Money only, every weight factor 2: the normalised weight of pay is still 1, so the
+    # money shortfall is B's extra pay, 100,000, as with fixed weights.
+    money = np.array([[1.2e6, 1.0e6], [1.0e6, 1.1e6]])
+    factors = np.full((2, len(REGISTRY)), 2.0)
+    result = choice_chances(
+        [option("a"), option("b")], MONEY_ONLY, Futures(money=money, weight_factors=factors)
+    )
+    assert result.regret is not None and result.regret.money_median == pytest.approx(100_000)
