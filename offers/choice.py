@@ -52,6 +52,8 @@ class OptionChance:
     certainty: Estimate | None
     stock_name: str
     stock_share: float
+    # Why the ranking puts the option after those meeting the hard constraints ('' if it meets them).
+    excluded_because: str = ""
 
     @property
     def concentrated(self) -> bool:
@@ -109,6 +111,7 @@ def board_choice(
 ) -> BoardChoice | None:
     """Return each option's chance of being the best choice over ``futures`` futures."""
     evs = [ev for _r, ev in board.ranked if ev.segments]
+    reasons = {r.key: "; ".join(r.exclusion_reasons) for r in board.ranking}
     if not evs:
         return None
     prefs, basis = board.prefs, board.basis
@@ -173,6 +176,7 @@ def board_choice(
                 else None,
                 stock_name=stock_name or _("its own stock"),
                 stock_share=share,
+                excluded_because=reasons.get(ev.key, ""),
             )
         )
     options.sort(key=lambda o: -o.chance.value)

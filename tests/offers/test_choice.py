@@ -87,6 +87,7 @@ def test_section_shows_chances_regret_concentration_and_certainty(client_alice, 
     assert "Stock heavy: " in html and "of its value before tax is in one stock (ACME)" in html
     assert "Cash rich: " not in html
     assert "Certainty equivalent" in html
+    assert "ranked after the options that meet your hard constraints" not in html
 
 
 def test_section_is_the_users_own(client, alice, bob):
@@ -152,3 +153,14 @@ def test_preferences_save_the_assumptions_and_keep_them_when_a_post_lacks_them(c
     assert (prefs.market_correlation, prefs.risk_aversion) == (20, Decimal("1.5"))
     bad = client_alice.post(url, dict(data, risk_aversion="11", version=str(prefs.version)))
     assert bad.status_code == 400 and "risk_aversion" in bad.context["form"].errors
+
+
+def test_an_excluded_option_says_why_it_is_never_first(client_alice, alice):
+    PreferencesFactory(owner=alice, required_remote_weeks=8)
+    OfferFactory(owner=alice, name="Onsite rich", package__base=Decimal("900000"))
+    OfferFactory(owner=alice, name="Remote", remote_weeks_per_year=10)
+    html = client_alice.get(reverse("offers:dashboard_chance")).content.decode()
+    assert (
+        "ranked after the options that meet your hard constraints: allows 4 remote weeks a "
+        "year; you need 8" in html
+    )
