@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 
 from interviews.models import Debrief, Process, Round, Stage
@@ -164,3 +166,25 @@ def test_an_excluded_option_says_why_it_is_never_first(client_alice, alice):
         "ranked after the options that meet your hard constraints: allows 4 remote weeks a "
         "year; you need 8" in html
     )
+
+
+def test_demo_story_tiktok_in_process_against_the_transfer(client, django_user_model):
+    """The demo: TikTok still in process (onsite, one Hire so far: 60 %), the transfer and
+    Meta on the table; Meta needs remote weeks it does not allow, so it is never first."""
+    call_command("seed_demo", force=True, stdout=io.StringIO())
+    demo = django_user_model.objects.get(username="demo")
+    choice = board_choice(board_build(user=demo))
+    assert choice is not None
+    by_name = {o.name: o for o in choice.options}
+    tiktok = by_name["TikTok Singapore (expected)"]
+    transfer = by_name["Internal transfer: Northwind Taipei"]
+    assert tiktok.offer.probability == 0.60 and tiktok.offer.in_process
+    assert abs(tiktok.chance.value - 0.60) <= 4 * tiktok.chance.se + 0.01
+    assert tiktok.chance.value + transfer.chance.value == pytest.approx(1.0)
+    assert by_name["Meta E5 (Menlo Park)"].chance.value == 0.0
+    assert transfer.concentrated and transfer.stock_name == "NWND"
+    assert choice.regret is not None and choice.regret.top_key == tiktok.key
+    client.force_login(demo)
+    html = client.get(reverse("offers:dashboard_chance")).content.decode()
+    assert "onsite stage, 1 of 1 signals so far Hire or better" in html
+    assert "Certainty equivalent" in html
