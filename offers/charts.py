@@ -12,6 +12,7 @@ from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
 from compensation.engine.components import PAY_COMPONENTS
 from offers.board import Board, Evaluation, shown_columns
 from offers.chart_text import plain, subtitle
+from offers.choice import BoardChoice
 from offers.logic import criteria
 
 PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c2255c", "#5c940d"]
@@ -313,4 +314,40 @@ def comparison_diff(a: Evaluation, b: Evaluation, currency: str) -> go.Figure:
             "margin": {"t": top, "l": 44, "r": 8},
             "height": 460,
         },
+    )
+
+
+def chance_of_best(choice: BoardChoice) -> go.Figure:
+    """Return horizontal bars: each option's chance of being the best choice, ± its SE."""
+    shown = choice.options[:CHART_OPTIONS][::-1]
+    names = [short_name(o.name, 28) for o in shown]
+    values = [round(100 * o.chance.value, 2) for o in shown]
+    errors = [round(100 * o.chance.se, 2) for o in shown]
+    bar = go.Bar(
+        orientation="h",
+        y=names,
+        x=values,
+        error_x={"type": "data", "array": errors, "visible": True},
+        text=[f"{v:.0f} %" for v in values],
+        textposition="outside",
+        marker={"color": [PALETTE[0] if v == max(values) else PALETTE[4] for v in values]},
+        name=_("Chance of being the best choice"),
+        hovertemplate="%{y}: %{x:.1f} % ± %{error_x.array:.1f}<extra></extra>",
+    )
+    title = _("How often each option ranks first")
+    sub = _("%(n)s simulated futures; bars show ± one standard error") % {
+        "n": f"{choice.futures:,}"
+    }
+    phone, top = phone_title(plain(title), plain(sub))
+    height = max(220, 90 + 40 * len(names))
+    return figure(
+        [bar],
+        {
+            "title": {"text": plain(title) + subtitle(sub)},
+            "xaxis": {"range": [0, 110], "ticksuffix": " %"},
+            "yaxis": {"automargin": True},
+            "height": height,
+            "showlegend": False,
+        },
+        narrow={"title": phone, "margin": {"t": top, "r": 8}, "height": height + 30},
     )

@@ -110,6 +110,11 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
             "home_currency": "USD",
             "basis": Preferences.Basis.NET,
             "risk_percentile": Preferences.StockPrice.ASSUMED,
+            # The chance of the best choice: unsure by a fifth how much each criterion
+            # matters, and averse to risk (a certainty equivalent beside each value).
+            "market_correlation": 50,
+            "uncertainty_of_weights": 20,
+            "risk_aversion": Decimal("2"),
             "weight_comp": Decimal("2"),
             "weight_remote": Decimal("3"),
             "weight_timezone": Decimal("3"),

@@ -308,6 +308,9 @@ class PreferencesForm(forms.ModelForm):
             "home_currency",
             "basis",
             "risk_percentile",
+            "market_correlation",
+            "uncertainty_of_weights",
+            "risk_aversion",
             *(c.weight_field for c in CRITERIA),
         ]
         formfield_callback = checked_formfield
@@ -318,6 +321,14 @@ class PreferencesForm(forms.ModelForm):
             "family_end": forms.TimeInput(attrs={"type": "time"}),
             "decision_date": forms.DateInput(attrs={"type": "date"}),
         }
+
+    # Added after pages were open: a post without them keeps what is saved (or the default).
+    KEPT_WHEN_EMPTY = ("market_correlation", "uncertainty_of_weights", "risk_aversion")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.KEPT_WHEN_EMPTY:
+            self.fields[name].required = False
 
     def clean_decision_date(self) -> dt.date | None:
         value = self.cleaned_data.get("decision_date")
@@ -330,6 +341,9 @@ class PreferencesForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        for name in self.KEPT_WHEN_EMPTY:
+            if name in data and data[name] is None:
+                data[name] = getattr(self.instance, name)
         if data.get("day_start") and data.get("day_end") and data["day_start"] == data["day_end"]:
             self.add_error("day_end", _("The working window cannot be empty."))
         if bool(data.get("family_start")) != bool(data.get("family_end")):

@@ -52,6 +52,7 @@ OFFER_FIELDS = [
     "name",
     "kind",
     "status",
+    "offer_probability_override",
     "process",
     "target_level",
     "team",
@@ -129,6 +130,15 @@ class Offer(models.Model):
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.RECEIVED
     )
+    offer_probability_override = models.PositiveSmallIntegerField(
+        _("chance of an offer (%)"),
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "For an option still in process. Empty: estimated from its interview stage and signals."
+        ),
+    )
     # rating_<key> for every 1-5 rating criterion. A class body's locals() is its namespace,
     # so the fields are defined here, in this place in the field order.
     locals().update(rating_fields())
@@ -146,6 +156,11 @@ class Offer(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(office_days_per_week__lte=7), name="offer_office_days_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(offer_probability_override__isnull=True)
+                | Q(offer_probability_override__lte=100),
+                name="offer_probability_override_range",
             ),
             *[
                 models.CheckConstraint(
@@ -291,6 +306,29 @@ class Preferences(models.Model):
             "cautious and optimistic prices come from the simulated share prices."
         ),
     )
+    # What the chance of the best choice assumes (offers.choice).
+    market_correlation = models.PositiveSmallIntegerField(
+        _("how closely different stocks move together (%)"),
+        default=50,
+        validators=[MaxValueValidator(100)],
+        help_text=_("0: each stock on its own; 100: every stock moves with the market."),
+    )
+    uncertainty_of_weights = models.PositiveSmallIntegerField(
+        _("how unsure you are of your weights (± %)"),
+        default=0,
+        validators=[MaxValueValidator(90)],
+    )
+    risk_aversion = models.DecimalField(
+        _("risk aversion (0 = off)"),
+        max_digits=3,
+        decimal_places=1,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("10"))],
+        help_text=_(
+            "At 2, a 50/50 chance of 100,000 or 300,000 is worth a sure 150,000 to you "
+            "(its certainty equivalent); at 0 it is worth the average, 200,000."
+        ),
+    )
     # weight_<key> for every ranking criterion, defined here like the ratings above.
     locals().update(weight_fields())
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -298,6 +336,11 @@ class Preferences(models.Model):
     class Meta:
         verbose_name_plural = "preferences"
         constraints = [
+            models.CheckConstraint(
+                condition=Q(market_correlation__lte=100, uncertainty_of_weights__lte=90)
+                & Q(risk_aversion__gte=0, risk_aversion__lte=10),
+                name="prefs_uncertainty_range",
+            ),
             models.CheckConstraint(
                 condition=Q(horizon_years__gte=1, horizon_years__lte=10), name="prefs_horizon_range"
             ),

@@ -2,11 +2,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from offers import views, views_export, views_import, views_negotiation, views_scenarios
+from offers import (
+    views,
+    views_choice,
+    views_export,
+    views_import,
+    views_negotiation,
+    views_scenarios,
+)
 
 app_name = "offers"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("chance/", views_choice.dashboard_chance, name="dashboard_chance"),
     path("offers/", views.offer_list, name="offer_list"),
     path("offers/new/", views.offer_create, name="offer_create"),
     path("offers/import/", views_import.offer_import, name="offer_import"),

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
 
+import numpy as np
+
 from offers.logic.i18n import gettext as _
 from offers.logic.i18n import gettext_noop
 
@@ -79,6 +81,9 @@ class Scored(NamedTuple):
 
 
 Scorer = Callable[["Criterion", OptionFacts, ScoreContext], Scored]
+# The score of many options in many futures at once, from their pay and the best pay of each
+# future: (futures, options) arrays in, (futures, options) scores out.
+BestCompScorer = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,9 @@ class Criterion:
     scorer: Scorer
     rating_label: str | None = None
     reads_best_comp: bool = False
+    # For a criterion that reads the best pay, the same rule on arrays (offers.logic.choice
+    # scores thousands of simulated futures with it).
+    scores_of_pay: BestCompScorer | None = None
 
     @property
     def weight_field(self) -> str:
@@ -128,8 +136,15 @@ def money(amount: float, currency: str) -> str:
     return f"{currency} {amount:,.0f}"
 
 
+def comp_shares(values: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Return each pay as a share of the best pay; 0 when either is not positive (arrays)."""
+    values, best = np.broadcast_arrays(np.asarray(values, float), np.asarray(best, float))
+    ok = (best > 0) & (values > 0)
+    return np.asarray(np.divide(values, best, out=np.zeros(values.shape), where=ok))
+
+
 def _score_comp(criterion: Criterion, option: OptionFacts, context: ScoreContext) -> Scored:
-    """Score pay as a share of the best option's pay."""
+    """Score pay as a share of the best option's pay (``comp_shares`` for arrays)."""
     cur, best = context.prefs.currency, context.best_comp
     if best > 0 and option.comp_value > 0:
         comp = option.comp_value / best
@@ -229,6 +244,7 @@ CRITERIA: tuple[Criterion, ...] = (
         default_weight=Decimal("3"),
         scorer=_score_comp,
         reads_best_comp=True,
+        scores_of_pay=comp_shares,
     ),
     Criterion(
         key="remote",

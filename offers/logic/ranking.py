@@ -662,3 +662,15 @@ def money_value_of_weight(
             best=_money(best, prefs.currency),
         ),
     )
+
+
+def ranking_inputs(
+    options: Sequence[OptionFacts], prefs: RankingPrefs
+) -> tuple[dict[str, float], list[bool]]:
+    """Return the validated raw weights and whether each option breaks a hard constraint.
+
+    What ``rank_options`` sorts on besides the weighted total: for a caller that ranks the
+    same options many times (``offers.logic.choice``, over simulated futures).
+    """
+    _check_options(options)
+    return _raw_weights(prefs), [bool(_exclusions(o, prefs)) for o in options]

@@ -1,0 +1,237 @@
+"""The chance each option is the right choice, on the user's board.
+
+Reads the board's options (their window segments, ranking facts and the user's preferences),
+the chance each option still in process becomes an offer (`offers.logic.likelihood`, from its
+interview stage and signals, or the user's own figure), simulates futures
+(`compensation.engine.futures`) and ranks the options in each (`offers.logic.choice`). Also the
+risk view: the share of each option's value in one stock, and its certainty equivalent under
+the user's risk aversion.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+from django.utils.translation import gettext as _
+
+from compensation.engine.futures import stock_values, window_futures
+from compensation.engine.window import percentile_prices
+from interviews.models import Debrief, Round
+from offers.board import Board, option_facts, ranking_prefs
+from offers.logic.choice import (
+    Estimate,
+    Futures,
+    Regret,
+    certainty_equivalent,
+    choice_chances,
+    estimate_mean,
+    largest_stock_share,
+    weight_factors,
+)
+from offers.logic.criteria import money
+from offers.logic.likelihood import OfferChance, offer_chance
+from offers.models import Offer
+
+CHOICE_FUTURES = 2000
+CHOICE_SEED = 20261201
+# Above this share of an option's value in one stock, the page warns of the concentration.
+CONCENTRATION_SHARE = 0.5
+
+
+@dataclasses.dataclass(frozen=True)
+class OptionChance:
+    """One option's chance of being the best choice, and its risk view."""
+
+    key: str
+    name: str
+    chance: Estimate
+    offer: OfferChance
+    value: Estimate
+    certainty: Estimate | None
+    stock_name: str
+    stock_share: float
+    # Why the ranking puts the option after those meeting the hard constraints ('' if it meets them).
+    excluded_because: str = ""
+
+    @property
+    def concentrated(self) -> bool:
+        """Return whether more than the threshold share of the value is in one stock."""
+        return self.stock_share > CONCENTRATION_SHARE
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardChoice:
+    """Every option's chance of ranking first over simulated futures, and the regret."""
+
+    options: list[OptionChance]
+    regret: Regret | None
+    futures: int
+    correlation: float
+    weight_uncertainty: float
+    risk_aversion: float
+    currency: str
+    none_on_table: Estimate
+
+    def name(self, key: str) -> str:
+        """Return an option's name by key."""
+        return next(o.name for o in self.options if o.key == key)
+
+
+def offer_chances(offers: Sequence[Offer]) -> dict[int, OfferChance]:
+    """Return the chance each option becomes an offer (two queries for all of them)."""
+    process_ids = [o.process_id for o in offers if o.process_id]
+    signals: dict[int, list[str]] = {}
+    for process_id, signal in (
+        Round.objects.filter(process_id__in=process_ids)
+        .order_by("order", "id")
+        .values_list("process_id", "signal")
+    ):
+        signals.setdefault(process_id, []).append(signal)
+    debriefs = dict(
+        Debrief.objects.filter(process_id__in=process_ids).values_list("process_id", "decision")
+    )
+    out = {}
+    for offer in offers:
+        process = offer.process if offer.process_id else None
+        decision = debriefs.get(offer.process_id) if offer.process_id else None
+        out[offer.pk] = offer_chance(
+            offer_status=offer.status,
+            stage=process.stage if process is not None else None,
+            signals=signals.get(offer.process_id or 0, []),
+            debrief=None if decision == Debrief.Decision.PENDING else decision,
+            override_pct=offer.offer_probability_override,
+        )
+    return out
+
+
+def board_choice(
+    board: Board, *, futures: int = CHOICE_FUTURES, seed: int = CHOICE_SEED
+) -> BoardChoice | None:
+    """Return each option's chance of being the best choice over ``futures`` futures."""
+    evs = [ev for _r, ev in board.ranked if ev.segments]
+    reasons = {r.key: "; ".join(r.exclusion_reasons) for r in board.ranking}
+    if not evs:
+        return None
+    prefs, basis = board.prefs, board.basis
+    correlation = float(prefs.market_correlation) / 100.0
+    uncertainty = float(prefs.uncertainty_of_weights) / 100.0
+    aversion = float(prefs.risk_aversion)
+    drawn = window_futures(
+        {ev.key: ev.segments for ev in evs},
+        window_start=basis.start,
+        years=basis.years,
+        paths=futures,
+        rng=np.random.default_rng(seed),
+        column=basis.column,
+        correlation=correlation,
+    )
+    chances = offer_chances([ev.offer for ev in evs])
+    probability = np.array([chances[ev.offer.pk].probability for ev in evs])
+    draws = np.random.default_rng([seed, 1])
+    half = draws.random((futures // 2, len(evs)))
+    exists = np.concatenate([half, 1.0 - half]) < probability  # antithetic, like the prices
+    factors = weight_factors(futures, uncertainty, draws, pairs=True) if uncertainty else None
+    result = choice_chances(
+        [option_facts(ev) for ev in evs],
+        ranking_prefs(prefs),
+        Futures(
+            money=drawn.values,
+            exists=exists,
+            weight_factors=factors,
+            pairs=True,
+            controls=drawn.controls,
+            control_means=drawn.control_means,
+            features=drawn.features,
+            feature_sample=drawn.feature_sample,
+        ),
+    )
+    means, ses = estimate_mean(
+        drawn.values, pairs=True, controls=drawn.controls, control_means=drawn.control_means
+    )
+    months = 12 * basis.years
+    options = []
+    for i, ev in enumerate(evs):
+        stocks = stock_values(
+            ev.segments,
+            window_start=basis.start,
+            years=basis.years,
+            percentile_prices=[
+                percentile_prices(s.spec.stock, months, basis.percentile) for s in ev.segments
+            ],
+        )
+        gross = float(ev.yearly["total"].sum()) if ev.yearly is not None else 0.0
+        largest = largest_stock_share(stocks, gross)
+        stock_name, share = largest if largest else ("", 0.0)
+        options.append(
+            OptionChance(
+                key=ev.key,
+                name=ev.offer.name,
+                chance=result.chances[ev.key],
+                offer=chances[ev.offer.pk],
+                value=Estimate(float(means[i]), float(ses[i])),
+                certainty=certainty_equivalent(drawn.values[:, i], aversion, pairs=True)
+                if aversion
+                else None,
+                stock_name=stock_name or _("its own stock"),
+                stock_share=share,
+                excluded_because=reasons.get(ev.key, ""),
+            )
+        )
+    options.sort(key=lambda o: -o.chance.value)
+    return BoardChoice(
+        options=options,
+        regret=result.regret,
+        futures=futures,
+        correlation=correlation,
+        weight_uncertainty=uncertainty,
+        risk_aversion=aversion,
+        currency=basis.currency,
+        none_on_table=result.none_on_table,
+    )
+
+
+def pct(estimate: Estimate) -> str:
+    """Return a chance with its standard error, e.g. '62 % ± 1.1'."""
+    return _("%(value)s %% ± %(se)s") % {
+        "value": f"{100 * estimate.value:.0f}",
+        "se": f"{100 * estimate.se:.1f}",
+    }
+
+
+def share(value: float) -> str:
+    """Return a share as a percentage, e.g. '60 %' (one decimal below 1 %: '0.3 %')."""
+    return f"{100 * value:.1f} %" if 0 < value < 0.01 else f"{100 * value:.0f} %"
+
+
+def regret_sentence(choice: BoardChoice) -> str:
+    """Return the regret between the top two options in one sentence."""
+    regret = choice.regret
+    if regret is None:
+        return ""
+    top, other = choice.name(regret.top_key), choice.name(regret.other_key)
+    better = regret.other_better
+    if better.value == 0:
+        return _(
+            "Choosing %(top)s, you would not regret it: %(other)s was better in none of the "
+            "futures in which both were offered."
+        ) % {"top": top, "other": other}
+    sentence = _(
+        "Choosing %(top)s, %(other)s would have been the better choice in %(share)s of the "
+        "futures in which both were offered (± %(se)s), by %(points)s points of fit at the "
+        "median and %(p90)s in the worst tenth"
+    ) % {
+        "top": top,
+        "other": other,
+        "share": share(better.value),
+        "se": f"{100 * better.se:.1f}",
+        "points": f"{regret.points_median or 0:.1f}",
+        "p90": f"{regret.points_p90 or 0:.1f}",
+    }
+    if regret.money_median is not None and regret.money_p90 is not None:
+        sentence += _(" (worth %(median)s of pay at the median, %(p90)s in the worst tenth)") % {
+            "median": money(regret.money_median, choice.currency),
+            "p90": money(regret.money_p90, choice.currency),
+        }
+    return sentence + "."

@@ -1,0 +1,445 @@
+"""The chance that each option is the right choice, over simulated futures.
+
+A future is one draw of everything not known yet: the share prices (so each option's money
+value), whether each option still in process becomes an offer, and, optionally, the user's
+weights within a stated uncertainty. In each future the options on the table are ranked as
+:func:`offers.logic.ranking.rank_options` ranks them (the same scores, weights, hard
+constraints and tie-breaks); the chance of an option is the share of futures in which it
+ranks first. Arrays are shaped (futures, options); nothing loops over futures.
+
+Estimates come with their standard error. Futures may come in antithetic pairs (future i
+and future i + F/2 drawn from opposite normals) and with control variates (figures whose
+exact mean is known, such as a simulated share price against ``P0 (1 + g)^t``):
+:func:`estimate_mean` averages each pair first and removes the part of the estimate that the
+controls explain, so its standard error is the one of the variance-reduced estimator.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from offers.logic.criteria import CRITERIA as REGISTRY
+from offers.logic.criteria import OptionFacts, RankingPrefs, ScoreContext
+from offers.logic.errors import LogicInputError
+from offers.logic.ranking import ranking_inputs
+
+NO_OPTION = -1  # the winner of a future in which no option is on the table
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A simulated figure and its standard error."""
+
+    value: float
+    se: float
+
+
+@dataclass(frozen=True)
+class Futures:
+    """The simulated futures the options are ranked in.
+
+    ``money`` is each option's comp value (the ranking's money figure) in each future, shaped
+    (futures, options) in the order of the options; ``exists`` whether the option is on the
+    table in that future (None: always); ``weight_factors`` multiplies each raw weight, shaped
+    (futures, criteria) in registry order (None: the weights as set). With ``pairs`` futures
+    i and i + F/2 are antithetic twins. ``controls`` (futures, k) are figures with known
+    means ``control_means`` (k,), used as control variates by the estimates.
+    """
+
+    money: np.ndarray
+    exists: np.ndarray | None = None
+    weight_factors: np.ndarray | None = None
+    pairs: bool = False
+    controls: np.ndarray | None = None
+    control_means: np.ndarray | None = None
+    features: np.ndarray | None = None
+    feature_sample: np.ndarray | None = None
+
+    @property
+    def count(self) -> int:
+        """Return the number of futures."""
+        return int(self.money.shape[0])
+
+
+@dataclass(frozen=True)
+class Regret:
+    """How often, and by how much, the runner-up would have been better than the top option.
+
+    Counted over the futures in which both are on the table. The shortfalls are read in the
+    futures where the runner-up ranks ahead: in ranking points (the weighted total's gap,
+    0..100) and in money (the pay the top option would have needed to draw level under the
+    weights; None when pay has no weight).
+    """
+
+    top_key: str
+    other_key: str
+    other_better: Estimate
+    both_on_table: Estimate
+    points_median: float | None
+    points_p90: float | None
+    money_median: float | None
+    money_p90: float | None
+
+
+@dataclass(frozen=True)
+class ChoiceResult:
+    """Each option's chance of ranking first, and the regret between the top two."""
+
+    keys: tuple[str, ...]
+    chances: dict[str, Estimate]
+    none_on_table: Estimate
+    regret: Regret | None
+    futures: int
+
+
+def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Return the least-squares coefficients of ``y`` on ``x`` through the normal equations.
+
+    The Gram matrix is small (columns x columns), so this is far cheaper than a
+    decomposition of ``x`` itself; a singular one (a control that never moves) still solves.
+    """
+    gram = x.T @ x
+    coef, *_ = np.linalg.lstsq(gram, x.T @ y, rcond=None)
+    return np.asarray(coef)
+
+
+def _pair_mean(values: np.ndarray, pairs: bool) -> np.ndarray:
+    """Return the values with each antithetic pair averaged (rows unchanged without pairs)."""
+    if not pairs:
+        return values
+    half = values.shape[0] // 2
+    return np.asarray((values[:half] + values[half:]) / 2.0)
+
+
+def estimate_mean(
+    values: np.ndarray,
+    *,
+    pairs: bool = False,
+    controls: np.ndarray | None = None,
+    control_means: np.ndarray | None = None,
+    sampled: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the mean of each column of ``values`` (futures, k) and its standard error.
+
+    Antithetic pairs are averaged into one sample each; with controls, the estimate is the
+    regression-adjusted mean ``mean(y) - beta (mean(c) - E[c])`` with ``beta`` fitted by least
+    squares, and its standard error that of the residuals. ``sampled`` adds controls whose
+    means are not known exactly but estimated from many independent draws: (their values in
+    the futures, their values in the draws); the draws' own error is added to the variance.
+    """
+    y = np.asarray(values, dtype=np.float64)
+    squeeze = y.ndim == 1
+    if squeeze:
+        y = y[:, None]
+    if pairs and y.shape[0] % 2:
+        raise LogicInputError("futures", "antithetic futures come in pairs: an even count")
+    y = _pair_mean(y, pairs)
+    n = y.shape[0]
+    if n < 2:
+        raise LogicInputError("futures", "at least two futures are needed")
+    parts: list[np.ndarray] = []
+    if controls is not None and controls.size:
+        if control_means is None:
+            raise LogicInputError("control_means", "controls need their known means")
+        parts.append(
+            _pair_mean(np.asarray(controls, dtype=np.float64), pairs) - np.asarray(control_means)
+        )
+    draws: np.ndarray | None = None
+    if sampled is not None and sampled[0].size:
+        draws = np.asarray(sampled[1], dtype=np.float64)
+        parts.append(_pair_mean(np.asarray(sampled[0], dtype=np.float64), pairs) - draws.mean(0))
+    extra = np.zeros(y.shape[1])
+    if parts:
+        c = np.concatenate(parts, axis=1)
+        centred = c - c.mean(axis=0)
+        beta = _least_squares(centred, y - y.mean(axis=0))
+        y = y - c @ beta
+        dof = n - 1 - c.shape[1]
+        if draws is not None:
+            # The draws' mean is itself an estimate: its error reaches the result by beta.
+            tail = beta[-draws.shape[1] :]
+            extra = (draws @ tail).var(axis=0) / draws.shape[0]
+    else:
+        dof = n - 1
+    mean = y.mean(axis=0)
+    se = np.sqrt(((y - mean) ** 2).sum(axis=0) / max(dof, 1) / n + extra)
+    return (mean[0], se[0]) if squeeze else (mean, se)
+
+
+def weight_factors(
+    futures: int, uncertainty: float, rng: np.random.Generator, *, pairs: bool = False
+) -> np.ndarray:
+    """Return raw-weight multipliers drawn uniformly within ±``uncertainty`` (0.2: ±20 %).
+
+    Shaped (futures, criteria). With ``pairs`` the second half mirrors the first
+    (1 + e and 1 - e), like the antithetic price paths.
+    """
+    if not 0.0 <= uncertainty < 1.0 or not math.isfinite(uncertainty):
+        raise LogicInputError("uncertainty", "weight uncertainty must be from 0 up to 1 (100 %)")
+    if pairs and futures % 2:
+        raise LogicInputError("futures", "antithetic futures come in pairs: an even count")
+    n = futures // 2 if pairs else futures
+    e = rng.uniform(-uncertainty, uncertainty, size=(n, len(REGISTRY)))
+    if pairs:
+        e = np.concatenate([e, -e])
+    return np.asarray(1.0 + e)
+
+
+def _checked(options: Sequence[OptionFacts], futures: Futures) -> np.ndarray:
+    """Return the futures' existence mask after checking the shapes."""
+    money = futures.money
+    if money.ndim != 2 or money.shape[1] != len(options):
+        raise LogicInputError("money", f"money must be (futures, {len(options)} options)")
+    if money.shape[0] < 2:
+        raise LogicInputError("money", "at least two futures are needed")
+    if not np.isfinite(money).all():
+        raise LogicInputError("money", "money values must be finite")
+    exists = np.ones(money.shape, dtype=bool) if futures.exists is None else futures.exists
+    if exists.shape != money.shape:
+        raise LogicInputError("exists", "exists must have the shape of money")
+    factors = futures.weight_factors
+    if factors is not None and (
+        factors.shape != (money.shape[0], len(REGISTRY)) or (factors < 0).any()
+    ):
+        raise LogicInputError("weight_factors", "one non-negative factor per future and criterion")
+    return np.asarray(exists, dtype=bool)
+
+
+def ranking_totals(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return the weighted totals (futures, options), the exclusions and the existence mask.
+
+    The totals are the ranking's: each criterion's score times its normalised weight. Scores
+    that do not read the best pay come from the registry once per option; pay is scored
+    against the best pay among the options on the table in each future.
+    """
+    exists = _checked(options, futures)
+    raw, excluded = ranking_inputs(options, prefs)
+    raw_row = np.array([raw[c.key] for c in REGISTRY])
+    if futures.weight_factors is None:
+        weights = np.broadcast_to(raw_row, (futures.count, len(REGISTRY)))
+    else:
+        weights = futures.weight_factors * raw_row
+    sums = weights.sum(axis=1, keepdims=True)
+    weights = np.divide(weights, sums, out=np.zeros(weights.shape), where=sums > 0)
+    money = futures.money.astype(np.float64)
+    best = np.where(exists, money, -np.inf).max(axis=1, keepdims=True)
+    context = ScoreContext(prefs=prefs, best_comp=0.0)
+    totals = np.zeros(money.shape)
+    for j, criterion in enumerate(REGISTRY):
+        if criterion.reads_best_comp:
+            if criterion.scores_of_pay is None:
+                raise LogicInputError(criterion.key, "no array scorer for a best-pay criterion")
+            totals += weights[:, j, None] * criterion.scores_of_pay(money, best)
+        else:
+            scores = np.array([criterion.score(o, context).score for o in options])
+            totals += weights[:, j, None] * scores[None, :]
+    return totals, np.array(excluded, dtype=bool), exists
+
+
+def _ordering(totals: np.ndarray, excluded: np.ndarray, exists: np.ndarray) -> np.ndarray:
+    """Return the sort value of each option in each future: higher ranks first.
+
+    Totals are 0..1, so lowering an excluded option by 2 puts it after every option that
+    meets the constraints, as the ranking does; an option off the table is -inf.
+    """
+    return np.where(exists, totals - 2.0 * excluded, -np.inf)
+
+
+def winners(options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures) -> np.ndarray:
+    """Return the index of the option ranking first in each future (``NO_OPTION``: none)."""
+    totals, excluded, exists = ranking_totals(options, prefs, futures)
+    return _first(_ordering(totals, excluded, exists), futures.money, options, exists)
+
+
+def _first(
+    order: np.ndarray, money: np.ndarray, options: Sequence[OptionFacts], exists: np.ndarray
+) -> np.ndarray:
+    """Return the first of each row by the ranking's order: total, then pay, then key."""
+    top = order.max(axis=1, keepdims=True)
+    tied = exists & (order == top)
+    paid = np.where(tied, money, -np.inf)
+    tied &= paid == paid.max(axis=1, keepdims=True)
+    by_key = np.argsort([o.key for o in options], kind="stable")
+    key_rank = np.empty(len(options), dtype=np.intp)
+    key_rank[by_key] = np.arange(len(options))
+    first_rank = np.where(tied, key_rank[None, :], len(options)).min(axis=1)
+    found = first_rank < len(options)
+    out = np.full(order.shape[0], NO_OPTION, dtype=np.intp)
+    out[found] = by_key[first_rank[found]]
+    return out
+
+
+def _one_hot(first: np.ndarray, options: int) -> np.ndarray:
+    """Return (futures, options + 1) indicators of each future's winner (last: none)."""
+    out = np.zeros((first.shape[0], options + 1))
+    out[np.arange(first.shape[0]), np.where(first == NO_OPTION, options, first)] = 1.0
+    return out
+
+
+def surrogate_winners(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the winners of a surrogate ranking, in the futures and in the feature sample.
+
+    The surrogate values each option's money by a least-squares fit on the features (the
+    share prices at a few dates); ranked like the real money, its winners follow the real
+    ones closely, and in the many cheap futures of the feature sample their shares are known
+    almost exactly: a control variate for the chances. The sample's futures take the
+    futures' rows of ``exists`` and weight factors in turn, so both follow one distribution.
+    """
+    features, sample = futures.features, futures.feature_sample
+    if features is None or sample is None:
+        raise LogicInputError("features", "the surrogate needs features and their sample")
+    if features.shape[0] != futures.count or sample.shape[1] != features.shape[1]:
+        raise LogicInputError("features", "one row of features per future, same columns")
+    design = np.column_stack([np.ones(futures.count), features])
+    coef = _least_squares(design, futures.money)
+    here = design @ coef
+    there = np.column_stack([np.ones(sample.shape[0]), sample]) @ coef
+    rows = np.arange(sample.shape[0]) % futures.count
+
+    def taken(values: np.ndarray | None) -> np.ndarray | None:
+        return None if values is None else values[rows]
+
+    near = Futures(money=here, exists=futures.exists, weight_factors=futures.weight_factors)
+    far = Futures(
+        money=there, exists=taken(futures.exists), weight_factors=taken(futures.weight_factors)
+    )
+    return winners(options, prefs, near), winners(options, prefs, far)
+
+
+def choice_chances(
+    options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
+) -> ChoiceResult:
+    """Return each option's chance of ranking first and the regret between the top two."""
+    totals, excluded, exists = ranking_totals(options, prefs, futures)
+    order = _ordering(totals, excluded, exists)
+    first = _first(order, futures.money, options, exists)
+    keys = tuple(o.key for o in options)
+    indicators = _one_hot(first, len(options))
+    sampled = None
+    if futures.features is not None and futures.feature_sample is not None:
+        here, there = surrogate_winners(options, prefs, futures)
+        sampled = (_one_hot(here, len(options))[:, :-1], _one_hot(there, len(options))[:, :-1])
+    means, ses = estimate_mean(
+        indicators,
+        pairs=futures.pairs,
+        controls=futures.controls,
+        control_means=futures.control_means,
+        sampled=sampled,
+    )
+    chances = {
+        k: Estimate(float(np.clip(means[i], 0.0, 1.0)), float(ses[i])) for i, k in enumerate(keys)
+    }
+    none = Estimate(float(np.clip(means[-1], 0.0, 1.0)), float(ses[-1]))
+    regret = None
+    if len(options) >= 2:
+        top, other = np.argsort(-means[:-1], kind="stable")[:2]
+        regret = _regret(options, prefs, futures, totals, order, int(top), int(other))
+    return ChoiceResult(keys, chances, none, regret, futures.count)
+
+
+def _regret(
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    futures: Futures,
+    totals: np.ndarray,
+    order: np.ndarray,
+    top: int,
+    other: int,
+) -> Regret:
+    """Return how often and by how much option ``other`` ranks ahead of ``top``."""
+    both = np.isfinite(order[:, top]) & np.isfinite(order[:, other])
+    # Ahead in the ranking's order: a higher sort value, or level with more pay.
+    ahead = both & (
+        (order[:, other] > order[:, top])
+        | ((order[:, other] == order[:, top]) & (futures.money[:, other] > futures.money[:, top]))
+    )
+    kw = {"pairs": futures.pairs}
+    on_table, on_table_se = estimate_mean(both.astype(np.float64), **kw)  # type: ignore[arg-type]
+    # The share among futures with both on the table: a ratio of two means.
+    share = float(ahead.sum() / both.sum()) if both.any() else 0.0
+    ratio_se = 0.0
+    if both.any():
+        _, ahead_se = estimate_mean(
+            (ahead.astype(np.float64) - share * both) / max(both.mean(), 1e-12),
+            **kw,  # type: ignore[arg-type]
+        )
+        ratio_se = float(ahead_se)
+    gap = (totals[:, other] - totals[:, top])[ahead]
+    points = 100.0 * gap
+    raw, _excluded = ranking_inputs(options, prefs)
+    money_gap: np.ndarray | None = None
+    comp_weight = np.array([raw.get(c.key, 0.0) if c.reads_best_comp else 0.0 for c in REGISTRY])
+    all_weights = np.array([raw[c.key] for c in REGISTRY])
+    if futures.weight_factors is not None:
+        comp_share = (futures.weight_factors * comp_weight).sum(1) / np.maximum(
+            (futures.weight_factors * all_weights).sum(1), 1e-300
+        )
+    else:
+        comp_share = np.full(futures.count, comp_weight.sum() / max(all_weights.sum(), 1e-300))
+    if comp_weight.sum() > 0 and points.size:
+        # A point of total is worth best_pay / w_comp of pay (ranking.money_value_of_weight).
+        best = np.where(np.isfinite(order), futures.money, -np.inf).max(axis=1)[ahead]
+        money_gap = gap / comp_share[ahead] * np.maximum(best, 0.0)
+
+    def pct(values: np.ndarray | None, q: float) -> float | None:
+        return float(np.percentile(values, q)) if values is not None and values.size else None
+
+    return Regret(
+        top_key=options[top].key,
+        other_key=options[other].key,
+        other_better=Estimate(share, ratio_se),
+        both_on_table=Estimate(float(on_table), float(on_table_se)),
+        points_median=pct(points, 50),
+        points_p90=pct(points, 90),
+        money_median=pct(money_gap, 50),
+        money_p90=pct(money_gap, 90),
+    )
+
+
+def certainty_equivalent(
+    values: np.ndarray, risk_aversion: float, *, pairs: bool = False
+) -> Estimate | None:
+    """Return the sure amount worth as much as the uncertain ``values`` to a risk-averse person.
+
+    Constant relative risk aversion ``g``: the amount whose utility equals the mean utility,
+    ``(mean W^(1-g))^(1/(1-g))`` (``exp(mean ln W)`` at g = 1); at g = 0 it is the mean.
+    None when a value is not positive (the utility is not defined there). The standard error
+    follows from the mean utility's by the delta method.
+    """
+    if not math.isfinite(risk_aversion) or risk_aversion < 0:
+        raise LogicInputError("risk_aversion", "risk aversion must be 0 or more")
+    w = np.asarray(values, dtype=np.float64)
+    if w.ndim != 1 or w.size < 2:
+        raise LogicInputError("values", "one value per future, at least two")
+    if risk_aversion == 0:
+        mean, se = estimate_mean(w, pairs=pairs)
+        return Estimate(float(mean), float(se))
+    if (w <= 0).any():
+        return None
+    scale = float(np.exp(np.log(w).mean()))  # keeps powers of large amounts in range
+    x = w / scale
+    if risk_aversion == 1:
+        m, m_se = estimate_mean(np.log(x), pairs=pairs)
+        ce = math.exp(float(m))
+        return Estimate(scale * ce, scale * ce * float(m_se))
+    power = 1.0 - risk_aversion
+    m, m_se = estimate_mean(x**power, pairs=pairs)
+    ce = float(m) ** (1.0 / power)
+    slope = abs(ce / (power * float(m)))
+    return Estimate(scale * ce, scale * slope * float(m_se))
+
+
+def largest_stock_share(stock_values: dict[str, float], total: float) -> tuple[str, float] | None:
+    """Return the stock holding the largest share of an option's value, and that share."""
+    if total <= 0 or not stock_values:
+        return None
+    name, value = max(stock_values.items(), key=lambda item: item[1])
+    return name, max(0.0, value) / total

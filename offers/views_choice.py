@@ -1,0 +1,47 @@
+"""The dashboard's chance of being the best choice: loaded after the page, kept per board."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET
+
+from accounts.charts import figure_json
+from offers.board import Board
+from offers.board_cache import board_derived, board_get
+from offers.charts import chance_of_best
+from offers.choice import (
+    CHOICE_FUTURES,
+    CHOICE_SEED,
+    board_choice,
+    pct,
+    regret_sentence,
+    share,
+)
+
+
+def chance_html(board: Board) -> str:
+    """Return the chance section rendered from the board alone."""
+    choice = board_choice(board, futures=CHOICE_FUTURES, seed=CHOICE_SEED)
+    context = {"choice": choice}
+    if choice is not None:
+        context.update(
+            {
+                "fig_chance": figure_json(chance_of_best(choice)),
+                "regret": regret_sentence(choice),
+                "rows": [
+                    (o, pct(o.chance), share(o.offer.probability), share(o.stock_share))
+                    for o in choice.options
+                ],
+                "correlation_pct": round(100 * choice.correlation),
+                "uncertainty_pct": round(100 * choice.weight_uncertainty),
+            }
+        )
+    return render_to_string("offers/partials/dashboard_chance.html", context)
+
+
+@require_GET
+def dashboard_chance(request: HttpRequest) -> HttpResponse:
+    """Show how often each option would be the right choice (htmx: the section only)."""
+    board = board_get(user=request.user)
+    return HttpResponse(board_derived(board, f"chance-html:{CHOICE_FUTURES}", chance_html))
