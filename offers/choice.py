@@ -17,7 +17,6 @@ import numpy as np
 from django.utils.translation import gettext as _
 
 from compensation.engine.futures import stock_values, window_futures
-from compensation.engine.window import percentile_prices
 from interviews.models import Debrief, Round
 from offers.board import Board, option_facts, ranking_prefs
 from offers.logic.choice import (
@@ -150,16 +149,13 @@ def board_choice(
     means, ses = estimate_mean(
         drawn.values, pairs=True, controls=drawn.controls, control_means=drawn.control_means
     )
-    months = 12 * basis.years
     options = []
     for i, ev in enumerate(evs):
         stocks = stock_values(
             ev.segments,
             window_start=basis.start,
             years=basis.years,
-            percentile_prices=[
-                percentile_prices(s.spec.stock, months, basis.percentile) for s in ev.segments
-            ],
+            prices=[basis.prices(s.spec.stock) for s in ev.segments],
         )
         gross = float(ev.yearly["total"].sum()) if ev.yearly is not None else 0.0
         largest = largest_stock_share(stocks, gross)

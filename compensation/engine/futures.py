@@ -203,12 +203,13 @@ def stock_values(
     *,
     window_start: datetime.date,
     years: int,
-    percentile_prices: Sequence[np.ndarray],
+    prices: Sequence[np.ndarray],
 ) -> dict[str, float]:
-    """Return an option's gross equity over the window per stock: its ticker ('' without one)."""
+    """Return an option's gross equity over the window per stock: its ticker ('' without one),
+    each segment valued on its month-end price path in ``prices`` (the basis's)."""
     out: dict[str, float] = {}
-    for segment, prices in zip(segments, percentile_prices, strict=True):
-        yearly = window_yearly([segment], window_start=window_start, years=years, prices=[prices])
+    for segment, path in zip(segments, prices, strict=True):
+        yearly = window_yearly([segment], window_start=window_start, years=years, prices=[path])
         name = segment.spec.stock.ticker or ""
         out[name] = out.get(name, 0.0) + float(yearly["equity"].sum())
     return out
