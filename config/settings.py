@@ -236,14 +236,14 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-# Static files: served by whitenoise under gunicorn; all local, no CDN. plotly.js comes from the
-# installed plotly package (config.staticfinders), the same version as the Python library.
+# Static files: served by whitenoise under gunicorn, gzip-compressed by collectstatic; all
+# local, no CDN. plotly.js is static/vendor's partial bundle of the
+# version the Python library bundles (accounts.charts.PLOTLY_JS; rebuilt by `make plotly`).
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "config.staticfinders.PlotlyFinder",
 ]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
