@@ -17,6 +17,8 @@ from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.email import email_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -180,6 +182,28 @@ AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 
+# Password reset by email (accounts.reset): at most PASSWORD_RESET_LIMIT requests for one email
+# address and PASSWORD_RESET_ADDRESS_LIMIT from one client address (accounts.client_ip, as the
+# log-in lock-out) in each AXES_COOLOFF_TIME window. A link works for PASSWORD_RESET_TIMEOUT.
+PASSWORD_RESET_LIMIT = envint("PASSWORD_RESET_LIMIT", "3")
+PASSWORD_RESET_ADDRESS_LIMIT = envint("PASSWORD_RESET_ADDRESS_LIMIT", "10")
+PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", "3600")
+
+# Email (password reset, reminders): EMAIL_URL (config.email: smtp+tls://user:pw@host:587,
+# smtps://, smtp://, console://, locmem://), or Django's EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
+# EMAIL_HOST_PASSWORD/EMAIL_USE_TLS; neither: each message is written to the console log.
+_email = email_settings(os.environ.get("EMAIL_URL", ""), host=os.environ.get("EMAIL_HOST", ""))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", os.environ.get("EMAIL_HOST", "localhost"))
+EMAIL_PORT = _email.get("EMAIL_PORT", envint("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", os.environ.get("EMAIL_HOST_USER", ""))
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", os.environ.get("EMAIL_HOST_PASSWORD", ""))
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", envbool("EMAIL_USE_TLS", "0"))
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Offerdesk <offerdesk@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 # Sessions: 30 minutes idle, 12 hours in all (see accounts.middleware.SessionTimeoutMiddleware).
 SESSION_IDLE_SECONDS = envint("SESSION_IDLE_SECONDS", "1800")
 SESSION_ABSOLUTE_SECONDS = envint("SESSION_ABSOLUTE_SECONDS", "43200")
@@ -282,6 +306,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # is no task or if the visibility timeout is not above every task's limit.
 TASK_TIME_LIMITS = {
     "accounts.tasks.trash_purge_task": (60, 90),
+    "accounts.tasks.password_reset_mail_task": (60, 90),
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
     "offers.tasks_export.export_comparison_task": (600, 660),
     "offers.tasks_export.export_files_purge_task": (300, 360),
