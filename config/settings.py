@@ -307,6 +307,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 TASK_TIME_LIMITS = {
     "accounts.tasks.trash_purge_task": (60, 90),
     "accounts.tasks.password_reset_mail_task": (60, 90),
+    "offers.tasks.reminders_send_task": (240, 300),
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
     "offers.tasks_export.export_comparison_task": (600, 660),
     "offers.tasks_export.export_files_purge_task": (300, 360),
@@ -350,6 +351,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Periodic jobs, sent by one `celery beat` process (`make beat`) to the workers. Both are cheap
 # and idempotent; CLEANUP_EVERY_SECONDS is lowered only by the tests that watch them run.
 CLEANUP_EVERY_SECONDS = envint("CLEANUP_EVERY_SECONDS", "3600")
+REMINDERS_EVERY_SECONDS = envint("REMINDERS_EVERY_SECONDS", "900")
 CELERY_BEAT_SCHEDULE = {
     # Trash entries older than 30 days (accounts.history.TRASH_DAYS) are deleted for good.
     "trash-purge": {
@@ -360,6 +362,11 @@ CELERY_BEAT_SCHEDULE = {
     "export-files-purge": {
         "task": "offers.tasks_export.export_files_purge_task",
         "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+    # Deadline and interview reminders by email (offers.reminders), each sent once.
+    "reminders-send": {
+        "task": "offers.tasks.reminders_send_task",
+        "schedule": float(REMINDERS_EVERY_SECONDS),
     },
 }
 

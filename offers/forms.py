@@ -307,6 +307,8 @@ class PreferencesForm(forms.ModelForm):
             "home_currency",
             "basis",
             "risk_percentile",
+            "reminders_email",
+            "reminder_days",
             *(c.weight_field for c in CRITERIA),
         ]
         formfield_callback = checked_formfield
