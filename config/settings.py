@@ -18,6 +18,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from config.email import email_settings
+from config.logformat import log_handlers
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -414,23 +415,14 @@ CACHES = cache_settings(CACHE_URL, os.environ.get("CACHE_KEY_PREFIX", "offerdesk
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "json": {"()": "config.logformat.JsonFormatter"},
-    },
-    # Every line passes the redaction: a calendar feed's token never reaches the log.
-    "filters": {"secret_paths": {"()": "config.redact.SecretPathFilter"}},
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": "json" if LOG_FORMAT == "json" else "text",
-            "filters": ["secret_paths"],
-        }
-    },
+    # Formatters, the token redaction and the console handler, shared with gunicorn and Celery.
+    **log_handlers(LOG_FORMAT),
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {
         # Request logs carry only paths; salary figures are never put in URLs.
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # A worker's task lines (received, succeeded, failed), through the root's handler.
+        "celery": {"level": "INFO"},
     },
 }
 
