@@ -9,7 +9,7 @@ PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve serve-local bench screenshots messages \
-	clean lock
+	clean lock plotly
 
 # From the hashed development lock: every package at its pinned version, each file checked
 # against the SHA-256 recorded in requirements-dev.lock (`make lock` rewrites both locks after a
@@ -87,6 +87,12 @@ serve-local: install
 
 bench: install
 	$(BIN)/python bench/bench_montecarlo.py
+
+# Rebuild static/vendor/plotly-<version>-offerdesk.min.js (plotly.js with the traces of
+# tools/plotly/traces.json alone) with npm, from tools/plotly's lock; after a new `plotly` pin,
+# set tools/plotly/package.json's plotly.js to the version it bundles first. Needs node and npm.
+plotly:
+	cd tools/plotly && npm ci --no-audit --no-fund && node build.mjs
 
 screenshots: install
 	$(BIN)/python tests/browser/take_screenshots.py

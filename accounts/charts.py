@@ -2,9 +2,10 @@
 
 Every chart of every app is a `plotly.graph_objects.Figure` made by `figure()`: plotly checks
 each property when the figure is built (a misspelt or invalid one raises ``ValueError``) and
-`figure_json()` writes it with plotly's own JSON encoder. The page draws it with the plotly.js
-bundled in the installed ``plotly`` package (`config.staticfinders.PlotlyFinder`), so the
-Python and JavaScript versions cannot drift.
+`figure_json()` writes it with plotly's own JSON encoder. The page draws it with Offerdesk's
+partial bundle of plotly.js (`PLOTLY_JS`: the traces of ``tools/plotly/traces.json`` alone,
+built by ``make plotly``), whose file name carries the plotly.js version the installed Python
+``plotly`` bundles: after a new ``plotly`` pin the old file is no longer found until rebuilt.
 
 Colours of text, grid lines and the figure's "ink" (markers drawn in the text colour) come
 from the page's CSS variables when `static/js/app.js` draws a chart, so charts follow the
@@ -21,9 +22,11 @@ from typing import Any
 
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseTraceType
+from plotly.offline import get_plotlyjs_version
 
-# The static path of plotly.js (served from the plotly package by config.staticfinders).
-PLOTLY_JS = "plotly/plotly.min.js"
+# The static path of plotly.js: static/vendor's partial bundle of the version the Python
+# library writes figures for (tools/plotly; 1.15 MB instead of the full 4.8 MB bundle).
+PLOTLY_JS = f"vendor/plotly-{get_plotlyjs_version()}-offerdesk.min.js"
 # Drawn in the page's text colour: app.js swaps this value for the CSS variable --chart-ink.
 INK = "#212529"
 # Below this width (CSS pixels) a chart uses its `layout.meta["narrow"]` overrides.

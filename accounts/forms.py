@@ -1,24 +1,75 @@
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from typing import Any
 
 from django import forms
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import HttpRequest
+from django.template import loader
 from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import StaleEditError
 
+logger = logging.getLogger(__name__)
+
+EMAIL_HELP = _("Only for a password reset and the reminders you ask for. Optional.")
+
 
 class SignUpForm(UserCreationForm):
-    """Sign up with a username and a password of at least 12 characters."""
+    """Sign up with a username, an optional email address and a password of 12+ characters."""
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username",)
+        fields = ("username", "email")
+        labels = {"email": _("Email address")}
+        help_texts = {"email": EMAIL_HELP}
+
+
+class EmailForm(forms.ModelForm):
+    """The account's email address (empty: no password reset by email, no reminders)."""
+
+    class Meta:
+        model = User
+        fields = ("email",)
+        labels = {"email": _("Email address")}
+        help_texts = {"email": EMAIL_HELP}
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, its message sent by a task once the request's transaction commits.
+
+    The page answers in the same time whether or not an account has the address (no SMTP
+    conversation inside the request when a worker runs), and a mail server that is down is
+    retried by the task instead of failing the page.
+    """
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        from accounts.tasks import password_reset_mail_task
+
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+
+        def send() -> None:
+            try:
+                password_reset_mail_task.delay(subject, body, to_email)
+            except Exception:  # no broker, or (tasks run at once) the mail server refused
+                logger.exception("password reset message not sent")
+
+        transaction.on_commit(send)
 
 
 class PasswordConfirmForm(forms.Form):

@@ -1,4 +1,4 @@
-"""Writes for accounts: deleting a user with everything they own; the calendar feed token."""
+"""Writes for accounts: deleting a user with everything they own; the calendar feed token; email."""
 
 from __future__ import annotations
 
@@ -83,3 +83,12 @@ def calendar_feed_off(*, user: AbstractBaseUser) -> bool:
     """Turn the user's calendar feed off; its link stops working. False if it was off."""
     deleted, _by_model = CalendarFeed.objects.filter(owner=user).delete()
     return bool(deleted)
+
+
+@transaction.atomic
+def account_email_set(*, user: AbstractBaseUser, email: str) -> AbstractBaseUser:
+    """Set the address password resets and reminders go to (empty: none)."""
+    user.email = get_user_model().objects.normalize_email(email.strip())  # type: ignore[attr-defined]
+    user.full_clean(exclude=["password"])
+    user.save(update_fields=["email"])
+    return user

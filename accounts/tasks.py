@@ -11,3 +11,11 @@ def trash_purge_task() -> int:
     from accounts.history import trash_purge
 
     return trash_purge()
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=3)
+def password_reset_mail_task(subject: str, body: str, to_email: str) -> int:
+    """Send a password reset message written by the request (retried if the server is down)."""
+    from django.core.mail import EmailMessage
+
+    return EmailMessage(subject, body, to=[to_email]).send()

@@ -12,9 +12,16 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.forms import CountedPasswordChangeForm, PasswordConfirmForm, SignUpForm
+from accounts.forms import (
+    CountedPasswordChangeForm,
+    EmailForm,
+    PasswordConfirmForm,
+    QueuedPasswordResetForm,
+    SignUpForm,
+)
 from accounts.reauth import mark_reauthenticated, reauth_required
-from accounts.services import account_delete
+from accounts.reset import Refusal, reset_request_count, window_seconds
+from accounts.services import account_delete, account_email_set
 
 
 @login_not_required
@@ -85,3 +92,37 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your account and all of its data were deleted."))
         return redirect("login")
     return render(request, "registration/delete_account.html")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Ask for a reset link by email address; the same answer whether or not an account has it."""
+
+    form_class = QueuedPasswordResetForm
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def form_valid(self, form: QueuedPasswordResetForm) -> HttpResponse:  # type: ignore[override]
+        refusal = reset_request_count(self.request, form.cleaned_data["email"])
+        if refusal is Refusal.ADDRESS:
+            minutes = window_seconds() // 60
+            return render(
+                self.request,
+                "registration/password_reset_limited.html",
+                {"minutes": minutes},
+                status=429,
+            )
+        if refusal is Refusal.EMAIL:
+            return redirect(self.get_success_url())  # as if sent: says nothing of the account
+        return super().form_valid(form)
+
+
+@reauth_required
+@require_http_methods(["GET", "POST"])
+def email_change(request: HttpRequest) -> HttpResponse:
+    """Set the account's email address, after a fresh password check."""
+    form = EmailForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        account_email_set(user=request.user, email=form.cleaned_data["email"])
+        messages.success(request, _("Your email address was saved."))
+        return redirect("email_change")
+    return render(request, "registration/email_form.html", {"form": form})

@@ -1,7 +1,14 @@
+"""Admin pages for companies, bands, packages and reference data: view-only.
+
+`compensation.services` is their one writer (package versions and revisions, a band's or a
+package's company visible to its owner): the app edits them, the admin only shows them.
+"""
+
 from __future__ import annotations
 
 from django.contrib import admin
 
+from accounts.admin import ViewOnlyAdmin, ViewOnlyInline
 from compensation.models import (
     Band,
     Company,
@@ -15,13 +22,12 @@ from compensation.models import (
 )
 
 
-class LevelInline(admin.TabularInline):
+class LevelInline(ViewOnlyInline, admin.TabularInline):
     model = Level
-    extra = 0
 
 
 @admin.register(Company)
-class CompanyAdmin(admin.ModelAdmin):
+class CompanyAdmin(ViewOnlyAdmin):
     list_display = ("name", "ticker", "owner", "currency", "share_price", "is_private")
     list_filter = ("is_private", "currency")
     search_fields = ("name", "ticker")
@@ -29,7 +35,7 @@ class CompanyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Level)
-class LevelAdmin(admin.ModelAdmin):
+class LevelAdmin(ViewOnlyAdmin):
     list_display = ("company", "code", "order", "title", "equivalence")
     list_filter = ("equivalence",)
     search_fields = ("company__name", "code", "title")
@@ -37,7 +43,7 @@ class LevelAdmin(admin.ModelAdmin):
 
 
 @admin.register(Band)
-class BandAdmin(admin.ModelAdmin):
+class BandAdmin(ViewOnlyAdmin):
     list_display = ("level", "owner", "currency", "base_min", "base_mid", "base_max", "as_of")
     list_filter = ("currency",)
     search_fields = ("level__company__name", "level__code", "source")
@@ -45,34 +51,31 @@ class BandAdmin(admin.ModelAdmin):
 
 
 @admin.register(LocationPreset)
-class LocationPresetAdmin(admin.ModelAdmin):
+class LocationPresetAdmin(ViewOnlyAdmin):
     list_display = ("name", "owner", "currency", "effective_tax_pct", "cost_of_living_index")
     search_fields = ("name",)
 
 
 @admin.register(FxRate)
-class FxRateAdmin(admin.ModelAdmin):
+class FxRateAdmin(ViewOnlyAdmin):
     list_display = ("currency", "to_currency", "rate", "as_of", "owner")
     list_filter = ("currency", "to_currency")
 
 
-class SignOnInline(admin.TabularInline):
+class SignOnInline(ViewOnlyInline, admin.TabularInline):
     model = SignOn
-    extra = 0
 
 
-class EquityGrantInline(admin.StackedInline):
+class EquityGrantInline(ViewOnlyInline, admin.StackedInline):
     model = EquityGrant
-    extra = 0
 
 
-class RefresherInline(admin.StackedInline):
+class RefresherInline(ViewOnlyInline, admin.StackedInline):
     model = Refresher
-    extra = 0
 
 
 @admin.register(Package)
-class PackageAdmin(admin.ModelAdmin):
+class PackageAdmin(ViewOnlyAdmin):
     list_display = ("name", "owner", "company", "level", "currency", "base", "start_date")
     search_fields = ("name", "company__name")
     list_select_related = ("owner", "company", "level__company")

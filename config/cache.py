@@ -34,6 +34,7 @@ __all__ = [
     "cache_add",
     "cache_get",
     "cache_get_many",
+    "cache_incr",
     "cache_set",
     "cache_up",
     "reset",
@@ -120,3 +121,14 @@ def cache_set(key: str, value: Any, *, timeout: float | None) -> bool:
 def cache_add(key: str, value: Any, *, timeout: float | None) -> bool:
     """Store a value unless the key exists; return True if it was stored."""
     return bool(_guarded(lambda: cache.add(key, value, timeout=timeout), False))
+
+
+def cache_incr(key: str, *, timeout: float | None) -> int | None:
+    """Add one to a counter that starts at 0 and lives `timeout` seconds; None if unreachable."""
+
+    def incr() -> int:
+        cache.add(key, 0, timeout=timeout)
+        return int(cache.incr(key))
+
+    result = _guarded(incr, None)
+    return None if result is None else int(result)

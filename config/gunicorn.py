@@ -9,26 +9,76 @@ command line overrides any of these.
 from __future__ import annotations
 
 import gc
+import os
+import traceback
 from typing import Any
 
 from gunicorn.glogging import Logger
 
+from config.logformat import log_handlers
 from config.redact import secret_paths_redact
 
 
 class RedactingLogger(Logger):
-    """gunicorn's logger, with calendar feed tokens taken out of the access log's fields.
+    """gunicorn's logger: its access log is one line a request, in the format of every log.
 
-    The access log is off unless asked for (`--access-logfile -`); on, it writes the request
-    line, path and referer, where a feed's URL is its only key (config/redact.py).
+    A line holds the method, the path without its query string, with any calendar feed or
+    password reset token redacted (config/redact.py), the status, the bytes sent and the time
+    taken; no referer, user agent, address or query string, where tokens and search terms go.
+    With LOG_FORMAT=json the fields are also under "http".
     """
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         atoms = super().atoms(resp, req, environ, request_time)
         return {k: secret_paths_redact(v) if isinstance(v, str) else v for k, v in atoms.items()}
 
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if not self.access_log_enabled:
+            return
+        atoms = self.atoms(resp, req, environ, request_time)
+        http = {
+            "method": atoms["m"],
+            "path": atoms["U"],  # PATH_INFO: the query string is not part of it
+            "status": int(atoms["s"]) if str(atoms["s"]).isdigit() else atoms["s"],
+            "bytes": atoms["B"] if isinstance(atoms["B"], int) else 0,
+            "duration_ms": int(atoms["M"]),
+        }
+        try:
+            self.access_log.info(
+                "%s %s %s %s B %s ms",
+                http["method"],
+                http["path"],
+                http["status"],
+                http["bytes"],
+                http["duration_ms"],
+                extra={"http": http},
+            )
+        except Exception:
+            self.error(traceback.format_exc())
+
 
 logger_class = RedactingLogger
+# gunicorn's own lines (gunicorn.error) and its access log (gunicorn.access) through the same
+# formatter, redaction and LOG_FORMAT as Django's and Celery's (config/logformat.py).
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    **log_handlers(os.environ.get("LOG_FORMAT", "text")),
+    "root": {"level": "WARNING", "handlers": ["console"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["console"], "propagate": False},
+        "gunicorn.access": {
+            "level": "INFO",
+            "handlers": ["access_console"],
+            "propagate": False,
+        },
+    },
+}
+logconfig_dict["handlers"] = {
+    **logconfig_dict["handlers"],
+    # Access lines to standard output, gunicorn's and the app's messages to standard error.
+    "access_console": {**logconfig_dict["handlers"]["console"], "stream": "ext://sys.stdout"},
+}
 workers = 2
 threads = 4
 keepalive = 30  # browsers keep a connection open between clicks

@@ -1,7 +1,8 @@
 """Secrets that travel in URLs, and their removal from what is logged or reported.
 
-A calendar feed's URL (`/interviews/calendar/feed/<token>.ics`) is its only key: no log line
-(Django's, gunicorn's access log) and no error report (config/sentry.py) may hold it.
+A calendar feed's URL (`/interviews/calendar/feed/<token>.ics`) is its only key, and a password
+reset link (`/accounts/password/reset/<uid>/<token>/`) opens an account: no log line (Django's,
+gunicorn's access log, Celery's) and no error report (config/sentry.py) may hold either token.
 """
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ from __future__ import annotations
 import logging
 import re
 
-SECRET_PATHS = re.compile(r"(/calendar/feed/)[^/?#\s\"']+")
+SECRET_PATHS = re.compile(r"(/calendar/feed/|/password/reset/[^/?#\s\"']+/)[^/?#\s\"']+")
 REDACTED = "[redacted]"
 
 
 def secret_paths_redact(text: str) -> str:
-    """Return text with every calendar feed token replaced by "[redacted]"."""
+    """Return text with every calendar feed and password reset token replaced by "[redacted]"."""
     return SECRET_PATHS.sub(r"\1" + REDACTED, text)
 
 

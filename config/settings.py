@@ -17,6 +17,9 @@ from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from config.email import email_settings
+from config.logformat import log_handlers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -180,6 +183,28 @@ AXES_CLIENT_IP_CALLABLE = "accounts.client_ip.client_ip"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 
+# Password reset by email (accounts.reset): at most PASSWORD_RESET_LIMIT requests for one email
+# address and PASSWORD_RESET_ADDRESS_LIMIT from one client address (accounts.client_ip, as the
+# log-in lock-out) in each AXES_COOLOFF_TIME window. A link works for PASSWORD_RESET_TIMEOUT.
+PASSWORD_RESET_LIMIT = envint("PASSWORD_RESET_LIMIT", "3")
+PASSWORD_RESET_ADDRESS_LIMIT = envint("PASSWORD_RESET_ADDRESS_LIMIT", "10")
+PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", "3600")
+
+# Email (password reset, reminders): EMAIL_URL (config.email: smtp+tls://user:pw@host:587,
+# smtps://, smtp://, console://, locmem://), or Django's EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
+# EMAIL_HOST_PASSWORD/EMAIL_USE_TLS; neither: each message is written to the console log.
+_email = email_settings(os.environ.get("EMAIL_URL", ""), host=os.environ.get("EMAIL_HOST", ""))
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST", os.environ.get("EMAIL_HOST", "localhost"))
+EMAIL_PORT = _email.get("EMAIL_PORT", envint("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", os.environ.get("EMAIL_HOST_USER", ""))
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", os.environ.get("EMAIL_HOST_PASSWORD", ""))
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", envbool("EMAIL_USE_TLS", "0"))
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Offerdesk <offerdesk@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 # Sessions: 30 minutes idle, 12 hours in all (see accounts.middleware.SessionTimeoutMiddleware).
 SESSION_IDLE_SECONDS = envint("SESSION_IDLE_SECONDS", "1800")
 SESSION_ABSOLUTE_SECONDS = envint("SESSION_ABSOLUTE_SECONDS", "43200")
@@ -236,14 +261,14 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
-# Static files: served by whitenoise under gunicorn; all local, no CDN. plotly.js comes from the
-# installed plotly package (config.staticfinders), the same version as the Python library.
+# Static files: served by whitenoise under gunicorn, gzip-compressed by collectstatic; all
+# local, no CDN. plotly.js is static/vendor's partial bundle of the
+# version the Python library bundles (accounts.charts.PLOTLY_JS; rebuilt by `make plotly`).
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "config.staticfinders.PlotlyFinder",
 ]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
@@ -282,6 +307,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # is no task or if the visibility timeout is not above every task's limit.
 TASK_TIME_LIMITS = {
     "accounts.tasks.trash_purge_task": (60, 90),
+    "accounts.tasks.password_reset_mail_task": (60, 90),
+    "offers.tasks.reminders_send_task": (240, 300),
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
     "offers.tasks_export.export_comparison_task": (600, 660),
     "offers.tasks_export.export_files_purge_task": (300, 360),
@@ -325,6 +352,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Periodic jobs, sent by one `celery beat` process (`make beat`) to the workers. Both are cheap
 # and idempotent; CLEANUP_EVERY_SECONDS is lowered only by the tests that watch them run.
 CLEANUP_EVERY_SECONDS = envint("CLEANUP_EVERY_SECONDS", "3600")
+REMINDERS_EVERY_SECONDS = envint("REMINDERS_EVERY_SECONDS", "900")
 CELERY_BEAT_SCHEDULE = {
     # Trash entries older than 30 days (accounts.history.TRASH_DAYS) are deleted for good.
     "trash-purge": {
@@ -335,6 +363,11 @@ CELERY_BEAT_SCHEDULE = {
     "export-files-purge": {
         "task": "offers.tasks_export.export_files_purge_task",
         "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+    # Deadline and interview reminders by email (offers.reminders), each sent once.
+    "reminders-send": {
+        "task": "offers.tasks.reminders_send_task",
+        "schedule": float(REMINDERS_EVERY_SECONDS),
     },
 }
 
@@ -382,23 +415,14 @@ CACHES = cache_settings(CACHE_URL, os.environ.get("CACHE_KEY_PREFIX", "offerdesk
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-        "json": {"()": "config.logformat.JsonFormatter"},
-    },
-    # Every line passes the redaction: a calendar feed's token never reaches the log.
-    "filters": {"secret_paths": {"()": "config.redact.SecretPathFilter"}},
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": "json" if LOG_FORMAT == "json" else "text",
-            "filters": ["secret_paths"],
-        }
-    },
+    # Formatters, the token redaction and the console handler, shared with gunicorn and Celery.
+    **log_handlers(LOG_FORMAT),
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
     "loggers": {
         # Request logs carry only paths; salary figures are never put in URLs.
         "django.request": {"handlers": ["console"], "level": "ERROR", "propagate": False},
+        # A worker's task lines (received, succeeded, failed), through the root's handler.
+        "celery": {"level": "INFO"},
     },
 }
 

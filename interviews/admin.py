@@ -1,29 +1,30 @@
+"""Admin pages for processes, rounds, debriefs and team matches: view-only.
+
+`interviews.services` is their one writer (revisions, the stage history, the owner's own
+companies and levels): the app edits them, the admin only shows them.
+"""
+
 from __future__ import annotations
 
 from django.contrib import admin
 
+from accounts.admin import ViewOnlyAdmin, ViewOnlyInline
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 
 
-class StageChangeInline(admin.TabularInline):
+class StageChangeInline(ViewOnlyInline, admin.TabularInline):
     model = StageChange
-    extra = 0
-    can_delete = False  # the stage history is append-only
     readonly_fields = ("stage", "changed_on", "note", "created_at")
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
 
-
-class RoundInline(admin.TabularInline):
+class RoundInline(ViewOnlyInline, admin.TabularInline):
     model = Round
-    extra = 0
     fields = ("order", "kind", "scheduled_at", "timezone", "signal")
     show_change_link = True
 
 
 @admin.register(Process)
-class ProcessAdmin(admin.ModelAdmin):
+class ProcessAdmin(ViewOnlyAdmin):
     list_display = ("company", "role", "owner", "stage", "priority", "deadline")
     list_filter = ("stage", "source")
     search_fields = ("company__name", "role", "team")
@@ -31,13 +32,12 @@ class ProcessAdmin(admin.ModelAdmin):
     inlines = [StageChangeInline, RoundInline]
 
 
-class QuestionInline(admin.TabularInline):
+class QuestionInline(ViewOnlyInline, admin.TabularInline):
     model = Question
-    extra = 0
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ViewOnlyAdmin):
     list_display = ("process", "order", "kind", "scheduled_at", "timezone", "signal")
     list_filter = ("kind", "signal")
     raw_id_fields = ("owner", "process")
@@ -45,12 +45,12 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Debrief)
-class DebriefAdmin(admin.ModelAdmin):
+class DebriefAdmin(ViewOnlyAdmin):
     list_display = ("process", "decision", "level_decided")
     raw_id_fields = ("owner", "process", "level_decided")
 
 
 @admin.register(TeamMatch)
-class TeamMatchAdmin(admin.ModelAdmin):
+class TeamMatchAdmin(ViewOnlyAdmin):
     list_display = ("team", "manager", "process", "status", "time_zone")
     raw_id_fields = ("owner", "process")

@@ -1,8 +1,9 @@
 """Admin pages for the offers models: for an operator to look, not to edit.
 
 Writes to offers, preferences and scenarios go through `offers.services` (revisions, optimistic
-locking, the 30-day trash), which the admin's forms would bypass; so these pages are view-only.
-Export jobs may be deleted (their files go with the periodic clean-up).
+locking, the 30-day trash), which the admin's forms would bypass; so these pages are view-only
+(`accounts.admin.ViewOnlyAdmin`). Export jobs may be deleted (their files go with the periodic
+clean-up).
 """
 
 from __future__ import annotations
@@ -12,35 +13,15 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from accounts.admin import ViewOnlyAdmin, ViewOnlyInline
 from offers.models import ExportJob, NegotiationEntry, Offer, Preferences, Scenario
 
 
-class ViewOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ScenarioInline(admin.TabularInline):
+class ScenarioInline(ViewOnlyInline, admin.TabularInline):
     model = Scenario
-    extra = 0
     fields = ("name", "mc_status", "updated_at")
     readonly_fields = fields
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Offer)

@@ -311,6 +311,8 @@ class PreferencesForm(forms.ModelForm):
             "market_correlation",
             "uncertainty_of_weights",
             "risk_aversion",
+            "reminders_email",
+            "reminder_days",
             *(c.weight_field for c in CRITERIA),
         ]
         formfield_callback = checked_formfield

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import JobStatus
@@ -331,6 +331,20 @@ class Preferences(models.Model):
     )
     # weight_<key> for every ranking criterion, defined here like the ratings above.
     locals().update(weight_fields())
+    reminders_email = models.BooleanField(
+        _("email me reminders"),
+        default=False,
+        help_text=_(
+            "A message the day before an interview round, and when an offer's decision "
+            "deadline comes near (sent once each, to your account's email address)."
+        ),
+    )
+    reminder_days = models.PositiveSmallIntegerField(
+        _("days before a deadline"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text=_("Remind me of an offer's decision deadline this many days ahead."),
+    )
     version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
@@ -721,3 +735,48 @@ class NegotiationEntry(models.Model):
             errors["revised_deadline"] = _("A new deadline comes after the ask.")
         if errors:
             raise ValidationError(errors)
+
+
+class ReminderSent(models.Model):
+    """A reminder emailed (or being emailed) once: an offer's deadline or an interview round.
+
+    `due` is the deadline day or the round's start it was about: when either moves, the new
+    date gets its own reminder. The unique constraints make the sender's claim a single insert.
+    """
+
+    class Kind(models.TextChoices):
+        DEADLINE = "deadline", _("Offer deadline")
+        ROUND = "round", _("Interview round")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reminders_sent"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    offer = models.ForeignKey(Offer, null=True, blank=True, on_delete=models.CASCADE)
+    round = models.ForeignKey("interviews.Round", null=True, blank=True, on_delete=models.CASCADE)
+    due = models.DateTimeField()
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["offer", "due"],
+                condition=models.Q(kind="deadline"),
+                name="reminder_once_per_offer_deadline",
+            ),
+            models.UniqueConstraint(
+                fields=["round", "due"],
+                condition=models.Q(kind="round"),
+                name="reminder_once_per_round_start",
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="deadline", offer__isnull=False, round__isnull=True)
+                    | models.Q(kind="round", round__isnull=False, offer__isnull=True)
+                ),
+                name="reminder_is_about_one_thing",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} reminder for {self.due:%Y-%m-%d %H:%M}"

@@ -69,3 +69,11 @@ def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  
 
 # Celery's autodiscovery imports `tasks` modules only: register the export task here too.
 from offers.tasks_export import export_comparison_task, export_files_purge_task  # noqa: E402, F401
+
+
+@shared_task(acks_late=True)
+def reminders_send_task() -> int:
+    """Email the deadline and interview reminders that are due; each is sent once."""
+    from offers.reminders import reminders_send
+
+    return reminders_send()

@@ -15,7 +15,19 @@ from typing import Any
 from django.urls import URLPattern, URLResolver, get_resolver
 
 # Open to anonymous users on purpose.
-PUBLIC = {"login", "signup", "healthz", "set_language", "logout", "interviews:calendar_feed"}
+PUBLIC = {
+    "login",
+    "signup",
+    "healthz",
+    "set_language",
+    "logout",
+    "interviews:calendar_feed",
+    # A forgotten password: asked for while logged out (the link's token is its key).
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+}
 # Namespaces with their own access rules (Django admin: staff only, tested by Django).
 SKIPPED_NAMESPACES = {"admin"}
 APPS = ("accounts", "compensation", "interviews", "offers")

@@ -1,13 +1,17 @@
-"""``{{ fig|plotly_json_script:"fig-id" }}``: a plotly figure handed to the page as JSON data."""
+"""``{{ fig|plotly_json_script:"fig-id" }}``: a plotly figure handed to the page as JSON data.
+
+``{% plotly_js_src %}``: the URL of the plotly.js bundle that app.js loads to draw it.
+"""
 
 from __future__ import annotations
 
 from django import template
+from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from plotly.basedatatypes import BaseFigure
 
-from accounts.charts import figure_json
+from accounts.charts import PLOTLY_JS, figure_json
 
 register = template.Library()
 
@@ -27,3 +31,9 @@ def plotly_json_script(value: BaseFigure | str, element_id: str) -> SafeString:
         element_id,
         mark_safe(text.translate(_ESCAPES)),  # noqa: S308 - JSON with <, > and & escaped
     )
+
+
+@register.simple_tag
+def plotly_js_src() -> str:
+    """Return the static URL of the plotly.js bundle (`accounts.charts.PLOTLY_JS`)."""
+    return static(PLOTLY_JS)

@@ -124,13 +124,15 @@ SECTIONS: tuple[Section, ...] = (
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
-# rows above), export and restore jobs, one-time form tokens and the calendar feed's token.
+# rows above), export and restore jobs, one-time form tokens, the calendar feed's token and
+# which reminders were emailed (a restored deadline still to come is reminded again).
 NOT_BACKED_UP = (
     "accounts.Revision",
     "accounts.FormToken",
     "accounts.RestoreJob",
     "accounts.CalendarFeed",
     "offers.ExportJob",
+    "offers.ReminderSent",
 )
 # Links into the history (not in a backup): a restored log entry keeps its offer versions
 # before and after, without the history entries they pointed to.

@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 from django.template import Context, Template
+from plotly.offline import get_plotlyjs_version
 
 from accounts.charts import PLOTLY_JS, figure, figure_json, phone_title
 
@@ -94,5 +95,5 @@ def test_phone_title_wraps_words_and_makes_room_for_them():
     assert long_top > short_top and long["pad"]["t"] > short["pad"]["t"]
 
 
-def test_plotly_js_path_is_the_package_file():
-    assert PLOTLY_JS == "plotly/plotly.min.js"
+def test_plotly_js_path_names_the_version_the_python_library_bundles():
+    assert f"vendor/plotly-{get_plotlyjs_version()}-offerdesk.min.js" == PLOTLY_JS

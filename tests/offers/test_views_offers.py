@@ -178,6 +178,7 @@ def test_preferences_save_and_bad_timezone(client_alice, alice):
         "basis": "gross",
         "risk_percentile": "50",
         "relocation_ok": "on",
+        "reminder_days": "3",
         **{c.weight_field: "1" for c in CRITERIA},
     }
     assert client_alice.post(url, data).status_code == 302

@@ -152,6 +152,7 @@ PREFS = {
     "home_currency": "USD",
     "basis": "gross",
     "risk_percentile": "50",
+    "reminder_days": "3",
     **{c.weight_field: str(c.default_weight) for c in CRITERIA},
 }
 
