@@ -21,7 +21,7 @@ from config.health import worker_missing
 from offers.board_cache import board_get
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.backup import BackupError, backup_bytes
-from offers.export.comparison import comparison_build
+from offers.export.comparison import SCHEMA_VERSION, comparison_build
 from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
 from offers.export.job_queue import backup_import_start, export_job_create
@@ -66,6 +66,8 @@ def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
         "large": export_is_large(user=request.user),
         "large_options": LARGE_OPTIONS,
         "large_rounds": LARGE_ROUNDS,
+        # The JSON document's version, from where the writer defines it.
+        "schema_version": SCHEMA_VERSION,
     }
     context.update(extra)
     return context
