@@ -23,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.dates import date_refusal
 from accounts.services import account_delete
@@ -344,6 +345,23 @@ def _mc_result_problem(result: Any) -> str:
     return ""
 
 
+def _mc_stopped(scenario: Scenario) -> None:
+    """Restore a Monte Carlo run that was queued or running when backed up as failed.
+
+    No task will ever run it (its message, if any, was for the row the backup was made
+    from), so it would stay "Running" for good; failed, its page says why and offers to run
+    it again. A restored row takes no task id: only a task published for it may claim it.
+    """
+    scenario.mc_task_id = ""
+    if scenario.mc_status in (Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING):
+        scenario.mc_status = Scenario.McStatus.FAILED
+        scenario.mc_progress = 0
+        scenario.mc_result = None
+        scenario.mc_error = _(
+            "it was still running when the backup was made, so it was not restored; run it again."
+        )[:300]
+
+
 class _Restore:
     """Check a parsed backup and turn it into unsaved model instances."""
 
@@ -531,6 +549,8 @@ class _Restore:
                 self.error(f"{where}.bonus_cutoff_day", "give both the cut-off month and day")
             else:
                 self.engine_check(where, obj, bonus_cycle_of, "bonus_cycle")
+        if isinstance(obj, Scenario):
+            _mc_stopped(obj)
         if isinstance(obj, Scenario) and obj.mc_result is not None:
             problem = _mc_result_problem(obj.mc_result)
             if problem:
@@ -730,7 +750,15 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
         raise BackupError(["file: nested too deeply to be a backup"]) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BackupError([f'file: not an Offerdesk backup (no "format": "{FORMAT}")'])
-    if doc.get("schema_version") != BACKUP_VERSION:
+    version = doc.get("schema_version")
+    if type(version) is not int:  # JSON's true is a Python int (True == 1): refused too
+        raise BackupError(
+            [
+                f"schema_version: expected the whole number {BACKUP_VERSION}, "
+                f"got {_describe(version)}"
+            ]
+        )
+    if version != BACKUP_VERSION:
         raise BackupError(
             [
                 f"schema_version: this version reads version {BACKUP_VERSION}, "
