@@ -43,7 +43,8 @@ from compensation.models import (
     VestingFields,
     currency_validator,
 )
-from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
+from compensation.selectors import bonus_cycle_of, rows_terms, schedule_of, sign_on_of
+from compensation.services import ChildValidationError, package_rows_build
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.board_cache import board_changed
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
@@ -679,6 +680,58 @@ class _Restore:
             return
         self.error(where, f"level {level.code} is not on {company.name}'s ladder")
 
+    def packages_through_terms(self) -> None:
+        """Rebuild each package and its children from their terms, as the writer builds them.
+
+        The package's terms (`rows_terms`, the reader's) go through the writer's own
+        constructor (`package_rows_build`): its fields, checks and messages. The package row
+        is filled in place (offers refer to it); its children are the constructor's rows, in
+        the file's order, in place of the ones read.
+        """
+        children: dict[str, dict[int, list[int]]] = {
+            key: {} for key in ("sign_ons", "grants", "refreshers")
+        }
+        by_row = {id(p): local for local, p in self.objects["packages"].items()}
+        for key, rows in children.items():
+            for local, child in self.objects[key].items():
+                rows.setdefault(by_row[id(child.package)], []).append(local)  # type: ignore[attr-defined]
+        for local, package in self.objects["packages"].items():
+            mine = {key: rows.get(local, []) for key, rows in children.items()}
+            terms = rows_terms(
+                package,  # type: ignore[arg-type]
+                *(
+                    [self.objects[key][i] for i in mine[key]]  # type: ignore[misc]
+                    for key in ("sign_ons", "grants", "refreshers")
+                ),
+            )
+            identity = {f: getattr(package, f) for f in ("name", "company", "is_current_job")}
+            try:
+                built = package_rows_build(
+                    user=self.user,
+                    terms=terms,
+                    identity=identity,
+                    package=package,  # type: ignore[arg-type]
+                    # The inserts meet the check constraints, in the restore's transaction.
+                    constraints=False,
+                )
+            except ChildValidationError as exc:
+                key = {SignOn: "sign_ons", EquityGrant: "grants", Refresher: "refreshers"}[
+                    exc.model  # type: ignore[index]
+                ]
+                self._errors_at(self.where(key, mine[key][exc.index]), exc)
+                continue
+            except ValidationError as exc:
+                self._errors_at(self.where("packages", local), exc)
+                continue
+            for key in ("sign_ons", "grants", "refreshers"):
+                for i, row in zip(mine[key], getattr(built, key), strict=True):
+                    self.objects[key][i] = row
+
+    def _errors_at(self, where: str, exc: ValidationError) -> None:
+        for field_name, messages in exc.message_dict.items():
+            at = where if field_name == NON_FIELD_ERRORS else f"{where}.{field_name}"
+            self.error(at, " ".join(messages))
+
     def cross_checks(self) -> None:
         user = self.user
         self.unique(
@@ -830,6 +883,8 @@ def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
         obj = restore.record("preferences", Preferences, {}, prefs)
         if obj is not None:
             restore.objects["preferences"][1] = obj
+    if not restore.errors:
+        restore.packages_through_terms()
     if not restore.errors:
         restore.cross_checks()
     if restore.errors:

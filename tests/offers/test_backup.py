@@ -62,7 +62,8 @@ def test_private_companies_and_levels_are_copied(alice, bob):
     OfferFactory(owner=alice, package=PackageFactory(owner=alice, company=company, level=level))
     seed_reference()
     shared = Level.objects.get(company__name="Meta", code="E5")
-    OfferFactory(owner=alice, level=shared)
+    # A level on its own company's ladder, as the package writer (and so a restore) requires.
+    OfferFactory(owner=alice, company=shared.company, level=shared)
     doc = backup_build(user=alice)
     assert doc["levels"] == [
         {
