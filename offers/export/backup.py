@@ -364,10 +364,15 @@ def _mc_stopped(scenario: Scenario) -> None:
 
 
 class _Restore:
-    """Check a parsed backup and turn it into unsaved model instances."""
+    """Check a parsed backup and turn it into unsaved model instances.
 
-    def __init__(self, user: AbstractBaseUser) -> None:
+    ``replace``: the user's own data is deleted before the rows are written, so the file is
+    checked against an empty account (a company of the same name is no conflict).
+    """
+
+    def __init__(self, user: AbstractBaseUser, replace: bool = False) -> None:
         self.user = user
+        self.replace = replace
         self.errors: list[str] = []
         self.objects: dict[str, dict[int, models.Model]] = {}
         self.positions: dict[str, dict[int, int]] = {}
@@ -665,7 +670,12 @@ class _Restore:
                 shown = ", ".join(f"{f}={getattr(obj, f)}" for f in fields)
                 where = self.where(section, local)
                 if key in existing:
-                    self.error(where, f"you already have a {singular(section)} with {shown}")
+                    self.error(
+                        where,
+                        f"you already have a {singular(section)} with {shown}; to restore "
+                        "this backup in place of your data, choose “Replace my data with "
+                        "this backup”",
+                    )
                 else:
                     self.error(where, f"another {singular(section)} in the file has {shown}")
             seen.add(key)
@@ -734,19 +744,20 @@ class _Restore:
 
     def cross_checks(self) -> None:
         user = self.user
-        self.unique(
-            "companies", ("name",), set(Company.objects.filter(owner=user).values_list("name"))
-        )
+
+        def existing(model: type[models.Model], *fields: str) -> set[tuple[Any, ...]]:
+            # Replacing: the user's rows are deleted first, so none of them is a conflict.
+            if self.replace:
+                return set()
+            return set(model.objects.filter(owner=user).values_list(*fields))  # type: ignore[attr-defined]
+
+        self.unique("companies", ("name",), existing(Company, "name"))
         self.unique("levels", ("company", "code"), set())
-        self.unique(
-            "locations",
-            ("name",),
-            set(LocationPreset.objects.filter(owner=user).values_list("name")),
-        )
+        self.unique("locations", ("name",), existing(LocationPreset, "name"))
         self.unique(
             "fx_rates",
             ("currency", "to_currency", "as_of"),
-            set(FxRate.objects.filter(owner=user).values_list("currency", "to_currency", "as_of")),
+            existing(FxRate, "currency", "to_currency", "as_of"),
         )
         self.unique("debriefs", ("process",), set())
         self.unique("offers", ("package",), set())
@@ -871,10 +882,13 @@ def _offer_terms_to_packages(doc: dict[str, Any]) -> None:
         package["start_date"] = start
 
 
-def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
-    """Check every record of a parsed backup against the target user; raise BackupError."""
+def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any], replace: bool = False) -> _Restore:
+    """Check every record of a parsed backup against the target user; raise BackupError.
+
+    ``replace``: checked as if the user had no data (it is deleted before the rows are written).
+    """
     _offer_terms_to_packages(doc)
-    restore = _Restore(user)
+    restore = _Restore(user, replace=replace)
     for section in SECTIONS:
         restore.section(section, doc.get(section.key))
     prefs = doc.get("preferences")
@@ -892,14 +906,35 @@ def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
     return restore
 
 
-def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult:
-    """Check a backup file, then create all of it for ``user`` in one transaction, or nothing."""
+def owned_data_delete(*, user: AbstractBaseUser) -> None:
+    """Delete every row a backup holds for ``user`` (what "Replace my data" replaces).
+
+    Sections in reverse order: an offer before the package it protects, a process before its
+    company; the children of a row go with it. History, trash, jobs and the account stay; the
+    preferences row is replaced by the backup's (its version moves on), or deleted when the
+    backup has none.
+    """
+    for section in reversed(SECTIONS):
+        if section.has_owner:
+            section.model.objects.filter(owner=user).delete()  # type: ignore[misc]
+
+
+def backup_restore(
+    *, user: AbstractBaseUser, raw: bytes | str, replace: bool = False
+) -> RestoreResult:
+    """Check a backup file, then create all of it for ``user`` in one transaction, or nothing.
+
+    ``replace``: in the same transaction, the user's own data is deleted first, so the
+    account then holds exactly the backup's data; a refused file deletes nothing.
+    """
     doc = backup_parse(raw)
-    restore = backup_check(user=user, doc=doc)
+    restore = backup_check(user=user, doc=doc, replace=replace)
     counts: dict[str, int] = {}
     try:
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # bulk_create sends no post_save
+            if replace:
+                owned_data_delete(user=user)
             for section in SECTIONS:
                 objs = list(restore.objects[section.key].values())
                 section.model.objects.bulk_create(objs, batch_size=BATCH)
@@ -911,6 +946,8 @@ def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult
                     prefs.pk = existing.pk
                     prefs.version = existing.version + 1
                 prefs.save()
+            elif replace:
+                Preferences.objects.filter(owner=user).delete()
     except IntegrityError as exc:
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
     return RestoreResult(counts=counts, preferences=prefs is not None)
@@ -935,6 +972,7 @@ def backup_restore_batched(
     progress: Progress | None = None,
     stand_in_made: Callable[[AbstractBaseUser], None] | None = None,
     handed_over: Callable[[RestoreResult], None] | None = None,
+    replace: bool = False,
 ) -> RestoreResult:
     """Restore a large backup in short transactions of BATCH rows, still all or nothing.
 
@@ -947,10 +985,14 @@ def backup_restore_batched(
     A process killed on the way cleans nothing up, so a job records what it must: the stand-in
     (``stand_in_made`` runs in the transaction that creates it) and the end (``handed_over``
     runs in the transaction that hands the rows over).
+
+    ``replace``: the user's own data is deleted in that last transaction, just before the
+    rows are handed over, so until then the account is untouched and then holds exactly the
+    backup's data.
     """
     report = progress or (lambda pct: None)
     doc = backup_parse(raw)
-    restore = backup_check(user=user, doc=doc)
+    restore = backup_check(user=user, doc=doc, replace=replace)
     report(10)
     user_model = type(user)
     with transaction.atomic():
@@ -977,6 +1019,8 @@ def backup_restore_batched(
             counts[section.key] = len(objs)
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # a queryset update sends no post_save
+            if replace:
+                owned_data_delete(user=user)
             for section in SECTIONS:
                 if section.has_owner:
                     section.model.objects.filter(owner=stand_in).update(owner=user)
@@ -988,6 +1032,8 @@ def backup_restore_batched(
                     prefs.pk = existing.pk
                     prefs.version = existing.version + 1  # type: ignore[attr-defined]
                 prefs.save()
+            elif replace:
+                Preferences.objects.filter(owner=user).delete()
             stand_in.delete()
             result = RestoreResult(counts=counts, preferences=prefs is not None)
             if handed_over is not None:

@@ -160,7 +160,10 @@ def test_two_offers_on_one_package_are_refused(good, bob):
 
 def test_importing_twice_into_the_same_user_is_refused(good, alice):
     errors = refused(alice, json.dumps(good))
-    assert errors == ["companies[0]: you already have a company with name=Own Co"]
+    assert errors == [
+        "companies[0]: you already have a company with name=Own Co; to restore this backup "
+        "in place of your data, choose “Replace my data with this backup”"
+    ]
 
 
 @pytest.mark.parametrize(
