@@ -95,6 +95,8 @@ class RestoreJob(models.Model):
     errors = models.JSONField(default=list, blank=True)
     counts = models.JSONField(default=dict, blank=True)
     task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
+    # "Replace my data with this backup": the owner's data is deleted in the hand-over.
+    replace = models.BooleanField(default=False)
     # The inactive user the rows are written for until the last step hands them over: what a
     # worker killed mid-way leaves behind, deleted before the job runs again.
     stand_in = models.ForeignKey(

@@ -491,11 +491,16 @@ def location_update(
 
 
 def _check_package_refs(user: AbstractBaseUser, package: Package) -> None:
-    if package.company is not None:
-        _check_visible(user, package.company.owner_id, "company")
-    if package.level is not None:
-        _check_visible(user, package.level.company.owner_id, "level")
-        if package.company is not None and package.level.company_id != package.company.pk:
+    company, level = package.company, package.level
+    if company is not None:
+        _check_visible(user, company.owner_id, "company")
+    if level is not None:
+        _check_visible(user, level.company.owner_id, "level")
+        # Unsaved rows (a restore's) have no ids yet: the same company is the same object.
+        same = level.company is company or (
+            company is not None and company.pk is not None and level.company_id == company.pk
+        )
+        if company is not None and not same:
             raise ValidationError({"level": _("Choose a level of the package's company.")})
     if package.location is not None:
         _check_visible(user, package.location.owner_id, "location")
@@ -547,20 +552,45 @@ def _sync_children(
         obj = existing.pop(pk, None) if pk is not None else None
         if obj is None:
             obj = model(package=package)
-        fields_assign(obj, values, allowed)
-        try:
-            if isinstance(obj, EquityGrant | Refresher):
-                _check_schedule(obj)
-            elif isinstance(obj, SignOn):
-                _check_sign_on(obj)
-            obj.full_clean(exclude=["package"])
-        except ValidationError as error:
-            raise ChildValidationError(model, index, error) from None
+        _child_checked(obj, index, values, allowed)
         obj.save()
         kept.append(obj)
     for obj in existing.values():
         obj.delete()
     return kept
+
+
+def _child_checked(
+    obj: models.Model,
+    index: int,
+    values: Mapping[str, Any],
+    allowed: Sequence[str],
+    constraints: bool = True,
+) -> None:
+    """Set a sign-on, grant or refresher row's values and check them as every writer does."""
+    fields_assign(obj, values, allowed)
+    try:
+        if isinstance(obj, EquityGrant | Refresher):
+            _check_schedule(obj)
+        elif isinstance(obj, SignOn):
+            _check_sign_on(obj)
+        obj.full_clean(exclude=["package"], validate_constraints=constraints)
+    except ValidationError as error:
+        raise ChildValidationError(type(obj), index, error) from None
+
+
+def _package_checked(
+    user: AbstractBaseUser,
+    package: Package,
+    fields: Mapping[str, Any],
+    exclude: Sequence[str] = (),
+    constraints: bool = True,
+) -> None:
+    """Set a package's fields and check them as every writer does (nothing saved)."""
+    fields_assign(package, fields, PACKAGE_FIELDS)
+    _check_package_refs(user, package)
+    package.full_clean(exclude=list(exclude) or None, validate_constraints=constraints)
+    _check_bonus(package)
 
 
 class ChildValidationError(ValidationError):
@@ -595,10 +625,7 @@ def package_create(
     ``record=False`` when the caller records one that holds the package (an offer's).
     """
     package = Package(owner=user)
-    fields_assign(package, fields, PACKAGE_FIELDS)
-    _check_package_refs(user, package)
-    package.full_clean()
-    _check_bonus(package)
+    _package_checked(user, package, fields)
     package.save()
     _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
     _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
@@ -631,10 +658,7 @@ def package_update(
     """
     if package.owner_id != user.pk:
         raise PermissionError("not your package")
-    fields_assign(package, fields, PACKAGE_FIELDS)
-    _check_package_refs(user, package)
-    package.full_clean(exclude=["version"])
-    _check_bonus(package)
+    _package_checked(user, package, fields, exclude=["version"])
     package.updated_at = timezone.now()
     save_if_unchanged(
         package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]
@@ -651,6 +675,62 @@ def package_update(
             user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
         )
     return package
+
+
+def _terms_rows(terms: PackageTerms) -> dict[str, list[dict[str, Any]]]:
+    """Return the children rows of terms as the package service takes them."""
+    return {
+        "sign_ons": [s.fields() for s in terms.sign_ons],
+        "grants": [g.fields() for g in terms.grants],
+        "refreshers": [r.fields() for r in terms.refreshers],
+    }
+
+
+@dataclass
+class PackageRows:
+    """A package and its children, built from terms and checked, not yet saved."""
+
+    package: Package
+    sign_ons: list[SignOn]
+    grants: list[EquityGrant]
+    refreshers: list[Refresher]
+
+
+def package_rows_build(
+    *,
+    user: AbstractBaseUser,
+    terms: PackageTerms,
+    identity: Mapping[str, Any],
+    package: Package | None = None,
+    constraints: bool = True,
+) -> PackageRows:
+    """Return the unsaved rows that hold ``terms``, checked as `package_terms_write` checks them.
+
+    The writer's own steps (the same fields from the terms, the same checks, the same errors:
+    ValidationError, ChildValidationError with the child's index), for a caller that saves
+    many packages at once: a restore builds each package of a backup through it, so a
+    restored package is what the same terms written by a form would be. ``package`` fills a
+    row the caller already holds (others refer to it) instead of a new one.
+    ``constraints=False`` leaves the models' check constraints to the database (a query per
+    constraint and row: a bulk caller's inserts meet them in its own transaction).
+    """
+    package = package if package is not None else Package(owner=user)
+    _package_checked(user, package, {**terms.fields(), **identity}, constraints=constraints)
+    rows = _terms_rows(terms)
+    built: dict[str, list[Any]] = {}
+    for key, model, allowed in (
+        ("sign_ons", SignOn, SIGN_ON_FIELDS),
+        ("grants", EquityGrant, GRANT_FIELDS),
+        ("refreshers", Refresher, REFRESHER_FIELDS),
+    ):
+        built[key] = []
+        for index, row in enumerate(rows[key]):
+            values = dict(row)
+            values.pop("id", None)
+            obj = model(package=package)
+            _child_checked(obj, index, values, allowed, constraints)
+            built[key].append(obj)
+    return PackageRows(package=package, **built)
 
 
 def package_terms_write(
@@ -674,8 +754,6 @@ def package_terms_write(
         package=package,
         expected_version=expected_version,
         fields={**terms.fields(), **(identity or {})},
-        sign_ons=[s.fields() for s in terms.sign_ons],
-        grants=[g.fields() for g in terms.grants],
-        refreshers=[r.fields() for r in terms.refreshers],
+        **_terms_rows(terms),
         record=record,
     )

@@ -361,27 +361,92 @@ def _cell_value(cell: Any) -> Any:
     return value
 
 
-def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
-    from openpyxl import load_workbook
+# Markup that declares a document type or entities: a workbook never needs it, and an entity
+# can expand to gigabytes ("billion laughs") or read a file of the server (XXE). Searched in
+# each XML part as UTF-8 and as UTF-16, the encodings an XML parser accepts without a
+# declaration. (defusedxml is not installed; the parts are checked before any parser runs.)
+DECLARATIONS = tuple(
+    word.encode(encoding)
+    for word in ("<!DOCTYPE", "<!ENTITY", "<!doctype", "<!entity")
+    for encoding in ("utf-8", "utf-16-le", "utf-16-be")
+)
+CHUNK = 1024 * 1024
 
+
+def _refused(message: str) -> OfferImportError:
+    return OfferImportError([message])
+
+
+def _unreadable() -> OfferImportError:
+    return _refused(_("file: not a readable XLSX workbook"))
+
+
+def _xlsx_checked(raw: bytes) -> None:
+    """Refuse a workbook that unpacks too large, is damaged or declares entities.
+
+    Every part is read through once (sizes as unpacked, not as the archive claims them, and
+    each part's checksum), so a damaged part is refused here rather than halfway through the
+    rows.
+    """
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            unpacked = sum(info.file_size for info in archive.infolist())
-    except zipfile.BadZipFile:
-        raise OfferImportError([_("file: not a readable XLSX workbook")]) from None
-    if unpacked > MAX_UNPACKED_BYTES:
-        raise OfferImportError([_("file: the workbook unpacks to more than 50 MB")])
+            members = archive.infolist()
+            if sum(info.file_size for info in members) > MAX_UNPACKED_BYTES:
+                raise _refused(_("file: the workbook unpacks to more than 50 MB"))
+            unpacked = 0
+            for info in members:
+                with archive.open(info) as part:
+                    tail = b""
+                    while chunk := part.read(CHUNK):
+                        unpacked += len(chunk)
+                        if unpacked > MAX_UNPACKED_BYTES:
+                            raise _refused(_("file: the workbook unpacks to more than 50 MB"))
+                        window = tail + chunk
+                        if any(word in window for word in DECLARATIONS):
+                            raise _refused(
+                                _(
+                                    "file: the workbook declares a document type or entities, "
+                                    "which a spreadsheet never needs; save it again from your "
+                                    "spreadsheet program"
+                                )
+                            )
+                        tail = window[-32:]
+    except OfferImportError:
+        raise
+    except Exception:
+        # A damaged archive (zipfile.BadZipFile: not a zip, a bad checksum), a truncated or
+        # encrypted part, an unknown compression method, a part zlib cannot unpack.
+        raise _unreadable() from None
+
+
+def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
+    """Return (row number, cells) of the workbook's offers sheet, read at once.
+
+    The rows are read here, up to one line past what the import reads, so that a sheet whose
+    XML is truncated or malformed (`xml.etree.ElementTree.ParseError`, or any error openpyxl
+    raises on a damaged part) is refused with a message, not raised half-way through the
+    check.
+    """
+    from openpyxl import load_workbook
+
+    _xlsx_checked(raw)
+    rows: list[tuple[int, list[str]]] = []
     try:
         # Formulas come back as their text ("=1+1"), never as a computed value.
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
     except Exception:  # openpyxl raises many kinds on a damaged file
-        raise OfferImportError([_("file: not a readable XLSX workbook")]) from None
+        raise _unreadable() from None
     try:
         ws = wb["Offers"] if "Offers" in wb.sheetnames else wb.worksheets[0]
         for number, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS), start=1):
-            yield number, [_cell_text(_cell_value(cell)) for cell in row]
+            rows.append((number, [_cell_text(_cell_value(cell)) for cell in row]))
+            if number > MAX_LINES:
+                break  # the check refuses the file at this line
+    except Exception:  # ParseError, a damaged part, a cell openpyxl cannot read
+        raise _unreadable() from None
     finally:
         wb.close()
+    return iter(rows)
 
 
 def _decode(raw: bytes) -> str:

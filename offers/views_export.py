@@ -21,7 +21,7 @@ from config.health import worker_missing
 from offers.board_cache import board_get
 from offers.export import LARGE_OPTIONS, LARGE_ROUNDS
 from offers.export.backup import BackupError, backup_bytes
-from offers.export.comparison import comparison_build
+from offers.export.comparison import SCHEMA_VERSION, comparison_build
 from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
 from offers.export.job_queue import backup_import_start, export_job_create
@@ -34,9 +34,33 @@ class ExportForm(forms.Form):
 
 
 class ImportForm(forms.Form):
+    ADD, REPLACE = "add", "replace"
+
     file = forms.FileField(
         label=gettext_lazy("Backup file (.json)"),
         help_text=gettext_lazy("A file made with “Download all my data”."),
+    )
+    mode = forms.ChoiceField(
+        label=gettext_lazy("What to do with the data you have now"),
+        choices=[
+            (ADD, gettext_lazy("Add the backup to my data")),
+            (REPLACE, gettext_lazy("Replace my data with this backup")),
+        ],
+        initial=ADD,
+        # Not sent (a page opened before replacing existed): add, as it did.
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Add: a company, place or FX rate you already have makes the restore stop, "
+            "nothing added. Replace: everything you entered (options, packages, companies, "
+            "places, FX rates, bands, scenarios, interviews, negotiation log, preferences) is "
+            "deleted and the backup's data takes its place, in one step. Deleted data does "
+            "not go to the trash: download a backup of it first if you may want it back."
+        ),
+    )
+    confirm_replace = forms.BooleanField(
+        label=gettext_lazy("I understand that replacing deletes all the data I have now"),
+        required=False,
     )
     # One-time token: posting the same form twice restores the backup once.
     form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
@@ -45,6 +69,15 @@ class ImportForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.fields["form_token"].initial = new_form_token()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("mode") == self.REPLACE and not data.get("confirm_replace"):
+            self.add_error(
+                "confirm_replace",
+                _("Tick this box to replace your data, or choose to add the backup to it."),
+            )
+        return data
 
 
 def _attachment(data: bytes, content_type: str, name: str) -> HttpResponse:
@@ -66,6 +99,8 @@ def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
         "large": export_is_large(user=request.user),
         "large_options": LARGE_OPTIONS,
         "large_rounds": LARGE_ROUNDS,
+        # The JSON document's version, from where the writer defines it.
+        "schema_version": SCHEMA_VERSION,
     }
     context.update(extra)
     return context
@@ -172,10 +207,12 @@ def backup_import(request: HttpRequest) -> HttpResponse:
             ]
         else:
             try:
+                replace = form.cleaned_data["mode"] == ImportForm.REPLACE
                 started = backup_import_start(
                     user=request.user,
                     raw=upload.read(),
                     form_token=form.cleaned_data["form_token"],
+                    replace=replace,
                 )
             except BackupError as exc:
                 errors = exc.errors
@@ -185,11 +222,12 @@ def backup_import(request: HttpRequest) -> HttpResponse:
                 if started.job is not None:  # in the background, in batches
                     return redirect("offers:backup_import_job", pk=started.job.pk)
                 assert started.result is not None
-                messages.success(
-                    request,
-                    _("Backup restored: %(n)s records added to your account.")
-                    % {"n": started.result.total},
+                done = (
+                    _("Backup restored: your data was replaced by its %(n)s records.")
+                    if replace
+                    else _("Backup restored: %(n)s records added to your account.")
                 )
+                messages.success(request, done % {"n": started.result.total})
                 return redirect("offers:export")
     return render(
         request,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
@@ -169,6 +169,22 @@ def package_terms(package: Package) -> PackageTerms:
 
     Reads the prefetched sign-ons, grants and refreshers, as `package_list` loads them.
     """
+    return rows_terms(
+        package, package.sign_ons.all(), package.grants.all(), package.refreshers.all()
+    )
+
+
+def rows_terms(
+    package: Package,
+    sign_ons: Iterable[SignOn],
+    grants: Iterable[EquityGrant],
+    refreshers: Iterable[Refresher],
+) -> PackageTerms:
+    """Return the terms of a package row and its children rows (saved or not: no query).
+
+    `package_terms` reads a stored package through it; a restore reads the rows of a backup
+    through it before they are written.
+    """
     company = package.company
     return PackageTerms(
         **{name: getattr(package, name) for name in TERM_FIELDS},
@@ -181,7 +197,7 @@ def package_terms(package: Package) -> PackageTerms:
                 instalments=s.instalments,
                 id=s.pk,
             )
-            for s in package.sign_ons.all()
+            for s in sign_ons
         ),
         grants=tuple(
             GrantTerms(
@@ -194,13 +210,13 @@ def package_terms(package: Package) -> PackageTerms:
                 vesting=Vesting.of(g),
                 id=g.pk,
             )
-            for g in package.grants.all()
+            for g in grants
         ),
         refreshers=tuple(
             RefresherTerms(
                 yearly_value=r.yearly_value, first_year=r.first_year, vesting=Vesting.of(r), id=r.pk
             )
-            for r in package.refreshers.all()
+            for r in refreshers
         ),
         stock_currency=stock_currency(package),
         share_price=company.share_price if company is not None else Decimal(0),

@@ -23,6 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.dates import date_refusal
 from accounts.services import account_delete
@@ -42,7 +43,8 @@ from compensation.models import (
     VestingFields,
     currency_validator,
 )
-from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
+from compensation.selectors import bonus_cycle_of, rows_terms, schedule_of, sign_on_of
+from compensation.services import ChildValidationError, package_rows_build
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.board_cache import board_changed
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
@@ -346,11 +348,33 @@ def _mc_result_problem(result: Any) -> str:
     return ""
 
 
-class _Restore:
-    """Check a parsed backup and turn it into unsaved model instances."""
+def _mc_stopped(scenario: Scenario) -> None:
+    """Restore a Monte Carlo run that was queued or running when backed up as failed.
 
-    def __init__(self, user: AbstractBaseUser) -> None:
+    No task will ever run it (its message, if any, was for the row the backup was made
+    from), so it would stay "Running" for good; failed, its page says why and offers to run
+    it again. A restored row takes no task id: only a task published for it may claim it.
+    """
+    scenario.mc_task_id = ""
+    if scenario.mc_status in (Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING):
+        scenario.mc_status = Scenario.McStatus.FAILED
+        scenario.mc_progress = 0
+        scenario.mc_result = None
+        scenario.mc_error = _(
+            "it was still running when the backup was made, so it was not restored; run it again."
+        )[:300]
+
+
+class _Restore:
+    """Check a parsed backup and turn it into unsaved model instances.
+
+    ``replace``: the user's own data is deleted before the rows are written, so the file is
+    checked against an empty account (a company of the same name is no conflict).
+    """
+
+    def __init__(self, user: AbstractBaseUser, replace: bool = False) -> None:
         self.user = user
+        self.replace = replace
         self.errors: list[str] = []
         self.objects: dict[str, dict[int, models.Model]] = {}
         self.positions: dict[str, dict[int, int]] = {}
@@ -533,6 +557,8 @@ class _Restore:
                 self.error(f"{where}.bonus_cutoff_day", "give both the cut-off month and day")
             else:
                 self.engine_check(where, obj, bonus_cycle_of, "bonus_cycle")
+        if isinstance(obj, Scenario):
+            _mc_stopped(obj)
         if isinstance(obj, Scenario) and obj.mc_result is not None:
             problem = _mc_result_problem(obj.mc_result)
             if problem:
@@ -646,7 +672,12 @@ class _Restore:
                 shown = ", ".join(f"{f}={getattr(obj, f)}" for f in fields)
                 where = self.where(section, local)
                 if key in existing:
-                    self.error(where, f"you already have a {singular(section)} with {shown}")
+                    self.error(
+                        where,
+                        f"you already have a {singular(section)} with {shown}; to restore "
+                        "this backup in place of your data, choose “Replace my data with "
+                        "this backup”",
+                    )
                 else:
                     self.error(where, f"another {singular(section)} in the file has {shown}")
             seen.add(key)
@@ -661,21 +692,74 @@ class _Restore:
             return
         self.error(where, f"level {level.code} is not on {company.name}'s ladder")
 
+    def packages_through_terms(self) -> None:
+        """Rebuild each package and its children from their terms, as the writer builds them.
+
+        The package's terms (`rows_terms`, the reader's) go through the writer's own
+        constructor (`package_rows_build`): its fields, checks and messages. The package row
+        is filled in place (offers refer to it); its children are the constructor's rows, in
+        the file's order, in place of the ones read.
+        """
+        children: dict[str, dict[int, list[int]]] = {
+            key: {} for key in ("sign_ons", "grants", "refreshers")
+        }
+        by_row = {id(p): local for local, p in self.objects["packages"].items()}
+        for key, rows in children.items():
+            for local, child in self.objects[key].items():
+                rows.setdefault(by_row[id(child.package)], []).append(local)  # type: ignore[attr-defined]
+        for local, package in self.objects["packages"].items():
+            mine = {key: rows.get(local, []) for key, rows in children.items()}
+            terms = rows_terms(
+                package,  # type: ignore[arg-type]
+                *(
+                    [self.objects[key][i] for i in mine[key]]  # type: ignore[misc]
+                    for key in ("sign_ons", "grants", "refreshers")
+                ),
+            )
+            identity = {f: getattr(package, f) for f in ("name", "company", "is_current_job")}
+            try:
+                built = package_rows_build(
+                    user=self.user,
+                    terms=terms,
+                    identity=identity,
+                    package=package,  # type: ignore[arg-type]
+                    # The inserts meet the check constraints, in the restore's transaction.
+                    constraints=False,
+                )
+            except ChildValidationError as exc:
+                key = {SignOn: "sign_ons", EquityGrant: "grants", Refresher: "refreshers"}[
+                    exc.model  # type: ignore[index]
+                ]
+                self._errors_at(self.where(key, mine[key][exc.index]), exc)
+                continue
+            except ValidationError as exc:
+                self._errors_at(self.where("packages", local), exc)
+                continue
+            for key in ("sign_ons", "grants", "refreshers"):
+                for i, row in zip(mine[key], getattr(built, key), strict=True):
+                    self.objects[key][i] = row
+
+    def _errors_at(self, where: str, exc: ValidationError) -> None:
+        for field_name, messages in exc.message_dict.items():
+            at = where if field_name == NON_FIELD_ERRORS else f"{where}.{field_name}"
+            self.error(at, " ".join(messages))
+
     def cross_checks(self) -> None:
         user = self.user
-        self.unique(
-            "companies", ("name",), set(Company.objects.filter(owner=user).values_list("name"))
-        )
+
+        def existing(model: type[models.Model], *fields: str) -> set[tuple[Any, ...]]:
+            # Replacing: the user's rows are deleted first, so none of them is a conflict.
+            if self.replace:
+                return set()
+            return set(model.objects.filter(owner=user).values_list(*fields))  # type: ignore[attr-defined]
+
+        self.unique("companies", ("name",), existing(Company, "name"))
         self.unique("levels", ("company", "code"), set())
-        self.unique(
-            "locations",
-            ("name",),
-            set(LocationPreset.objects.filter(owner=user).values_list("name")),
-        )
+        self.unique("locations", ("name",), existing(LocationPreset, "name"))
         self.unique(
             "fx_rates",
             ("currency", "to_currency", "as_of"),
-            set(FxRate.objects.filter(owner=user).values_list("currency", "to_currency", "as_of")),
+            existing(FxRate, "currency", "to_currency", "as_of"),
         )
         self.unique("debriefs", ("process",), set())
         self.unique("offers", ("package",), set())
@@ -732,7 +816,15 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
         raise BackupError(["file: nested too deeply to be a backup"]) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BackupError([f'file: not an Offerdesk backup (no "format": "{FORMAT}")'])
-    if doc.get("schema_version") != BACKUP_VERSION:
+    version = doc.get("schema_version")
+    if type(version) is not int:  # JSON's true is a Python int (True == 1): refused too
+        raise BackupError(
+            [
+                f"schema_version: expected the whole number {BACKUP_VERSION}, "
+                f"got {_describe(version)}"
+            ]
+        )
+    if version != BACKUP_VERSION:
         raise BackupError(
             [
                 f"schema_version: this version reads version {BACKUP_VERSION}, "
@@ -792,10 +884,13 @@ def _offer_terms_to_packages(doc: dict[str, Any]) -> None:
         package["start_date"] = start
 
 
-def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
-    """Check every record of a parsed backup against the target user; raise BackupError."""
+def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any], replace: bool = False) -> _Restore:
+    """Check every record of a parsed backup against the target user; raise BackupError.
+
+    ``replace``: checked as if the user had no data (it is deleted before the rows are written).
+    """
     _offer_terms_to_packages(doc)
-    restore = _Restore(user)
+    restore = _Restore(user, replace=replace)
     for section in SECTIONS:
         restore.section(section, doc.get(section.key))
     prefs = doc.get("preferences")
@@ -805,20 +900,43 @@ def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any]) -> _Restore:
         if obj is not None:
             restore.objects["preferences"][1] = obj
     if not restore.errors:
+        restore.packages_through_terms()
+    if not restore.errors:
         restore.cross_checks()
     if restore.errors:
         raise BackupError(restore.errors)
     return restore
 
 
-def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult:
-    """Check a backup file, then create all of it for ``user`` in one transaction, or nothing."""
+def owned_data_delete(*, user: AbstractBaseUser) -> None:
+    """Delete every row a backup holds for ``user`` (what "Replace my data" replaces).
+
+    Sections in reverse order: an offer before the package it protects, a process before its
+    company; the children of a row go with it. History, trash, jobs and the account stay; the
+    preferences row is replaced by the backup's (its version moves on), or deleted when the
+    backup has none.
+    """
+    for section in reversed(SECTIONS):
+        if section.has_owner:
+            section.model.objects.filter(owner=user).delete()  # type: ignore[misc]
+
+
+def backup_restore(
+    *, user: AbstractBaseUser, raw: bytes | str, replace: bool = False
+) -> RestoreResult:
+    """Check a backup file, then create all of it for ``user`` in one transaction, or nothing.
+
+    ``replace``: in the same transaction, the user's own data is deleted first, so the
+    account then holds exactly the backup's data; a refused file deletes nothing.
+    """
     doc = backup_parse(raw)
-    restore = backup_check(user=user, doc=doc)
+    restore = backup_check(user=user, doc=doc, replace=replace)
     counts: dict[str, int] = {}
     try:
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # bulk_create sends no post_save
+            if replace:
+                owned_data_delete(user=user)
             for section in SECTIONS:
                 objs = list(restore.objects[section.key].values())
                 section.model.objects.bulk_create(objs, batch_size=BATCH)
@@ -830,6 +948,8 @@ def backup_restore(*, user: AbstractBaseUser, raw: bytes | str) -> RestoreResult
                     prefs.pk = existing.pk
                     prefs.version = existing.version + 1
                 prefs.save()
+            elif replace:
+                Preferences.objects.filter(owner=user).delete()
     except IntegrityError as exc:
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
     return RestoreResult(counts=counts, preferences=prefs is not None)
@@ -854,6 +974,7 @@ def backup_restore_batched(
     progress: Progress | None = None,
     stand_in_made: Callable[[AbstractBaseUser], None] | None = None,
     handed_over: Callable[[RestoreResult], None] | None = None,
+    replace: bool = False,
 ) -> RestoreResult:
     """Restore a large backup in short transactions of BATCH rows, still all or nothing.
 
@@ -866,10 +987,14 @@ def backup_restore_batched(
     A process killed on the way cleans nothing up, so a job records what it must: the stand-in
     (``stand_in_made`` runs in the transaction that creates it) and the end (``handed_over``
     runs in the transaction that hands the rows over).
+
+    ``replace``: the user's own data is deleted in that last transaction, just before the
+    rows are handed over, so until then the account is untouched and then holds exactly the
+    backup's data.
     """
     report = progress or (lambda pct: None)
     doc = backup_parse(raw)
-    restore = backup_check(user=user, doc=doc)
+    restore = backup_check(user=user, doc=doc, replace=replace)
     report(10)
     user_model = type(user)
     with transaction.atomic():
@@ -896,6 +1021,8 @@ def backup_restore_batched(
             counts[section.key] = len(objs)
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # a queryset update sends no post_save
+            if replace:
+                owned_data_delete(user=user)
             for section in SECTIONS:
                 if section.has_owner:
                     section.model.objects.filter(owner=stand_in).update(owner=user)
@@ -907,6 +1034,8 @@ def backup_restore_batched(
                     prefs.pk = existing.pk
                     prefs.version = existing.version + 1  # type: ignore[attr-defined]
                 prefs.save()
+            elif replace:
+                Preferences.objects.filter(owner=user).delete()
             stand_in.delete()
             result = RestoreResult(counts=counts, preferences=prefs is not None)
             if handed_over is not None:

@@ -242,6 +242,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "projected_price_by_year": [float(p) for p in stock["projected_price_by_year"]],
         "grant_value_total": float(facts["grant_value_total"]),
     }
+    # One unit of the price's currency in home currency: into the pay currency, then home.
+    price_to_home = float(stock["fx_to_package"]) * spec.fx_to_home
     vesting: list[VestingRow] = [
         {
             "option_key": ev.key,
@@ -255,6 +257,11 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
             "start": g["vest_start"],
             "end": g["vest_end"],
             "schedule": g["schedule"],
+            "price_currency": g["price_currency"],
+            "price_value": float(g["value_at_grant_stock_currency"]),
+            "home_currency": home,
+            "fx_price_to_home": price_to_home,
+            "home_value": float(g["value_at_grant"]) * spec.fx_to_home,
         }
         for i, g in enumerate(facts["grants"])
     ]
@@ -271,6 +278,11 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
             "start": None,
             "end": None,
             "schedule": describe_schedule(r.schedule),
+            "price_currency": spec.stock_currency,
+            "price_value": float(r.yearly_value),
+            "home_currency": home,
+            "fx_price_to_home": price_to_home,
+            "home_value": float(r.yearly_value) * price_to_home,
         }
         for i, r in enumerate(spec.refreshers)
     ]

@@ -67,7 +67,8 @@ def generate_user_data(
                 owner=user,
                 name=f"Package {i}",
                 company=companies[i % len(companies)],
-                level=levels[i % len(levels)],
+                # A level of the package's own company (three per company, in order).
+                level=levels[(i % len(companies)) * 3 + (i // len(companies)) % 3],
                 currency="SGD" if i % 3 == 0 else "USD",
                 base=Decimal(180_000 + 97 * i),
                 raise_pct=Decimal("3"),

@@ -68,7 +68,7 @@ def _publish_export(job_id: int, task_id: str) -> None:
 
 
 @transaction.atomic
-def restore_job_create(*, user: AbstractBaseUser, raw: bytes) -> RestoreJob:
+def restore_job_create(*, user: AbstractBaseUser, raw: bytes, replace: bool = False) -> RestoreJob:
     """Keep an uploaded backup and queue its restore; the task starts once this commits."""
     folder = restore_dir() / str(user.pk)
     folder.mkdir(parents=True, exist_ok=True)
@@ -78,6 +78,7 @@ def restore_job_create(*, user: AbstractBaseUser, raw: bytes) -> RestoreJob:
         owner=user,
         file_path=path.relative_to(settings.MEDIA_ROOT).as_posix(),
         task_id=uuid.uuid4().hex,
+        replace=replace,
     )
     job_pk, task_id = job.pk, job.task_id
     transaction.on_commit(lambda: _publish_restore(job_pk, task_id, path))
@@ -112,20 +113,21 @@ class RestoreStarted:
 
 @transaction.atomic
 def backup_import_start(
-    *, user: AbstractBaseUser, raw: bytes, form_token: str = ""
+    *, user: AbstractBaseUser, raw: bytes, form_token: str = "", replace: bool = False
 ) -> RestoreStarted:
     """Restore a backup now, or queue it as a job when it holds many records.
 
     With ``form_token`` (the restore form's one-time token) a second post of the same form
     raises DuplicateSubmission (its ``object_id``: the first post's job, if it made one)
     instead of restoring the file again. A file refused with BackupError keeps its token free,
-    so the same form can send a corrected file.
+    so the same form can send a corrected file. ``replace``: the user's data is replaced by
+    the backup's (see `backup_restore`).
     """
     claim = form_token_claim(user=user, token=form_token) if form_token else None
     if backup_record_count(backup_parse(raw)) > RESTORE_JOB_RECORDS:
-        started = RestoreStarted(job=restore_job_create(user=user, raw=raw))
+        started = RestoreStarted(job=restore_job_create(user=user, raw=raw, replace=replace))
     else:
-        started = RestoreStarted(result=backup_restore(user=user, raw=raw))
+        started = RestoreStarted(result=backup_restore(user=user, raw=raw, replace=replace))
     if claim is not None and started.job is not None:
         claim.object_id = started.job.pk
         claim.save(update_fields=["object_id"])

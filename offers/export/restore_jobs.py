@@ -77,6 +77,7 @@ def restore_job_run(*, job_id: int, task_id: str | None = None) -> str:
             progress=progress,
             stand_in_made=stand_in_made,
             handed_over=handed_over,
+            replace=job.replace,
         )
     except BackupError as exc:
         _finish(job_id, status=RestoreJob.Status.FAILED, errors=exc.errors)

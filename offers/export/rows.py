@@ -113,7 +113,13 @@ class AssumptionRow(TypedDict):
 
 
 class VestingRow(TypedDict):
-    """One grant or refresher of an option and its schedule."""
+    """One grant or refresher of an option and its schedule, each amount with its currency.
+
+    ``value`` is as version 2 first stated it: a grant's in the option's currency, a
+    refresher's (a year's) in the price's. ``price_value`` is the same in ``price_currency``
+    (the share price's, as ``price``), ``home_value`` in ``home_currency``, at
+    ``fx_price_to_home`` (one unit of the price's currency in home currency).
+    """
 
     option_key: str
     option: str
@@ -126,6 +132,11 @@ class VestingRow(TypedDict):
     start: str | None
     end: str | None
     schedule: str
+    price_currency: str
+    price_value: float
+    home_currency: str
+    fx_price_to_home: float
+    home_value: float
 
 
 class FxRateRow(TypedDict):

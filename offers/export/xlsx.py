@@ -57,6 +57,11 @@ def money_format(currency: str) -> str:
     return f"[${currency}] #,##0;[${currency}] -#,##0"
 
 
+def price_format(currency: str) -> str:
+    """Return a share price's number format: its currency code, and cents."""
+    return f"[${currency}] #,##0.00;[${currency}] -#,##0.00"
+
+
 class Book:
     """The workbook being written: openpyxl's package and each sheet's rows (xlsx_rows)."""
 
@@ -378,17 +383,22 @@ def _assumptions(book: Book, c: Comparison) -> None:
                 sheet.cell(a["grant_value_total"], money),
             ]
         )
-    currency_of = {a["option_key"]: a["currency"] for a in c.assumptions}
     sheet.blank()
     sheet.title(_("Vesting schedules"), SECTION_FONT)
+    # Every amount names its currency: the share price and a grant's value in the price's
+    # currency, the value again in home currency, and the rate between them.
     sheet.header(
         [
             _("Option"),
             _("Kind"),
             _("Label"),
-            _("Value (per year for refreshers)"),
-            _("Shares"),
             _("Grant price"),
+            _("Shares"),
+            _("Value in the price's currency (per year for refreshers)"),
+            _("Price currency"),
+            _("Rate: 1 unit of the price's currency in home currency"),
+            _("Value in home currency"),
+            _("Home currency"),
             _("First year"),
             _("Vesting start"),
             _("Vesting end"),
@@ -396,15 +406,20 @@ def _assumptions(book: Book, c: Comparison) -> None:
         ]
     )
     for v in c.vesting:
-        money = money_format(currency_of.get(v["option_key"], "USD"))
+        price_currency, home = v["price_currency"], v["home_currency"]
         sheet.append(
             [
                 sheet.cell(v["option"]),
                 _("Refresher") if v["kind"] == "refresher" else _("Grant"),
                 v["label"],
-                sheet.cell(v["value"], money),
+                # Money under the table's wide columns (D, F, I): as wide as "USD 1,235,864".
+                sheet.cell(v["price"], price_format(price_currency)),
                 sheet.cell(v["shares"], "#,##0.00"),
-                sheet.cell(v["price"], "#,##0.00"),
+                sheet.cell(v["price_value"], money_format(price_currency)),
+                price_currency,
+                sheet.cell(v["fx_price_to_home"], RATE),
+                sheet.cell(v["home_value"], money_format(home)),
+                home,
                 v["first_year"],
                 v["start"],
                 v["end"],

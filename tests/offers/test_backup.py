@@ -62,7 +62,8 @@ def test_private_companies_and_levels_are_copied(alice, bob):
     OfferFactory(owner=alice, package=PackageFactory(owner=alice, company=company, level=level))
     seed_reference()
     shared = Level.objects.get(company__name="Meta", code="E5")
-    OfferFactory(owner=alice, level=shared)
+    # A level on its own company's ladder, as the package writer (and so a restore) requires.
+    OfferFactory(owner=alice, company=shared.company, level=shared)
     doc = backup_build(user=alice)
     assert doc["levels"] == [
         {
@@ -159,7 +160,10 @@ def test_two_offers_on_one_package_are_refused(good, bob):
 
 def test_importing_twice_into_the_same_user_is_refused(good, alice):
     errors = refused(alice, json.dumps(good))
-    assert errors == ["companies[0]: you already have a company with name=Own Co"]
+    assert errors == [
+        "companies[0]: you already have a company with name=Own Co; to restore this backup "
+        "in place of your data, choose “Replace my data with this backup”"
+    ]
 
 
 @pytest.mark.parametrize(

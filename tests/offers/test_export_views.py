@@ -30,6 +30,19 @@ def test_export_page(client_alice_reauth, alice):
     assert reverse("offers:backup_download") in response.content.decode()
 
 
+@pytest.mark.parametrize("language", ["en", "zh-hant"])
+def test_export_page_states_the_json_version_the_download_has(client_alice_reauth, alice, language):
+    """The page said schema_version 1 while the JSON said 2: it reads the writer's version."""
+    OfferFactory(owner=alice, name="Acme")
+    client_alice_reauth.cookies["django_language"] = language
+    page = client_alice_reauth.get(reverse("offers:export")).content.decode()
+    response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "json"})
+    version = json.loads(response.content)["schema_version"]
+    assert f"schema_version {version}" in page
+    assert "schema_version " + str(version - 1) not in page
+    assert ("有版本" in page) == (language == "zh-hant")
+
+
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "json", "html"])
 def test_small_export_downloads_at_once(client_alice_reauth, alice, fmt):
     PreferencesFactory(owner=alice)
