@@ -379,18 +379,18 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "GET"):
         return refused
     projection = _projection(package, DEFAULT_HORIZON)
+    location = package.location.name if package.location else None
     band = selectors.band_for(
-        user=request.user,
-        level=package.level,
-        currency=package.currency,
-        location=package.location.name if package.location else None,
+        user=request.user, level=package.level, currency=package.currency, location=location
     )
     position = None
     position_error = ""
     if band is not None:
         up = selectors.next_level(band.level)
         next_band = (
-            selectors.band_for(user=request.user, level=up, currency=package.currency)
+            selectors.band_for(
+                user=request.user, level=up, currency=package.currency, location=location
+            )
             if up
             else None
         )
