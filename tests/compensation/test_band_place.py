@@ -70,7 +70,7 @@ def test_a_taipei_salary_is_not_silently_placed_in_a_us_band(client_alice, alice
     body = page.content.decode()
     assert "data-band-elsewhere" in body
     assert "No band for Taipei in TWD" in body
-    assert "in USD, converted to TWD" in body
+    assert "band (USD), converted to TWD" in body
     position = page.context["position"]
     assert position["elsewhere"] is True
     assert position["base"]["min"] == pytest.approx(5_760_000)
