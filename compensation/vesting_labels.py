@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
+from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from compensation.engine import VESTING_PRESETS
 from compensation.engine.vesting import VestingSchedule
@@ -46,6 +50,75 @@ def schedule_words(schedule: VestingSchedule) -> str:
     elif cliff:
         text += ", " + _("%(months)s-month cliff") % {"months": cliff}
     return text
+
+
+def _month_day(month: int, day: int) -> str:
+    """Return "Feb 15" / "二月 15 日"."""
+    return _("%(name)s %(day)s") % {"name": _month_name(month), "day": day}
+
+
+def _month_name(month: int) -> str:
+    """Return the month's short name in the active language ("Feb", "二月")."""
+    return formats.date_format(dt.date(2000, month, 1), "M")
+
+
+def schedule_description(schedule: VestingSchedule) -> str:
+    """Return the schedule in one line, in the active language.
+
+    English reads as the engine's `describe_schedule` ("4 years: 25/25/25/25% per year, vesting
+    quarterly on Feb/May/Aug/Nov 15, no cliff"); the engine's stays English for its JSON.
+    """
+    weights = "/".join(f"{w:g}" for w in schedule.year_weights)
+    separator = pgettext("between items of a list", ", ")
+    freqs = schedule.year_frequencies
+    if freqs is None or len(set(freqs)) == 1:
+        cadence = _cadence(schedule.frequency_in_year(1))
+    else:
+        parts: list[str] = []
+        start = 1
+        for y in range(2, len(freqs) + 2):
+            if y > len(freqs) or freqs[y - 1] != freqs[start - 1]:
+                words = _cadence(freqs[start - 1])
+                if y - 1 == start:
+                    parts.append(
+                        _("%(cadence)s in year %(year)s") % {"cadence": words, "year": start}
+                    )
+                else:
+                    parts.append(
+                        _("%(cadence)s in years %(first)s-%(last)s")
+                        % {"cadence": words, "first": start, "last": y - 1}
+                    )
+                start = y
+        cadence = separator.join(parts)
+    months = schedule.total_months
+    if months % 12 == 0:
+        length = _("%(years)s years") % {"years": months // 12}
+    else:
+        length = _("%(months)s months") % {"months": months}
+    cliff_months = schedule.cliff_months
+    if cliff_months:
+        cliff = _(", %(months)s-month cliff") % {"months": cliff_months}
+    else:
+        cliff = _(", no cliff")
+    on = ""
+    if schedule.vest_dates is not None:
+        days = {day for _month, day in schedule.vest_dates}
+        if len(days) == 1:
+            on = _(" on %(names)s %(day)s") % {
+                "names": "/".join(_month_name(m) for m, _day in schedule.vest_dates),
+                "day": days.pop(),
+            }
+        else:
+            on = _(" on %(days)s") % {
+                "days": separator.join(_month_day(m, d) for m, d in schedule.vest_dates)
+            }
+    return _("%(length)s: %(weights)s%% per year, vesting %(cadence)s%(on)s%(cliff)s") % {
+        "length": length,
+        "weights": weights,
+        "cadence": cadence,
+        "on": on,
+        "cliff": cliff,
+    }
 
 
 def preset_label(name: str) -> str:

@@ -33,6 +33,7 @@ from compensation.forms import (
 )
 from compensation.models import EquityGrant, Equivalence, Package, Refresher, SignOn
 from compensation.plausibility import message_warnings
+from compensation.vesting_labels import schedule_description
 
 DEFAULT_HORIZON = 4
 
@@ -166,7 +167,11 @@ def company_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "figure": figure,
             "is_own": company.owner_id == request.user.pk,
             "level_form": LevelForm(),
-            "preset": engine.VESTING_PRESETS.get(company.vesting_preset),
+            "preset": (
+                schedule_description(engine.VESTING_PRESETS[company.vesting_preset])
+                if company.vesting_preset in engine.VESTING_PRESETS
+                else None
+            ),
         },
     )
 
@@ -341,7 +346,7 @@ def package_list(request: HttpRequest) -> HttpResponse:
 
 def _describe(item: Any) -> str:
     try:
-        return selectors.schedule_of(item).describe()
+        return schedule_description(selectors.schedule_of(item))
     except engine.EngineInputError as error:
         return _("invalid schedule: %(e)s") % {"e": error}
 
@@ -374,18 +379,18 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "GET"):
         return refused
     projection = _projection(package, DEFAULT_HORIZON)
+    location = package.location.name if package.location else None
     band = selectors.band_for(
-        user=request.user,
-        level=package.level,
-        currency=package.currency,
-        location=package.location.name if package.location else None,
+        user=request.user, level=package.level, currency=package.currency, location=location
     )
     position = None
     position_error = ""
     if band is not None:
         up = selectors.next_level(band.level)
         next_band = (
-            selectors.band_for(user=request.user, level=up, currency=package.currency)
+            selectors.band_for(
+                user=request.user, level=up, currency=package.currency, location=location
+            )
             if up
             else None
         )

@@ -15,6 +15,7 @@ from functools import reduce
 from operator import or_
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -149,6 +150,9 @@ class PastQuestion:
     signal: str
     signal_label: str
     self_assessment: int | None
+    # How it was found: "tags", or for a question logged without tags, "words" (its text
+    # names a topic: `matching` holds them) or "kind" (asked in the same kind of round).
+    matched_by: str = "tags"
 
     @property
     def went(self) -> str:
@@ -216,30 +220,52 @@ class RoundBrief:
         return [t.tag for t in self.topics]
 
 
+def _untagged_match(question: Question, round_: Round, tags: list[str]) -> tuple[str, ...] | None:
+    """Return the topics an untagged question's words name, () for one asked in the same kind
+    of round, or None when it has nothing to do with this round."""
+    words = _words(question.text)
+    named = tuple(t for t in tags if f" {' '.join(_words(t).split())} " in words)
+    if named:
+        return named
+    return () if question.round.kind == round_.kind else None
+
+
+def _latest_first(question: Question) -> tuple[bool, float, int]:
+    when = question.round.scheduled_at
+    return (when is None, -when.timestamp() if when else 0.0, question.pk)
+
+
 def _past_questions(user: AbstractBaseUser, round_: Round, tags: list[str]) -> list[PastQuestion]:
-    if not tags:
-        return []
-    questions = (
+    mine = (
         Question.objects.filter(round__owner=user, round__process__owner=user)
         .exclude(round=round_)
-        .filter(reduce(or_, (tag_q(t) for t in tags)))
         .select_related("round", "round__process__company")
-        .order_by("-round__scheduled_at", "id")
     )
+    filters = [tag_q(t) for t in tags] + [Q(tags="")]
     wanted = set(tags)
+    found: list[tuple[Question, tuple[str, ...], str]] = []
+    for q in mine.filter(reduce(or_, filters)):
+        if q.tag_list:
+            found.append((q, tuple(t for t in q.tag_list if t in wanted), "tags"))
+            continue
+        named = _untagged_match(q, round_, tags)
+        if named is not None:
+            found.append((q, named, "words" if named else "kind"))
+    found.sort(key=lambda f: _latest_first(f[0]))
     return [
         PastQuestion(
             text=q.text,
             tags=tuple(q.tag_list),
-            matching=tuple(t for t in q.tag_list if t in wanted),
+            matching=matching,
             company=q.round.process.company.name,
             kind=q.round.get_kind_display(),
             when=q.round.scheduled_at,
             signal=q.round.signal,
             signal_label=q.round.get_signal_display(),
             self_assessment=q.round.self_assessment,
+            matched_by=how,
         )
-        for q in questions
+        for q, matching, how in found
     ]
 
 

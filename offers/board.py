@@ -133,10 +133,45 @@ class ValuationBasis:
         """Return 'after tax' or 'gross'."""
         return _("after tax") if self.after_tax else _("gross")
 
+    # A basis as stored text (a negotiation entry's value_basis), read back at display time so
+    # its words follow the reader's language: "v1;2026-12-01;4;USD;net;50".
+    KEY_PREFIX = "v1"
+
+    @property
+    def key(self) -> str:
+        """Return the basis as a short text to store, read back by ``from_key``."""
+        return ";".join(
+            [
+                self.KEY_PREFIX,
+                self.start.isoformat(),
+                str(self.years),
+                self.currency,
+                "net" if self.after_tax else "gross",
+                str(self.percentile),
+            ]
+        )
+
+    @classmethod
+    def from_key(cls, text: str) -> ValuationBasis | None:
+        """Return the basis stored by ``key``, or None for any other text (an older entry's words)."""
+        parts = text.split(";")
+        if len(parts) != 6 or parts[0] != cls.KEY_PREFIX or parts[4] not in ("net", "gross"):
+            return None
+        try:
+            return cls(
+                start=dt.date.fromisoformat(parts[1]),
+                years=int(parts[2]),
+                currency=parts[3],
+                after_tax=parts[4] == "net",
+                percentile=int(parts[5]),
+            )
+        except ValueError:
+            return None
+
     @staticmethod
     def day(value: dt.date) -> str:
         """Return a date as the basis writes it, e.g. '1 Dec 2026'."""
-        return formats.date_format(value, _("j M Y"))
+        return formats.date_format(value, "DATE_FORMAT")
 
     @property
     def label(self) -> str:

@@ -409,17 +409,10 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
     )
     log = seed_negotiation_log(user, meta_offer, tiktok_offer, today)
     meta_offer.refresh_from_db()
-    # The negotiation on Meta: E6-level stock as the recruiter hinted, or comp traded for remote.
-    # After the log's revised offer the grant is at the E6 band's bottom (USD 180,000 a year).
-    e6_stock = Decimal("240000")  # Meta E6 band stock midpoint a year (illustrative)
-    e6 = Scenario(
-        owner=user,
-        offer=meta_offer,
-        name="E6-level stock (VP approval)",
-        extra_stock_yearly=e6_stock - E6_BAND_STOCK_MIN,
-        notes="Base is capped at the E5 top; ask for stock at the E6 midpoint instead. "
-        + ILLUSTRATIVE,
-    )
+    # The negotiation on Meta: the E6 band's midpoint stock, or comp traded for remote. After
+    # the log's revised offer the grant is already at the E6 band's bottom (USD 180,000 a year):
+    # the scenario adds only what is missing to the midpoint.
+    e6 = e6_midpoint_scenario(user, meta_offer)
     remote = Scenario(
         owner=user,
         offer=meta_offer,
@@ -430,6 +423,8 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         + ILLUSTRATIVE,
     )
     for scenario in (e6, remote):
+        if scenario is None:
+            continue
         scenario.full_clean()
         scenario.save()
     # Meta's plan played out as "Play it out" does: the scenario the plan's asks make.
@@ -444,6 +439,37 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
 
 # Meta's E6 band stock a year, bottom (compensation/demo.py, illustrative).
 E6_BAND_STOCK_MIN = Decimal("180000")
+
+
+def e6_midpoint_scenario(user: AbstractBaseUser, meta_offer: Offer) -> Scenario | None:
+    """Return the scenario asking for the E6 band's midpoint stock (unsaved), or None.
+
+    It adds the difference between the band's midpoint and the stock the offer already has a
+    year (both in USD), so it never adds E6 stock on top of E6 stock; None once the offer has
+    the midpoint or more.
+    """
+    from compensation.selectors import band_for, yearly_stock_value
+
+    level = Level.objects.filter(company=meta_offer.company, code="E6").first()
+    band = band_for(user=user, level=level, currency=meta_offer.package.currency)
+    if band is None:
+        return None
+    held = yearly_stock_value(meta_offer.package).quantize(Decimal("1"))
+    missing = band.stock_mid - held
+    if missing <= 0:
+        return None
+    return Scenario(
+        owner=user,
+        offer=meta_offer,
+        name="E6 midpoint stock (VP approval)",
+        extra_stock_yearly=missing,
+        notes=(
+            f"Base is capped at the E5 top, and the stock is already at the E6 band's bottom "
+            f"(USD {held:,.0f} a year): ask for the E6 midpoint (USD {band.stock_mid:,.0f}), "
+            f"i.e. USD {missing:,.0f} a year more. "
+        )
+        + ILLUSTRATIVE,
+    )
 
 
 def seed_negotiation_log(

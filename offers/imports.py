@@ -222,7 +222,9 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
     lookups = {
         "company": _("A company's name: yours or a shared one (Companies page)."),
         "level": _("The level's code on that company's ladder, e.g. E5 (needs the company)."),
-        "location": _("A tax location's name (Places page); empty: none."),
+        # The page as the menu names it: the same message, so the two never drift apart.
+        "location": _("A tax location's name (%(page)s page); empty: none.")
+        % {"page": _("Locations")},
     }
     currencies = ", ".join(_currencies(user)) + " " + _("(or any other ISO 4217 code)")
     guide = []

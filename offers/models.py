@@ -703,12 +703,20 @@ class NegotiationEntry(models.Model):
             if amount is not None
         ]
         if self.revised_deadline is not None:
-            day = formats.date_format(self.revised_deadline, "j M Y")
+            day = formats.date_format(self.revised_deadline, "DATE_FORMAT")
             terms.append((str(_("decision deadline")), None, "", day))
         if self.revised_level_id:
             code = self.revised_level.code if self.revised_level else ""
             terms.append((str(_("level")), None, "", code))
         return terms
+
+    @property
+    def value_basis_words(self) -> str:
+        """Return the basis of the values in the reader's language (an older entry's as stored)."""
+        from offers.board import ValuationBasis
+
+        basis = ValuationBasis.from_key(self.value_basis)
+        return basis.label if basis is not None else self.value_basis
 
     @property
     def value_change(self) -> Decimal | None:

@@ -25,9 +25,9 @@ from compensation.engine import next_vest_date as engine_next_vest_date
 from compensation.models import Band, Level
 from compensation.selectors import (
     FxTable,
-    band_for,
     bands_for_levels,
     fx_table,
+    local_band_for,
     next_level,
     package_terms,
     yearly_stock_value,
@@ -90,7 +90,10 @@ def _band_facts(*, user: AbstractBaseUser, offer: Offer, fx: FxTable) -> BandFac
     """Return the offered level's band (and the next level's stock) in the offer currency."""
     package = offer.package
     location = package.location.name if package.location_id and package.location else None
-    band = band_for(user=user, level=offer.level, currency=package.currency, location=location)
+    # Only a band of the offer's own place and currency (a US band says nothing of Taipei pay).
+    band = local_band_for(
+        user=user, level=offer.level, currency=package.currency, location=location
+    )
     if band is None:
         return None
 
@@ -99,7 +102,7 @@ def _band_facts(*, user: AbstractBaseUser, offer: Offer, fx: FxTable) -> BandFac
 
     upper = next_level(offer.level) if offer.level else None
     upper_band = (
-        band_for(user=user, level=upper, currency=package.currency, location=location)
+        local_band_for(user=user, level=upper, currency=package.currency, location=location)
         if upper
         else None
     )

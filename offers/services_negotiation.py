@@ -64,7 +64,7 @@ def _snapshot_before(entry: NegotiationEntry, ev: Evaluation | None) -> None:
     entry.value_before = _headline(ev)
     entry.value_after = None
     entry.value_currency = ev.basis.currency if ev is not None else ""
-    entry.value_basis = ev.basis.label[:300] if ev is not None else ""
+    entry.value_basis = ev.basis.key if ev is not None else ""
 
 
 def entry_change(entry: NegotiationEntry, offer: Offer, terms: PackageTerms) -> TermsChange:

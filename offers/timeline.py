@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats, timezone
-from django.utils.translation import gettext as _
 
 from interviews.models import TERMINAL_STAGES, Process, Round, Stage
 from offers.logic import timeline as logic
@@ -32,7 +31,7 @@ class TimelinePage:
 
 
 def _day(value: dt.date) -> str:
-    return formats.date_format(value, _("j M"))
+    return formats.date_format(value, "MONTH_DAY_FORMAT")
 
 
 def _company(offer: Offer) -> str:

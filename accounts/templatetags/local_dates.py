@@ -12,10 +12,10 @@ register = template.Library()
 
 # English's formats, for a language whose format module names none.
 FALLBACKS = {
-    "WEEKDAY_DATE_FORMAT": "D j M",
-    "WEEKDAY_DATETIME_FORMAT": "D j M H:i",
-    "WEEKDAY_YEAR_DATE_FORMAT": "D Y-m-d",
-    "WEEKDAY_YEAR_DATETIME_FORMAT": "D Y-m-d H:i",
+    "WEEKDAY_DATE_FORMAT": "D j M Y",
+    "WEEKDAY_DATETIME_FORMAT": "D j M Y H:i",
+    "WEEKDAY_YEAR_DATE_FORMAT": "D j M Y",
+    "WEEKDAY_YEAR_DATETIME_FORMAT": "D j M Y H:i",
 }
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from compensation.selectors.bands import (
     TOP_OF_BAND_SHARE,
+    band_applies,
     band_for,
     band_position,
     bands_for_levels,
     grant_value,
+    local_band_for,
     next_level,
     percentile_in_band,
     yearly_stock_value,
@@ -68,6 +70,7 @@ __all__ = [
     "PIVOT_CURRENCY",
     "Rate",
     "TOP_OF_BAND_SHARE",
+    "band_applies",
     "band_for",
     "band_get_own",
     "band_list",
@@ -86,6 +89,7 @@ __all__ = [
     "fx_table",
     "grant_price_currency",
     "grant_value",
+    "local_band_for",
     "level_list",
     "levels_by_code",
     "location_get_own",

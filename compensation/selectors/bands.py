@@ -7,7 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Case, F, IntegerField, QuerySet, Value, When
+from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
 from compensation.models import Band, EquityGrant, Level, Package
@@ -35,8 +35,13 @@ def _ranked_bands(
     currency: str | None = None,
     location: str | None = None,
 ) -> QuerySet[Band]:
-    """Return bands best first: in ``currency``, at ``location``, the user's own, the newest."""
+    """Return bands best first: those that apply (``band_applies``), at ``location``, in
+    ``currency``, the user's own, the newest."""
+    applies = Q(currency=currency or "") & (Q(location="") | Q(location__iexact=location or ""))
     qs = qs.annotate(
+        applies_rank=Case(
+            When(applies, then=Value(0)), default=Value(1), output_field=IntegerField()
+        ),
         mine=Case(When(owner=user, then=Value(0)), default=Value(1), output_field=IntegerField()),
         cur_rank=Case(
             When(currency=currency or "", then=Value(0)),
@@ -50,11 +55,36 @@ def _ranked_bands(
         ),
     )
     order: list[Any] = ["mine", F("as_of").desc(nulls_last=True), "-id"]
+    if currency:
+        order.insert(0, "cur_rank")
     if location:
         order.insert(0, "loc_rank")
     if currency:
-        order.insert(0, "cur_rank")
+        order.insert(0, "applies_rank")
     return qs.order_by(*order)
+
+
+def band_applies(band: Band, *, currency: str, location: str | None) -> bool:
+    """Return whether ``band`` states pay in ``currency`` at ``location``.
+
+    A band applies to its own currency and place; one without a place, wherever its currency
+    is paid. A Taipei salary in TWD is not placed in a USD band of another place.
+    """
+    if band.currency != currency:
+        return False
+    return not band.location.strip() or (
+        (location or "").strip().casefold() == band.location.strip().casefold()
+    )
+
+
+def local_band_for(
+    *, user: AbstractBaseUser, level: Level | None, currency: str, location: str | None
+) -> Band | None:
+    """Return the band that applies to a package in ``currency`` at ``location``, or None."""
+    band = band_for(user=user, level=level, currency=currency, location=location)
+    if band is None or not band_applies(band, currency=currency, location=location):
+        return None
+    return band
 
 
 def band_for(
@@ -158,7 +188,10 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
     Percentiles: 0 at min, 50 at mid, 100 at max, piecewise linear, below 0 or above 100
     outside the band. Bands in another currency are converted into the package's
     (raises LookupError without a rate). Yearly stock is grant value / vesting years.
+    ``elsewhere`` is True when the band does not apply to the package's place and currency
+    (``band_applies``): the page then says it compares with another place's band.
     """
+    location = package.location.name if package.location_id and package.location else None
     factor = _factor(package, band)
     figures = _band_figures(band, factor)
     next_figures = _band_figures(next_band, _factor(package, next_band)) if next_band else None
@@ -195,6 +228,8 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
         "band": band,
         "next_band": next_band,
         "converted_from": band.currency if band.currency != package.currency else None,
+        "elsewhere": not band_applies(band, currency=package.currency, location=location),
+        "place": location or "",
         "components": components,
         "base": by_key["base"],
         "stock": by_key["stock"],

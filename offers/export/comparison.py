@@ -16,7 +16,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import assumption_terms, describe_schedule
+from compensation.engine import assumption_terms
+from compensation.vesting_labels import schedule_description
 from interviews.selectors import comparison_processes, comparison_rounds
 from offers.board import COMPONENTS, Board, Evaluation, board_build
 from offers.export.readable import readable_build
@@ -256,14 +257,14 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
             "first_year": None,
             "start": g["vest_start"],
             "end": g["vest_end"],
-            "schedule": g["schedule"],
+            "schedule": schedule_description(grant.schedule),
             "price_currency": g["price_currency"],
             "price_value": float(g["value_at_grant_stock_currency"]),
             "home_currency": home,
             "fx_price_to_home": price_to_home,
             "home_value": float(g["value_at_grant"]) * spec.fx_to_home,
         }
-        for i, g in enumerate(facts["grants"])
+        for i, (g, grant) in enumerate(zip(facts["grants"], spec.grants, strict=True))
     ]
     vesting += [
         {
@@ -277,7 +278,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
             "first_year": r.first_year,
             "start": None,
             "end": None,
-            "schedule": describe_schedule(r.schedule),
+            "schedule": schedule_description(r.schedule),
             "price_currency": spec.stock_currency,
             "price_value": float(r.yearly_value),
             "home_currency": home,

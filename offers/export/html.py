@@ -195,9 +195,13 @@ def report_context(c: Comparison) -> dict[str, Any]:
     by_option: dict[str, list[PlanRow]] = {}
     for row in c.people.get("negotiation_plan") or []:
         by_option.setdefault(row["option"], []).append(row)
+    zone = c.people.get("home_timezone") or "UTC"
     return {
         "c": c,
         "meta": c.meta,
+        # When the report was made, on the user's home clock, with the zone's name.
+        "generated_local": local_time(c.meta["generated_at"], zone),
+        "generated_zone": zone,
         "people": c.people,
         "option_rows": option_rows(c),
         "scenario_columns": scenario_columns(),

@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import IO, Any, cast
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
@@ -50,6 +51,13 @@ UNIT_WIDTHS = {Unit.PAY: 14, Unit.PCT: 11, Unit.WEEKS: 10, Unit.DATE: 12, Unit.L
 UNIT_FORMATS = {Unit.PCT: PCT}
 # The widths of the scenario outcome's columns (`_outcome_header`).
 OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
+
+
+def _generated(c: Comparison) -> str:
+    """Return when the comparison was made, on the user's home clock with the zone's name."""
+    zone = c.people.get("home_timezone") or "UTC"
+    when = local_time(c.meta["generated_at"], zone)
+    return f"{formats.date_format(when, 'DATETIME_FORMAT')} ({zone})" if when else ""
 
 
 def money_format(currency: str) -> str:
@@ -190,7 +198,7 @@ def _ranking(book: Book, c: Comparison) -> None:
     sheet.append(
         [
             _("Every figure: %(basis)s. Generated %(t)s.")
-            % {"basis": c.meta["basis_label"], "t": c.meta["generated_at"]}
+            % {"basis": c.meta["basis_label"], "t": _generated(c)}
         ]
     )
     sheet.blank()

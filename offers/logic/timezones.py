@@ -39,6 +39,14 @@ class OverlapSummary:
     max_offset: float
     days: int
 
+    @property
+    def clock_gap(self) -> tuple[float, float]:
+        """Return the smallest and largest gap between the two clocks over the year, in hours."""
+        low, high = sorted((abs(self.min_offset), abs(self.max_offset)))
+        if self.min_offset < 0 < self.max_offset:
+            low = 0.0  # the clocks cross over during the year
+        return low, high
+
 
 def zone(name: str, field: str = "tz") -> ZoneInfo:
     """Return the ZoneInfo for an IANA name or raise LogicInputError naming the field."""

@@ -69,7 +69,10 @@
     if (narrow && meta.narrow) { layout = merge(layout, meta.narrow); }
     layout = themed(layout);
     var data = inked(fig.data || [], cssVar("--chart-ink", INK));
-    window.Plotly.react(el, data, layout, { responsive: true, displaylogo: false });
+    // On a phone the toolbar (modebar) sits over the title and legend: leave it off there.
+    var config = { responsive: true, displaylogo: false };
+    if (narrow) { config.displayModeBar = false; }
+    window.Plotly.react(el, data, layout, config);
     el.setAttribute("data-drawn", "1");
     el.setAttribute("data-layout", narrow ? "narrow" : "wide");
   }

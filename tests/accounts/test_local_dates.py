@@ -30,8 +30,15 @@ def test_zh_hant_dates_read_year_month_day_then_the_weekday():
     assert "十二月" not in "".join((short, long, with_time))  # not "星期六 5 十二月"
 
 
-def test_english_dates_keep_weekday_day_month():
-    assert _render("en") == ["Sat 5 Dec", "Sat 2026-12-05", "Sat 5 Dec 14:30", "Dec. 5, 2026"]
+def test_english_dates_are_one_house_format_with_the_weekday_in_front():
+    # One format for a day (5 Dec 2026), the weekday in front where one is shown: never
+    # Django's "Dec. 5, 2026", "12/05/2026" or an ISO day beside them.
+    assert _render("en") == [
+        "Sat 5 Dec 2026",
+        "Sat 5 Dec 2026",
+        "Sat 5 Dec 2026 14:30",
+        "5 Dec 2026",
+    ]
 
 
 @pytest.mark.parametrize("empty", [None, ""])

@@ -156,3 +156,32 @@ def test_every_main_page_passes_axe_in_dark_mode(open_page: Any) -> None:
             found.setdefault(f"{v['id']}: {v['help']}", []).append(f"{url} {v['nodes'][:2]}")
     assert found == {}
     assert page.js_errors == []
+
+
+def test_no_chart_toolbar_over_the_titles_at_phone_width(open_page: Any) -> None:
+    # Issue 28: at 390 px plotly's modebar covered each chart's title; it is left off there.
+    page = open_page(reverse("offers:dashboard"), PHONE)
+    assert page.locator("[data-chart] .modebar").count() == 0
+    wide = open_page(reverse("offers:dashboard"), DESKTOP)
+    assert wide.locator("[data-chart] .modebar-container").count() >= 1
+
+
+def test_the_monte_carlo_button_is_disabled_while_it_runs(open_page: Any) -> None:
+    # Issue 28: under `make run` (Celery eager) the start request lasts the whole simulation;
+    # the button stayed clickable. It is disabled, and says it is running, until the answer.
+    from offers.models import Scenario
+
+    scenario = Scenario.objects.get(offer__owner__username="demo", name="Trade comp for remote")
+    page = open_page(reverse("offers:scenario_detail", args=[scenario.pk]), PHONE)
+    release: list[Any] = []
+    page.route("**/mc/start/", lambda route: release.append(route))
+    button = page.locator("[data-mc-start] button")
+    button.click()
+    page.wait_for_function("() => document.querySelector('[data-mc-start] button').disabled")
+    page.wait_for_function(  # "Running the simulation…" faded in beside it
+        "() => getComputedStyle(document.querySelector('[data-mc-start] .htmx-indicator'))"
+        ".opacity === '1'"
+    )
+    page.screenshot(path="/tmp/h5words-mc-running.png")
+    release[0].abort()  # the request ends (here, refused): the button is usable again
+    page.wait_for_function("() => !document.querySelector('[data-mc-start] button').disabled")

@@ -44,8 +44,8 @@ def test_rounds_are_stored_in_utc(dst_rounds):
 
 def test_process_page_shows_rounds_in_the_users_home_zone(client, dst_rounds):
     html = client.get(reverse("interviews:process_detail", args=[dst_rounds.pk])).content.decode()
-    assert "Sat 2026-03-07 02:00" in html  # 10:00 PST = 02:00 next day in Taipei
-    assert "Tue 2026-03-10 01:00" in html  # 10:00 PDT = 01:00 next day in Taipei
+    assert "Sat 7 Mar 2026 02:00" in html  # 10:00 PST = 02:00 next day in Taipei
+    assert "Tue 10 Mar 2026 01:00" in html  # 10:00 PDT = 01:00 next day in Taipei
     assert "Fri 10:00 America/Los_Angeles" in html
     assert "Mon 10:00 America/Los_Angeles" in html
 
@@ -59,7 +59,7 @@ def test_home_zone_follows_preferences(client, dst_rounds, alice_taipei):
     session.pop("offerdesk_tz", None)
     session.save()
     html = client.get(reverse("interviews:process_detail", args=[dst_rounds.pk])).content.decode()
-    assert "Fri 2026-03-06 18:00" in html
+    assert "Fri 6 Mar 2026 18:00" in html
 
 
 def unfold(text: str) -> list[str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from interviews import demo, prep, selectors
 from interviews.models import Round
@@ -175,3 +177,35 @@ def test_brief_query_count_does_not_grow_with_the_history(client_alice, alice):
         return len(queries)
 
     assert count(1) == count(8)
+
+
+def test_untagged_questions_are_matched_by_their_words_or_the_round_kind(client, alice):
+    # Issue 28: a logged "Design LLM inference... latency vs cost" without tags sat beside
+    # "You have not logged a question on these topics yet".
+    upcoming = RoundFactory(
+        owner=alice,
+        kind=Round.Kind.ML_DESIGN,
+        interviewer_background="Leads LLM inference serving",
+        scheduled_at=timezone.now() + dt.timedelta(days=3),
+    )
+    before = timezone.now() - dt.timedelta(days=20)
+    past_design = RoundFactory(owner=alice, kind=Round.Kind.SYSTEM_DESIGN, scheduled_at=before)
+    past_ml = RoundFactory(owner=alice, kind=Round.Kind.ML_DESIGN, scheduled_at=before)
+    past_coding = RoundFactory(owner=alice, kind=Round.Kind.CODING, scheduled_at=before)
+    QuestionFactory(
+        round=past_design, text="Design LLM inference for a chat product: latency vs cost", tags=""
+    )
+    QuestionFactory(round=past_ml, text="Pick a loss for click prediction", tags="")
+    QuestionFactory(round=past_coding, text="Merge k sorted lists", tags="")
+    brief = prep.round_brief(user=alice, round_=upcoming)
+    by_text = {q.text: q for q in brief.past_questions}
+    llm = by_text["Design LLM inference for a chat product: latency vs cost"]
+    assert (llm.matched_by, set(llm.matching)) == ("words", {"llm", "inference", "cost"})
+    same_kind = by_text["Pick a loss for click prediction"]
+    assert (same_kind.matched_by, same_kind.matching) == ("kind", ())
+    assert "Merge k sorted lists" not in by_text  # another kind, no topic named
+    client.force_login(alice)
+    html = client.get(reverse("interviews:round_brief", args=[upcoming.pk])).content.decode()
+    assert "You have not logged a question on these topics yet" not in html
+    assert "latency vs cost" in html and 'data-matched="words"' in html
+    assert "no tags; it mentions llm, inference, cost" in html

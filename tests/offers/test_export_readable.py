@@ -177,7 +177,7 @@ def test_round_times_are_in_the_home_zone_across_a_dst_change(alice):
     assert times == {1: dt.datetime(2026, 3, 28, 9, 0), 2: dt.datetime(2026, 3, 30, 10, 0)}
     html = html_bytes(comparison).decode()
     assert "When (Europe/London time)" in html
-    assert "2026-03-28 09:00" in html and "2026-03-30 10:00" in html
+    assert "28 Mar 2026 09:00" in html and "30 Mar 2026 10:00" in html
 
 
 def test_progressive_tax_shows_the_rule_not_a_flat_rate(alice):

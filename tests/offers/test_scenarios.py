@@ -344,7 +344,7 @@ def test_flip_view_shows_the_ask(client_alice, alice, two_offers):
 def test_demo_scenarios_answer_their_points(client):
     user = seed_demo_user()
     meta = Offer.objects.get(owner=user, name__startswith="Meta")
-    e6 = Scenario.objects.get(owner=user, offer=meta, name="E6-level stock (VP approval)")
+    e6 = Scenario.objects.get(owner=user, offer=meta, name="E6 midpoint stock (VP approval)")
     remote = Scenario.objects.get(owner=user, offer=meta, name="Trade comp for remote")
     # E6 stock mid (240k a year) over the log's revised offer (the E6 band's bottom, 180k).
     assert e6.extra_stock_yearly == 60_000
@@ -364,3 +364,26 @@ def test_demo_scenarios_answer_their_points(client):
     client.force_login(user)
     html = client.get(reverse("offers:scenario_detail", args=[remote.pk])).content.decode()
     assert 'data-rule="remote_gap" data-answered="yes"' in html
+
+
+def test_demo_e6_scenario_adds_only_the_stock_the_offer_lacks():
+    # Issue 28: "E6-level stock" added USD 60,000 a year on top of an offer already raised to
+    # E6-band stock. It now aims at the E6 band's midpoint and adds the difference.
+    from compensation.selectors import yearly_stock_value
+    from offers.demo import e6_midpoint_scenario
+
+    user = seed_demo_user()
+    meta = Offer.objects.get(owner=user, name__startswith="Meta")
+    assert not Scenario.objects.filter(owner=user, name__startswith="E6-level").exists()
+    e6 = Scenario.objects.get(owner=user, offer=meta, name="E6 midpoint stock (VP approval)")
+    # Revised grant USD 720,000 over 4 years = 180,000 a year; E6 midpoint 240,000: 60,000 more.
+    held = yearly_stock_value(meta.package)
+    assert held == 180_000
+    assert held + e6.extra_stock_yearly == 240_000
+    assert "already at the E6 band's bottom (USD 180,000 a year)" in e6.notes
+    # Once the offer has the midpoint (a grant of 960,000 = 240,000 a year), no such scenario.
+    grant = meta.package.grants.get()
+    grant.value = 960_000
+    grant.save()
+    meta.package.refresh_from_db()
+    assert e6_midpoint_scenario(user, meta) is None

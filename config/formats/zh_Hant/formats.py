@@ -7,6 +7,16 @@ from django.conf.locale.zh_Hant.formats import *  # noqa: F403
 THOUSAND_SEPARATOR = ","
 NUMBER_GROUPING = 3
 
+# One way to write a day: 2026年11月13日, never "13 十一月 2026" (an English order with Chinese
+# month names) nor Django's short "2026/11/13".
+DATE_FORMAT = "Y年n月j日"
+SHORT_DATE_FORMAT = "Y年n月j日"
+DATETIME_FORMAT = "Y年n月j日 H:i"
+SHORT_DATETIME_FORMAT = "Y年n月j日 H:i"
+TIME_FORMAT = "H:i"
+MONTH_DAY_FORMAT = "n月j日"
+YEAR_MONTH_FORMAT = "Y年n月"
+
 # A day with its weekday, read the way Taiwan writes it: 12月5日 (星期六), not "星期六 5 十二月"
 # (which word-for-word English formats give). Used by the `weekday_date` filters.
 WEEKDAY_DATE_FORMAT = "n月j日 (D)"
