@@ -412,6 +412,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         offer=meta_offer,
         name="E6-level stock (VP approval)",
         extra_stock_yearly=e6_stock - E6_BAND_STOCK_MIN,
+        stock_currency="USD",  # Meta's grants are priced in USD
         notes="Base is capped at the E5 top; ask for stock at the E6 midpoint instead. "
         + ILLUSTRATIVE,
     )
@@ -421,6 +422,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         name="Trade comp for remote",
         remote_weeks_per_year=12,
         extra_stock_yearly=Decimal("0"),
+        stock_currency="USD",
         notes="Keep the offered pay and ask for 12 remote weeks a year in writing instead. "
         + ILLUSTRATIVE,
     )
