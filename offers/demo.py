@@ -431,10 +431,25 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         scenario.save()
     # Meta's plan played out as "Play it out" does: the scenario the plan's asks make.
     from_plan = services.scenario_create_from_plan(user=user, offer=meta_offer)
+    # TikTok pays in SGD and grants USD-priced stock: its scenario's stock is asked in USD.
+    tiktok_stock = services.scenario_create(
+        user=user,
+        offer=tiktok_offer,
+        data={
+            "name": "USD 20,000 more stock a year",
+            "extra_stock_yearly": Decimal("20000"),
+            "notes": "Stock is granted in USD whatever the salary's currency. " + ILLUSTRATIVE,
+        },
+    )
     return {
         "stay": stay,
         "meta_offer": meta_offer,
-        "scenarios": {"e6_stock": e6, "remote": remote, "plan": from_plan},
+        "scenarios": {
+            "e6_stock": e6,
+            "remote": remote,
+            "plan": from_plan,
+            "tiktok_stock": tiktok_stock,
+        },
         "negotiation_log": log,
     }
 

@@ -372,7 +372,7 @@ class ScenarioForm(forms.ModelForm):
             # currency, stock in the scenario's (the grant's price currency).
             for adjustment in ADJUSTMENTS:
                 currency = adjustment.currency(self.instance)
-                if currency is not None:
+                if currency:  # an unsaved scenario names none yet
                     field = self.fields[adjustment.key]
                     field.label = f"{field.label} ({currency})"
 
