@@ -21,7 +21,7 @@ from offers.export.backup import backup_build, backup_restore
 from offers.logic.plan import Ask
 from offers.logic.rules.base import NegotiationPoint
 from offers.models import Scenario
-from offers.scenarios import flip_apply, plan_adjustments, point_adjustments
+from offers.scenarios import flip_apply, flip_find, plan_adjustments, point_adjustments
 from offers.scenarios.evaluation import scenario_evaluation
 from offers.selectors import offer_get
 from offers.services import scenario_accept, scenario_clone, scenario_create
@@ -224,7 +224,9 @@ def test_play_it_out_lands_the_plans_stock_ask_unchanged(alice, sgd_offer):
 
 def test_the_flip_finders_stock_ask_is_in_the_stock_currency(alice, sgd_offer):
     scenario = ScenarioFactory(owner=alice, offer=sgd_offer, extra_stock_yearly=Decimal("10000"))
-    # An answer of 5,000 more stock a year is USD, as the field it lands in.
+    # The answer is said in the currency of the field it lands in: stock USD, base SGD.
+    assert flip_find(user=alice, scenario=scenario, component="stock").currency == "USD"
+    assert flip_find(user=alice, scenario=scenario, component="base").currency == "SGD"
     assert flip_apply(scenario, "stock", 5000.0) == {"extra_stock_yearly": Decimal("15000")}
 
 
@@ -303,3 +305,13 @@ def test_the_migration_converts_older_scenarios_at_the_rate_the_app_used():
     assert got("HKD") == (Decimal("54000.00"), Decimal("27000.00"), "HKD")
     # Nothing to convert: in the grant's currency, as a new scenario.
     assert got("none") == (Decimal("0.00"), None, "USD")
+
+
+def test_the_rules_judge_a_usd_stock_ask_in_the_offers_currency(alice, sgd_offer):
+    from offers.scenarios import scenario_outcome
+
+    scenario = ScenarioFactory(owner=alice, offer=sgd_offer, extra_stock_yearly=Decimal("40000"))
+    original, ev = _valued(alice, scenario)
+    # The rules' asks are in the offer's currency: USD 40,000 x 1.35 = SGD 54,000 a year.
+    outcome = scenario_outcome(scenario, ev, original)
+    assert outcome.extra_stock_yearly == pytest.approx(54_000.0)
