@@ -419,6 +419,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         name="Trade comp for remote",
         remote_weeks_per_year=12,
         extra_stock_yearly=Decimal("0"),
+        stock_currency="USD",
         notes="Keep the offered pay and ask for 12 remote weeks a year in writing instead. "
         + ILLUSTRATIVE,
     )
@@ -429,10 +430,25 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         scenario.save()
     # Meta's plan played out as "Play it out" does: the scenario the plan's asks make.
     from_plan = services.scenario_create_from_plan(user=user, offer=meta_offer)
+    # TikTok pays in SGD and grants USD-priced stock: its scenario's stock is asked in USD.
+    tiktok_stock = services.scenario_create(
+        user=user,
+        offer=tiktok_offer,
+        data={
+            "name": "USD 20,000 more stock a year",
+            "extra_stock_yearly": Decimal("20000"),
+            "notes": "Stock is granted in USD whatever the salary's currency. " + ILLUSTRATIVE,
+        },
+    )
     return {
         "stay": stay,
         "meta_offer": meta_offer,
-        "scenarios": {"e6_stock": e6, "remote": remote, "plan": from_plan},
+        "scenarios": {
+            "e6_stock": e6,
+            "remote": remote,
+            "plan": from_plan,
+            "tiktok_stock": tiktok_stock,
+        },
         "negotiation_log": log,
     }
 
@@ -463,6 +479,7 @@ def e6_midpoint_scenario(user: AbstractBaseUser, meta_offer: Offer) -> Scenario 
         offer=meta_offer,
         name="E6 midpoint stock (VP approval)",
         extra_stock_yearly=missing,
+        stock_currency=band.currency,  # the band's stock (and the offer's pay): USD
         notes=(
             f"Base is capped at the E5 top, and the stock is already at the E6 band's bottom "
             f"(USD {held:,.0f} a year): ask for the E6 midpoint (USD {band.stock_mid:,.0f}), "

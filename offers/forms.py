@@ -34,7 +34,7 @@ from compensation.models import (
 )
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
-from offers.scenarios.adjustments import ADJUSTMENTS, SCENARIO_FIELDS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS, SCENARIO_FIELDS
 
 COMMON_ZONES = [
     "Asia/Taipei",
@@ -385,10 +385,11 @@ class ScenarioForm(forms.ModelForm):
         if self.instance.pk:
             self.fields["version"].initial = self.instance.version
         if self.instance.offer_id:
-            # Every amount says its currency where it is typed: the offer's pay currency.
-            currency = self.instance.offer.package.currency
+            # Every amount says its currency where it is typed: pay in the offer's pay
+            # currency, stock in the scenario's (the grant's price currency).
             for adjustment in ADJUSTMENTS:
-                if adjustment.unit == Unit.PAY:
+                currency = adjustment.currency(self.instance)
+                if currency:  # an unsaved scenario names none yet
                     field = self.fields[adjustment.key]
                     field.label = f"{field.label} ({currency})"
 

@@ -414,6 +414,12 @@ class Scenario(models.Model):
     refresher_yearly = models.DecimalField(
         _("refreshers a year"), null=True, blank=True, validators=NON_NEGATIVE, **MONEY
     )
+    # The currency of the stock amounts above (extra stock, refreshers): the offer's grant
+    # price currency when the scenario was made (USD for a US-listed company, whatever the
+    # pay's), or the pay currency of a scenario saved before stock was asked in its own.
+    stock_currency = models.CharField(
+        _("currency of the stock amounts"), max_length=3, validators=[currency_validator]
+    )
     level = models.ForeignKey(
         "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -460,6 +466,10 @@ class Scenario(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(extra_stock_yearly__gte=0), name="scenario_stock_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=Q(stock_currency__regex=r"^[A-Z]{3}$"),
+                name="scenario_stock_currency_code",
             ),
             models.CheckConstraint(
                 condition=Q(mc_progress__lte=100), name="scenario_progress_range"

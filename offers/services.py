@@ -34,7 +34,9 @@ from interviews.models import Stage
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import (
     SCENARIO_FIELDS,
+    STOCK_CURRENCY,
     accepted_resets,
+    offer_stock_currency,
     option_terms,
     scenario_change,
 )
@@ -288,12 +290,19 @@ def preferences_save(
 def scenario_create(
     *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any] | None = None
 ) -> Scenario:
-    """Create a scenario on one of the user's offers."""
+    """Create a scenario on one of the user's offers.
+
+    Its stock amounts are in ``data["stock_currency"]`` when given (a clone's, a plan's ask
+    as said), else in the currency of a new grant of the offer (its grant price currency).
+    """
     if offer.owner_id != user.pk:
         raise PermissionError("offer of another user")
     data = data or {}
     scenario = Scenario(owner=user, offer=offer)
     fields_assign(scenario, data, SCENARIO_FIELDS, ignore_unknown=True)
+    scenario.stock_currency = (
+        data[STOCK_CURRENCY] if STOCK_CURRENCY in data else offer_stock_currency(offer)
+    )
     scenario.name = data.get("name") or f"{offer.name}: what if"
     scenario.full_clean()
     scenario.save()
@@ -358,7 +367,7 @@ def scenario_update(
 @transaction.atomic
 def scenario_clone(*, user: AbstractBaseUser, scenario: Scenario) -> Scenario:
     """Copy a scenario under a new name."""
-    data = {f: getattr(scenario, f) for f in SCENARIO_FIELDS}
+    data = {f: getattr(scenario, f) for f in (*SCENARIO_FIELDS, STOCK_CURRENCY)}
     data["name"] = f"{scenario.name} (copy)"[:120]
     return scenario_create(user=user, offer=scenario.offer, data=data)
 

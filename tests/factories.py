@@ -22,6 +22,7 @@ from compensation.models import (
     SignOn,
 )
 from offers.models import Offer, Preferences, Scenario
+from offers.scenarios.adjustments import offer_stock_currency
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -190,6 +191,11 @@ class ScenarioFactory(factory.django.DjangoModelFactory):
     offer = factory.SubFactory(OfferFactory, owner=factory.SelfAttribute("..owner"))
     name = factory.Sequence(lambda n: f"Scenario {n}")
     extra_stock_yearly = Decimal("20000")
+    # In the offer's grant price currency, as the services make a scenario (an unsaved
+    # offer, from build(): its pay currency).
+    stock_currency = factory.LazyAttribute(
+        lambda o: offer_stock_currency(o.offer) if o.offer.package.pk else o.offer.package.currency
+    )
 
 
 with contextlib.suppress(ImportError):  # interviews' factories, once that app has them

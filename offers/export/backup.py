@@ -884,12 +884,34 @@ def _offer_terms_to_packages(doc: dict[str, Any]) -> None:
         package["start_date"] = start
 
 
+def _scenario_stock_currency(doc: dict[str, Any]) -> None:
+    """Name the currency of an older backup's scenario stock amounts: its option's pay.
+
+    Before scenarios named it, their extra stock and refreshers a year were typed in the
+    option's pay currency (the migration that added it kept that meaning where it had no
+    rate to convert with, as here).
+    """
+    scenarios, offers, packages = doc.get("scenarios"), doc.get("offers"), doc.get("packages")
+    if not isinstance(scenarios, list) or not isinstance(offers, list):
+        return
+    packages_by_id = {p.get("id"): p for p in packages or [] if isinstance(p, dict)}
+    offers_by_id = {o.get("id"): o for o in offers if isinstance(o, dict)}
+    for scenario in scenarios:
+        if not isinstance(scenario, dict) or "stock_currency" in scenario:
+            continue
+        offer = offers_by_id.get(scenario.get("offer"))
+        package = packages_by_id.get(offer.get("package")) if offer is not None else None
+        if package is not None and "currency" in package:
+            scenario["stock_currency"] = package["currency"]
+
+
 def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any], replace: bool = False) -> _Restore:
     """Check every record of a parsed backup against the target user; raise BackupError.
 
     ``replace``: checked as if the user had no data (it is deleted before the rows are written).
     """
     _offer_terms_to_packages(doc)
+    _scenario_stock_currency(doc)
     restore = _Restore(user, replace=replace)
     for section in SECTIONS:
         restore.section(section, doc.get(section.key))

@@ -349,6 +349,7 @@ def _level_code(level: Any) -> str:
 # numbers, weeks as a whole number, a date in ISO 8601, a level by its code.
 EXPORTED: dict[str, Callable[[Any], Any]] = {
     Unit.PAY: _decimal,
+    Unit.STOCK: _decimal,
     Unit.PCT: _decimal,
     Unit.WEEKS: lambda weeks: weeks,
     Unit.DATE: _iso,
@@ -366,6 +367,7 @@ def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
             "option": s.offer.name,
             "name": s.name,
             **{a.key: EXPORTED[a.unit](getattr(s, a.key)) for a in ADJUSTMENTS},
+            "stock_currency": s.stock_currency,
             "mc_status": s.mc_status,
             "mc_result": result,
             "notes": s.notes,

@@ -139,16 +139,23 @@ def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
     """Return the scenarios with their outcomes, as the scenario page worked them out.
 
     Each row's ``cells`` are its values of the report's adjustments (money with the ``money``
-    filter, as the unit says).
+    filter and its currency, as the unit says).
     """
     outcomes = c.people.get("scenario_outcomes") or []
+    currency_of = {o["key"]: o["currency"] for o in c.options}
     rows = []
     for i, s in enumerate(c.scenarios):
         values: dict[str, Any] = dict(s)
+        # Each amount with its currency: pay the option's, stock the scenario's own.
+        currencies = {
+            Unit.PAY: currency_of.get(s["option_key"], ""),
+            Unit.STOCK: s["stock_currency"],
+        }
         cells = [
             {
                 "value": values[a.key],
-                "money": a.unit == Unit.PAY,
+                "money": a.unit in Unit.MONEY,
+                "currency": currencies.get(a.unit, ""),
                 "numeric": a.unit in Unit.NUMBERS,
             }
             for a in REPORT_ADJUSTMENTS

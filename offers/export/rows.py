@@ -189,12 +189,14 @@ class ScenarioRow(TypedDict):
     Between ``name`` and ``mc_status`` the row holds one key per scenario adjustment, in the
     order of the registry (`offers.scenarios.adjustments.ADJUSTMENTS`), valued as its unit
     says (`offers.export.comparison.EXPORTED`): a number, a level's code or an ISO date. The
-    registry is their one list; the JSON schema names each (a test compares them).
+    registry is their one list; the JSON schema names each (a test compares them). Money is
+    in the option's currency, stock amounts (`Unit.STOCK`) in ``stock_currency``.
     """
 
     option_key: str
     option: str
     name: str
+    stock_currency: str
     mc_status: str
     mc_result: dict[str, Any]
     notes: str

@@ -47,7 +47,14 @@ DEFAULT_WIDTH = 8.43
 
 # A scenario adjustment's column by its unit: its width (money as wide as "USD 1,235,864")
 # and its number format (money in the option's currency; weeks, dates and levels plain).
-UNIT_WIDTHS = {Unit.PAY: 14, Unit.PCT: 11, Unit.WEEKS: 10, Unit.DATE: 12, Unit.LEVEL: 8}
+UNIT_WIDTHS = {
+    Unit.PAY: 14,
+    Unit.STOCK: 14,
+    Unit.PCT: 11,
+    Unit.WEEKS: 10,
+    Unit.DATE: 12,
+    Unit.LEVEL: 8,
+}
 UNIT_FORMATS = {Unit.PCT: PCT}
 # The widths of the scenario outcome's columns (`_outcome_header`).
 OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
@@ -500,7 +507,8 @@ def _scenarios(book: Book, c: Comparison) -> None:
     outcomes = c.people.get("scenario_outcomes") or []
     for i, s in enumerate(c.scenarios):
         money = money_format(currency_of.get(s["option_key"], "USD"))
-        formats = {**UNIT_FORMATS, Unit.PAY: money}
+        # Each amount shows its currency: pay the option's, stock the scenario's own.
+        formats = {**UNIT_FORMATS, Unit.PAY: money, Unit.STOCK: money_format(s["stock_currency"])}
         outcome = outcomes[i] if i < len(outcomes) else None
         row = cast(dict[str, Any], s)
         sheet.append(

@@ -1,7 +1,8 @@
 """The scenario adjustments: one registry, and the change to terms a scenario proposes.
 
 Each `Adjustment` is a `Scenario` field: its label, its unit (which also decides how an
-export formats it), the currency an amount is in, what it changes (the package's terms through
+export formats it and the currency an amount is in: pay in the offer's pay currency, stock in
+the scenario's `stock_currency`, the grant's price currency), what it changes (the package's terms through
 `compensation.terms.TermsChange`, the option's own terms such as remote weeks, or only the
 market assumptions of the valuation) and its value once the scenario is accepted. The model's
 editable fields, the form, the services (creating, updating, accepting), the Monte Carlo cache
@@ -20,6 +21,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from compensation.selectors import package_terms
 from compensation.terms import Money, TermsChange
 from offers.models import Offer, Scenario
 
@@ -28,13 +30,16 @@ class Unit:
     """What an adjustment's value is."""
 
     PAY = "pay"  # money in the offer's pay currency
+    STOCK = "stock"  # money in the scenario's stock currency (the grant's price currency)
     PCT = "pct"
     WEEKS = "weeks"
     DATE = "date"
     LEVEL = "level"
 
-    # The units an export shows as a number (a level is its code, a date ISO text).
-    NUMBERS = frozenset({PAY, PCT, WEEKS})
+    # The units of money (shown with their currency) and those an export shows as a number
+    # (a level is its code, a date ISO text).
+    MONEY = frozenset({PAY, STOCK})
+    NUMBERS = frozenset({PAY, STOCK, PCT, WEEKS})
 
 
 class Applies:
@@ -52,8 +57,8 @@ class Adjustment:
     key: str
     unit: str
     applies: str
-    # The `TermsChange` fields it sets, from its value and the offer (TERMS only).
-    change: Callable[[Any, Offer], dict[str, Any]] | None = None
+    # The `TermsChange` fields it sets, from its value and the scenario (TERMS only).
+    change: Callable[[Any, Scenario], dict[str, Any]] | None = None
     # Its value once accepted: the terms now live in the offer, so nothing counts twice.
     reset: Any = None
     # Its column heading in the exports (a lazy message id); None: the model field's verbose
@@ -67,6 +72,14 @@ class Adjustment:
         """Return the model attribute holding the value (a foreign key's id)."""
         return f"{self.key}_id" if self.unit == Unit.LEVEL else self.key
 
+    def currency(self, scenario: Scenario) -> str | None:
+        """Return the currency its amount is in (None: not money)."""
+        if self.unit == Unit.PAY:
+            return str(scenario.offer.package.currency)
+        if self.unit == Unit.STOCK:
+            return str(scenario.stock_currency)
+        return None
+
     @property
     def heading(self) -> str:
         """Return the column heading in the active language."""
@@ -75,8 +88,12 @@ class Adjustment:
         return capfirst(str(Scenario._meta.get_field(self.key).verbose_name))
 
 
-def _pay(value: Any, offer: Offer) -> Money:
-    return Money(Decimal(value), offer.package.currency)
+def _pay(value: Any, scenario: Scenario) -> Money:
+    return Money(Decimal(value), scenario.offer.package.currency)
+
+
+def _stock(value: Any, scenario: Scenario) -> Money:
+    return Money(Decimal(value), scenario.stock_currency)
 
 
 ADJUSTMENTS: tuple[Adjustment, ...] = (
@@ -84,7 +101,7 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         "base",
         Unit.PAY,
         Applies.TERMS,
-        lambda v, o: {"base": _pay(v, o)},
+        lambda v, s: {"base": _pay(v, s)},
         label=_("Base"),
         in_report=True,
     ),
@@ -92,39 +109,39 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         "raise_pct",
         Unit.PCT,
         Applies.TERMS,
-        lambda v, o: {"raise_pct": v},
+        lambda v, s: {"raise_pct": v},
         label=_("Raise %"),
     ),
     Adjustment(
         "extra_sign_on",
         Unit.PAY,
         Applies.TERMS,
-        lambda v, o: {"extra_sign_on": _pay(v, o)} if v else {},
+        lambda v, s: {"extra_sign_on": _pay(v, s)} if v else {},
         reset=Decimal("0"),
         label=_("Extra sign-on"),
         in_report=True,
     ),
     Adjustment(
         "extra_stock_yearly",
-        Unit.PAY,
+        Unit.STOCK,
         Applies.TERMS,
-        lambda v, o: {"extra_stock_yearly": _pay(v, o)} if v else {},
+        lambda v, s: {"extra_stock_yearly": _stock(v, s)} if v else {},
         reset=Decimal("0"),
         label=_("Extra stock a year"),
         in_report=True,
     ),
     Adjustment(
         "refresher_yearly",
-        Unit.PAY,
+        Unit.STOCK,
         Applies.TERMS,
-        lambda v, o: {"refresher_yearly": _pay(v, o)},
+        lambda v, s: {"refresher_yearly": _stock(v, s)},
         label=_("Refreshers a year"),
     ),
     Adjustment(
         "level",
         Unit.LEVEL,
         Applies.TERMS,
-        lambda v, o: {"level": v},
+        lambda v, s: {"level": v},
         label=_("Level"),
     ),
     Adjustment("remote_weeks_per_year", Unit.WEEKS, Applies.OPTION, label=_("Remote weeks")),
@@ -133,7 +150,7 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         Unit.DATE,
         Applies.TERMS,
         # A new job's grants start with it; a transfer and staying keep the ones they hold.
-        lambda v, o: {"start_date": v, "move_grants": o.kind == Offer.Kind.EXTERNAL},
+        lambda v, s: {"start_date": v, "move_grants": s.offer.kind == Offer.Kind.EXTERNAL},
         label=_("Start"),
     ),
     Adjustment("growth_pct", Unit.PCT, Applies.MARKET, label=_("Growth %")),
@@ -142,6 +159,20 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
 
 # The scenario's editable fields, in the form's order.
 SCENARIO_FIELDS = ("name", *(a.key for a in ADJUSTMENTS), "notes")
+# The field naming the currency of the `Unit.STOCK` amounts (set by the services, not typed).
+STOCK_CURRENCY = "stock_currency"
+# The scenario fields its figures depend on (the valuation's and the Monte Carlo's cache keys):
+# every adjustment and the currency its stock amounts are in.
+VALUED_FIELDS = (*(a.attname for a in ADJUSTMENTS), STOCK_CURRENCY)
+
+
+def offer_stock_currency(offer: Offer) -> str:
+    """Return the currency a new scenario's stock amounts are in: a new grant's.
+
+    That is the first grant's price currency, else the stock's (the company's share-price
+    currency), else the pay currency (`PackageTerms.grant_currency`).
+    """
+    return package_terms(offer.package).grant_currency()
 
 
 def scenario_change(
@@ -153,25 +184,25 @@ def scenario_change(
 ) -> TermsChange:
     """Return the change to the offer's terms the scenario proposes (``more_*``: probes).
 
-    The probes add to the scenario's own stock a year, base and sign-on, in the offer's pay
-    currency (the flip finder and the walk-away search).
+    The probes add to the scenario's own stock a year (in its stock currency), base and
+    sign-on (in the offer's pay currency): the flip finder and the walk-away search.
     """
     offer = scenario.offer
     fields: dict[str, Any] = {"grant_label": f"Negotiated: {scenario.name}"[:80]}
     for adjustment in ADJUSTMENTS:
         value = getattr(scenario, adjustment.key)
         if adjustment.change is not None and value is not None:
-            fields.update(adjustment.change(value, offer))
+            fields.update(adjustment.change(value, scenario))
+    pay, stock = offer.package.currency, scenario.stock_currency
     probes = (
-        ("extra_stock_yearly", more_stock, Decimal("0")),
-        ("base", more_base, offer.package.base),
-        ("extra_sign_on", more_sign_on, Decimal("0")),
+        ("extra_stock_yearly", more_stock, Money(Decimal("0"), stock)),
+        ("base", more_base, Money(offer.package.base, pay)),
+        ("extra_sign_on", more_sign_on, Money(Decimal("0"), pay)),
     )
     for name, more, default in probes:
         if more:
-            held = fields.get(name)
-            amount = held.amount if held is not None else default
-            fields[name] = Money(amount + Decimal(str(more)), offer.package.currency)
+            held = fields.get(name, default)
+            fields[name] = Money(held.amount + Decimal(str(more)), held.currency)
     return TermsChange(**fields)
 
 

@@ -31,12 +31,12 @@ from offers.logic.negotiation import NegotiationPoint
 from offers.logic.plan import Ask
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
-from offers.scenarios.adjustments import ADJUSTMENTS as REGISTRY
-from offers.scenarios.adjustments import option_terms, scenario_change
+from offers.scenarios.adjustments import VALUED_FIELDS, option_terms, scenario_change
 from offers.scenarios.points import point_answered, scenario_outcome
 
-# The scenario fields that change its figures (its name and notes do not).
-ADJUSTMENTS = tuple(a.attname for a in REGISTRY)
+# The scenario fields that change its figures (its name and notes do not): every adjustment
+# and the currency of its stock amounts.
+ADJUSTMENTS = VALUED_FIELDS
 
 
 def scenario_offer(scenario: Scenario) -> Offer:
@@ -280,7 +280,7 @@ def scenario_view(
     asked = plan_view.points if plan_view is not None else []
     plan_asks = plan_view.plan.asks if plan_view is not None else ()
     outcome = (
-        scenario_outcome(scenario, ev, original_ev)
+        scenario_outcome(scenario, ev, original_ev, fx=original.fx)
         if (asked or plan_asks) and not ev.error
         else None
     )

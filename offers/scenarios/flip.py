@@ -72,7 +72,8 @@ def flip_find(
     fx = fx_table(user=user)
     offers = list(offer_list(user=user))
     key = str(scenario.offer_id)
-    currency = scenario.offer.package.currency
+    # The ask is in the currency its field is typed in: stock in the scenario's stock currency.
+    currency = scenario.stock_currency if component == "stock" else scenario.offer.package.currency
 
     basis = basis_of(prefs, today)
     current = current_job_spec(offers, user, basis, fx)
@@ -160,7 +161,7 @@ def flip_find(
 
 
 def flip_apply(scenario: Scenario, component: str, ask: float) -> dict[str, Any]:
-    """Return the scenario adjustments that carry a flip answer."""
+    """Return the scenario adjustments that carry a flip answer (in its `FlipAnswer.currency`)."""
     if component == "stock":
         return {"extra_stock_yearly": scenario.extra_stock_yearly + Decimal(str(ask))}
     if component == "sign_on":

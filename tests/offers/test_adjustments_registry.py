@@ -11,6 +11,7 @@ import datetime as dt
 import io
 import json
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -27,17 +28,26 @@ from offers.forms import OfferForm, ScenarioForm
 from offers.models import Scenario
 from offers.scenarios.adjustments import ADJUSTMENTS, Applies, Unit
 from offers.scenarios.montecarlo import mc_input_hash
-from tests.factories import LevelFactory, OfferFactory, PreferencesFactory, ScenarioFactory
+from tests.factories import (
+    FxRateFactory,
+    LevelFactory,
+    OfferFactory,
+    PreferencesFactory,
+    ScenarioFactory,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 KEYS = tuple(a.key for a in ADJUSTMENTS)
 # The keys of a scenario's row around its adjustments (`offers.export.rows.ScenarioRow`).
 ROW_HEAD = ("option_key", "option", "name")
-ROW_TAIL = ("mc_status", "mc_result", "notes")
+ROW_TAIL = ("stock_currency", "mc_status", "mc_result", "notes")
+# Keys added to version 2 after its first files: optional, so those files still validate.
+ADDED_LATER = {"stock_currency"}
 # The JSON type of an adjustment's value by its unit (`offers.export.comparison.EXPORTED`).
 JSON_TYPES = {
     Unit.PAY: "number",
+    Unit.STOCK: "number",
     Unit.PCT: "number",
     Unit.WEEKS: "integer",
     Unit.DATE: "string",
@@ -80,7 +90,8 @@ def test_the_json_schema_names_every_adjustment_in_the_registrys_order():
     assert item["additionalProperties"] is False
     assert list(item["properties"]) == [*ROW_HEAD, *KEYS, *ROW_TAIL]
     # A key added to version 2 is optional: what older exports wrote still validates.
-    assert {*ROW_HEAD, *ROW_TAIL} <= set(item["required"]) <= set(item["properties"])
+    assert {*ROW_HEAD, *ROW_TAIL} - ADDED_LATER <= set(item["required"]) <= set(item["properties"])
+    assert not ADDED_LATER & set(item["required"])
     for a in ADJUSTMENTS:
         kind = JSON_TYPES[a.unit]
         nullable = Scenario._meta.get_field(a.key).null and a.unit != Unit.LEVEL
@@ -93,15 +104,18 @@ def test_the_typed_row_leaves_the_adjustments_to_the_registry():
 
 @pytest.fixture
 def scenario_user(alice):
-    """Alice with one offer and a scenario setting every money adjustment."""
+    """Alice with an offer paid in SGD with USD-priced stock, and a scenario setting every
+    money adjustment."""
     PreferencesFactory(owner=alice, home_currency="USD", horizon_years=4)
-    offer = OfferFactory(owner=alice, name="Acme")
-    ScenarioFactory(
+    FxRateFactory(owner=None, currency="USD", to_currency="SGD", rate=Decimal("1.35"))
+    offer = OfferFactory(owner=alice, name="Acme", package__currency="SGD")
+    scenario = ScenarioFactory(
         owner=alice,
         offer=offer,
         name="Ask",
-        **{a.key: 1234 for a in ADJUSTMENTS if a.unit == Unit.PAY},
+        **{a.key: 1234 for a in ADJUSTMENTS if a.unit in Unit.MONEY},
     )
+    assert scenario.stock_currency == "USD"  # the company's share price currency
     return alice
 
 
@@ -110,8 +124,9 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     comparison = comparison_build(user=scenario_user)
     (row,) = comparison.scenarios
     assert list(row) == [*ROW_HEAD, *KEYS, *ROW_TAIL]
+    assert row["stock_currency"] == "USD"
     for a in ADJUSTMENTS:
-        if a.unit == Unit.PAY:
+        if a.unit in Unit.MONEY:
             assert row[a.key] == 1234.0, a.key
     sheet = load_workbook(io.BytesIO(xlsx_bytes(comparison)))["Scenarios"]
     header = [c.value for c in sheet[1]]
@@ -119,13 +134,22 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     assert header[start : start + len(KEYS)] == [a.heading for a in ADJUSTMENTS]
     for a, cell in zip(ADJUSTMENTS, sheet[2][start : start + len(KEYS)], strict=True):
         width = sheet.column_dimensions[cell.column_letter].width
-        if a.unit == Unit.PAY:
-            assert cell.value == 1234 and "[$USD]" in cell.number_format, a.key
+        if a.unit in Unit.MONEY:
+            # Pay in the option's currency, stock in the grant's: each says its own.
+            code = "[$SGD]" if a.unit == Unit.PAY else "[$USD]"
+            assert cell.value == 1234 and code in cell.number_format, a.key
             assert width >= 14, a.key  # "USD 1,235,864" shows in full
     report = html_bytes(comparison).decode()
-    table = report[report.index("<h2>Scenarios</h2>") : report.index("data-scenario")]
+    table = report[
+        report.index("<h2>Scenarios</h2>") : report.index("</table>", report.index("data-scenario"))
+    ]
     for a in ADJUSTMENTS:
         assert (f">{a.heading}</th>" in table) == a.in_report, a.key
+    cells = re.findall(r'<td class="num">([^<]*)</td>', table)
+    for a in ADJUSTMENTS:
+        if a.in_report and a.unit in Unit.MONEY:
+            said = ("SGD" if a.unit == Unit.PAY else "USD") + " 1,234"
+            assert said in cells, (a.key, cells)
 
 
 # The model and the registry; the deliberate others, each for its reason:
@@ -197,3 +221,12 @@ def test_the_scenario_page_renders_every_adjustment(client_alice, alice):
     html = client_alice.get(reverse("offers:scenario_detail", args=[scenario.pk])).content.decode()
     for key in KEYS:
         assert re.search(rf'name="{key}"', html), key
+
+
+@pytest.mark.django_db
+def test_the_monte_carlo_key_changes_with_the_stock_currency():
+    """USD 20,000 of stock a year is not SGD 20,000: the cached result must not be reused."""
+    scenario = ScenarioFactory()
+    before = mc_input_hash(scenario)
+    scenario.stock_currency = "SGD" if scenario.stock_currency != "SGD" else "USD"
+    assert mc_input_hash(scenario) != before

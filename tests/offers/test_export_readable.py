@@ -227,7 +227,9 @@ def test_no_outcome_is_computed_for_a_board_too_large_to_read(alice, monkeypatch
     monkeypatch.setattr(readable, "LARGE_OPTIONS", 0)
     PreferencesFactory(owner=alice)
     offer = OfferFactory(owner=alice)
-    Scenario.objects.create(owner=alice, offer=offer, name="More", extra_sign_on=Decimal(1000))
+    Scenario.objects.create(
+        owner=alice, offer=offer, name="More", extra_sign_on=Decimal(1000), stock_currency="USD"
+    )
     comparison = comparison_build(user=alice)
     assert comparison.people["scenario_outcomes"] == [None]
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))

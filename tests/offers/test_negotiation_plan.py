@@ -296,14 +296,23 @@ def test_a_scenario_short_of_the_plan_shows_its_asks_open(client, demo):
     assert answered[REMOTE] == "yes" and answered[STOCK] == "no"
 
 
-PLAYED = ("extra_stock_yearly", "extra_sign_on", "base", "level_id", "remote_weeks_per_year")
+PLAYED = (
+    "extra_stock_yearly",
+    "stock_currency",
+    "extra_sign_on",
+    "base",
+    "level_id",
+    "remote_weeks_per_year",
+)
 
 
 def test_the_demo_seeds_metas_plan_scenario_through_play_it_out(client, demo):
     meta = Offer.objects.get(owner=demo, name__startswith="Meta")
     seeded = Scenario.objects.get(offer=meta, name="The plan's asks")
     plan = negotiation_plan_view(user=demo, offer=meta, board=board_build(user=demo)).plan
-    assert seeded.extra_stock_yearly == 60_000 and seeded.level == meta.target_level
+    # The plan's stock ask as said: USD 60,000 a year of Meta's USD-priced stock.
+    assert (seeded.extra_stock_yearly, seeded.stock_currency) == (60_000, "USD")
+    assert seeded.level == meta.target_level
     assert seeded.remote_weeks_per_year == 8
     assert seeded.notes == plan_adjustments_note(plan)
     # The same scenario "Play it out" makes now, field for field.

@@ -173,6 +173,7 @@ def test_accepting_a_scenario_converts_its_stock_into_the_grant_currency(alice):
         offer=offer,
         extra_stock_yearly=Decimal("13500"),
         refresher_yearly=Decimal("27000"),
+        stock_currency="SGD",  # stated in the pay currency (as scenarios were before)
     )
     services.scenario_accept(user=alice, scenario=scenario)
     added = package.grants.get(label__startswith="Negotiated")
@@ -187,7 +188,9 @@ def test_accepting_without_a_rate_is_a_message_not_a_crash(client_alice, alice):
     package = PackageFactory(owner=alice, company=company, currency="SGD")
     EquityGrantFactory(package=package, grant_price=Decimal("100"))
     offer = OfferFactory(owner=alice, package=package, company=company)
-    scenario = ScenarioFactory(owner=alice, offer=offer, extra_stock_yearly=Decimal("13500"))
+    scenario = ScenarioFactory(
+        owner=alice, offer=offer, extra_stock_yearly=Decimal("13500"), stock_currency="SGD"
+    )
     response = client_alice.post(
         reverse("offers:scenario_accept", args=[scenario.pk]), {"version": scenario.version}
     )

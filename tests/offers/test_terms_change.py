@@ -83,10 +83,21 @@ money = st.decimals(min_value=0, max_value=200000, places=2, allow_nan=False)
     extra_sign_on=money,
     extra_stock_yearly=money,
     refresher_yearly=st.none() | money,
+    # The stock amounts' currency: the grant's (USD), the pay's (an older scenario's) or
+    # another the user's rates reach (through USD).
+    stock_currency=st.sampled_from(["USD", "SGD", "TWD"]),
     start_date=st.none() | st.dates(dt.date(2027, 1, 1), dt.date(2027, 12, 31)),
 )
 def test_the_value_a_scenario_shows_is_the_value_accepting_it_writes(
-    setup, kind, base, raise_pct, extra_sign_on, extra_stock_yearly, refresher_yearly, start_date
+    setup,
+    kind,
+    base,
+    raise_pct,
+    extra_sign_on,
+    extra_stock_yearly,
+    refresher_yearly,
+    stock_currency,
+    start_date,
 ):
     user, offers = setup
     try:
@@ -101,6 +112,7 @@ def test_the_value_a_scenario_shows_is_the_value_accepting_it_writes(
                 extra_sign_on=extra_sign_on,
                 extra_stock_yearly=extra_stock_yearly,
                 refresher_yearly=refresher_yearly,
+                stock_currency=stock_currency,
                 start_date=start_date,
             )
             board = board_build(user=user, today=TODAY, mc_paths=0)

@@ -215,5 +215,8 @@ def test_every_scenario_amount_says_its_currency(client_alice, alice, sgd_offer)
 
     scenario = ScenarioFactory(owner=alice, offer=sgd_offer)
     page = client_alice.get(reverse("offers:scenario_detail", args=[scenario.pk])).content.decode()
-    for label in ("Base salary", "Extra sign-on", "Extra stock a year", "Refreshers a year"):
+    # Pay in the pay currency; stock in the grant's price currency (USD, not SGD).
+    for label in ("Base salary", "Extra sign-on"):
         assert f"{label} (SGD)" in page
+    for label in ("Extra stock a year", "Refreshers a year"):
+        assert f"{label} (USD)" in page and f"{label} (SGD)" not in page
