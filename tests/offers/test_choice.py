@@ -136,6 +136,7 @@ def test_preferences_save_the_assumptions_and_keep_them_when_a_post_lacks_them(c
         "horizon_years": "4",
         "home_currency": "USD",
         "basis": "gross",
+        "reminder_days": "3",
         "risk_percentile": "50",
         "required_remote_weeks": "0",
         "market_correlation": "20",
