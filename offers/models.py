@@ -721,14 +721,6 @@ class NegotiationEntry(models.Model):
         return terms
 
     @property
-    def value_basis_words(self) -> str:
-        """Return the basis of the values in the reader's language (an older entry's as stored)."""
-        from offers.board import ValuationBasis
-
-        basis = ValuationBasis.from_key(self.value_basis)
-        return basis.label if basis is not None else self.value_basis
-
-    @property
     def value_change(self) -> Decimal | None:
         """Return how much the headline moved with this answer (None without both values)."""
         if self.value_before is None or self.value_after is None:

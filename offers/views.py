@@ -26,6 +26,7 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
+from offers.export.formats import export_format
 from offers.export.ledger_csv import ledger_csv_bytes
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.ledger import ledger_view
@@ -197,7 +198,8 @@ def offer_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
             status=409,
             content_type="text/plain; charset=utf-8",
         )
-    response = HttpResponse(ledger_csv_bytes(view), content_type="text/csv; charset=utf-8")
+    # A CSV like the comparison's: its content type from the export formats' registry.
+    response = HttpResponse(ledger_csv_bytes(view), content_type=export_format("csv").content_type)
     response["Content-Disposition"] = f'attachment; filename="offer-{offer.pk}-ledger.csv"'
     return response
 

@@ -56,6 +56,16 @@ def money(value: Any, currency: str = "") -> str:
 
 
 @register.filter
+def basis_words(stored: str) -> str:
+    """Return a stored valuation basis (a negotiation answer's) in the reader's language; an
+    older entry's, stored as words, as it is."""
+    from offers.board import ValuationBasis
+
+    basis = ValuationBasis.from_key(stored)
+    return basis.label if basis is not None else stored
+
+
+@register.filter
 def pct(value: Any, digits: int = 0) -> str:
     """Format a 0..1 fraction as a percentage."""
     if value is None:

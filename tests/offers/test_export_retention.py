@@ -102,5 +102,6 @@ def test_beat_schedule_names_registered_tasks(settings):
     assert scheduled == {
         "accounts.tasks.trash_purge_task",
         "offers.tasks_export.export_files_purge_task",
+        "offers.tasks.reminders_send_task",
     }
     assert scheduled <= set(app.tasks)

@@ -21,6 +21,7 @@ from offers.services_negotiation import (
     negotiation_entry_create,
     negotiation_entry_delete,
 )
+from offers.templatetags.offerdesk import basis_words
 from tests.factories import (
     CompanyFactory,
     EquityGrantFactory,
@@ -318,7 +319,7 @@ def test_answer_with_revised_terms_through_the_page(client_alice, alice, offer):
     assert "data-revised-terms" in log
     change = entry.value_after - entry.value_before
     assert f"(+{change:,.0f})" in log
-    assert entry.value_basis_words in log and "v1;" not in log
+    assert basis_words(entry.value_basis) in log and "v1;" not in log
 
 
 def test_an_answer_on_a_stale_offer_is_409_and_writes_nothing(client_alice, alice, offer):
