@@ -319,7 +319,9 @@ def _tax_lines(
         tables = regime.for_year(int(tax_year))
         parts = year_tax_parts(tables, cash * to, equity * to, off * to)
         in_window = mine & inside
-        if not in_window.any():
+        if not in_window.any() or (cash == 0.0 and equity == 0.0):
+            # A tax year with no income in it (a leaving option's current job after its last
+            # day) has nothing to work out and no line: its tax is nil.
             continue
         workings.append(
             TaxYearWorking(

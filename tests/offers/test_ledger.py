@@ -204,4 +204,7 @@ def test_every_demo_option_s_ledger_adds_up_to_its_headline():
         kinds.add(ev.offer.kind)
         if len(ev.segments) > 1:
             assert any(row.source for row in view.rows)  # the current job's part
+        # No tax year is worked out with nothing in it (a leaving option's current job after
+        # its last day: every figure 0.00).
+        assert all(t.working.cash + t.working.equity > 0 for t in view.tax_years), ev.offer.name
     assert {"stay", "external"} <= kinds
