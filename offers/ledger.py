@@ -158,6 +158,9 @@ def _arithmetic(line: LedgerLine) -> str:
             return _("%(currency)s %(price)s × %(share)s of the bonus year worked") % values
         return f"{line.unit_currency} {figure(line.unit_price)}"
     if line.item in ("grant_vest", "refresher_vest"):
+        # A share price to four decimals: shares x price then rebuilds the amount to the unit
+        # (75 x 611.66 is 45,874.50; the price is 611.6559, the amount 45,874.19).
+        values["price"] = figure(line.unit_price, 4).rstrip("0").rstrip(".")
         if line.share != 1.0:
             return _(
                 "%(n)s shares × %(currency)s %(price)s × (1 − %(discount)s%% liquidity discount)"

@@ -208,3 +208,32 @@ def test_every_demo_option_s_ledger_adds_up_to_its_headline():
         # its last day: every figure 0.00).
         assert all(t.working.cash + t.working.equity > 0 for t in view.tax_years), ev.offer.name
     assert {"stay", "external"} <= kinds
+
+
+def _shown_product(working: str) -> float:
+    """Rebuild a vest line from its working as shown, as a person with a calculator would:
+    shares x price [x (1 - discount %)] [x rate]."""
+    import re
+
+    factors = [f.strip() for f in working.split("×")]
+    product = 1.0
+    for factor in factors:
+        number = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*%", factor) if "discount" in factor else None
+        if number:  # (1 − 30% liquidity discount)
+            product *= 1 - float(number.group(1).replace(",", "")) / 100
+            continue
+        product *= float(re.search(r"\d[\d,]*(?:\.\d+)?", factor).group(0).replace(",", ""))
+    return product
+
+
+def test_every_demo_vest_is_rebuilt_to_the_unit_from_its_working_as_shown():
+    user = seed_demo_user()
+    board = board_build(user=user)
+    checked = 0
+    for ev in board.evaluations:
+        for row in ledger_view(ev).rows:
+            if row.line.item in ("grant_vest", "refresher_vest"):
+                # The amount shown is rounded to the unit: the working as printed rebuilds it.
+                assert abs(_shown_product(row.working) - row.line.amount) < 0.5, row.working
+                checked += 1
+    assert checked > 50
