@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -9,6 +10,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q
+from django.utils import formats
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
@@ -273,7 +275,9 @@ class FxRate(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"1 {self.currency} = {self.rate} {self.to_currency} ({self.as_of})"
+        # The day in the reader's house format (15 Dec 2026, 2026年12月15日), not ISO.
+        day = formats.date_format(self.as_of, "DATE_FORMAT") if self.as_of else ""
+        return f"1 {self.currency} = {self.rate} {self.to_currency} ({day})"
 
 
 # The places of the engine's tax tables (compensation/engine/tax/data/regimes.toml), here so that
@@ -504,6 +508,11 @@ class Package(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def bonus_payout_day(self) -> dt.date:
+        """Return the bonus's yearly payout day (the 15th of its month), for "paid on 15 Mar"."""
+        return dt.date(2000, self.bonus_payout_month, 15)
 
 
 def default_weights() -> list[float]:

@@ -53,8 +53,8 @@ def schedule_words(schedule: VestingSchedule) -> str:
 
 
 def _month_day(month: int, day: int) -> str:
-    """Return "Feb 15" / "二月 15 日"."""
-    return _("%(name)s %(day)s") % {"name": _month_name(month), "day": day}
+    """Return "15 Feb" (the house day-month order) / "二月 15 日"."""
+    return _("%(day)s %(name)s") % {"name": _month_name(month), "day": day}
 
 
 def _month_name(month: int) -> str:
@@ -66,7 +66,7 @@ def schedule_description(schedule: VestingSchedule) -> str:
     """Return the schedule in one line, in the active language.
 
     English reads as the engine's `describe_schedule` ("4 years: 25/25/25/25% per year, vesting
-    quarterly on Feb/May/Aug/Nov 15, no cliff"); the engine's stays English for its JSON.
+    quarterly on 15 Feb/May/Aug/Nov, no cliff"); the engine's stays English for its JSON.
     """
     weights = "/".join(f"{w:g}" for w in schedule.year_weights)
     separator = pgettext("between items of a list", ", ")
@@ -104,7 +104,7 @@ def schedule_description(schedule: VestingSchedule) -> str:
     if schedule.vest_dates is not None:
         days = {day for _month, day in schedule.vest_dates}
         if len(days) == 1:
-            on = _(" on %(names)s %(day)s") % {
+            on = _(" on %(day)s %(names)s") % {
                 "names": "/".join(_month_name(m) for m, _day in schedule.vest_dates),
                 "day": days.pop(),
             }

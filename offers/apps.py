@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 from django.apps import AppConfig
 
@@ -25,6 +26,13 @@ def _remembered_gettext() -> Callable[[str], str]:
     return translate
 
 
+def _house_date(day: date) -> str:
+    """Return a day in the active language's DATE_FORMAT (config/formats)."""
+    from django.utils import formats
+
+    return formats.date_format(day, "DATE_FORMAT")
+
+
 class OffersConfig(AppConfig):
     name = "offers"
     verbose_name = "Offers"
@@ -33,6 +41,7 @@ class OffersConfig(AppConfig):
         from offers.logic import i18n
 
         i18n.install(_remembered_gettext())
+        i18n.install_date_format(_house_date)
 
         from offers import board_cache
 

@@ -44,3 +44,16 @@ def weekday_datetime(value: datetime | None, arg: str = "") -> str:
     if value in (None, ""):
         return ""
     return date_filter(value, weekday_format(with_time=True, with_year=arg == "year"))
+
+
+@register.filter(is_safe=False)
+def house_date(value: date | str | None) -> str:
+    """Return a day, or an ISO day as an export carries it, in the language's DATE_FORMAT."""
+    if value in (None, ""):
+        return ""
+    if isinstance(value, str):
+        try:
+            value = date.fromisoformat(value[:10])
+        except ValueError:
+            return value
+    return formats.date_format(value, "DATE_FORMAT")

@@ -1,12 +1,16 @@
-"""A pluggable gettext for the pure logic: identity until the web app installs Django's.
+"""A pluggable gettext and date format for the pure logic: identity and ISO until the web app
+installs Django's.
 
 The logic modules stay free of Django; ``offers.apps.OffersConfig.ready`` installs
-``django.utils.translation.gettext`` so user-facing texts follow the active language.
+``django.utils.translation.gettext`` so user-facing texts follow the active language, and
+Django's ``DATE_FORMAT`` so a day in a sentence reads as every page writes it (15 Dec 2026,
+2026年12月15日: config/formats).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 
 
 def _identity(message: str) -> str:
@@ -31,3 +35,22 @@ def gettext(message: str) -> str:
 def gettext_noop(message: str) -> str:
     """Return message unchanged: marks a message id to translate later, when it is read."""
     return message
+
+
+def _iso(day: date) -> str:
+    """Return the day as ISO 8601."""
+    return day.isoformat()
+
+
+_date_formatter: Callable[[date], str] = _iso
+
+
+def install_date_format(formatter: Callable[[date], str]) -> None:
+    """Use formatter for every later date_words call."""
+    global _date_formatter
+    _date_formatter = formatter
+
+
+def date_words(day: date) -> str:
+    """Return a day as a sentence says it, in the active language's house format."""
+    return _date_formatter(day)

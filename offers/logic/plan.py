@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from offers.logic.criteria import label as criterion_label
+from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.ranking import (
     CO_FIRST_TOLERANCE,
@@ -579,9 +580,9 @@ def waiting_state(logged: LoggedAsk, today: date, deadline: date | None) -> AskS
     day = follow_up_day(logged, deadline)
     due = today >= day
     words = {
-        "asked": logged.asked_on.isoformat(),
+        "asked": date_words(logged.asked_on),
         "through": _through(logged),
-        "day": day.isoformat(),
+        "day": date_words(day),
     }
     note = (
         _("Asked on {asked} through {through}; no answer yet: follow it up now.")
@@ -613,7 +614,7 @@ def ask_state(ctx: NegotiationContext, candidate: _Candidate, term: str | None) 
         return AskState()
     if logged.waiting:
         return waiting_state(logged, ctx.today, ctx.offer.deadline)
-    answered = (logged.answered_on or logged.asked_on).isoformat()
+    answered = date_words(logged.answered_on or logged.asked_on)
     words = {"date": answered, "through": _through(logged), "answer": _answer_words(logged)}
     revised = candidate.component in logged.revised
     # Agreed, or refused with nothing else on offer: closed. A counter, or a refusal that
@@ -677,7 +678,7 @@ def follow_up_sentence(state: AskState, *, also: bool = False) -> str:
             "where it stands?"
         )
     )
-    return text.format(date=logged.asked_on.isoformat(), topic=_component_words(logged.topic))
+    return text.format(date=date_words(logged.asked_on), topic=_component_words(logged.topic))
 
 
 # The walk-away point ---------------------------------------------------------------------
@@ -1110,7 +1111,7 @@ def message_note(plan: Plan) -> str:
         return _(
             "Your asks are waiting for an answer: nothing to send today. If nothing comes, send "
             "this follow-up on {day}."
-        ).format(day=day.isoformat())
+        ).format(day=date_words(day))
     return ""
 
 
@@ -1157,7 +1158,7 @@ def draft_message(plan: Plan) -> str:
     )
     if plan.in_hand and sending and plan.target.deadline is not None and not deadline_open:
         lines.append(
-            _("I'll get back to you before {date}.").format(date=plan.target.deadline.isoformat())
+            _("I'll get back to you before {date}.").format(date=date_words(plan.target.deadline))
         )
     lines.append(
         _("Could we talk about these this week? Thank you again.") if sending else _("Thank you.")

@@ -59,8 +59,8 @@ def test_package_form_stores_vest_dates_instalments_and_bonus_cycle(client_alice
     assert "02-15, 05-15, 08-15, 11-15" in html and "0:50%, 12:50%" in html
     detail = client_alice.get(reverse("compensation:package_detail", args=[package.pk]))
     text = detail.content.decode()
-    assert "quarterly on Feb/May/Aug/Nov 15" in text
-    assert "Calendar year" in text and "paid on 15 March" in text
+    assert "quarterly on 15 Feb/May/Aug/Nov" in text
+    assert "Calendar year" in text and "paid on 15 Mar" in text
     assert "nothing the first year if starting after 1 October" in text
     assert "(in full)" in text and "12: 50%" in text
 

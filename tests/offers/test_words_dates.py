@@ -96,7 +96,7 @@ def test_vesting_descriptions_are_translated_on_the_package_page_and_in_the_repo
 ):
     meta = Offer.objects.get(owner=demo, name__startswith="Meta")
     english = demo_client.get(reverse("compensation:package_detail", args=[meta.package_id]))
-    assert "per year, vesting quarterly on Feb/May/Aug/Nov 15, no cliff" in english.content.decode()
+    assert "per year, vesting quarterly on 15 Feb/May/Aug/Nov, no cliff" in english.content.decode()
     _zh(demo_client)
     page = demo_client.get(reverse("compensation:package_detail", args=[meta.package_id]))
     report = demo_client.get(reverse("offers:export_report"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     DEADLINE,
@@ -52,7 +53,7 @@ class ExplodingDeadline(Rule):
                 # The stage is the model's label as a message id: said in this message's language.
                 company=a.company,
                 stage=_(a.stage) if a.stage else _("in process"),
-                date=a.next_round_date,
+                date=date_words(a.next_round_date) if a.next_round_date else "",
             )
             for a in pending
         )
@@ -63,7 +64,7 @@ class ExplodingDeadline(Rule):
         }
         figures.update({f"process_{a.company}": str(a.next_round_date) for a in pending})
         trigger = _("deadline {deadline} is {days} days away").format(
-            deadline=deadline, days=days_left
+            deadline=date_words(deadline), days=days_left
         )
         if pending:
             trigger += _("; still in process: {listed}").format(listed=listed)
@@ -73,7 +74,7 @@ class ExplodingDeadline(Rule):
             trigger=trigger,
             ask_amount=None,
             ask_currency=None,
-            ask_term=_("extend the deadline to {date}").format(date=extend_to.isoformat()),
+            ask_term=_("extend the deadline to {date}").format(date=date_words(extend_to)),
             priority=1 if days_left < EXPLODING_DAYS else 2,
             evidence=_("I'm excited about this offer and want to decide well. ")
             + (
@@ -81,7 +82,7 @@ class ExplodingDeadline(Rule):
                 if pending
                 else ""
             )
-            + _("Could we move the deadline to {date}?").format(date=extend_to.isoformat()),
+            + _("Could we move the deadline to {date}?").format(date=date_words(extend_to)),
             figures=figures,
         )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
@@ -40,7 +41,7 @@ class MakeWhole(Rule):
             return None
         home = ctx.prefs.home_currency
         ask = to_offer(ctx, total)
-        start = ctx.offer.start_date.isoformat() if ctx.offer.start_date else _("the start date")
+        start = date_words(ctx.offer.start_date) if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
         # What leaving forfeits is the current job's stock: said in its own currency, rounded.
         schedule = ", ".join(f"{year}: {held_stock_said(ctx, value)}" for year, value in by_year)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
@@ -47,16 +48,19 @@ class StartDate(Rule):
             trigger=_(
                 "next vest {vest} ({value}) is {days} days after the planned start {start}"
             ).format(
-                vest=vest, value=money(current.next_vest_value, home), days=days_after, start=start
+                vest=date_words(vest),
+                value=money(current.next_vest_value, home),
+                days=days_after,
+                start=date_words(start),
             ),
             ask_amount=None,
             ask_currency=None,
-            ask_term=_("start on {date}").format(date=proposed.isoformat()),
+            ask_term=_("start on {date}").format(date=date_words(proposed)),
             priority=2,
             evidence=_(
                 "Could we set the start date to {date}? Starting after my {vest} vest keeps {value} "
                 "I would otherwise lose."
-            ).format(date=proposed.isoformat(), vest=vest, value=kept),
+            ).format(date=date_words(proposed), vest=date_words(vest), value=kept),
             figures={
                 "next_vest_value_home": current.next_vest_value,
                 "days_after_start": float(days_after),

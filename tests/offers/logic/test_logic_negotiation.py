@@ -138,7 +138,7 @@ def test_make_whole_shows_value_by_year():
     assert point.figures["forfeited_2026"] == 120_000
     assert "forfeited_2028" not in point.figures
     assert "2026: USD 120,000, 2027: USD 80,000" in point.evidence
-    assert "2026-02-01" in point.trigger
+    assert "1 Feb 2026" in point.trigger
 
 
 def test_make_whole_quiet_without_unvested_stock():
@@ -349,7 +349,7 @@ def test_exploding_deadline_under_a_week():
     point = rule_exploding_deadline(with_offer(deadline=TODAY + timedelta(days=3)))
     assert point is not None
     assert point.priority == 1
-    assert point.ask_term == f"extend the deadline to {(TODAY + timedelta(days=10)).isoformat()}"
+    assert point.ask_term == f"extend the deadline to {TODAY + timedelta(days=10):%-d %b %Y}"
 
 
 def test_exploding_deadline_before_other_processes_finish():
@@ -363,7 +363,7 @@ def test_exploding_deadline_before_other_processes_finish():
     point = rule_exploding_deadline(ctx)
     assert point is not None
     assert point.priority == 2
-    assert "Google (team match, next round 2026-02-04)" in point.trigger
+    assert "Google (team match, next round 4 Feb 2026)" in point.trigger
     assert "TikTok" not in point.trigger  # an offer in hand is not a pending process
     assert point.figures["extend_to"] == "2026-02-11"
 
@@ -422,7 +422,7 @@ def test_relocation():
 def test_start_date_after_a_nearby_vest():
     point = rule_start_date(with_current(next_vest_date=date(2026, 2, 15), next_vest_value=60_000))
     assert point is not None
-    assert point.ask_term == "start on 2026-02-16"
+    assert point.ask_term == "start on 16 Feb 2026"
     assert point.figures["next_vest_value_home"] == 60_000
     assert point.figures["days_after_start"] == 14
 

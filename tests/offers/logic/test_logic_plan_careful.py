@@ -89,8 +89,8 @@ def test_an_ask_waiting_for_its_answer_is_not_asked_again():
     deadline = ask_of(plan, DEADLINE)
     assert deadline.status == WAITING and not deadline.state.to_send
     assert deadline.state.note == (
-        "Asked on 2026-01-08 through Chris Alvarez, Recruiter; waiting for an answer "
-        "(follow up on 2026-01-14)."
+        "Asked on 8 Jan 2026 through Chris Alvarez, Recruiter; waiting for an answer "
+        "(follow up on 14 Jan 2026)."
     )
     text = draft_message(plan)
     assert deadline.script not in text
@@ -110,7 +110,7 @@ def test_a_waiting_ask_is_followed_up_after_four_working_days():
     text = draft_message(plan)
     assert remote.script not in text
     assert (
-        "I also wanted to follow up on my question of 2026-01-05 about the remote arrangement: "
+        "I also wanted to follow up on my question of 5 Jan 2026 about the remote arrangement: "
         "could you let me know where it stands?"
     ) in text
 
@@ -124,7 +124,7 @@ def test_with_everything_waiting_the_draft_is_the_follow_up_for_its_day():
     assert all(a.status == WAITING for a in plan.asks)
     text = draft_message(plan)
     assert not re.search(r"^\d\. ", text, re.M)
-    assert "I wanted to follow up on my question of 2026-01-09 about the stock" in text
+    assert "I wanted to follow up on my question of 9 Jan 2026 about the stock" in text
     assert "Nothing to send today" not in text
     assert message_note(plan).startswith("Your asks are waiting for an answer: nothing to send")
 
@@ -143,7 +143,7 @@ def test_a_counter_is_the_next_step_and_the_message_thanks_them_first():
     stock = ask_of(plan, STOCK)
     assert stock.status == NEXT_STEP and stock.state.to_send
     assert stock.state.note == (
-        "They came back on 2026-01-08 (Recruiter): E5 stays, stock raised to the E6 band. "
+        "They came back on 8 Jan 2026 (Recruiter): E5 stays, stock raised to the E6 band. "
         "Accept, or ask for USD 100,000 a year."
     )
     # The level was refused: not asked again, only its pay.
@@ -162,11 +162,11 @@ def test_a_refusal_or_an_agreement_closes_the_ask():
     plan = plan_of(logged(CTX, refused))
     assert REMOTE not in {a.component for a in plan.asks}
     closed = next(b for b in plan.background if b.point.component == REMOTE)
-    assert closed.note.startswith("Refused on 2026-01-07") and "Not asked again" in closed.note
+    assert closed.note.startswith("Refused on 7 Jan 2026") and "Not asked again" in closed.note
     agreed = replace(refused, outcome=ACCEPTED)
     plan = plan_of(logged(CTX, agreed))
     closed = next(b for b in plan.background if b.point.component == REMOTE)
-    assert closed.note.startswith("Agreed on 2026-01-07")
+    assert closed.note.startswith("Agreed on 7 Jan 2026")
     assert all(a.status != CLOSED for a in plan.asks)
 
 
