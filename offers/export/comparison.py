@@ -240,7 +240,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "growth_pct": stock["growth_pct"],
         "volatility_pct": stock["volatility_pct"],
         "liquidity_discount_pct": stock["liquidity_discount_pct"],
-        "projected_price_by_year": [float(p) for p in stock["projected_price_by_year"]],
+        # The price path the board values stock at: a percentile's when that is the basis.
+        "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
     # One unit of the price's currency in home currency: into the pay currency, then home.
