@@ -319,8 +319,9 @@ def _negotiation_rows(
                     "option": ev.offer.name,
                     "priority": point.priority,
                     "title": point.title,
-                    "ask_amount": point.ask_amount,
-                    "ask_currency": point.ask_currency or "",
+                    # As the page says it: a stock ask in the grant's price currency.
+                    "ask_amount": point.said_amount,
+                    "ask_currency": point.said_in or "",
                     "ask_term": point.ask_term or "",
                     "trigger": point.trigger,
                     "evidence": point.evidence,

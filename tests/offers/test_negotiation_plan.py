@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 
@@ -338,3 +339,47 @@ def test_seed_demo_makes_the_plan_scenario_with_the_play_it_out_service(monkeypa
     user = seed_demo_user()
     assert calls == ["Meta E5 (Menlo Park)"]
     assert Scenario.objects.filter(owner=user, name="The plan's asks").count() == 1
+
+
+def test_a_background_stock_ask_is_stated_in_the_grants_currency(client, demo):
+    # TikTok pays in SGD and grants US-listed stock priced in USD. A stock ask refused in the
+    # log moves the stock points to the background, where their ask was stated in SGD.
+    from offers.services_negotiation import negotiation_entry_create
+
+    tiktok = Offer.objects.get(owner=demo, name__startswith="TikTok")
+    today = dt.date.today()
+    negotiation_entry_create(
+        user=demo,
+        offer=tiktok,
+        data={
+            "asked_on": today - dt.timedelta(days=4),
+            "channel": "recruiter",
+            "contact": "Mei Lin",
+            "topic": "stock",
+            "ask": "More stock, to the top of the band.",
+            "outcome": "refused",
+            "answered_on": today - dt.timedelta(days=1),
+            "answer": "The stock is final.",
+        },
+    )
+    client.force_login(demo)
+    page = html.unescape(
+        client.get(reverse("offers:negotiation", args=[tiktok.pk])).content.decode()
+    )
+    card = re.search(r'data-rule="top_of_band" data-background>(.*?)</section>', page, re.S)
+    assert card is not None
+    # Base above the 2-2 band, so stock at the 3-1 level: the 3-1 band's stock mid SGD 170,000
+    # a year less the offer's SGD 90,000 is SGD 80,000 a year; at 1 SGD = 0.74 USD that is
+    # USD 59,200 (the evidence rounds it to USD 60,000 as said aloud).
+    ask = re.search(r"<strong>Ask:</strong>\s*(\w{3} [\d,]+)", card.group(1))
+    assert ask is not None and ask.group(1) == "USD 59,200", card.group(1)
+    assert "USD 60,000 a year more" in card.group(1)
+    # The export states it the same way.
+    from offers.export.comparison import comparison_build
+
+    row = next(
+        r
+        for r in comparison_build(user=demo).negotiation
+        if r["rule"] == "top_of_band" and r["option_key"] == str(tiktok.pk)
+    )
+    assert (row["ask_currency"], row["ask_amount"]) == ("USD", pytest.approx(59_200))
