@@ -176,12 +176,26 @@ def test_play_it_out_starts_from_the_plans_asks(client, demo):
     response = client.post(reverse("offers:scenario_create"), {"offer": meta.pk, "point": "plan"})
     assert response.status_code == 302
     scenario = Scenario.objects.filter(offer=meta).latest("pk")
-    # The stock ask (with the E6 level), the remote terms; the deadline has nothing to play.
+    # The stock ask, the remote terms; the deadline has nothing to play. The log holds the
+    # re-level as refused ("E5 stays"), so the level is not asked again: it stays E5.
     assert scenario.extra_stock_yearly == 60_000  # E6 midpoint 240,000 - the revised 180,000
-    assert scenario.level == meta.target_level
+    assert scenario.level_id is None
     assert scenario.remote_weeks_per_year == 8
     assert scenario.extra_sign_on == 0
     assert "plan" in scenario.notes.lower()
+
+
+def test_playing_out_the_refused_relevel_plays_only_its_stock(client, demo):
+    client.force_login(demo)
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    response = client.post(
+        reverse("offers:scenario_create"), {"offer": meta.pk, "point": "down_level"}
+    )
+    assert response.status_code == 302
+    scenario = Scenario.objects.filter(offer=meta).latest("pk")
+    # E6 pay at the E5 level: E6 stock mid 240,000 a year less the revised 180,000.
+    assert scenario.extra_stock_yearly == 60_000 and scenario.stock_currency == "USD"
+    assert scenario.level_id is None
 
 
 def test_the_page_shows_target_walk_away_asks_and_draft_for_each_demo_option(client, demo):
@@ -313,7 +327,7 @@ def test_the_demo_seeds_metas_plan_scenario_through_play_it_out(client, demo):
     plan = negotiation_plan_view(user=demo, offer=meta, board=board_build(user=demo)).plan
     # The plan's stock ask as said: USD 60,000 a year of Meta's USD-priced stock.
     assert (seeded.extra_stock_yearly, seeded.stock_currency) == (60_000, "USD")
-    assert seeded.level == meta.target_level
+    assert seeded.level_id is None  # the log holds the re-level as refused: E5 stays
     assert seeded.remote_weeks_per_year == 8
     assert seeded.notes == plan_adjustments_note(plan)
     # The same scenario "Play it out" makes now, field for field.
