@@ -117,6 +117,10 @@ class ValuationBasis:
             return assumed_prices(stock, months)
         return percentile_prices(stock, months, self.percentile)
 
+    def prices_by_year(self, stock: Stock) -> list[float]:
+        """Return the share price at the end of each window year on this basis."""
+        return [float(p) for p in self.prices(stock)[11::12]]
+
     def stock_words(self) -> str:
         """Return how the stock is priced, in words."""
         if self.assumed:

@@ -251,7 +251,8 @@ class Preferences(models.Model):
         reads as the percentile it names (`offers.board.ValuationBasis`).
         """
 
-        ASSUMED = 0, _("Assumed price: today's price grown at the growth rate")
+        # Short: a select cannot wrap, so the field's help says what the assumed price is.
+        ASSUMED = 0, _("Assumed share price")
         CAUTIOUS = 10, _("Cautious: P10 share price")
         MEDIAN = 50, _("Median: P50 share price")
         OPTIMISTIC = 90, _("Optimistic: P90 share price")
@@ -302,8 +303,9 @@ class Preferences(models.Model):
         default=StockPrice.ASSUMED,
         choices=StockPrice.choices,
         help_text=_(
-            "The assumed price rebuilds by hand (shares × price × rate); the median and the "
-            "cautious and optimistic prices come from the simulated share prices."
+            "The assumed price is today's price grown at the growth rate and rebuilds by hand "
+            "(shares × price × rate); the median and the cautious and optimistic prices come "
+            "from the simulated share prices."
         ),
     )
     # What the chance of the best choice assumes (offers.choice).

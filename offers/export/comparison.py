@@ -240,7 +240,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "growth_pct": stock["growth_pct"],
         "volatility_pct": stock["volatility_pct"],
         "liquidity_discount_pct": stock["liquidity_discount_pct"],
-        "projected_price_by_year": [float(p) for p in stock["projected_price_by_year"]],
+        # The price path the board values stock at: a percentile's when that is the basis.
+        "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
     # One unit of the price's currency in home currency: into the pay currency, then home.
@@ -318,8 +319,9 @@ def _negotiation_rows(
                     "option": ev.offer.name,
                     "priority": point.priority,
                     "title": point.title,
-                    "ask_amount": point.ask_amount,
-                    "ask_currency": point.ask_currency or "",
+                    # As the page says it: a stock ask in the grant's price currency.
+                    "ask_amount": point.said_amount,
+                    "ask_currency": point.said_in or "",
                     "ask_term": point.ask_term or "",
                     "trigger": point.trigger,
                     "evidence": point.evidence,

@@ -25,6 +25,7 @@ from offers.logic.rules.base import (
     OfferFacts,
     ScenarioAdjustment,
     ScenarioOutcome,
+    point_said,
 )
 
 __all__ = [
@@ -86,6 +87,8 @@ def negotiation_points(ctx: NegotiationContext) -> list[NegotiationPoint]:
         )
     )
     return [
-        point if point.component else replace(point, component=RULES[order].component)
+        point_said(
+            ctx, point if point.component else replace(point, component=RULES[order].component)
+        )
         for order, point in points
     ]

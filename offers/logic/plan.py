@@ -65,6 +65,7 @@ from offers.logic.rules.base import (
     ask_step,
     money,
     round_to,
+    said_currency,
 )
 
 MAX_ASKS = 3
@@ -76,8 +77,6 @@ WAITING = "waiting"  # asked, no answer yet: not asked again
 FOLLOW_UP = "follow_up"  # asked, no answer after the follow-up days: the draft follows it up
 NEXT_STEP = "next_step"  # they came back with something: accept, or ask for this
 CLOSED = "closed"  # agreed, or refused with nothing else: not asked again
-# Components whose asks are stock: said in the grant's own currency.
-STOCK_COMPONENTS = frozenset({STOCK, RETENTION})
 # Walk-away values are rounded up to this many units of the home currency.
 WALK_AWAY_STEP = 100.0
 # Words that never belong in what the recruiter hears.
@@ -397,18 +396,6 @@ class _Candidate:
     state: AskState = field(default_factory=AskState)
 
 
-def said_currency(ctx: NegotiationContext, component: str) -> tuple[str, float]:
-    """Return the currency an ask of the component is said in and its rate to the offer's.
-
-    Stock (and a retention grant) is said in the grant's price currency: a US-listed
-    company's RSUs are granted in USD whatever the salary's currency.
-    """
-    offer = ctx.offer
-    if component in STOCK_COMPONENTS and offer.fx_stock_to_offer > 0:
-        return offer.grant_currency, offer.fx_stock_to_offer
-    return offer.currency, 1.0
-
-
 def said_amount(wanted: float, room: float, step: float) -> float:
     """Return a round figure to ask for: the nearest step to ``wanted``, never above ``room``.
 
@@ -515,7 +502,12 @@ def _term_of(candidate: _Candidate) -> str | None:
 def _ask_of(candidate: _Candidate) -> Ask:
     lead = candidate.lead
     played = (
-        replace(lead, ask_amount=candidate.offer_amount)
+        replace(
+            lead,
+            ask_amount=candidate.offer_amount,
+            said_amount=candidate.amount,
+            said_in=candidate.currency,
+        )
         if candidate.offer_amount is not None
         else lead
     )

@@ -309,3 +309,45 @@ def test_the_chinese_check_catches_english_and_spares_codes_and_data() -> None:
         "JSON",
     ):
         assert not english(text, names), text
+
+
+# Every option of each select wider than the room its closed box leaves for text (its width
+# less its padding and about 20 px of drop-down arrow), measured in the select's own font: a
+# closed select cannot wrap, so a longer option is cut off once chosen.
+SELECT_CUT_JS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const cut = [];
+  for (const el of document.querySelectorAll('main select')) {
+    if (!el.checkVisibility()) continue;
+    const s = getComputedStyle(el);
+    ctx.font = s.font;
+    const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+    for (const o of el.options) {
+      const w = ctx.measureText(o.text).width;
+      if (w > room) cut.push(`${el.name}: "${o.text}" needs ${Math.round(w)}px of ${Math.round(room)}px`);
+    }
+  }
+  return cut;
+}"""
+
+
+def test_the_preferences_selects_show_every_choice_whole(demo_page: Any) -> None:
+    """The stock price basis read "Assumed price: today's price grown at the growt" at 1280 px."""
+    page = demo_page
+    # The dashboard's own requests end first: a request that overlaps one writing to the
+    # shared in-memory test database finds its table locked.
+    page.wait_for_load_state("networkidle")
+    url = reverse("offers:preferences")
+    cut = []
+    for language in ("en", "zh-hant"):
+        page.context.add_cookies(
+            [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": page.url}]
+        )
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            response = page.goto(url, wait_until="networkidle")
+            assert response is not None and response.ok, (language, width, response)
+            assert page.locator("main select[name=risk_percentile]").count() == 1
+            cut += [f"{language} {width}px: {c}" for c in page.evaluate(SELECT_CUT_JS)]
+    page.goto("about:blank")  # no request in flight while the test database is flushed
+    assert not cut, "\n".join(cut)

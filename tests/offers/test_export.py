@@ -251,8 +251,8 @@ def test_negotiation_rows_are_each_options_points(board_user):
                     "option": ev.offer.name,
                     "priority": p.priority,
                     "title": p.title,
-                    "ask_amount": p.ask_amount,
-                    "ask_currency": p.ask_currency or "",
+                    "ask_amount": p.said_amount,
+                    "ask_currency": p.said_in or "",
                     "ask_term": p.ask_term or "",
                     "trigger": p.trigger,
                     "evidence": p.evidence,
@@ -274,3 +274,25 @@ def test_failing_negotiation_points_leave_the_section_empty(board_user, monkeypa
     assert comparison.negotiation == [] and len(comparison.options) == 2
     wb = load_workbook(io.BytesIO(xlsx_bytes(comparison)))
     assert wb["Negotiation points"]["A2"].value == "No negotiation points available."
+
+
+@pytest.mark.parametrize(
+    ("percentile", "expected"),
+    [
+        # Assumed: today's price grown at 5 % a year, 100 x 1.05^y.
+        (0, [105.0, 110.25, 115.7625, 121.550625]),
+        # P10 of the simulated price, 100 exp((ln 1.05 - 0.3^2/2) y + 0.3 sqrt(y) z10) with
+        # z10 = -1.2815516: year 1 exp(0.0037902 - 0.3844655) = 0.683400 -> 68.34.
+        (10, [68.3400, 58.5004, 51.9679, 47.0589]),
+    ],
+)
+def test_projected_prices_follow_the_stock_price_basis(alice, percentile, expected):
+    # Acme: USD 100, growth 5 %, volatility 30 % (the factory's); four window years.
+    PreferencesFactory(
+        owner=alice, home_currency="USD", horizon_years=4, risk_percentile=percentile
+    )
+    offer = OfferFactory(owner=alice, name="Acme")
+    EquityGrantFactory(package=offer.package)
+    comparison = comparison_build(user=alice)
+    (row,) = comparison.assumptions
+    assert row["projected_price_by_year"] == pytest.approx(expected, abs=1e-3)

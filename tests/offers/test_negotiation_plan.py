@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 
@@ -175,12 +176,26 @@ def test_play_it_out_starts_from_the_plans_asks(client, demo):
     response = client.post(reverse("offers:scenario_create"), {"offer": meta.pk, "point": "plan"})
     assert response.status_code == 302
     scenario = Scenario.objects.filter(offer=meta).latest("pk")
-    # The stock ask (with the E6 level), the remote terms; the deadline has nothing to play.
+    # The stock ask, the remote terms; the deadline has nothing to play. The log holds the
+    # re-level as refused ("E5 stays"), so the level is not asked again: it stays E5.
     assert scenario.extra_stock_yearly == 60_000  # E6 midpoint 240,000 - the revised 180,000
-    assert scenario.level == meta.target_level
+    assert scenario.level_id is None
     assert scenario.remote_weeks_per_year == 8
     assert scenario.extra_sign_on == 0
     assert "plan" in scenario.notes.lower()
+
+
+def test_playing_out_the_refused_relevel_plays_only_its_stock(client, demo):
+    client.force_login(demo)
+    meta = Offer.objects.get(owner=demo, name__startswith="Meta")
+    response = client.post(
+        reverse("offers:scenario_create"), {"offer": meta.pk, "point": "down_level"}
+    )
+    assert response.status_code == 302
+    scenario = Scenario.objects.filter(offer=meta).latest("pk")
+    # E6 pay at the E5 level: E6 stock mid 240,000 a year less the revised 180,000.
+    assert scenario.extra_stock_yearly == 60_000 and scenario.stock_currency == "USD"
+    assert scenario.level_id is None
 
 
 def test_the_page_shows_target_walk_away_asks_and_draft_for_each_demo_option(client, demo):
@@ -312,7 +327,7 @@ def test_the_demo_seeds_metas_plan_scenario_through_play_it_out(client, demo):
     plan = negotiation_plan_view(user=demo, offer=meta, board=board_build(user=demo)).plan
     # The plan's stock ask as said: USD 60,000 a year of Meta's USD-priced stock.
     assert (seeded.extra_stock_yearly, seeded.stock_currency) == (60_000, "USD")
-    assert seeded.level == meta.target_level
+    assert seeded.level_id is None  # the log holds the re-level as refused: E5 stays
     assert seeded.remote_weeks_per_year == 8
     assert seeded.notes == plan_adjustments_note(plan)
     # The same scenario "Play it out" makes now, field for field.
@@ -338,3 +353,47 @@ def test_seed_demo_makes_the_plan_scenario_with_the_play_it_out_service(monkeypa
     user = seed_demo_user()
     assert calls == ["Meta E5 (Menlo Park)"]
     assert Scenario.objects.filter(owner=user, name="The plan's asks").count() == 1
+
+
+def test_a_background_stock_ask_is_stated_in_the_grants_currency(client, demo):
+    # TikTok pays in SGD and grants US-listed stock priced in USD. A stock ask refused in the
+    # log moves the stock points to the background, where their ask was stated in SGD.
+    from offers.services_negotiation import negotiation_entry_create
+
+    tiktok = Offer.objects.get(owner=demo, name__startswith="TikTok")
+    today = dt.date.today()
+    negotiation_entry_create(
+        user=demo,
+        offer=tiktok,
+        data={
+            "asked_on": today - dt.timedelta(days=4),
+            "channel": "recruiter",
+            "contact": "Mei Lin",
+            "topic": "stock",
+            "ask": "More stock, to the top of the band.",
+            "outcome": "refused",
+            "answered_on": today - dt.timedelta(days=1),
+            "answer": "The stock is final.",
+        },
+    )
+    client.force_login(demo)
+    page = html.unescape(
+        client.get(reverse("offers:negotiation", args=[tiktok.pk])).content.decode()
+    )
+    card = re.search(r'data-rule="top_of_band" data-background>(.*?)</section>', page, re.S)
+    assert card is not None
+    # Base above the 2-2 band, so stock at the 3-1 level: the 3-1 band's stock mid SGD 170,000
+    # a year less the offer's SGD 90,000 is SGD 80,000 a year; at 1 SGD = 0.74 USD that is
+    # USD 59,200 (the evidence rounds it to USD 60,000 as said aloud).
+    ask = re.search(r"<strong>Ask:</strong>\s*(\w{3} [\d,]+)", card.group(1))
+    assert ask is not None and ask.group(1) == "USD 59,200", card.group(1)
+    assert "USD 60,000 a year more" in card.group(1)
+    # The export states it the same way.
+    from offers.export.comparison import comparison_build
+
+    row = next(
+        r
+        for r in comparison_build(user=demo).negotiation
+        if r["rule"] == "top_of_band" and r["option_key"] == str(tiktok.pk)
+    )
+    assert (row["ask_currency"], row["ask_amount"]) == ("USD", pytest.approx(59_200))

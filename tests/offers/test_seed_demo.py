@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+
+from offers.models import Offer
 
 pytestmark = pytest.mark.django_db
 
@@ -36,3 +39,16 @@ def test_demo_logs_in_to_a_ranked_dashboard(client):
     # Remote work and an Asia time zone weigh more than money for this user.
     assert names[0] in ("TikTok Singapore (expected)", "Internal transfer: Northwind Taipei")
     assert "Stay at Northwind AI" in names
+
+
+def test_seed_demo_reset_rebuilds_the_demo(client):
+    # An offer PROTECTs its package: a plain user.delete() raised ProtectedError here.
+    call_command("seed_demo", force=True)
+    first = row_counts()
+    old_user = get_user_model().objects.get(username="demo")
+    call_command("seed_demo", force=True, reset=True)
+    user = get_user_model().objects.get(username="demo")
+    assert user.pk != old_user.pk
+    assert row_counts() == first
+    assert not Offer.objects.filter(owner_id=old_user.pk).exists()
+    assert Offer.objects.filter(owner=user).count() == 5

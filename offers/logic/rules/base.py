@@ -9,7 +9,7 @@ nearest 5,000, a base to the nearest 1,000 (``said_amount``, ``stock_said``, ``a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import Protocol
@@ -43,6 +43,8 @@ RETENTION = "retention"
 REFRESH = "refresh"
 MONEY_COMPONENTS: tuple[str, ...] = (STOCK, SIGN_ON, RETENTION, CASH, BASE)
 PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
+# Components whose asks are stock: said in the grant's own currency.
+STOCK_COMPONENTS: frozenset[str] = frozenset({STOCK, RETENTION})
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
@@ -250,6 +252,11 @@ class NegotiationPoint:
     # Other parts of the package whose logged asks answer this one (a down-level's stock ask
     # is also an ask about the level).
     topics: tuple[str, ...] = ()
+    # The ask as it is shown: a stock ask in the grant's price currency, any other in the
+    # offer's (``ask_amount`` stays in the offer's currency, which the plan computes in).
+    # Filled by ``negotiation_points``.
+    said_amount: float | None = None
+    said_in: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -415,6 +422,28 @@ def about(amount: float, currency: str, step: float | None = None) -> str:
 def ask_step(component: str) -> float:
     """Return the round figure an ask of this component is rounded to."""
     return ASK_STEPS.get(component, CASH_STEP)
+
+
+def said_currency(ctx: NegotiationContext, component: str | None) -> tuple[str, float]:
+    """Return the currency an ask of the component is said in and its rate to the offer's.
+
+    Stock (and a retention grant) is said in the grant's price currency: a US-listed
+    company's RSUs are granted in USD whatever the salary's currency.
+    """
+    offer = ctx.offer
+    if component in STOCK_COMPONENTS and offer.fx_stock_to_offer > 0:
+        return offer.grant_currency, offer.fx_stock_to_offer
+    return offer.currency, 1.0
+
+
+def point_said(ctx: NegotiationContext, point: NegotiationPoint) -> NegotiationPoint:
+    """Return the point with its money ask as it is shown (stock in the grant's currency)."""
+    if point.ask_amount is None:
+        return point
+    if point.component not in STOCK_COMPONENTS:
+        return replace(point, said_amount=point.ask_amount, said_in=point.ask_currency)
+    currency, fx = said_currency(ctx, point.component)
+    return replace(point, said_amount=point.ask_amount / fx, said_in=currency)
 
 
 def stock_said(ctx: NegotiationContext, offer_amount: float, step: float = 5_000.0) -> str:

@@ -159,11 +159,16 @@ class DownLevel(Rule):
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the ask out as the target level with its extra stock a year."""
+        """Play the ask out as the target level with its extra stock a year.
+
+        A re-level the log holds as refused is not asked again: only the stock is played.
+        """
         ask = whole_ask(point)
         if not ask:
             return None
-        return ScenarioAdjustment(extra_stock_yearly=ask, to_target_level=True)
+        return ScenarioAdjustment(
+            extra_stock_yearly=ask, to_target_level="level_refused" not in point.figures
+        )
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether the scenario reaches the target level, or pays its extra stock."""

@@ -28,6 +28,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        from accounts.services import account_delete
         from compensation import demo as compensation_demo
         from interviews import demo as interviews_demo
         from offers import demo as offers_demo
@@ -43,7 +44,8 @@ class Command(BaseCommand):
         User = get_user_model()
         user = User.objects.filter(username=DEMO_USERNAME).first()
         if user is not None and options["reset"]:
-            user.delete()
+            # A plain user.delete() is refused: an offer PROTECTs its package.
+            account_delete(user=user)
             user = None
         if user is not None:
             self.stdout.write("Demo user already exists; nothing to do (use --reset to rebuild).")
