@@ -202,7 +202,7 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
     tax_years = tuple(
         TaxYearView(
             w,
-            _source(ev, w.segment),
+            _("Both jobs together") if len(w.segments) > 1 else _source(ev, w.segment),
             tuple(
                 TaxPartView(p.name, p.tax, p.brackets, p.alternative, p.alternative_applied)
                 for p in w.parts

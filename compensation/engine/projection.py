@@ -282,7 +282,7 @@ def package_tax(
     """Return the tax and the employee contributions per package year in the package currency.
 
     Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
-    one, the common window's tax and contributions (`window.segment_tax`)
+    one, the common window's tax and contributions (`window.option_tax`)
     of the package counted from its start on the same share prices, so that a projection and
     the board tax a package alike: each tax year on its whole income, the months of a job
     already held before the start and after the horizon counting for the rate.
