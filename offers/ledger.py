@@ -7,6 +7,7 @@ to the option's headline: after tax every line, gross the pay lines alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
@@ -175,7 +176,7 @@ def _arithmetic(line: LedgerLine) -> str:
         return _("%(rate)s%% × %(currency)s %(price)s gross") % values
     if line.item == "contribution":
         text = f"{values['rate']}% × {line.unit_currency} {figure(line.unit_price)}"
-        if line.share != 1.0:
+        if not math.isclose(line.share, 1.0, rel_tol=1e-9):  # a float's residue is no cap
             text += " × " + _("%(share)s (the monthly cap)") % values
         return text
     return ""
@@ -205,7 +206,7 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
     tax_years = tuple(
         TaxYearView(
             w,
-            _source(ev, w.segment),
+            _("Both jobs together") if len(w.segments) > 1 else _source(ev, w.segment),
             tuple(
                 TaxPartView(p.name, p.tax, p.brackets, p.alternative, p.alternative_applied)
                 for p in w.parts

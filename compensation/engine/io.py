@@ -33,6 +33,7 @@ PACKAGE_KEYS = frozenset(
         "tax_rate_pct",
         "tax_regime",
         "fx_to_tax",
+        "current_job",
     }
 )
 SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
@@ -236,6 +237,7 @@ def package_from_dict(
             tax_rate_pct=pkg.get("tax_rate_pct", 0.0),
             tax_regime=pkg.get("tax_regime"),
             fx_to_tax=pkg.get("fx_to_tax"),
+            current_job=pkg.get("current_job", False),
         )
 
     return _nested(prefix, build) if prefix else build()

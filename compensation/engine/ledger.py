@@ -18,8 +18,9 @@ Lines by item:
   vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
   currency; a refresher tranche's shares are its value at grant over the price at grant;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
-  year's income (its slices in `Ledger.tax_years`), ``share`` the part of that income in
-  this window year (the engine shares a tax year's tax among its months by income);
+  year's income (its slices in `Ledger.tax_years`; both jobs' when a leaving option's two
+  jobs are taxed by the same regime), ``share`` the part of that income earned by the line's
+  segment in this window year (the engine shares a tax year's tax among its months by income);
 * ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's gross);
 * ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
   ``share`` is below 1 only where a monthly cap binds.
@@ -47,6 +48,7 @@ from .window import (
     segment_tax_columns,
     segment_vests,
     stock_fx_to_home,
+    tax_groups,
 )
 
 # The components of the ledger that are not pay: what comes off gross.
@@ -84,9 +86,10 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class TaxYearWorking:
-    """How one tax year of one segment was taxed: its whole income (months outside the
-    window too, in the regime's currency), the tables' parts with their bracket slices, and
-    the contributions levied in the window.
+    """How one tax year of one regime was taxed: its whole income (months outside the
+    window too, in the regime's currency) from every segment the regime taxes (``segments``;
+    ``segment`` the first: a leaving option's two jobs in one place are taxed together), the
+    tables' parts with their bracket slices, and the deductible contributions.
 
     ``label`` names the tax year ('YA 2027'); ``table_label`` the tables used for it ('YA
     2026' when a later year is taxed by the latest tables). ``fx`` converts the regime's
@@ -103,6 +106,7 @@ class TaxYearWorking:
     equity: float
     deductible: float
     parts: tuple[PartWorking, ...]
+    segments: tuple[int, ...] = ()
 
     @property
     def tax(self) -> float:
@@ -262,128 +266,158 @@ def _share(part: PartWorking, cash: float, equity: float, c: float, e: float) ->
     return mine / whole if whole > 0 else 0.0
 
 
-def _tax_lines(
+def _flat_tax_lines(
     k: int,
     segment: Segment,
     window_start: datetime.date,
     months: int,
-    prices: np.ndarray,
+    values: dict[str, np.ndarray],
+    home: str,
+) -> list[LedgerLine]:
+    """Return a segment's lines of tax at its flat rate, one a window year."""
+    lines: list[LedgerLine] = []
+    if segment.spec.tax_rate_pct == 0.0:
+        return lines
+    gross = np.asarray(sum(values.values()))
+    rate = segment.spec.tax_rate_pct / 100.0
+    for year in range(1, months // 12 + 1):
+        g = float(gross[12 * (year - 1) : 12 * year].sum())
+        if g:
+            lines.append(
+                LedgerLine(
+                    year=year,
+                    day=_last_day(window_start, 12 * year - 1),
+                    segment=k,
+                    component="tax",
+                    item="flat_tax",
+                    quantity=rate,
+                    unit_price=g,
+                    unit_currency=home,
+                    share=1.0,
+                    fx=1.0,
+                    amount=-rate * g,
+                )
+            )
+    return lines
+
+
+def _tax_lines(
+    group: Sequence[int],
+    segments: Sequence[Segment],
+    window_start: datetime.date,
+    months: int,
+    prices: Sequence[np.ndarray],
     home: str,
 ) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
-    """Return the segment's tax and contribution lines and the workings of its tax years."""
-    spec = segment.spec
-    values = _segment_values(segment, window_start, months, prices)
-    columns = segment_tax_columns(segment, window_start, months, prices, values)
+    """Return the tax and contribution lines of segments taxed together (`window.tax_groups`)
+    and the workings of their tax years: each tax year's income of all of them, taxed once."""
+    values = [_segment_values(segments[k], window_start, months, prices[k]) for k in group]
+    found = [
+        segment_tax_columns(segments[k], window_start, months, prices[k], v)
+        for k, v in zip(group, values, strict=True)
+    ]
+    columns = [c for c in found if c is not None]
+    if not columns:
+        (k,) = group
+        return _flat_tax_lines(k, segments[k], window_start, months, values[0], home), []
+    regime = columns[0].regime
+    levied = [
+        column_contributions(
+            regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
+        )
+        for c in columns
+    ]
     lines: list[LedgerLine] = []
-    if columns is None:
-        if spec.tax_rate_pct == 0.0:
-            return lines, []
-        gross = np.asarray(sum(values.values()))
-        rate = spec.tax_rate_pct / 100.0
-        for year in range(1, months // 12 + 1):
-            g = float(gross[12 * (year - 1) : 12 * year].sum())
-            if g:
-                lines.append(
-                    LedgerLine(
-                        year=year,
-                        day=_last_day(window_start, 12 * year - 1),
-                        segment=k,
-                        component="tax",
-                        item="flat_tax",
-                        quantity=rate,
-                        unit_price=g,
-                        unit_currency=home,
-                        share=1.0,
-                        fx=1.0,
-                        amount=-rate * g,
-                    )
-                )
-        return lines, []
-    regime, to = columns.regime, columns.to_regime
-    _, deductible, by_rule = column_contributions(
-        regime,
-        columns.tax_years,
-        columns.cash,
-        to,
-        months=columns.months,
-        ordinary=columns.ordinary,
-    )
-    inside = (columns.months >= columns.lead) & (columns.months < columns.lead + months)
-    window_month = columns.months - columns.lead  # 0-based month of the window
     workings: list[TaxYearWorking] = []
-    for tax_year in np.unique(columns.tax_years):
-        mine = columns.tax_years == tax_year
-        cash = float(columns.cash[mine].sum())
-        equity = float(columns.equity[mine].sum())
-        off = float(deductible[mine].sum())
+    for tax_year in np.unique(np.concatenate([c.tax_years for c in columns])):
+        # The year's whole income in the regime's currency, every job of the group together.
+        cash = sum(float(c.cash[c.tax_years == tax_year].sum()) * c.to_regime for c in columns)
+        equity = sum(float(c.equity[c.tax_years == tax_year].sum()) * c.to_regime for c in columns)
+        off = sum(
+            float(d[c.tax_years == tax_year].sum()) * c.to_regime
+            for c, (_, d, _) in zip(columns, levied, strict=True)
+        )
         tables = regime.for_year(int(tax_year))
-        parts = year_tax_parts(tables, cash * to, equity * to, off * to)
-        in_window = mine & inside
-        if not in_window.any() or (cash == 0.0 and equity == 0.0):
-            # A tax year with no income in it (a leaving option's current job after its last
-            # day) has nothing to work out and no line: its tax is nil.
+        parts = year_tax_parts(tables, cash, equity, off)
+        earners: list[int] = []
+        for k, c, (_, _, by_rule) in zip(group, columns, levied, strict=True):
+            to = c.to_regime
+            mine = c.tax_years == tax_year
+            inside = (c.months >= c.lead) & (c.months < c.lead + months)
+            in_window = mine & inside
+            if (c.cash[mine].any() or c.equity[mine].any()) and k not in earners:
+                earners.append(k)
+            window_month = c.months - c.lead  # 0-based month of the window
+            for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
+                sel = in_window & (window_month // 12 + 1 == wy)
+                day = _last_day(window_start, int(window_month[sel].max()))
+                mc = float(c.cash[sel].sum()) * to
+                me = float(c.equity[sel].sum()) * to
+                for part in parts:
+                    share = _share(part, cash, equity, mc, me)
+                    if part.tax and share:
+                        lines.append(
+                            LedgerLine(
+                                year=wy,
+                                day=day,
+                                segment=k,
+                                component="tax",
+                                item="tax",
+                                quantity=1.0,
+                                unit_price=part.tax,
+                                unit_currency=regime.currency,
+                                share=share,
+                                fx=1.0 / to,
+                                amount=-part.tax * share / to,
+                                name=part.name,
+                                tax_year=int(tax_year),
+                            )
+                        )
+                for rule in tables.contributions:
+                    amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
+                    amount = float(amount_cols[sel].sum())
+                    pay = float(pay_cols[sel].sum()) * to
+                    if amount:
+                        full = rule.rate * pay
+                        lines.append(
+                            LedgerLine(
+                                year=wy,
+                                day=day,
+                                segment=k,
+                                component="contributions",
+                                item="contribution",
+                                quantity=rule.rate,
+                                unit_price=pay,
+                                unit_currency=regime.currency,
+                                share=amount * to / full if full else 1.0,
+                                fx=1.0 / to,
+                                amount=-amount,
+                                name=rule.name,
+                                tax_year=int(tax_year),
+                            )
+                        )
+        if (cash == 0.0 and equity == 0.0) or not any(
+            (c.tax_years == tax_year)[(c.months >= c.lead) & (c.months < c.lead + months)].any()
+            for c in columns
+        ):
+            # Nothing to work out for a tax year outside the window, or with no income in it
+            # (a leaving option's current job after its last day): its tax is nil.
             continue
         workings.append(
             TaxYearWorking(
-                segment=k,
+                segment=earners[0] if earners else group[0],
                 tax_year=int(tax_year),
                 label=tables.name_of(int(tax_year)),
                 table_label=tables.year_label,
                 currency=regime.currency,
-                fx=1.0 / to,
-                cash=cash * to,
-                equity=equity * to,
-                deductible=off * to,
+                fx=1.0 / columns[0].to_regime,
+                cash=cash,
+                equity=equity,
+                deductible=off,
                 parts=parts,
+                segments=tuple(earners) or (group[0],),
             )
         )
-        for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
-            sel = in_window & (window_month // 12 + 1 == wy)
-            day = _last_day(window_start, int(window_month[sel].max()))
-            c, e = float(columns.cash[sel].sum()), float(columns.equity[sel].sum())
-            for part in parts:
-                share = _share(part, cash, equity, c, e)
-                if part.tax and share:
-                    lines.append(
-                        LedgerLine(
-                            year=wy,
-                            day=day,
-                            segment=k,
-                            component="tax",
-                            item="tax",
-                            quantity=1.0,
-                            unit_price=part.tax,
-                            unit_currency=regime.currency,
-                            share=share,
-                            fx=1.0 / to,
-                            amount=-part.tax * share / to,
-                            name=part.name,
-                            tax_year=int(tax_year),
-                        )
-                    )
-            for rule in tables.contributions:
-                amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
-                amount = float(amount_cols[sel].sum())
-                pay = float(pay_cols[sel].sum()) * to
-                if amount:
-                    full = rule.rate * pay
-                    lines.append(
-                        LedgerLine(
-                            year=wy,
-                            day=day,
-                            segment=k,
-                            component="contributions",
-                            item="contribution",
-                            quantity=rule.rate,
-                            unit_price=pay,
-                            unit_currency=regime.currency,
-                            share=amount * to / full if full else 1.0,
-                            fx=1.0 / to,
-                            amount=-amount,
-                            name=rule.name,
-                            tax_year=int(tax_year),
-                        )
-                    )
     return lines, workings
 
 
@@ -411,15 +445,17 @@ def window_ledger(
     months = 12 * years
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
+    paths: list[np.ndarray] = []
     for k, (segment, path) in enumerate(zip(segments, prices, strict=True)):
         path = np.asarray(path, dtype=np.float64)
         if path.ndim != 1 or path.shape[0] < months:
             raise EngineInputError("prices", f"needs one path of {months} monthly prices")
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
-        path = path[:months]
-        lines += _pay_lines(k, segment, window_start, months, path)
-        levied, worked = _tax_lines(k, segment, window_start, months, path, currency)
+        paths.append(path[:months])
+        lines += _pay_lines(k, segment, window_start, months, paths[-1])
+    for group in tax_groups(segments):
+        levied, worked = _tax_lines(group, segments, window_start, months, paths, currency)
         lines += levied
         workings += worked
     lines.sort(key=lambda x: (x.year, x.day, x.segment, _ORDER[x.component]))

@@ -282,10 +282,11 @@ def package_tax(
     """Return the tax and the employee contributions per package year in the package currency.
 
     Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
-    one, the common window's tax and contributions (`window.segment_tax`)
+    one, the common window's tax and contributions (`window.option_tax`)
     of the package counted from its start on the same share prices, so that a projection and
-    the board tax a package alike: each tax year on its whole income, the months of a job
-    already held before the start and after the horizon counting for the rate.
+    the board tax a package alike: each tax year on its whole income, the months after the
+    horizon counting for the rate, and those before the start too for the job held on it
+    (``spec.current_job``, the board's current job: `window.Segment.current`).
     """
     if spec.tax_regime is None:
         flat = np.asarray(total * spec.tax_rate_pct / 100.0)
@@ -293,7 +294,7 @@ def package_tax(
     from .window import Segment, window_yearly
 
     window = window_yearly(
-        [Segment(spec, spec.start)],
+        [Segment(spec, spec.start, current=spec.current_job)],
         window_start=spec.start,
         years=spec.horizon_years,
         prices=[prices],

@@ -280,10 +280,18 @@ class PackageSpec:
     # No tax rule and no rate was given: ``tax_rate_pct`` (0) is a placeholder, not the place's
     # rate. The engine taxes nothing; its caller flags every after-tax figure as "tax unknown".
     tax_unknown: bool = False
+    # The job held on ``start`` (the decision date): a projection taxes the first tax year's
+    # months before ``start`` at its pay too, as the board does for the current job
+    # (`window.Segment.current`); a new job says nothing of what was earned before it.
+    current_job: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise EngineInputError("name", f"must be a string (got {self.name!r})")
+        if not isinstance(self.current_job, bool):
+            raise EngineInputError(
+                "current_job", f"must be true or false (got {self.current_job!r})"
+            )
         _check_date("start", self.start)
         object.__setattr__(
             self,

@@ -34,10 +34,12 @@ from .events import (
 from .projection import fixed_components_base
 from .spec import PackageSpec, Stock
 from .tax import (
+    TaxedIncome,
     TaxRegime,
+    column_contributions,
+    joint_tax,
     month_other_tax_years,
     month_tax_years,
-    monthly_tax_and_contributions,
     regime_get,
     tax_year_of,
 )
@@ -327,7 +329,8 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month. Keys: the five components,
-    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`),
+    ``total`` (gross), ``tax`` (each tax year's tax on the income of the segments its regime
+    taxes in it, together: see `option_tax`),
     ``contributions`` (the employee contributions its tax tables levy on its pay, such as
     Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
@@ -340,18 +343,21 @@ def window_yearly(
     total: dict[str, np.ndarray] = {}
     tax: np.ndarray | float = 0.0
     contributions: np.ndarray | float = 0.0
+    paths: list[np.ndarray] = []
+    all_values: list[dict[str, np.ndarray]] = []
     for segment, path in zip(segments, prices, strict=True):
         path = np.asarray(path, dtype=np.float64)
         if path.shape[-1] < months:
             raise EngineInputError("prices", f"needs {months} monthly prices (got {path.shape})")
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
-        values = _segment_values(segment, window_start, months, path[..., :months])
-        levied = segment_tax(segment, window_start, months, path[..., :months], values)
+        paths.append(path[..., :months])
+        all_values.append(_segment_values(segment, window_start, months, paths[-1]))
+        for name, monthly in all_values[-1].items():
+            total[name] = total[name] + monthly if name in total else monthly
+    for levied in option_tax(segments, window_start, months, paths, all_values):
         tax = tax + levied[0]
         contributions = contributions + levied[1]
-        for name, monthly in values.items():
-            total[name] = total[name] + monthly if name in total else monthly
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
     out["total"] = sum(out[c] for c in COMPONENTS)  # type: ignore[assignment]
     for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
@@ -410,7 +416,7 @@ def pay_before_start(spec: PackageSpec, outer_start: datetime.date, lead: int) -
     starts on the decision date) is their pay in the months of the first tax year before
     the window too: its annualised base counts toward that year's brackets. Only the tax
     attributable to the window's months is counted: a tax year's tax is shared among its
-    months in proportion to their income (`monthly_tax_and_contributions`), and the months
+    months in proportion to their income (`option_tax`), and the months
     outside the window are dropped. Only a ``Segment.current`` gets them: a new job starting
     on the decision date says nothing of what was earned before (perhaps in another place).
     """
@@ -430,45 +436,77 @@ def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
     return np.asarray(cash), np.asarray(equity), np.asarray(ordinary)
 
 
-def segment_tax(
-    segment: Segment,
+def tax_groups(segments: Sequence[Segment]) -> list[list[int]]:
+    """Return the indices of the segments taxed together: those of one tax regime (a leaving
+    option's two jobs in the same place), each other segment alone."""
+    groups: dict[object, list[int]] = {}
+    for i, segment in enumerate(segments):
+        key = segment.spec.tax_regime if segment.spec.tax_regime is not None else ("flat", i)
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
+
+
+def option_tax(
+    segments: Sequence[Segment],
     window_start: datetime.date,
     months: int,
-    prices: np.ndarray,
-    values: dict[str, np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return the segment's home-currency tax and employee contributions per window month.
+    prices: Sequence[np.ndarray],
+    values: Sequence[dict[str, np.ndarray]],
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Return each segment's home-currency tax and employee contributions per window month.
 
     Without a tax regime: the flat ``tax_rate_pct`` on each month's gross and no
-    contributions. With one: the contributions its tables levy on each month's cash pay
-    (`monthly_tax_and_contributions`; base is the ordinary wages, the other cash pay the
-    additional wages), and each tax
-    year's income from this segment (stock taxed at vest, everything else when paid) is taxed
-    with that year's tables in the regime's currency and the tax shared among the year's
-    months in proportion to their income. Each payment and vest is in the tax year of its own
-    day, even when its month is mostly in another (a vest on 1 Jan in the month from 1 Dec).
-    A tax year cut by the window's edges also counts the segment's income in its months
-    outside the window (before the window at today's share price, after it at the last one;
-    on the median path when ``prices`` holds many paths), so a window starting in December
-    does not tax that December as if it were the year's only income. For the package held on
-    the decision date (``segment.start`` on or before the window start) those months count
-    its base even before its package's start date (`pay_before_start`).
+    contributions. With one: the contributions its tables levy on each month's cash pay of
+    the segment (`tax.column_contributions`; base is the ordinary wages, the other cash pay
+    the additional wages), and each tax year's income (stock taxed at vest, everything else
+    when paid) taxed with that year's tables in the regime's currency, the tax shared among
+    the year's months in proportion to their income. The segments of one regime are taxed
+    together (`tax.joint_tax`): a person who leaves a job in Singapore for another in
+    Singapore on 1 July is taxed on the year's combined income, each job's months bearing
+    their share. Each payment and vest is in the tax year of its own day, even when its month
+    is mostly in another (a vest on 1 Jan in the month from 1 Dec). A tax year cut by the
+    window's edges also counts the segment's income in its months outside the window (before
+    the window at today's share price, after it at the last one; on the median path when
+    ``prices`` holds many paths), so a window starting in December does not tax that December
+    as if it were the year's only income. For the job held on the decision date
+    (``segment.current``) those months count its base even before its package's start date
+    (`pay_before_start`).
     """
-    spec = segment.spec
-    columns = segment_tax_columns(segment, window_start, months, prices, values)
-    if columns is None:
-        gross = sum(values.values())
-        flat = np.asarray(gross * spec.tax_rate_pct / 100.0)
-        return flat, np.zeros_like(flat)
-    tax, contributions = monthly_tax_and_contributions(
-        columns.regime,
-        columns.tax_years,
-        columns.cash,
-        columns.equity,
-        columns.to_regime,
-        months=columns.months,
-        ordinary=columns.ordinary,
-    )
+    out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * len(segments)
+    for group in tax_groups(segments):
+        found = [
+            segment_tax_columns(segments[i], window_start, months, prices[i], values[i])
+            for i in group
+        ]
+        if found[0] is None:
+            (i,) = group
+            gross = sum(values[i].values())
+            flat = np.asarray(gross * segments[i].spec.tax_rate_pct / 100.0)
+            out[i] = (flat, np.zeros_like(flat))
+            continue
+        columns = [c for c in found if c is not None]
+        regime = columns[0].regime
+        levied = [
+            column_contributions(
+                regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
+            )
+            for c in columns
+        ]
+        incomes = [
+            TaxedIncome(c.tax_years, c.cash, c.equity, deductible, c.to_regime)
+            for c, (_, deductible, _) in zip(columns, levied, strict=True)
+        ]
+        taxes = joint_tax(regime, incomes)
+        for i, c, tax, (contributions, _, _) in zip(group, columns, taxes, levied, strict=True):
+            out[i] = _inside_window(c, months, tax, np.broadcast_to(contributions, tax.shape))
+    return out
+
+
+def _inside_window(
+    columns: TaxColumns, months: int, tax: np.ndarray, contributions: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return the window months of a segment's tax and contributions by column (a month's
+    second column, in another tax year, added to its first)."""
     n = columns.lead + months + columns.tail
     if columns.months.shape[0] > n:
         tax, contributions = (
@@ -508,7 +546,7 @@ def segment_tax_columns(
     prices: np.ndarray,
     values: dict[str, np.ndarray],
 ) -> TaxColumns | None:
-    """Return the income `segment_tax` taxes, by month and tax year (None: a flat rate)."""
+    """Return the income `option_tax` taxes, by month and tax year (None: a flat rate)."""
     spec = segment.spec
     if spec.tax_regime is None:
         return None

@@ -24,6 +24,7 @@ from offers.board import board_build
 from offers.export.comparison import comparison_build
 from offers.export.html import html_bytes
 from offers.export.xlsx import xlsx_bytes
+from offers.ledger import ledger_view
 from offers.models import Preferences
 from tests.factories import (
     CompanyFactory,
@@ -121,6 +122,24 @@ def test_a_new_user_values_stock_at_the_price_they_assumed(django_user_model, cl
     assert window == 3_000_000
     ev = board_build(user=user, mc_paths=0).evaluation(str(offer.pk))
     assert ev.component("equity") == pytest.approx([600_000, 800_000, 800_000, 800_000], abs=1e-6)
+    # The same offer's ledger, on the same page: its 15 vests are each 62.5 shares x USD 100
+    # x 32 = 200,000, and every line (pay, vests, tax) adds up to the headline to the unit.
+    html = response.content.decode()
+    ledger = html[html.index(f'data-ledger="{offer.pk}"') :]
+    amounts = [float(a) for a in re.findall(r'data-amount="([-0-9.]+)"', ledger)]
+    headline = re.search(r"data-headline>([^<]+)<", html).group(1)
+    shown_total = re.search(r"data-ledger-total>([^<]+)<", ledger).group(1)
+    assert shown_total == headline
+    assert round(sum(amounts)) == int(re.sub(r"[^0-9-]", "", headline))
+    assert round(sum(amounts)) == round(ev.value)
+    vests = [row.line for row in ledger_view(ev).rows if row.line.item == "grant_vest"]
+    assert len(vests) == 15
+    for line in vests:
+        assert (line.quantity, line.unit_price, line.share, line.fx) == pytest.approx(
+            (62.5, 100.0, 1.0, 32.0)
+        )
+        assert line.amount == pytest.approx(200_000.0, abs=1e-6)
+    assert round(sum(line.amount for line in vests)) == 3_000_000
 
 
 def test_the_median_basis_gives_less(django_user_model, client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 from decimal import Decimal
@@ -11,9 +12,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from compensation.engine.ledger import LedgerLine
 from offers import board as valuation
 from offers.board import board_build
-from offers.ledger import ledger_view
+from offers.ledger import ledger_view, working
 from offers.models import Offer, Preferences
 from tests.factories import CompanyFactory, FxRateFactory, PreferencesFactory
 from tests.offers.scenario_demo import seed_demo_user
@@ -237,3 +239,26 @@ def test_every_demo_vest_is_rebuilt_to_the_unit_from_its_working_as_shown():
                 assert abs(_shown_product(row.working) - row.line.amount) < 0.5, row.working
                 checked += 1
     assert checked > 50
+
+
+def test_a_contribution_s_float_residue_is_not_called_a_monthly_cap():
+    # The demo's Taiwan employment insurance came out at a share of 0.9999999999 of
+    # 0.2 % x TWD 458,000 and the page said "x 1 (the monthly cap)".
+    def line(share: float) -> LedgerLine:
+        return LedgerLine(
+            year=1,
+            day=dt.date(2027, 11, 30),
+            segment=1,
+            component="contributions",
+            item="contribution",
+            quantity=0.002,
+            unit_price=458_000.0,
+            unit_currency="TWD",
+            share=share,
+            fx=1.0,
+            amount=-0.002 * 458_000.0 * share,
+            name="employment insurance",
+        )
+
+    assert working(line(1.0 - 1e-12)) == "0.2% × TWD 458,000.00"
+    assert "monthly cap" in working(line(0.5))

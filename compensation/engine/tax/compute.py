@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -429,24 +430,74 @@ def monthly_tax_and_contributions(
     """
     cash = np.asarray(cash, dtype=np.float64)
     equity = np.asarray(equity, dtype=np.float64)
-    years, index = np.unique(np.asarray(tax_years), return_inverse=True)
     contributions, deductible, _ = column_contributions(
         regime, tax_years, cash, to_regime, months, ordinary
     )
-    cash_y = _group_sum(cash, index)  # (..., years)
-    equity_y = _group_sum(equity, index)
-    deductible_y = _group_sum(deductible, index)
-    cash_rate = np.zeros(np.broadcast_shapes(cash_y.shape, equity_y.shape))
-    equity_rate = np.zeros_like(cash_rate)
+    (tax,) = joint_tax(regime, [TaxedIncome(tax_years, cash, equity, deductible, to_regime)])
+    return np.asarray(tax), np.asarray(np.broadcast_to(contributions, tax.shape))
+
+
+@dataclass(frozen=True)
+class TaxedIncome:
+    """One job's income a regime taxes, one column a month (and tax year): ``cash``,
+    ``equity`` and the ``deductible`` contributions levied on it, shaped (..., columns), in a
+    currency ``to_regime`` converts into the regime's; column i is in tax year ``tax_years[i]``."""
+
+    tax_years: np.ndarray
+    cash: np.ndarray
+    equity: np.ndarray
+    deductible: np.ndarray
+    to_regime: float = 1.0
+
+
+def _by_year(values: np.ndarray, tax_years: np.ndarray, years: np.ndarray) -> np.ndarray:
+    """Return the sums of ``values``' columns in each of ``years`` (0 for a year without one)."""
+    return np.stack([values[..., tax_years == y].sum(axis=-1) for y in years], axis=-1)
+
+
+def joint_tax(regime: TaxRegime, incomes: Sequence[TaxedIncome]) -> list[np.ndarray]:
+    """Return each income's tax by column: each tax year taxed once, on all of them together.
+
+    A person who leaves one job for another taxed by the same regime in the same tax year is
+    taxed on the year's combined income (the brackets do not start again at the new job).
+    Each tax year's cash (less its deductible contributions) and equity are summed over the
+    incomes in the regime's currency and taxed by that year's tables; the tax on each kind is
+    then shared among every column of that year, whichever income it belongs to, in
+    proportion to its income of that kind (one rate a kind a year), so the shares add up to
+    the year's tax.
+    """
+    tax_years = [np.asarray(x.tax_years) for x in incomes]
+    years = np.unique(np.concatenate(tax_years))
+    shape = np.broadcast_shapes(
+        *(np.shape(x.cash)[:-1] for x in incomes), *(np.shape(x.equity)[:-1] for x in incomes)
+    )
+    cash_y = np.zeros((*shape, len(years)))
+    equity_y = np.zeros_like(cash_y)
+    deductible_y = np.zeros_like(cash_y)
+    for x, ty in zip(incomes, tax_years, strict=True):
+        cash_y = cash_y + _by_year(np.asarray(x.cash, float), ty, years) * x.to_regime
+        equity_y = equity_y + _by_year(np.asarray(x.equity, float), ty, years) * x.to_regime
+        deductible_y = deductible_y + _by_year(np.asarray(x.deductible, float), ty, years) * (
+            x.to_regime
+        )
+    cash_rate = np.zeros_like(cash_y)
+    equity_rate = np.zeros_like(cash_y)
     for j, tax_year in enumerate(years):
         c, e, d = cash_y[..., j], equity_y[..., j], deductible_y[..., j]
-        on_cash, on_equity = _year_tax(
-            regime.for_year(int(tax_year)), c * to_regime, e * to_regime, d * to_regime
+        on_cash, on_equity = _year_tax(regime.for_year(int(tax_year)), c, e, d)
+        # A rate is the same in any currency: tax over income, both in the regime's.
+        cash_rate[..., j] = _per_unit(on_cash, c)
+        equity_rate[..., j] = _per_unit(on_equity, e)
+    out = []
+    for x, ty in zip(incomes, tax_years, strict=True):
+        index = np.searchsorted(years, ty)
+        out.append(
+            np.asarray(
+                np.asarray(x.cash, float) * cash_rate[..., index]
+                + np.asarray(x.equity, float) * equity_rate[..., index]
+            )
         )
-        cash_rate[..., j] = _per_unit(on_cash / to_regime, c)
-        equity_rate[..., j] = _per_unit(on_equity / to_regime, e)
-    tax = cash * cash_rate[..., index] + equity * equity_rate[..., index]
-    return np.asarray(tax), np.asarray(np.broadcast_to(contributions, tax.shape))
+    return out
 
 
 def monthly_tax(
