@@ -15,7 +15,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import TRASH_DAYS, Revision
+from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
 
 
 def _rows(objs: Iterable[models.Model]) -> list[dict[str, Any]]:
@@ -62,12 +62,35 @@ def object_trash(
     return revision
 
 
+def replaced_data_keep(
+    *, user: AbstractBaseUser, document: dict[str, Any], records: int
+) -> Revision:
+    """Keep the data a restore is about to replace in the trash, as one entry.
+
+    ``document``: the user's own backup of it (the app that builds backups restores it too).
+    """
+    return Revision.objects.create(
+        owner=user,
+        content_type=ContentType.objects.get_for_model(user),
+        object_id=user.pk,
+        object_repr=str(user)[:200],
+        action=Revision.Action.REPLACED,
+        snapshot=document,
+        records=records,
+    )
+
+
 def trash_list(*, user: AbstractBaseUser) -> models.QuerySet[Revision]:
-    """Return the user's deletions that can still be undone."""
+    """Return the user's deletions (and data replaced by a restore) that can still be undone."""
     cutoff = timezone.now() - timedelta(days=TRASH_DAYS)
-    return Revision.objects.filter(
-        owner=user, action=Revision.Action.DELETED, restored_at__isnull=True, created_at__gte=cutoff
-    ).select_related("content_type")
+    return (
+        Revision.objects.filter(
+            owner=user, action__in=TRASH_ACTIONS, restored_at__isnull=True, created_at__gte=cutoff
+        )
+        .select_related("content_type")
+        # Replaced data can be megabytes; the list shows none of it.
+        .defer("snapshot")
+    )
 
 
 def history_for(*, user: AbstractBaseUser, obj: models.Model) -> models.QuerySet[Revision]:
@@ -82,6 +105,8 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
     """Write a snapshot back: re-create a deleted object or roll a changed one back."""
     if revision.owner_id != user.pk:
         raise PermissionError("not your revision")
+    if revision.is_replaced_data:
+        raise ValueError("replaced data is restored by the restore of backups, not here")
     objs = list(serializers.deserialize("json", json.dumps(revision.snapshot)))
     for deserialized in objs:
         owner_id = getattr(deserialized.object, "owner_id", user.pk)
@@ -102,10 +127,15 @@ def revision_restore(*, user: AbstractBaseUser, revision: Revision) -> models.Mo
         _drop_children_added_later(objs)
     if hasattr(main, "version"):
         model.objects.filter(pk=main.pk).update(version=models.F("version") + 1)
-    revision.restored_at = timezone.now()
-    revision.save(update_fields=["restored_at"])
+    revision_restored_mark(revision=revision)
     revision_record(user=user, obj=model.objects.get(pk=main.pk), action=Revision.Action.RESTORED)
     return model.objects.get(pk=main.pk)
+
+
+def revision_restored_mark(*, revision: Revision) -> None:
+    """Take a restored entry out of the trash."""
+    revision.restored_at = timezone.now()
+    revision.save(update_fields=["restored_at"])
 
 
 def _drop_missing_links(objs: list[Any]) -> None:
@@ -168,9 +198,7 @@ def _drop_children_added_later(objs: list[Any]) -> None:
 
 
 def trash_purge(*, now: Any = None) -> int:
-    """Delete trash entries older than TRASH_DAYS; return how many."""
+    """Delete trash entries (deletions, replaced data) older than TRASH_DAYS; return how many."""
     cutoff = (now or timezone.now()) - timedelta(days=TRASH_DAYS)
-    count, _ = Revision.objects.filter(
-        action=Revision.Action.DELETED, created_at__lt=cutoff
-    ).delete()
+    count, _ = Revision.objects.filter(action__in=TRASH_ACTIONS, created_at__lt=cutoff).delete()
     return count

@@ -21,6 +21,9 @@ class Revision(models.Model):
         CHANGED = "changed", _("Changed")
         DELETED = "deleted", _("Deleted")
         RESTORED = "restored", _("Restored")
+        # All of the user's data, kept when "Replace my data with this backup" deleted it: the
+        # snapshot is their backup document (the app that builds backups restores it), not rows.
+        REPLACED = "replaced", _("Replaced by a restore")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="revisions"
@@ -35,6 +38,9 @@ class Revision(models.Model):
     summary = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     restored_at = models.DateTimeField(null=True, blank=True)
+    # Replaced data: how many records its backup document holds (the trash page says it
+    # without reading the document).
+    records = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -44,13 +50,23 @@ class Revision(models.Model):
         return f"{self.get_action_display()} {self.object_repr}"
 
     @property
+    def is_replaced_data(self) -> bool:
+        """Return True if this keeps the data a "replace" restore deleted."""
+        return self.action == self.Action.REPLACED
+
+    @property
     def in_trash(self) -> bool:
         """Return True if this is a deletion that can still be undone."""
         return (
-            self.action == self.Action.DELETED
+            self.action in TRASH_ACTIONS
             and self.restored_at is None
             and self.created_at >= timezone.now() - timedelta(days=TRASH_DAYS)
         )
+
+
+# What the trash holds, restorable for TRASH_DAYS days: a deleted object, or the data a restore
+# replaced.
+TRASH_ACTIONS = (Revision.Action.DELETED, Revision.Action.REPLACED)
 
 
 class FormToken(models.Model):

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -20,12 +20,13 @@ from accounts.history import history_for, revision_restore, trash_list
 from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission
 from accounts.locking import StaleEditError
-from accounts.models import Revision
+from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
 from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
+from offers.export.backup import BackupError, replaced_data_restore
 from offers.export.formats import export_format
 from offers.export.ledger_csv import ledger_csv_bytes
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
@@ -345,8 +346,10 @@ def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     revision = get_object_or_404(Revision, pk=pk, owner=request.user)
     if refused := method_refused(request, "POST"):
         return refused
-    if revision.action == Revision.Action.DELETED and not revision.in_trash:
+    if revision.action in TRASH_ACTIONS and not revision.in_trash:
         raise Http404
+    if revision.is_replaced_data:
+        return _replaced_data_restore(request, revision)
     try:
         obj = revision_restore(user=request.user, revision=revision)
     except ValidationError as error:  # a required link was deleted since
@@ -358,8 +361,31 @@ def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("offers:trash")
 
 
+def _replaced_data_restore(request: HttpRequest, revision: Revision) -> HttpResponse:
+    """Put back the data a restore replaced; the data there now goes to the trash."""
+    when = formats.date_format(timezone.localtime(revision.created_at), "DATETIME_FORMAT")
+    try:
+        result = replaced_data_restore(user=request.user, revision=revision)
+    except BackupError as error:
+        messages.error(
+            request,
+            _("Your data from before the restore of %(when)s could not be put back: %(why)s")
+            % {"when": when, "why": "; ".join(error.errors)},
+        )
+        return redirect("offers:trash")
+    messages.success(
+        request,
+        _(
+            "Your data from before the restore of %(when)s is back (%(n)s records); the data "
+            "it replaced is in the trash."
+        )
+        % {"when": when, "n": result.total},
+    )
+    return redirect("offers:dashboard")
+
+
 @require_GET
 def trash(request: HttpRequest) -> HttpResponse:
     """List deletions that can still be undone."""
     items = trash_list(user=request.user)
-    return render(request, "offers/trash.html", {"items": items, "days": 30})
+    return render(request, "offers/trash.html", {"items": items, "days": TRASH_DAYS})

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.idempotency import DuplicateSubmission, new_form_token
-from accounts.models import RestoreJob
+from accounts.models import TRASH_DAYS, RestoreJob
 from accounts.reauth import reauth_required
 from config.health import worker_missing
 from offers.board_cache import board_get
@@ -31,6 +31,11 @@ from offers.models import ExportJob
 
 class ExportForm(forms.Form):
     format = forms.ChoiceField(label=gettext_lazy("Format"), choices=FORMAT_CHOICES)
+
+
+REPLACED_IN_TRASH = gettext_lazy(
+    "The data it replaced is in the trash for %(days)s days: restore it from there to undo."
+)
 
 
 class ImportForm(forms.Form):
@@ -54,8 +59,8 @@ class ImportForm(forms.Form):
             "Add: a company, place or FX rate you already have makes the restore stop, "
             "nothing added. Replace: everything you entered (options, packages, companies, "
             "places, FX rates, bands, scenarios, interviews, negotiation log, preferences) is "
-            "deleted and the backup's data takes its place, in one step. Deleted data does "
-            "not go to the trash: download a backup of it first if you may want it back."
+            "deleted and the backup's data takes its place, in one step. What it replaces is "
+            "kept in the trash for 30 days, from where you can put it back in one step."
         ),
     )
     confirm_replace = forms.BooleanField(
@@ -228,6 +233,8 @@ def backup_import(request: HttpRequest) -> HttpResponse:
                     else _("Backup restored: %(n)s records added to your account.")
                 )
                 messages.success(request, done % {"n": started.result.total})
+                if replace:
+                    messages.info(request, REPLACED_IN_TRASH % {"days": TRASH_DAYS})
                 return redirect("offers:export")
     return render(
         request,
@@ -252,5 +259,10 @@ def backup_import_job(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponseNotAllowed(["GET", "HEAD"])
     partial = request.headers.get("HX-Request") == "true"
     template = "offers/export_restore_status.html" if partial else "offers/export_restore_job.html"
-    context = {"job": job, "total": sum(job.counts.values()), "no_worker": _no_worker(job)}
+    context = {
+        "job": job,
+        "total": sum(job.counts.values()),
+        "no_worker": _no_worker(job),
+        "trash_days": TRASH_DAYS,
+    }
     return render(request, template, context)

@@ -26,6 +26,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.dates import date_refusal
+from accounts.history import replaced_data_keep, revision_restored_mark
+from accounts.models import Revision
 from accounts.services import account_delete
 from accounts.text import text_refusal
 from compensation.engine import EngineInputError
@@ -814,6 +816,11 @@ def backup_parse(raw: bytes | str) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise BackupError(["file: nested too deeply to be a backup"]) from None
+    return backup_document_read(doc)
+
+
+def backup_document_read(doc: Any) -> dict[str, Any]:
+    """Return a loaded document if it is a backup of this version, or raise BackupError."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BackupError([f'file: not an Offerdesk backup (no "format": "{FORMAT}")'])
     version = doc.get("schema_version")
@@ -930,6 +937,20 @@ def backup_check(*, user: AbstractBaseUser, doc: dict[str, Any], replace: bool =
     return restore
 
 
+def owned_data_trash(*, user: AbstractBaseUser) -> Revision | None:
+    """Keep the user's data in the trash as one entry (their backup), then delete it.
+
+    What "Replace my data" replaces, restorable for TRASH_DAYS days with
+    `replaced_data_restore`. Run inside the restore's transaction: a refused or failed restore
+    keeps nothing and deletes nothing. An account with no data keeps no entry.
+    """
+    document = backup_build(user=user)
+    records = backup_record_count(document) + int(document["preferences"] is not None)
+    kept = replaced_data_keep(user=user, document=document, records=records) if records else None
+    owned_data_delete(user=user)
+    return kept
+
+
 def owned_data_delete(*, user: AbstractBaseUser) -> None:
     """Delete every row a backup holds for ``user`` (what "Replace my data" replaces).
 
@@ -948,17 +969,23 @@ def backup_restore(
 ) -> RestoreResult:
     """Check a backup file, then create all of it for ``user`` in one transaction, or nothing.
 
-    ``replace``: in the same transaction, the user's own data is deleted first, so the
-    account then holds exactly the backup's data; a refused file deletes nothing.
+    ``replace``: in the same transaction, the user's own data is kept in the trash and
+    deleted first, so the account then holds exactly the backup's data; a refused file
+    deletes nothing and keeps nothing.
     """
-    doc = backup_parse(raw)
+    return _document_restore(user=user, doc=backup_parse(raw), replace=replace)
+
+
+def _document_restore(
+    *, user: AbstractBaseUser, doc: dict[str, Any], replace: bool
+) -> RestoreResult:
     restore = backup_check(user=user, doc=doc, replace=replace)
     counts: dict[str, int] = {}
     try:
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # bulk_create sends no post_save
             if replace:
-                owned_data_delete(user=user)
+                owned_data_trash(user=user)
             for section in SECTIONS:
                 objs = list(restore.objects[section.key].values())
                 section.model.objects.bulk_create(objs, batch_size=BATCH)
@@ -975,6 +1002,22 @@ def backup_restore(
     except IntegrityError as exc:
         raise BackupError([f"database: the data breaks a rule of the database ({exc})"]) from None
     return RestoreResult(counts=counts, preferences=prefs is not None)
+
+
+@transaction.atomic
+def replaced_data_restore(*, user: AbstractBaseUser, revision: Revision) -> RestoreResult:
+    """Put back the data a restore replaced (a trash entry), in place of the data there now.
+
+    Through the replace restore itself, in one transaction with its checks: the data there
+    now goes to the trash in turn, and the entry leaves it. Raise BackupError, restoring
+    nothing, if the kept document no longer passes them.
+    """
+    entry = Revision.objects.select_for_update().get(pk=revision.pk)  # restored once
+    if entry.owner_id != user.pk or not entry.is_replaced_data or not entry.in_trash:
+        raise PermissionError("not replaced data of this user still in the trash")
+    result = _document_restore(user=user, doc=backup_document_read(entry.snapshot), replace=True)
+    revision_restored_mark(revision=entry)
+    return result
 
 
 # Large restores, in batches ------------------------------------------------------------
@@ -1010,9 +1053,9 @@ def backup_restore_batched(
     (``stand_in_made`` runs in the transaction that creates it) and the end (``handed_over``
     runs in the transaction that hands the rows over).
 
-    ``replace``: the user's own data is deleted in that last transaction, just before the
-    rows are handed over, so until then the account is untouched and then holds exactly the
-    backup's data.
+    ``replace``: the user's own data is kept in the trash and deleted in that last
+    transaction, just before the rows are handed over, so until then the account is untouched
+    and then holds exactly the backup's data.
     """
     report = progress or (lambda pct: None)
     doc = backup_parse(raw)
@@ -1044,7 +1087,7 @@ def backup_restore_batched(
         with transaction.atomic():
             board_changed(owner_id=user.pk)  # a queryset update sends no post_save
             if replace:
-                owned_data_delete(user=user)
+                owned_data_trash(user=user)
             for section in SECTIONS:
                 if section.has_owner:
                     section.model.objects.filter(owner=stand_in).update(owner=user)

@@ -1,20 +1,30 @@
-"""Restore: the file's version read strictly, a Monte Carlo never restored stuck, add or replace."""
+"""Restore: the file's version read strictly, a Monte Carlo never restored stuck, add or replace.
+
+Replacing keeps what it replaced in the trash for 30 days, and one step there brings it back.
+"""
 
 from __future__ import annotations
 
 import json
+import zoneinfo
+from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
-from accounts.models import RestoreJob
+from accounts.history import trash_list, trash_purge
+from accounts.models import TRASH_DAYS, RestoreJob, Revision
 from offers.export.backup import (
     BackupError,
     backup_build,
+    backup_record_count,
     backup_restore,
     backup_restore_batched,
 )
+from offers.middleware import SESSION_TZ_KEY
 from offers.models import Preferences, Scenario
 from tests.factories import (
     CompanyFactory,
@@ -163,7 +173,7 @@ def test_the_page_offers_the_choice_and_states_what_replacing_does(client_alice_
     assert 'value="replace"' in page and "Replace my data with this backup" in page
     assert 'name="confirm_replace"' in page
     assert "is deleted and the backup's data takes its place" in page
-    assert "does not go to the trash" in page
+    assert "kept in the trash for 30 days" in page and "does not go to the trash" not in page
 
 
 def test_replacing_through_the_page_needs_the_box_ticked(good, alice, client_alice_here):
@@ -204,3 +214,189 @@ def test_a_large_replace_runs_as_a_job_and_replaces_in_its_hand_over(
     assert without_meta(backup_build(user=alice)) == without_meta(good)
     done = client_alice_here.get(response["Location"], HTTP_HX_REQUEST="true").content.decode()
     assert "your data was replaced by its" in done
+
+
+# What replacing replaced: kept in the trash, back in one step -------------------------------
+
+
+def comparable(doc: dict) -> dict:
+    """A backup without its stamp, and without the preferences' version.
+
+    A restore writes the kept preferences over the row there then, moving its version on
+    (optimistic locking: a form loaded before must be refused); every other field, and every
+    record of every section in its order (local ids are positions), must be what it was.
+    """
+    doc = {k: v for k, v in doc.items() if k not in ("exported_at", "username")}
+    if doc.get("preferences") is not None:
+        doc["preferences"] = {k: v for k, v in doc["preferences"].items() if k != "version"}
+    return doc
+
+
+def records_of(doc: dict) -> int:
+    """What the trash counts: every record, and the preferences as one."""
+    return backup_record_count(doc) + int(doc["preferences"] is not None)
+
+
+def restore_from_trash(client, entry):
+    return client.post(reverse("offers:revision_restore", args=[entry.pk]))
+
+
+def test_the_page_replace_keeps_the_data_in_the_trash_and_one_step_brings_it_back(
+    good, alice, client_alice_here
+):
+    changed_since_the_backup(alice)  # two options, two companies, preferences in SGD
+    before = backup_build(user=alice)
+    response = post_restore(
+        client_alice_here, json.dumps(good).encode(), mode="replace", confirm_replace="on"
+    )
+    assert response.status_code == 302
+    assert comparable(backup_build(user=alice)) == comparable(good)
+    page = client_alice_here.get(response["Location"]).content.decode()
+    assert "The data it replaced is in the trash for 30 days" in page
+
+    # One trash entry for all of it, counted as the trash page says.
+    entry = trash_list(user=alice).get()
+    assert entry.action == Revision.Action.REPLACED
+    assert entry.records == records_of(before)
+    trash = client_alice_here.get(reverse("offers:trash")).content.decode()
+    # In the user's own zone, as the page shows times (the session keeps it).
+    zone = zoneinfo.ZoneInfo(client_alice_here.session[SESSION_TZ_KEY])
+    when = f"{timezone.localtime(entry.created_at, zone):%-d %b %Y %H:%M}"
+    sections = {k: len(v) for k, v in before.items() if isinstance(v, list) and v}
+    # Own Co, New Co and the company the package factory made for "Later" (its package's).
+    assert sections == {"companies": 3, "packages": 2, "offers": 2}
+    # 3 companies + 2 packages + 2 offers + the preferences = 8.
+    assert f"Your data before the restore of {when}: 8 records" in trash
+    assert reverse("offers:revision_restore", args=[entry.pk]) in trash
+
+    response = restore_from_trash(client_alice_here, entry)
+    assert response.status_code == 302
+    assert comparable(backup_build(user=alice)) == comparable(before)
+    # The entry left the trash; the backup's data it replaced in turn took its place there.
+    entry.refresh_from_db()
+    assert entry.restored_at is not None
+    now_in_trash = trash_list(user=alice).get()
+    assert now_in_trash.pk != entry.pk and now_in_trash.records == records_of(good)
+    done = client_alice_here.get(response["Location"]).content.decode()
+    assert f"Your data from before the restore of {when} is back (8 records)" in done
+    # Restored once: the same post again is a 404, nothing changed.
+    assert restore_from_trash(client_alice_here, entry).status_code == 404
+    assert comparable(backup_build(user=alice)) == comparable(before)
+
+
+def test_the_job_replace_keeps_the_data_in_the_trash_too(
+    good, alice, client_alice_here, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 1)
+    changed_since_the_backup(alice)
+    before = backup_build(user=alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post_restore(
+            client_alice_here, json.dumps(good).encode(), mode="replace", confirm_replace="on"
+        )
+    done = client_alice_here.get(response["Location"], HTTP_HX_REQUEST="true").content.decode()
+    assert "your data was replaced by its" in done and reverse("offers:trash") in done
+    assert comparable(backup_build(user=alice)) == comparable(good)
+    entry = trash_list(user=alice).get()
+    assert entry.records == records_of(before)
+    restore_from_trash(client_alice_here, entry)
+    assert comparable(backup_build(user=alice)) == comparable(before)
+    assert not trash_list(user=alice).filter(pk=entry.pk).exists()
+
+
+def test_batched_replace_keeps_exactly_the_data_it_deletes(good, alice):
+    changed_since_the_backup(alice)
+    before = backup_build(user=alice)
+    backup_restore_batched(user=alice, raw=json.dumps(good), replace=True)
+    entry = trash_list(user=alice).get()
+    assert comparable(entry.snapshot) == comparable(before)
+
+
+def test_another_user_can_neither_see_nor_restore_the_entry(good, alice, bob, client):
+    changed_since_the_backup(alice)
+    backup_restore(user=alice, raw=json.dumps(good), replace=True)
+    entry = trash_list(user=alice).get()
+    OfferFactory(owner=bob, name="Bob's")
+    bob_before = backup_build(user=bob)
+    client.force_login(bob)
+    assert restore_from_trash(client, entry).status_code == 404
+    assert (
+        "Your data before the restore" not in client.get(reverse("offers:trash")).content.decode()
+    )
+    assert comparable(backup_build(user=bob)) == comparable(bob_before)
+    assert comparable(backup_build(user=alice)) == comparable(good)
+    entry.refresh_from_db()
+    assert entry.restored_at is None and not trash_list(user=bob).exists()
+
+
+def test_the_purge_after_trash_days_removes_the_entry(good, alice, client_alice_here):
+    changed_since_the_backup(alice)
+    backup_restore(user=alice, raw=json.dumps(good), replace=True)
+    entry = trash_list(user=alice).get()
+    assert trash_purge(now=entry.created_at + timedelta(days=TRASH_DAYS - 1)) == 0
+    assert trash_list(user=alice).filter(pk=entry.pk).exists()
+    # Past its days it is no longer offered (a 404), then the purge deletes it.
+    Revision.objects.filter(pk=entry.pk).update(
+        created_at=timezone.now() - timedelta(days=TRASH_DAYS, minutes=1)
+    )
+    assert not trash_list(user=alice).exists()
+    assert restore_from_trash(client_alice_here, entry).status_code == 404
+    assert trash_purge() == 1
+    assert not Revision.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.parametrize("restore", [backup_restore, backup_restore_batched])
+def test_a_refused_file_keeps_nothing_and_deletes_nothing(good, alice, restore):
+    changed_since_the_backup(alice)
+    before = backup_build(user=alice)
+    good["offers"][0]["package"] = 99
+    with pytest.raises(BackupError):
+        restore(user=alice, raw=json.dumps(good), replace=True)
+    assert not Revision.objects.filter(owner=alice, action=Revision.Action.REPLACED).exists()
+    assert comparable(backup_build(user=alice)) == comparable(before)
+
+
+def test_a_refusal_in_the_database_keeps_nothing_either(good, alice, monkeypatch):
+    """The entry is written in the restore's transaction: a failure after it rolls it back."""
+    changed_since_the_backup(alice)
+    before = backup_build(user=alice)
+
+    def broken(*args, **kwargs):
+        from django.db import IntegrityError
+
+        raise IntegrityError("a rule of the database")
+
+    monkeypatch.setattr("offers.models.Offer.objects.bulk_create", broken)
+    with pytest.raises(BackupError):
+        backup_restore(user=alice, raw=json.dumps(good), replace=True)
+    assert not Revision.objects.filter(owner=alice, action=Revision.Action.REPLACED).exists()
+    assert comparable(backup_build(user=alice)) == comparable(before)
+
+
+def test_an_entry_that_no_longer_passes_the_checks_restores_nothing(good, alice, client_alice_here):
+    changed_since_the_backup(alice)
+    backup_restore(user=alice, raw=json.dumps(good), replace=True)
+    entry = trash_list(user=alice).get()
+    entry.snapshot["offers"][0]["package"] = 99
+    Revision.objects.filter(pk=entry.pk).update(snapshot=entry.snapshot)
+    response = restore_from_trash(client_alice_here, entry)
+    assert response["Location"] == reverse("offers:trash")
+    page = client_alice_here.get(reverse("offers:trash")).content.decode()
+    assert "could not be put back" in page and "unknown package id 99" in page
+    assert comparable(backup_build(user=alice)) == comparable(good)
+    assert list(trash_list(user=alice)) == [entry]
+
+
+def test_replacing_an_empty_account_keeps_no_entry(good, bob):
+    backup_restore(user=bob, raw=json.dumps(good), replace=True)
+    assert not trash_list(user=bob).exists()
+
+
+def test_the_trash_says_it_in_chinese(alice, client_alice_here):
+    company = CompanyFactory(owner=alice, name="Own Co")
+    OfferFactory(owner=alice, package=PackageFactory(owner=alice, company=company))
+    backup_restore(user=alice, raw=json.dumps(backup_build(user=alice)), replace=True)
+    client_alice_here.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    page = client_alice_here.get(reverse("offers:trash")).content.decode()
+    assert "您在" in page and "還原前的資料：3 筆資料" in page
+    assert "Your data before" not in page
