@@ -174,7 +174,14 @@ def generate_user_data(
     )
     Scenario.objects.bulk_create(
         [
-            Scenario(owner=user, offer=o, name="Ask for more", extra_sign_on=Decimal("10000"))
+            # No stock adjustment: its currency is named all the same (a scenario always does).
+            Scenario(
+                owner=user,
+                offer=o,
+                name="Ask for more",
+                extra_sign_on=Decimal("10000"),
+                stock_currency="USD",
+            )
             for o in offer_rows[::10]
         ],
         batch_size=BATCH,
