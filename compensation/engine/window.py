@@ -158,17 +158,18 @@ def _segment_values(
     job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
     after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
     With ``only``, just the payments and vests it accepts (by day and month), without base.
+    Equity is shaped like ``prices``; the cash components, the same on every price path, are
+    one row (months,).
     """
     spec = segment.spec
     lead = prices.shape[:-1]
-    out = {c: np.zeros((*lead, months)) for c in COMPONENTS}
+    out = {c: np.zeros((*lead, months) if c in EQUITY_COMPONENTS else months) for c in COMPONENTS}
     bounds = segment_bounds(segment, window_start, months)
     if bounds.last < bounds.first:
         return out
     fx = spec.fx_to_home
     if only is None:
-        monthly = segment_base(segment, window_start, months) * fx
-        out["base"] = np.broadcast_to(monthly, (*lead, months)).copy()
+        out["base"] = segment_base(segment, window_start, months) * fx
     for placed in segment_payments(segment, window_start, months, only):
         out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
@@ -253,8 +254,10 @@ def segment_vests(
     grants: list[GrantVest] = []
     for i, grant in enumerate(spec.grants):
         for day, count in grant_tranches(spec, grant):
+            if not first <= day <= last:
+                continue
             m = vest_month(window_start, day)
-            if first <= day <= last and (only is None or only(day, m)):
+            if only is None or only(day, m):
                 grants.append(GrantVest(i, day, m, count))
     refreshers: list[list[RefresherVest]] = []
     for j, refresher in enumerate(spec.refreshers):
@@ -262,8 +265,10 @@ def segment_vests(
             at = max(0, vest_month(window_start, granted))
             row = []
             for day, value in refresher_tranches(refresher, granted):
+                if not first <= day <= last:
+                    continue
                 m = vest_month(window_start, day)
-                if first <= day <= last and (only is None or only(day, m)):
+                if only is None or only(day, m):
                     row.append(RefresherVest(j, granted, at, day, m, value))
             if any(v.value for v in row):
                 refreshers.append(row)
@@ -301,12 +306,15 @@ def _equity(
             row[tranche.month - 1] += tranche.value
         values.append(row)
         grant_months.append(tranches[0].granted_month)
-    rows = np.stack(values)  # (grants, months)
     today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
     with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
-    at_grant = with_today[..., np.asarray(grant_months)]  # (..., grants)
-    ratio = (rows[None] if lead else rows) / at_grant[..., :, None]
-    return np.asarray(equity + (ratio * prices[..., None, :]).sum(axis=-2))
+    # One refresher grant at a time, added in grant order: the sums of a (..., grants, months)
+    # array over its grants, without building it (paths x grants x months on many paths).
+    refreshed = None
+    for row, at in zip(values, grant_months, strict=True):
+        vested = row / with_today[..., at, None] * prices
+        refreshed = vested if refreshed is None else refreshed + vested
+    return np.asarray(equity + refreshed)
 
 
 def _to_window(values: np.ndarray, k: np.ndarray, months: int) -> np.ndarray:
@@ -323,10 +331,12 @@ def window_yearly(
     window_start: datetime.date,
     years: int,
     prices: Sequence[np.ndarray],
+    medians: Sequence[np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
-    ``prices[i]`` is segment i's share price per window month. Keys: the five components,
+    ``prices[i]`` is segment i's share price per window month; on many simulated paths,
+    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys: the five components,
     ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`),
     ``contributions`` (the employee contributions its tax tables levy on its pay, such as
     Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
@@ -340,14 +350,15 @@ def window_yearly(
     total: dict[str, np.ndarray] = {}
     tax: np.ndarray | float = 0.0
     contributions: np.ndarray | float = 0.0
-    for segment, path in zip(segments, prices, strict=True):
+    for i, (segment, path) in enumerate(zip(segments, prices, strict=True)):
         path = np.asarray(path, dtype=np.float64)
         if path.shape[-1] < months:
             raise EngineInputError("prices", f"needs {months} monthly prices (got {path.shape})")
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
         values = _segment_values(segment, window_start, months, path[..., :months])
-        levied = segment_tax(segment, window_start, months, path[..., :months], values)
+        median = None if medians is None else medians[i]
+        levied = segment_tax(segment, window_start, months, path[..., :months], values, median)
         tax = tax + levied[0]
         contributions = contributions + levied[1]
         for name, monthly in values.items():
@@ -423,7 +434,12 @@ def pay_before_start(spec: PackageSpec, outer_start: datetime.date, lead: int) -
 
 
 def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the cash, the equity and the ordinary wages (the part of cash paid monthly)."""
+    """Return the cash, the equity and the ordinary wages (the part of cash paid monthly).
+
+    Only equity depends on the share price: on many simulated paths, cash and ordinary wages
+    are one row (months,) (`_segment_values`), so that the contributions levied on them are
+    worked out once rather than once a path.
+    """
     equity = sum(v for k, v in values.items() if k in EQUITY_COMPONENTS)
     cash = sum(v for k, v in values.items() if k not in EQUITY_COMPONENTS)
     ordinary = sum(v for k, v in values.items() if k in ORDINARY_COMPONENTS)
@@ -436,6 +452,7 @@ def segment_tax(
     months: int,
     prices: np.ndarray,
     values: dict[str, np.ndarray],
+    median: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the segment's home-currency tax and employee contributions per window month.
 
@@ -455,7 +472,7 @@ def segment_tax(
     its base even before its package's start date (`pay_before_start`).
     """
     spec = segment.spec
-    columns = segment_tax_columns(segment, window_start, months, prices, values)
+    columns = segment_tax_columns(segment, window_start, months, prices, values, median)
     if columns is None:
         gross = sum(values.values())
         flat = np.asarray(gross * spec.tax_rate_pct / 100.0)
@@ -484,7 +501,8 @@ class TaxColumns:
     """A segment's income as its regime taxes it: one column per month and tax year.
 
     ``cash``, ``equity`` and ``ordinary`` (the base within cash) are home-currency income
-    shaped (..., columns); column i is padded month ``months[i]`` (0 is ``lead`` months
+    shaped (..., columns) (cash and ordinary wages (columns,) on many simulated paths: they
+    do not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead`` months
     before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
     tax years has a second column after the first run of ``lead + window + tail`` columns.
     ``to_regime`` converts home currency into the regime's.
@@ -507,8 +525,12 @@ def segment_tax_columns(
     months: int,
     prices: np.ndarray,
     values: dict[str, np.ndarray],
+    median: np.ndarray | None = None,
 ) -> TaxColumns | None:
-    """Return the income `segment_tax` taxes, by month and tax year (None: a flat rate)."""
+    """Return the income `segment_tax` taxes, by month and tax year (None: a flat rate).
+
+    ``median`` is the median path of many simulated ``prices`` (None: worked out here).
+    """
     spec = segment.spec
     if spec.tax_regime is None:
         return None
@@ -540,7 +562,7 @@ def segment_tax_columns(
         )
         # The months outside the window only set the rate: value them once, on the median
         # simulated path when there are many (exact for one deterministic path).
-        path = prices if prices.ndim == 1 else np.median(prices.reshape(-1, months), axis=0)
+        path = prices if prices.ndim == 1 else median_path(prices) if median is None else median
         outer_prices = np.concatenate(
             [np.full(lead, spec.stock.price), path, np.full(tail, path[-1])]
         )
@@ -567,13 +589,16 @@ def segment_tax_columns(
         padded = []
         # Inside the window the exact values stand; outside, the padded run's.
         for inside, outside in zip(arrays, outsides, strict=True):
-            full = np.array(np.broadcast_to(outside, (*prices.shape[:-1], n)))
+            full = np.array(np.broadcast_to(outside, (*inside.shape[:-1], n)))
             full[..., lead : lead + months] = inside
             padded.append(full)
         arrays = padded
-    own_cash, own_equity, other_cash, other_equity, own_ordinary, other_ordinary = (
-        np.broadcast_arrays(*arrays)
+    # Cash (one row: the same on every path) and equity (one row a path) keep their shapes.
+    own_cash, own_equity, other_cash, other_equity, own_ordinary, other_ordinary = arrays
+    own_cash, other_cash, own_ordinary, other_ordinary = np.broadcast_arrays(
+        own_cash, other_cash, own_ordinary, other_ordinary
     )
+    own_equity, other_equity = np.broadcast_arrays(own_equity, other_equity)
     tax_years = month_tax_years(window_start, 1 - lead, months + tail, starts)
     cash, equity, ordinary, columns = own_cash, own_equity, own_ordinary, np.arange(n)
     if np.any(other_cash) or np.any(other_equity):  # else the other columns would all be 0
@@ -598,6 +623,11 @@ def segment_tax_columns(
         lead,
         tail,
     )
+
+
+def median_path(prices: np.ndarray) -> np.ndarray:
+    """Return the median of many simulated (..., months) price paths, month by month."""
+    return np.asarray(np.median(prices.reshape(-1, prices.shape[-1]), axis=0))
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:
@@ -665,10 +695,18 @@ def window_paths(
         )
         for key, stock in stocks.items()
     }
+    # The months outside the window are valued on the median path: one per price process.
+    medians = {key: median_path(paths[..., :months]) for key, paths in simulated.items()}
     out: dict[str, np.ndarray] = {}
     for key, segments in options.items():
-        prices = [simulated[_stock_key(s.spec.stock)] for s in segments]
-        values = window_yearly(segments, window_start=window_start, years=years, prices=prices)
+        keys = [_stock_key(s.spec.stock) for s in segments]
+        values = window_yearly(
+            segments,
+            window_start=window_start,
+            years=years,
+            prices=[simulated[k] for k in keys],
+            medians=[medians[k] for k in keys],
+        )
         out[key] = values[column]
     return out
 
