@@ -3,7 +3,8 @@
 For 5 and 50 options: the dashboard, an offer page, its negotiation page and a scenario page,
 each against the health check (`/healthz`) timed in the same run; then the scenario live update
 (htmx POST) at 10 options with the user's board cache warm and cold (a live update writes
-nothing; "cold" clears the whole cache, and the process's recent boards, before every request).
+nothing; "cold" clears the whole cache, and the process's recent boards and simulated paths,
+before every request).
 
 Each figure is the median wall time, with the process's CPU time beside it: on a shared machine
 the CPU ratio is the steadier one. The load average is printed at the start and the end.
@@ -136,11 +137,13 @@ def main() -> None:
     get(client, f"/scenarios/{scenario.pk}/")
     step = iter(range(10**6))
     from offers import board_cache
+    from offers.board import MC_PATHS_KEPT
 
     def live(clear: bool) -> None:
         if clear:
             cache.clear()
             board_cache.RECENT.clear()
+            MC_PATHS_KEPT.clear()
         data = {
             "name": scenario.name,
             "extra_stock_yearly": str(20000 + next(step)),

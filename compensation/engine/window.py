@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -658,6 +658,25 @@ def _stock_key(stock: Stock) -> tuple[object, ...]:
     return ("stock", stock.price, stock.growth_pct, stock.volatility_pct)
 
 
+def _path_stocks(options: dict[str, Sequence[Segment]]) -> dict[tuple[object, ...], Stock]:
+    """Return the stock each share-price process follows: the first seen of its ticker."""
+    stocks: dict[tuple[object, ...], Stock] = {}
+    for segments in options.values():
+        for segment in segments:
+            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
+    return stocks
+
+
+def path_stocks(options: dict[str, Sequence[Segment]]) -> dict[str, tuple[Stock, ...]]:
+    """Return, by option, the stock whose simulated prices each of its segments sees in
+    `window_paths` (with its segments and the seed, all its simulated values depend on)."""
+    stocks = _path_stocks(options)
+    return {
+        key: tuple(stocks[_stock_key(s.spec.stock)] for s in segments)
+        for key, segments in options.items()
+    }
+
+
 def window_paths(
     options: dict[str, Sequence[Segment]],
     *,
@@ -666,11 +685,15 @@ def window_paths(
     paths: int,
     rng: np.random.Generator,
     column: str = "total",
+    only: Collection[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Return each option's value per window year on simulated prices, shaped (paths, years).
 
     Options on the same ticker see the same simulated prices, so a comparison between them
-    (staying against an internal transfer) moves together as it would in life.
+    (staying against an internal transfer) moves together as it would in life. With ``only``,
+    just those options are valued, on the very paths they have among all of ``options`` (a
+    ticker's prices follow the first of its stocks in ``options``): a caller that kept the
+    others' values from an earlier run values only the options that changed.
     """
     from .montecarlo import simulate_price_paths, stream
 
@@ -678,10 +701,10 @@ def window_paths(
         raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
     months = 12 * check_int("years", years, minimum=1)
     paths = check_int("paths", paths, minimum=1)
-    stocks: dict[tuple[object, ...], Stock] = {}
-    for segments in options.values():
-        for segment in segments:
-            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
+    stocks = _path_stocks(options)
+    valued = {k: v for k, v in options.items() if only is None or k in only}
+    needed = {_stock_key(s.spec.stock) for segments in valued.values() for s in segments}
+    stocks = {key: stock for key, stock in stocks.items() if key in needed}
     # One random stream per share-price process, keyed by it: an option's paths do not
     # depend on which other options are simulated beside it.
     simulated = {
@@ -698,7 +721,7 @@ def window_paths(
     # The months outside the window are valued on the median path: one per price process.
     medians = {key: median_path(paths[..., :months]) for key, paths in simulated.items()}
     out: dict[str, np.ndarray] = {}
-    for key, segments in options.items():
+    for key, segments in valued.items():
         keys = [_stock_key(s.spec.stock) for s in segments]
         values = window_yearly(
             segments,
