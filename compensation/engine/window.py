@@ -15,6 +15,7 @@ import datetime
 import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -356,9 +357,16 @@ def window_yearly(
             raise EngineInputError("prices", f"needs {months} monthly prices (got {path.shape})")
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
-        values = _segment_values(segment, window_start, months, path[..., :months])
-        median = None if medians is None else medians[i]
-        levied = segment_tax(segment, window_start, months, path[..., :months], values, median)
+        if path.ndim == 1:
+            values, *levied = _one_path_segment(
+                segment, window_start, months, np.ascontiguousarray(path[:months]).tobytes()
+            )
+        else:
+            values = _segment_values(segment, window_start, months, path[..., :months])
+            median = None if medians is None else medians[i]
+            levied = list(
+                segment_tax(segment, window_start, months, path[..., :months], values, median)
+            )
         tax = tax + levied[0]
         contributions = contributions + levied[1]
         for name, monthly in values.items():
@@ -373,6 +381,23 @@ def window_yearly(
     out["contributions"] = _per_year(np.broadcast_to(contributions, shape), years)
     out["net"] = out["total"] - out["tax"] - out["contributions"]
     return out
+
+
+# A board values every option on one price path, the current job's months once for each
+# leaving option and again for its bridge, and an edit changes one option: each segment's
+# monthly figures on a path are remembered (read-only), a few KB each.
+@lru_cache(maxsize=1024)
+def _one_path_segment(
+    segment: Segment, window_start: datetime.date, months: int, prices: bytes
+) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray]:
+    """Return a segment's monthly components, tax and contributions on one price path
+    (``prices``: the float64 bytes of its ``months`` month-end prices)."""
+    path = np.frombuffer(prices, dtype=np.float64)
+    values = _segment_values(segment, window_start, months, path)
+    tax, contributions = segment_tax(segment, window_start, months, path, values)
+    for array in (*values.values(), tax, contributions):
+        array.setflags(write=False)
+    return values, tax, contributions
 
 
 def _tax_padding(
