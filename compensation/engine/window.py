@@ -337,10 +337,10 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month; on many simulated paths,
-    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys: the five components,
-    ``total`` (gross), ``tax`` (each segment's tax on its own income: see `segment_tax`),
-    ``contributions`` (the employee contributions its tax tables levy on its pay, such as
-    Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
+    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys:
+    the five components, ``total`` (gross), ``tax`` (each segment's tax on its own income:
+    see `segment_tax`), ``contributions`` (the employee contributions its tax tables levy on
+    its pay, such as Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
     years = check_int("years", years, minimum=1)
     if not segments:
@@ -527,8 +527,8 @@ class TaxColumns:
 
     ``cash``, ``equity`` and ``ordinary`` (the base within cash) are home-currency income
     shaped (..., columns) (cash and ordinary wages (columns,) on many simulated paths: they
-    do not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead`` months
-    before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
+    do not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead``
+    months before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
     tax years has a second column after the first run of ``lead + window + tail`` columns.
     ``to_regime`` converts home currency into the regime's.
     """
