@@ -3,7 +3,8 @@
 For 5 and 50 options: the dashboard, an offer page, its negotiation page and a scenario page,
 each against the health check (`/healthz`) timed in the same run; then the scenario live update
 (htmx POST) at 10 options with the user's board cache warm and cold (a live update writes
-nothing; "cold" clears the whole cache, and the process's recent boards, before every request).
+nothing; "cold" clears the whole cache, and the process's recent boards, simulated paths and
+valued segments, before every request).
 
 Each figure is the median wall time, with the process's CPU time beside it: on a shared machine
 the CPU ratio is the steadier one. The load average is printed at the start and the end.
@@ -135,12 +136,16 @@ def main() -> None:
     url = f"/scenarios/{scenario.pk}/update/"
     get(client, f"/scenarios/{scenario.pk}/")
     step = iter(range(10**6))
+    from compensation.engine.window import _one_path_segment
     from offers import board_cache
+    from offers.board import MC_PATHS_KEPT
 
     def live(clear: bool) -> None:
         if clear:
             cache.clear()
             board_cache.RECENT.clear()
+            MC_PATHS_KEPT.clear()
+            _one_path_segment.cache_clear()
         data = {
             "name": scenario.name,
             "extra_stock_yearly": str(20000 + next(step)),

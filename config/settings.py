@@ -294,6 +294,9 @@ USER_MEDIA_DIRS = ["exports", "restores"]
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# Without a broker, the scenario Monte Carlo runs on a thread of the web process, so that its
+# request answers at once and the page polls its progress (config/background.py).
+EAGER_TASKS_IN_BACKGROUND = envbool("EAGER_TASKS_IN_BACKGROUND", "1")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

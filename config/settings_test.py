@@ -12,6 +12,10 @@ os.environ.setdefault("DEBUG", "1")
 
 from config.settings import *  # noqa: E402, F403
 
+# Eager tasks run in the request that queues them, so a test sees their outcome at once (a test
+# of the background thread turns it on).
+EAGER_TASKS_IN_BACKGROUND = False
+
 # Under pytest-xdist (`make pytest` runs the parallel-safe tests with -n) each worker process
 # has its own test database (pytest-django), and here its own Redis cache database, counted on
 # from CACHE_URL's (a test empties the cache it starts with: it must not empty another worker's,

@@ -14,7 +14,9 @@ import dataclasses
 import datetime as dt
 import functools
 import hashlib
+import threading
 import zoneinfo
+from collections import OrderedDict
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -35,8 +37,10 @@ from compensation.engine.window import (
     COMPONENTS,
     Segment,
     WindowSimulation,
+    path_stocks,
     percentile_prices,
-    simulate_window,
+    summarise_paths,
+    window_paths,
     window_yearly,
 )
 from compensation.models import Level, Package
@@ -628,16 +632,28 @@ def ranking_prefs(prefs: Preferences) -> RankingPrefs:
 
 @dataclasses.dataclass
 class Board:
-    """Every option valued on one basis and ranked, with the Monte Carlo spread behind it."""
+    """Every option valued on one basis and ranked, with the Monte Carlo spread behind it.
+
+    The spread (`mc`, ``mc_paths`` seeded paths) is simulated the first time a page reads it
+    and kept with the board: the pages, services and exports that show only the valued
+    figures never run it.
+    """
 
     prefs: Preferences
     basis: ValuationBasis
     evaluations: list[Evaluation]
     ranking: list[RankedOption]
     sensitivity: Sensitivity | None
-    mc: WindowSimulation | None
     fx: FxTable | None = None
     current: PackageSpec | None = None
+    mc_paths: int = DASHBOARD_MC_PATHS
+    mc_seed: int = DASHBOARD_MC_SEED
+
+    @functools.cached_property
+    def mc(self) -> WindowSimulation | None:
+        """Return the seeded Monte Carlo of the valued options (None without one)."""
+        ok = [e for e in self.evaluations if not e.error]
+        return window_mc(ok, self.basis, self.mc_paths, self.mc_seed) if ok else None
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
@@ -675,28 +691,79 @@ class Board:
         )
 
 
+class _PathsKept:
+    """The simulated values of the options this process valued last (a thread-safe LRU).
+
+    Each option's values on the Monte Carlo's paths depend only on its segments, the stocks its
+    prices follow, the paths, the seed and the basis (`window_paths`): after an edit, only the
+    options it changed are simulated again. Kept in this process's memory, not in the shared
+    cache: 2,000 paths of 4 years are 64 KB an option.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, np.ndarray] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> np.ndarray | None:
+        with self.lock:
+            values = self.items.get(key)
+            if values is not None:
+                self.items.move_to_end(key)
+            return values
+
+    def put(self, key: str, values: np.ndarray) -> None:
+        values.setflags(write=False)  # shared between boards: nobody writes into it
+        with self.lock:
+            self.items[key] = values
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+MC_PATHS_KEPT = _PathsKept(256)
+
+
 def window_mc(
     evs: Sequence[Evaluation], basis: ValuationBasis, paths: int, seed: int
 ) -> WindowSimulation | None:
-    """Return the seeded Monte Carlo of the evaluated options over the window (cached)."""
+    """Return the seeded Monte Carlo of the evaluated options over the window (cached).
+
+    The summary is kept in the shared cache; each option's simulated values in this
+    process's memory (`MC_PATHS_KEPT`), so that an edit simulates only what it changed.
+    """
     options = {e.key: e.segments for e in evs if e.segments}
     if not options or paths <= 0:
         return None
-    key = (
-        "wmc:"
-        + hashlib.sha256(repr((sorted(options.items()), paths, seed, basis)).encode()).hexdigest()
-    )
+    stocks = path_stocks(options)
+    keys = {
+        k: hashlib.sha256(repr((segments, stocks[k], paths, seed, basis)).encode()).hexdigest()
+        for k, segments in options.items()
+    }
+    key = "wmc:" + hashlib.sha256(repr(sorted(keys.items())).encode()).hexdigest()
     cached = cache_get(key)
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    result = simulate_window(
-        options,
-        window_start=basis.start,
-        years=basis.years,
-        paths=paths,
-        rng=np.random.default_rng(seed),
-        column=basis.column,
-    )
+    per_option = {k: MC_PATHS_KEPT.get(keys[k]) for k in options}
+    missing = [k for k, values in per_option.items() if values is None]
+    if missing:
+        fresh = window_paths(
+            options,
+            window_start=basis.start,
+            years=basis.years,
+            paths=paths,
+            rng=np.random.default_rng(seed),
+            column=basis.column,
+            only=missing,
+        )
+        for k in missing:
+            per_option[k] = fresh[k]
+            MC_PATHS_KEPT.put(keys[k], fresh[k])
+    result = summarise_paths({k: v for k, v in per_option.items() if v is not None})
     cache_set(key, result, timeout=3600)
     return result
 
@@ -713,7 +780,8 @@ def board_build(
     fx: FxTable | None = None,
     current: PackageSpec | None | EllipsisType = ...,
 ) -> Board:
-    """Value, simulate and rank the user's options (overrides replace some evaluations)."""
+    """Value and rank the user's options (overrides replace some evaluations); the Monte
+    Carlo of ``mc_paths`` paths runs when the board's ``mc`` is first read."""
     prefs = prefs or preferences_get(user=user)
     basis = basis_of(prefs, today or home_today(prefs))
     offers = list(offers) if offers is not None else list(offer_list(user=user))
@@ -726,12 +794,11 @@ def board_build(
         for o in offers
     ]
     ok = [e for e in evs if not e.error]
-    mc = window_mc(ok, basis, mc_paths, seed) if ok else None
     facts = [option_facts(e) for e in ok]
     rprefs = ranking_prefs(prefs)
     ranking = rank_options(facts, rprefs) if facts else []
     sensitivity = weight_sensitivity(facts, rprefs) if len(facts) >= 2 else None
-    return Board(prefs, basis, evs, ranking, sensitivity, mc, fx, current)
+    return Board(prefs, basis, evs, ranking, sensitivity, fx, current, mc_paths, seed)
 
 
 def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:

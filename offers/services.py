@@ -28,6 +28,7 @@ from compensation.selectors import (
     usual_vesting,
 )
 from compensation.terms import TermsChange, apply_change
+from config.background import apply_in_background, runs_in_background
 from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
@@ -480,6 +481,9 @@ def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
 
 
 def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
+    if runs_in_background(scenario_monte_carlo_task):  # no broker: a thread, not the request
+        apply_in_background(scenario_monte_carlo_task, (scenario_id, input_hash), task_id=task_id)
+        return
     try:
         scenario_monte_carlo_task.apply_async((scenario_id, input_hash), task_id=task_id)
     except PUBLISH_ERRORS as exc:

@@ -66,12 +66,14 @@ def _empty_cache():
     from django.core.cache import cache
 
     from config.cache import reset
+    from offers.board import MC_PATHS_KEPT
     from offers.board_cache import RECENT, UNSENT
 
     reset()
     UNSENT.clear()
     cache.clear()
     RECENT.clear()
+    MC_PATHS_KEPT.clear()
     yield
 
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import calendar
 import datetime
+from functools import lru_cache
 
 
+# Every event of every option is placed by month arithmetic on a few dates: remembered, the
+# valuation of a board asks the calendar a few hundred times instead of tens of thousands.
+@lru_cache(maxsize=65536)
 def add_months(day: datetime.date, months: int) -> datetime.date:
     """Return ``day`` shifted by whole months, clamped to the end of shorter months."""
     index = day.year * 12 + (day.month - 1) + months

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -160,17 +161,18 @@ def _segment_values(
     job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
     after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
     With ``only``, just the payments and vests it accepts (by day and month), without base.
+    Equity is shaped like ``prices``; the cash components, the same on every price path, are
+    one row (months,).
     """
     spec = segment.spec
     lead = prices.shape[:-1]
-    out = {c: np.zeros((*lead, months)) for c in COMPONENTS}
+    out = {c: np.zeros((*lead, months) if c in EQUITY_COMPONENTS else months) for c in COMPONENTS}
     bounds = segment_bounds(segment, window_start, months)
     if bounds.last < bounds.first:
         return out
     fx = spec.fx_to_home
     if only is None:
-        monthly = segment_base(segment, window_start, months) * fx
-        out["base"] = np.broadcast_to(monthly, (*lead, months)).copy()
+        out["base"] = segment_base(segment, window_start, months) * fx
     for placed in segment_payments(segment, window_start, months, only):
         out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
@@ -255,8 +257,10 @@ def segment_vests(
     grants: list[GrantVest] = []
     for i, grant in enumerate(spec.grants):
         for day, count in grant_tranches(spec, grant):
+            if not first <= day <= last:
+                continue
             m = vest_month(window_start, day)
-            if first <= day <= last and (only is None or only(day, m)):
+            if only is None or only(day, m):
                 grants.append(GrantVest(i, day, m, count))
     refreshers: list[list[RefresherVest]] = []
     for j, refresher in enumerate(spec.refreshers):
@@ -264,8 +268,10 @@ def segment_vests(
             at = max(0, vest_month(window_start, granted))
             row = []
             for day, value in refresher_tranches(refresher, granted):
+                if not first <= day <= last:
+                    continue
                 m = vest_month(window_start, day)
-                if first <= day <= last and (only is None or only(day, m)):
+                if only is None or only(day, m):
                     row.append(RefresherVest(j, granted, at, day, m, value))
             if any(v.value for v in row):
                 refreshers.append(row)
@@ -303,12 +309,15 @@ def _equity(
             row[tranche.month - 1] += tranche.value
         values.append(row)
         grant_months.append(tranches[0].granted_month)
-    rows = np.stack(values)  # (grants, months)
     today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
     with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
-    at_grant = with_today[..., np.asarray(grant_months)]  # (..., grants)
-    ratio = (rows[None] if lead else rows) / at_grant[..., :, None]
-    return np.asarray(equity + (ratio * prices[..., None, :]).sum(axis=-2))
+    # One refresher grant at a time, added in grant order: the sums of a (..., grants, months)
+    # array over its grants, without building it (paths x grants x months on many paths).
+    refreshed = None
+    for row, at in zip(values, grant_months, strict=True):
+        vested = row / with_today[..., at, None] * prices
+        refreshed = vested if refreshed is None else refreshed + vested
+    return np.asarray(equity + refreshed)
 
 
 def _to_window(values: np.ndarray, k: np.ndarray, months: int) -> np.ndarray:
@@ -325,10 +334,12 @@ def window_yearly(
     window_start: datetime.date,
     years: int,
     prices: Sequence[np.ndarray],
+    medians: Sequence[np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
-    ``prices[i]`` is segment i's share price per window month. Keys: the five components,
+    ``prices[i]`` is segment i's share price per window month; on many simulated paths,
+    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys: the five components,
     ``total`` (gross), ``tax`` (each tax year's tax on the income of the segments its regime
     taxes in it, together: see `option_tax`),
     ``contributions`` (the employee contributions its tax tables levy on its pay, such as
@@ -352,10 +363,17 @@ def window_yearly(
         if not np.all(np.isfinite(path)) or np.any(path <= 0):
             raise EngineInputError("prices", "prices must be positive and finite")
         paths.append(path[..., :months])
-        all_values.append(_segment_values(segment, window_start, months, paths[-1]))
+        if path.ndim == 1:
+            all_values.append(_one_path_values(segment, window_start, months, _key(paths[-1])))
+        else:
+            all_values.append(_segment_values(segment, window_start, months, paths[-1]))
         for name, monthly in all_values[-1].items():
             total[name] = total[name] + monthly if name in total else monthly
-    for levied in option_tax(segments, window_start, months, paths, all_values):
+    if all(p.ndim == 1 for p in paths):
+        levies = _one_path_tax(tuple(segments), window_start, months, tuple(_key(p) for p in paths))
+    else:
+        levies = tuple(option_tax(segments, window_start, months, paths, all_values, medians))
+    for levied in levies:
         tax = tax + levied[0]
         contributions = contributions + levied[1]
     out = {name: _per_year(monthly, years) for name, monthly in total.items()}
@@ -368,6 +386,49 @@ def window_yearly(
     out["contributions"] = _per_year(np.broadcast_to(contributions, shape), years)
     out["net"] = out["total"] - out["tax"] - out["contributions"]
     return out
+
+
+def _key(path: np.ndarray) -> bytes:
+    """Return one price path as the bytes its remembered figures are keyed by."""
+    return np.ascontiguousarray(path, dtype=np.float64).tobytes()
+
+
+# A board values every option on one price path, the current job's months once for each
+# leaving option and again for its bridge, and an edit changes one option: each segment's
+# monthly figures on a path, and each option's tax on its segments' paths, are remembered
+# (read-only), a few KB each. The tax is the option's, not a segment's: the segments of one
+# tax regime are taxed together (`option_tax`).
+@lru_cache(maxsize=1024)
+def _one_path_values(
+    segment: Segment, window_start: datetime.date, months: int, prices: bytes
+) -> dict[str, np.ndarray]:
+    """Return a segment's monthly components on one price path (``prices``: the float64
+    bytes of its ``months`` month-end prices)."""
+    path = np.frombuffer(prices, dtype=np.float64)
+    values = _segment_values(segment, window_start, months, path)
+    for array in values.values():
+        array.setflags(write=False)
+    return values
+
+
+@lru_cache(maxsize=512)
+def _one_path_tax(
+    segments: tuple[Segment, ...],
+    window_start: datetime.date,
+    months: int,
+    prices: tuple[bytes, ...],
+) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Return each segment's monthly tax and contributions when the option's segments are
+    valued on one price path each (`option_tax`)."""
+    paths = [np.frombuffer(p, dtype=np.float64) for p in prices]
+    values = [
+        _one_path_values(s, window_start, months, p) for s, p in zip(segments, prices, strict=True)
+    ]
+    levies = tuple(option_tax(segments, window_start, months, paths, values))
+    for tax, contributions in levies:
+        tax.setflags(write=False)
+        contributions.setflags(write=False)
+    return levies
 
 
 def _tax_padding(
@@ -429,7 +490,12 @@ def pay_before_start(spec: PackageSpec, outer_start: datetime.date, lead: int) -
 
 
 def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the cash, the equity and the ordinary wages (the part of cash paid monthly)."""
+    """Return the cash, the equity and the ordinary wages (the part of cash paid monthly).
+
+    Only equity depends on the share price: on many simulated paths, cash and ordinary wages
+    are one row (months,) (`_segment_values`), so that the contributions levied on them are
+    worked out once rather than once a path.
+    """
     equity = sum(v for k, v in values.items() if k in EQUITY_COMPONENTS)
     cash = sum(v for k, v in values.items() if k not in EQUITY_COMPONENTS)
     ordinary = sum(v for k, v in values.items() if k in ORDINARY_COMPONENTS)
@@ -452,6 +518,7 @@ def option_tax(
     months: int,
     prices: Sequence[np.ndarray],
     values: Sequence[dict[str, np.ndarray]],
+    medians: Sequence[np.ndarray | None] | None = None,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Return each segment's home-currency tax and employee contributions per window month.
 
@@ -475,7 +542,14 @@ def option_tax(
     out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * len(segments)
     for group in tax_groups(segments):
         found = [
-            segment_tax_columns(segments[i], window_start, months, prices[i], values[i])
+            segment_tax_columns(
+                segments[i],
+                window_start,
+                months,
+                prices[i],
+                values[i],
+                None if medians is None else medians[i],
+            )
             for i in group
         ]
         if found[0] is None:
@@ -522,8 +596,9 @@ class TaxColumns:
     """A segment's income as its regime taxes it: one column per month and tax year.
 
     ``cash``, ``equity`` and ``ordinary`` (the base within cash) are home-currency income
-    shaped (..., columns); column i is padded month ``months[i]`` (0 is ``lead`` months
-    before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
+    shaped (..., columns) (cash and ordinary wages (columns,) on many simulated paths: they
+    do not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead``
+    months before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
     tax years has a second column after the first run of ``lead + window + tail`` columns.
     ``to_regime`` converts home currency into the regime's.
     """
@@ -545,8 +620,12 @@ def segment_tax_columns(
     months: int,
     prices: np.ndarray,
     values: dict[str, np.ndarray],
+    median: np.ndarray | None = None,
 ) -> TaxColumns | None:
-    """Return the income `option_tax` taxes, by month and tax year (None: a flat rate)."""
+    """Return the income `option_tax` taxes, by month and tax year (None: a flat rate).
+
+    ``median`` is the median path of many simulated ``prices`` (None: worked out here).
+    """
     spec = segment.spec
     if spec.tax_regime is None:
         return None
@@ -578,7 +657,7 @@ def segment_tax_columns(
         )
         # The months outside the window only set the rate: value them once, on the median
         # simulated path when there are many (exact for one deterministic path).
-        path = prices if prices.ndim == 1 else np.median(prices.reshape(-1, months), axis=0)
+        path = prices if prices.ndim == 1 else median_path(prices) if median is None else median
         outer_prices = np.concatenate(
             [np.full(lead, spec.stock.price), path, np.full(tail, path[-1])]
         )
@@ -605,13 +684,16 @@ def segment_tax_columns(
         padded = []
         # Inside the window the exact values stand; outside, the padded run's.
         for inside, outside in zip(arrays, outsides, strict=True):
-            full = np.array(np.broadcast_to(outside, (*prices.shape[:-1], n)))
+            full = np.array(np.broadcast_to(outside, (*inside.shape[:-1], n)))
             full[..., lead : lead + months] = inside
             padded.append(full)
         arrays = padded
-    own_cash, own_equity, other_cash, other_equity, own_ordinary, other_ordinary = (
-        np.broadcast_arrays(*arrays)
+    # Cash (one row: the same on every path) and equity (one row a path) keep their shapes.
+    own_cash, own_equity, other_cash, other_equity, own_ordinary, other_ordinary = arrays
+    own_cash, other_cash, own_ordinary, other_ordinary = np.broadcast_arrays(
+        own_cash, other_cash, own_ordinary, other_ordinary
     )
+    own_equity, other_equity = np.broadcast_arrays(own_equity, other_equity)
     tax_years = month_tax_years(window_start, 1 - lead, months + tail, starts)
     cash, equity, ordinary, columns = own_cash, own_equity, own_ordinary, np.arange(n)
     if np.any(other_cash) or np.any(other_equity):  # else the other columns would all be 0
@@ -636,6 +718,11 @@ def segment_tax_columns(
         lead,
         tail,
     )
+
+
+def median_path(prices: np.ndarray) -> np.ndarray:
+    """Return the median of many simulated (..., months) price paths, month by month."""
+    return np.asarray(np.median(prices.reshape(-1, prices.shape[-1]), axis=0))
 
 
 def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:
@@ -666,6 +753,25 @@ def _stock_key(stock: Stock) -> tuple[object, ...]:
     return ("stock", stock.price, stock.growth_pct, stock.volatility_pct)
 
 
+def _path_stocks(options: dict[str, Sequence[Segment]]) -> dict[tuple[object, ...], Stock]:
+    """Return the stock each share-price process follows: the first seen of its ticker."""
+    stocks: dict[tuple[object, ...], Stock] = {}
+    for segments in options.values():
+        for segment in segments:
+            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
+    return stocks
+
+
+def path_stocks(options: dict[str, Sequence[Segment]]) -> dict[str, tuple[Stock, ...]]:
+    """Return, by option, the stock whose simulated prices each of its segments sees in
+    `window_paths` (with its segments and the seed, all its simulated values depend on)."""
+    stocks = _path_stocks(options)
+    return {
+        key: tuple(stocks[_stock_key(s.spec.stock)] for s in segments)
+        for key, segments in options.items()
+    }
+
+
 def window_paths(
     options: dict[str, Sequence[Segment]],
     *,
@@ -674,11 +780,15 @@ def window_paths(
     paths: int,
     rng: np.random.Generator,
     column: str = "total",
+    only: Collection[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Return each option's value per window year on simulated prices, shaped (paths, years).
 
     Options on the same ticker see the same simulated prices, so a comparison between them
-    (staying against an internal transfer) moves together as it would in life.
+    (staying against an internal transfer) moves together as it would in life. With ``only``,
+    just those options are valued, on the very paths they have among all of ``options`` (a
+    ticker's prices follow the first of its stocks in ``options``): a caller that kept the
+    others' values from an earlier run values only the options that changed.
     """
     from .montecarlo import simulate_price_paths, stream
 
@@ -686,10 +796,10 @@ def window_paths(
         raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
     months = 12 * check_int("years", years, minimum=1)
     paths = check_int("paths", paths, minimum=1)
-    stocks: dict[tuple[object, ...], Stock] = {}
-    for segments in options.values():
-        for segment in segments:
-            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
+    stocks = _path_stocks(options)
+    valued = {k: v for k, v in options.items() if only is None or k in only}
+    needed = {_stock_key(s.spec.stock) for segments in valued.values() for s in segments}
+    stocks = {key: stock for key, stock in stocks.items() if key in needed}
     # One random stream per share-price process, keyed by it: an option's paths do not
     # depend on which other options are simulated beside it.
     simulated = {
@@ -703,10 +813,18 @@ def window_paths(
         )
         for key, stock in stocks.items()
     }
+    # The months outside the window are valued on the median path: one per price process.
+    medians = {key: median_path(paths[..., :months]) for key, paths in simulated.items()}
     out: dict[str, np.ndarray] = {}
-    for key, segments in options.items():
-        prices = [simulated[_stock_key(s.spec.stock)] for s in segments]
-        values = window_yearly(segments, window_start=window_start, years=years, prices=prices)
+    for key, segments in valued.items():
+        keys = [_stock_key(s.spec.stock) for s in segments]
+        values = window_yearly(
+            segments,
+            window_start=window_start,
+            years=years,
+            prices=[simulated[k] for k in keys],
+            medians=[medians[k] for k in keys],
+        )
         out[key] = values[column]
     return out
 

@@ -176,3 +176,58 @@ def test_win_shares_equal_the_pairwise_means():
     for a in finals:
         for b in finals:
             assert sim.prob_beats[a][b] == float(np.mean(finals[a] > finals[b]))
+
+
+def test_each_simulated_path_is_valued_as_that_one_path_would_be():
+    """Many paths are valued at once, what no share price changes (cash, contributions)
+    worked out once for all of them: each path's figures must be those of that path alone."""
+    from compensation.engine import Refresher, SignOn
+    from compensation.engine.montecarlo import simulate_price_paths
+
+    jan = dt.date(2026, 1, 1)
+    stock = Stock(price=100.0, growth_pct=6.0, volatility_pct=35.0, ticker="SIM")
+    current = PackageSpec(
+        name="current",
+        start=dt.date(2024, 1, 1),
+        currency="TWD",
+        base=3_000_000.0,
+        bonus_target_pct=20.0,
+        grants=(Grant(shares=400.0, schedule=VestingSchedule(frequency_months=3)),),
+        refreshers=(Refresher(300_000.0),),
+        stock=stock,
+        fx_to_home=1 / 32,
+        tax_regime="tw",
+    )
+    singapore = PackageSpec(
+        name="sg",
+        start=dt.date(2026, 7, 1),
+        currency="SGD",
+        base=240_000.0,
+        bonus_target_pct=15.0,
+        sign_on=(SignOn(50_000.0, instalments=((0, 0.5), (6, 0.5))),),
+        grants=(Grant(shares=4000.0, schedule=VestingSchedule(frequency_months=3)),),
+        refreshers=(Refresher(40_000.0),),
+        stock=stock,
+        fx_to_home=0.75,
+        tax_regime="sg-cpf",  # employee CPF contributions on the cash pay
+    )
+    leaving = [Segment(current, jan, dt.date(2026, 7, 1), current=True), Segment(singapore, jan)]
+    staying = [Segment(current, jan, current=True)]
+    drawn = simulate_price_paths(100.0, 0.06, 0.35, 48, 3, np.random.default_rng(3))
+    for path in drawn:
+        # Three paths whose month-by-month median is ``path`` (the months outside the window
+        # are valued on the median path), so the middle one is valued exactly as ``path``.
+        paths = np.stack([path * 0.5, path, path * 2.0])
+        for segments in (leaving, staying):
+            many = window_yearly(
+                segments, window_start=jan, years=4, prices=[paths] * len(segments)
+            )
+            alone = window_yearly(
+                segments, window_start=jan, years=4, prices=[path] * len(segments)
+            )
+            for column in ("total", "tax", "contributions", "net"):
+                assert many[column].shape == (3, 4)
+                # Equal but for the last bits of rounding (sums taken in another order).
+                np.testing.assert_allclose(many[column][1], alone[column], rtol=1e-12)
+            assert alone["contributions"].sum() > 0 or segments is staying
+            assert many["net"][0].sum() < many["net"][1].sum() < many["net"][2].sum()

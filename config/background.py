@@ -1,0 +1,41 @@
+"""Eager tasks that take a while, run on a thread of the web process when there is no broker.
+
+Without a broker (`make run`) Celery runs a task in the request that queues it: the scenario
+Monte Carlo would hold its request for the whole simulation. `apply_in_background` runs it on a
+thread of its own instead, as a worker would: the request answers at once and the page polls
+the progress the task writes. `EAGER_TASKS_IN_BACKGROUND` (on by default, off in the tests'
+settings) chooses; with a broker tasks are published as ever.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from celery import Task
+from django.conf import settings
+from django.db import connections
+
+logger = logging.getLogger(__name__)
+
+
+def runs_in_background(task: Task) -> bool:
+    """Return whether ``task`` is to run on a thread here (eager, and so configured)."""
+    return bool(task.app.conf.task_always_eager and settings.EAGER_TASKS_IN_BACKGROUND)
+
+
+def apply_in_background(task: Task, args: tuple[Any, ...], *, task_id: str) -> threading.Thread:
+    """Run ``task`` eagerly on a daemon thread with the id it was queued with."""
+
+    def run() -> None:
+        try:
+            task.apply(args=args, task_id=task_id, throw=True)
+        except Exception:  # the task records its own failures; anything else is logged
+            logger.exception("Background task %s failed", task.name)
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    thread = threading.Thread(target=run, name=f"eager {task.name}", daemon=True)
+    thread.start()
+    return thread
