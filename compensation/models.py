@@ -179,7 +179,10 @@ class Band(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.level} band ({self.currency})"
+        return gettext("%(level)s band (%(currency)s)") % {
+            "level": self.level,
+            "currency": self.currency,
+        }
 
 
 def location_regime_choices() -> list[tuple[str, str]]:

@@ -395,44 +395,8 @@ CODES = (
 )
 # English words still on a Chinese page, by page: each a leftover to translate, with what it
 # is. The walk fails on any other word, so nothing new joins them.
-_TAX_LINES = "the tax regimes' line names (compensation/engine/tax): not translated yet"
-_DAY_PARTS = "the time-of-day codes of the working-hours table (offers/logic/timezones)"
 _SNAPSHOT = "the raw snapshot of a saved version: model and field names, raw values"
 KNOWN_ENGLISH: dict[str, dict[str, str]] = {
-    "offers:offer_detail": {
-        **dict.fromkeys(
-            [
-                "Additional",
-                "California",
-                "Medicare",
-                "SDI",
-                "Security",
-                "Social",
-                "and",
-                "consolidated",
-                "deduction",
-                "earned",
-                "employment",
-                "exemption",
-                "federal",
-                "health",
-                "income",
-                "insurance",
-                "labour",
-                "national",
-                "relief",
-                "resident",
-                "salary",
-                "single",
-                "standard",
-                "tax",
-            ],
-            _TAX_LINES,
-        ),
-        **dict.fromkeys(
-            ["family", "free", "home", "night", "office", "only", "overlap", "hybrid"], _DAY_PARTS
-        ),
-    },
     "offers:offer_history": dict.fromkeys(
         [
             "False",
@@ -518,16 +482,6 @@ KNOWN_ENGLISH: dict[str, dict[str, str]] = {
         ],
         _SNAPSHOT,
     ),
-    "compensation:band_edit": {"band": "Band.__str__ ('Meta E5 band (USD)') is English"},
-    "compensation:package_detail": {"band": "Band.__str__ ('Meta E5 band (USD)') is English"},
-    "compensation:company_detail": dict.fromkeys(
-        ["Staff", "Senior", "Principal"], "the level-equivalence names beside their translation"
-    ),
-    "compensation:company_list": dict.fromkeys(
-        ["Staff", "Senior", "Principal"], "the level-equivalence names beside their translation"
-    ),
-    "offers:offer_compare": dict.fromkeys(["vs", "A", "B"], "the compare page's 'A vs B' headings"),
-    "offers:dashboard_chance": {"Hire": "a debrief signal's code in the chance sentence"},
     "offers:negotiation": dict.fromkeys(
         [
             "The",

@@ -237,3 +237,19 @@ def test_every_demo_vest_is_rebuilt_to_the_unit_from_its_working_as_shown():
                 assert abs(_shown_product(row.working) - row.line.amount) < 0.5, row.working
                 checked += 1
     assert checked > 50
+
+
+def test_the_tax_lines_and_brackets_read_in_traditional_chinese(alice, sgd_offer):
+    from django.utils import translation
+
+    with translation.override("zh-hant"):
+        _, ev = _evaluation(alice, sgd_offer)
+        view = ledger_view(ev)
+    taxes = [r.description for r in view.rows if r.line.item == "tax"]
+    assert taxes
+    # Singapore's part is 'resident income tax' with its 'earned income relief'.
+    assert all("居民所得稅" in d and "resident" not in d for d in taxes), taxes
+    brackets = [p.brackets for y in view.tax_years for p in y.parts]
+    assert {b.name for b in brackets} == {"居民所得稅"}
+    assert {b.deduction_label for b in brackets} == {"勞動所得減免"}
+    assert {p.name for y in view.tax_years for p in y.parts} == {"居民所得稅"}
