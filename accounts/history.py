@@ -7,12 +7,15 @@ from collections.abc import Iterable, Sequence
 from datetime import timedelta
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.contenttypes.models import ContentType
 from django.core import serializers
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
@@ -202,3 +205,85 @@ def trash_purge(*, now: Any = None) -> int:
     cutoff = (now or timezone.now()) - timedelta(days=TRASH_DAYS)
     count, _ = Revision.objects.filter(action__in=TRASH_ACTIONS, created_at__lt=cutoff).delete()
     return count
+
+
+def snapshots_readable(
+    *, user: AbstractBaseUser, snapshots: Sequence[Sequence[dict[str, Any]]]
+) -> list[list[tuple[str, str, str]]]:
+    """Return each snapshot as a person reads it: (model, field, value) rows with the fields'
+    verbose names, choices by their labels, yes/no, dates in the house format (Django's
+    formats) and links by the linked row's name; empty values and the owner left out."""
+    targets = _link_targets(user=user, snapshots=snapshots)
+    return [
+        [
+            (str(capfirst(model._meta.verbose_name)), str(capfirst(field.verbose_name)), shown)
+            for row in snapshot
+            if (model := _snapshot_model(row)) is not None
+            for name, value in row.get("fields", {}).items()
+            if value not in (None, "", [], {}) and name != "owner"
+            if (field := _snapshot_field(model, name)) is not None
+            if (shown := _shown(field, value, targets))
+        ]
+        for snapshot in snapshots
+    ]
+
+
+def _snapshot_model(row: dict[str, Any]) -> type[models.Model] | None:
+    try:
+        return apps.get_model(str(row.get("model", "")))
+    except (LookupError, ValueError):  # a model removed since the snapshot
+        return None
+
+
+def _snapshot_field(model: type[models.Model], name: str) -> models.Field[Any, Any] | None:
+    try:
+        field = model._meta.get_field(name)
+    except FieldDoesNotExist:  # a field removed since the snapshot
+        return None
+    return field if isinstance(field, models.Field) else None
+
+
+def _link_targets(
+    *, user: AbstractBaseUser, snapshots: Sequence[Sequence[dict[str, Any]]]
+) -> dict[tuple[type[models.Model], Any], str]:
+    """Return the names of the rows the snapshots link to, one query per linked model."""
+    wanted: dict[type[models.Model], set[Any]] = {}
+    for snapshot in snapshots:
+        for row in snapshot:
+            model = _snapshot_model(row)
+            for name, value in row.get("fields", {}).items() if model else ():
+                field = _snapshot_field(model, name) if model else None
+                if field is not None and field.many_to_one and value is not None:
+                    wanted.setdefault(field.related_model, set()).add(value)  # type: ignore[arg-type]
+    names: dict[tuple[type[models.Model], Any], str] = {}
+    for target, pks in wanted.items():
+        rows = target._default_manager.filter(pk__in=pks)
+        if any(f.name == "owner" for f in target._meta.get_fields()):
+            rows = rows.filter(models.Q(owner=user) | models.Q(owner__isnull=True))
+        elif target is not type(user):
+            continue  # not the user's own data: named by nothing
+        names.update(((target, row.pk), str(row)) for row in rows)
+    return names
+
+
+def _shown(
+    field: models.Field[Any, Any], value: Any, targets: dict[tuple[type[models.Model], Any], str]
+) -> str:
+    """Return one stored value as the pages write it."""
+    if field.many_to_one:
+        return targets.get((field.related_model, value), "—")  # type: ignore[arg-type]
+    if isinstance(field, models.BooleanField):
+        return _("Yes") if value else _("No")
+    if field.choices:
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, models.DateTimeField):
+        moment = parse_datetime(str(value))
+        if moment is not None:
+            return formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    if isinstance(field, models.DateField):
+        day = parse_date(str(value))
+        if day is not None:
+            return formats.date_format(day, "DATE_FORMAT")
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)

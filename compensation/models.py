@@ -179,7 +179,10 @@ class Band(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.level} band ({self.currency})"
+        return gettext("%(level)s band (%(currency)s)") % {
+            "level": self.level,
+            "currency": self.currency,
+        }
 
 
 def location_regime_choices() -> list[tuple[str, str]]:
@@ -377,10 +380,20 @@ class Package(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     company = models.ForeignKey(
-        Company, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+        Company,
+        verbose_name=_("company"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="packages",
     )
     level = models.ForeignKey(
-        Level, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+        Level,
+        verbose_name=_("level"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="packages",
     )
     is_current_job = models.BooleanField(_("current job"), default=False)
     currency = models.CharField(
@@ -456,7 +469,12 @@ class Package(models.Model):
     )
     start_date = models.DateField(_("start date"))
     location = models.ForeignKey(
-        LocationPreset, null=True, blank=True, on_delete=models.SET_NULL, related_name="packages"
+        LocationPreset,
+        verbose_name=_("tax location"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="packages",
     )
     tax_regime = models.CharField(
         _("tax rule"),
@@ -466,10 +484,12 @@ class Package(models.Model):
         choices=tax_regime_choices,
         help_text=TAX_REGIME_HELP,
     )
-    version = models.PositiveIntegerField(default=1, editable=False)
-    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    updated_at = models.DateTimeField(_("last changed"), auto_now=True)
 
     class Meta:
+        verbose_name = _("package")
+        verbose_name_plural = _("packages")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=Q(base__gte=0), name="package_base_non_negative"),
@@ -530,7 +550,9 @@ class VestingFrequency(models.IntegerChoices):
 class SignOn(models.Model):
     """A sign-on payment, paid in a year of the package, clawed back if leaving early."""
 
-    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="sign_ons")
+    package = models.ForeignKey(
+        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="sign_ons"
+    )
     amount = models.DecimalField(_("amount"), validators=NON_NEGATIVE, **MONEY)
     year = models.PositiveSmallIntegerField(
         _("paid in year"), default=1, validators=[MinValueValidator(1), MaxValueValidator(10)]
@@ -556,6 +578,8 @@ class SignOn(models.Model):
     )
 
     class Meta:
+        verbose_name = _("sign-on bonus")
+        verbose_name_plural = _("sign-on bonuses")
         ordering = ["year", "id"]
         constraints = [
             models.CheckConstraint(condition=Q(amount__gte=0), name="signon_amount_non_negative"),
@@ -615,7 +639,9 @@ class EquityGrant(VestingFields):
     currency at the FX table's rate.
     """
 
-    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="grants")
+    package = models.ForeignKey(
+        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="grants"
+    )
     label = models.CharField(_("label"), max_length=80, blank=True)
     value = models.DecimalField(
         _("grant value"),
@@ -648,6 +674,8 @@ class EquityGrant(VestingFields):
     vest_start = models.DateField(_("vesting start"))
 
     class Meta:
+        verbose_name = _("stock grant")
+        verbose_name_plural = _("stock grants")
         ordering = ["vest_start", "id"]
         constraints = [
             models.CheckConstraint(
@@ -676,7 +704,9 @@ class Refresher(VestingFields):
     the share price on its grant date.
     """
 
-    package = models.ForeignKey(Package, on_delete=models.CASCADE, related_name="refreshers")
+    package = models.ForeignKey(
+        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="refreshers"
+    )
     yearly_value = models.DecimalField(
         _("yearly value"),
         validators=NON_NEGATIVE,
@@ -688,6 +718,8 @@ class Refresher(VestingFields):
     )
 
     class Meta:
+        verbose_name = _("refresher")
+        verbose_name_plural = _("refreshers")
         ordering = ["first_year", "id"]
         constraints = [
             models.CheckConstraint(

@@ -8,13 +8,14 @@ to the option's headline: after tax every line, gross the pay lines alone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
 from compensation.engine.components import DATED_COMPONENTS
 from compensation.engine.ledger import LEVIES, Ledger, LedgerLine, TaxYearWorking
 from compensation.engine.tax import BracketWorking
+from compensation.tax_words import tax_word
 from offers.board import Evaluation, evaluation_ledger
 from offers.charts import component_label
 
@@ -128,10 +129,13 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
     if line.item == "tax":
         return _("Tax year %(year)s: %(part)s") % {
             "year": line.tax_year,
-            "part": line.name,
+            "part": tax_word(line.name),
         }
     if line.item == "contribution":
-        return _("Tax year %(year)s: %(name)s") % {"year": line.tax_year, "name": line.name}
+        return _("Tax year %(year)s: %(name)s") % {
+            "year": line.tax_year,
+            "name": tax_word(line.name),
+        }
     return line.item
 
 
@@ -182,6 +186,13 @@ def _arithmetic(line: LedgerLine) -> str:
     return ""
 
 
+def _brackets_in_words(working: BracketWorking) -> BracketWorking:
+    """Return a part's brackets with their name and deduction in the reader's language."""
+    return replace(
+        working, name=tax_word(working.name), deduction_label=tax_word(working.deduction_label)
+    )
+
+
 def ledger_view(ev: Evaluation) -> LedgerView | None:
     """Return the ledger of an evaluated option in words (None: it could not be valued).
 
@@ -208,7 +219,13 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
             w,
             _("Both jobs together") if len(w.segments) > 1 else _source(ev, w.segment),
             tuple(
-                TaxPartView(p.name, p.tax, p.brackets, p.alternative, p.alternative_applied)
+                TaxPartView(
+                    tax_word(p.name),
+                    p.tax,
+                    _brackets_in_words(p.brackets),
+                    _brackets_in_words(p.alternative) if p.alternative else None,
+                    p.alternative_applied,
+                )
                 for p in w.parts
             ),
         )

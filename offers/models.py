@@ -98,17 +98,26 @@ class Offer(models.Model):
     name = models.CharField(_("name"), max_length=120)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.EXTERNAL)
     target_level = models.ForeignKey(
-        "compensation.Level", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "compensation.Level",
+        verbose_name=_("target level"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
     process = models.ForeignKey(
         "interviews.Process",
+        verbose_name=_("interview process"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="offers",
     )
     package = models.OneToOneField(
-        "compensation.Package", on_delete=models.PROTECT, related_name="offer"
+        "compensation.Package",
+        verbose_name=_("package"),
+        on_delete=models.PROTECT,
+        related_name="offer",
     )
     team = models.CharField(_("team"), max_length=120, blank=True)
     title = models.CharField(_("title"), max_length=120, blank=True)
@@ -144,11 +153,13 @@ class Offer(models.Model):
     locals().update(rating_fields())
     shareable = models.BooleanField(_("figures may be shared with other companies"), default=False)
     notes = models.TextField(_("notes"), blank=True)
-    version = models.PositiveIntegerField(default=1, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("last changed"), auto_now=True)
 
     class Meta:
+        verbose_name = _("option")
+        verbose_name_plural = _("options")
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(

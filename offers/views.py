@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.charts import figure_json
 from accounts.forms import form_add_service_errors
-from accounts.history import history_for, revision_restore, trash_list
+from accounts.history import history_for, revision_restore, snapshots_readable, trash_list
 from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission
 from accounts.locking import StaleEditError
@@ -337,8 +337,13 @@ def offer_history(request: HttpRequest, pk: int) -> HttpResponse:
     offer = selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    revisions = history_for(user=request.user, obj=offer)
-    return render(request, "offers/history.html", {"offer": offer, "revisions": revisions})
+    revisions = list(history_for(user=request.user, obj=offer))
+    readable = snapshots_readable(user=request.user, snapshots=[r.snapshot for r in revisions])
+    return render(
+        request,
+        "offers/history.html",
+        {"offer": offer, "revisions": list(zip(revisions, readable, strict=True))},
+    )
 
 
 def revision_restore_view(request: HttpRequest, pk: int) -> HttpResponse:

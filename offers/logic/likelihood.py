@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from offers.logic.errors import LogicInputError
 from offers.logic.i18n import gettext as _
+from offers.logic.i18n import gettext_noop
 
 POSITIVE = ("strong_hire", "hire", "lean_hire")
 NEGATIVE = ("lean_no_hire", "no_hire", "strong_no_hire")
@@ -46,6 +47,9 @@ ENDED = ("rejected", "withdrawn", "declined", "ghosted")
 OFFER_MADE = ("offer", "negotiating", "accepted")
 INTERVIEWED = ("onsite", "debrief")
 NO_PROCESS = 0.5
+# The signal the reason measures against, by the interviews app's label of `hire` (the same
+# message id, so the reason names the signal as the round's page does).
+HIRE_LABEL = gettext_noop("Hire")
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,8 @@ class OfferChance:
 
 
 def _signal_words(positive: int, known: int) -> str:
-    return _("{positive} of {known} signals so far Hire or better").format(
-        positive=positive, known=known
+    return _("{positive} of {known} signals so far {hire} or better").format(
+        positive=positive, known=known, hire=_(HIRE_LABEL)
     )
 
 

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import pandas as pd
 
 from offers.logic.errors import LogicInputError
+from offers.logic.i18n import gettext, gettext_noop
 
 Window = tuple[time, time]
 Interval = tuple[datetime, datetime]
@@ -24,7 +25,16 @@ Interval = tuple[datetime, datetime]
 DEFAULT_OFFICE_WINDOW: Window = (time(9), time(17))
 DEFAULT_HOME_WINDOW: Window = (time(8), time(23))
 
-STRIP_CATEGORIES = ("overlap", "office_only_night", "home_free", "family", "night")
+# Each kind of hour of a strip, with what it means (message ids: the legend and each hour's
+# tooltip say it in the reader's language).
+STRIP_LABELS = {
+    "overlap": gettext_noop("team working, you available"),
+    "office_only_night": gettext_noop("team working, outside your hours"),
+    "home_free": gettext_noop("your hours, team offline"),
+    "family": gettext_noop("family time"),
+    "night": gettext_noop("night"),
+}
+STRIP_CATEGORIES = tuple(STRIP_LABELS)
 WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
@@ -340,6 +350,7 @@ def hour_strip(
                 "office_date": office_local.date().isoformat(),
                 "office_weekday": WEEKDAY_NAMES[office_local.weekday()],
                 "category": category,
+                "label": gettext(STRIP_LABELS[category]),
             }
         )
     return strip

@@ -189,3 +189,13 @@ def test_demo_story_tiktok_in_process_against_the_transfer(client, django_user_m
     html = client.get(reverse("offers:dashboard_chance")).content.decode()
     assert "onsite stage, 1 of 1 signals so far Hire or better" in html
     assert "Certainty equivalent" in html
+
+
+def test_the_reason_names_the_signal_by_its_translated_label(alice):
+    from django.utils import translation
+
+    onsite = in_process(alice, "Tiktok", Stage.ONSITE, ["hire", "strong_hire", "no_hire"])
+    with translation.override("zh-hant"):
+        reason = offer_chances([onsite])[onsite.pk].reason
+    # The interviews app's label of `hire` (建議錄用), not the code's English word.
+    assert "「建議錄用」以上" in reason and "Hire" not in reason, reason

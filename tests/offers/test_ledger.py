@@ -262,3 +262,19 @@ def test_a_contribution_s_float_residue_is_not_called_a_monthly_cap():
 
     assert working(line(1.0 - 1e-12)) == "0.2% × TWD 458,000.00"
     assert "monthly cap" in working(line(0.5))
+
+
+def test_the_tax_lines_and_brackets_read_in_traditional_chinese(alice, sgd_offer):
+    from django.utils import translation
+
+    with translation.override("zh-hant"):
+        _, ev = _evaluation(alice, sgd_offer)
+        view = ledger_view(ev)
+    taxes = [r.description for r in view.rows if r.line.item == "tax"]
+    assert taxes
+    # Singapore's part is 'resident income tax' with its 'earned income relief'.
+    assert all("居民所得稅" in d and "resident" not in d for d in taxes), taxes
+    brackets = [p.brackets for y in view.tax_years for p in y.parts]
+    assert {b.name for b in brackets} == {"居民所得稅"}
+    assert {b.deduction_label for b in brackets} == {"勞動所得減免"}
+    assert {p.name for y in view.tax_years for p in y.parts} == {"居民所得稅"}

@@ -86,8 +86,9 @@ PAGES = [
         lambda o: reverse("offers:scenario_detail", args=[o.scenarios.first().pk]),
         1 + BOARD + 7,
     ),
-    # the option, its revisions
-    ("offer_history", lambda o: reverse("offers:offer_history", args=[o.pk]), OPTIONS + 1),
+    # the option, its revisions, then the rows they link to by name, one query per linked
+    # model (the saved package's company, the option's package)
+    ("offer_history", lambda o: reverse("offers:offer_history", args=[o.pk]), OPTIONS + 3),
     ("trash", lambda o: reverse("offers:trash"), 1),
     ("offer_delete", lambda o: reverse("offers:offer_delete", args=[o.pk]), OPTIONS),
 ]
