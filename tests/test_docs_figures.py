@@ -208,3 +208,23 @@ def test_the_current_job_s_first_tax_year_is_the_board_s(board):
         assert f"{part.tax:,.2f}" in text, part.name
     for figure in (working.tax, working.equity, working.cash + working.equity):
         assert f"{figure:,.2f}" in text
+
+
+def test_the_demo_s_chances_are_the_board_s(monkeypatch):
+    """The table of "The demo's decision": each option's chance of being the best choice,
+    its simulated mean value and certainty equivalent, as the dashboard computes them."""
+    from offers.choice import board_choice
+
+    monkeypatch.setattr("django.utils.timezone.localdate", lambda *a, **k: TODAY)
+    user = seed_demo_user()
+    choice = board_choice(board_build(user=user, today=TODAY))
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("### The demo's decision")
+    (table,) = tables(text[start : text.index("\n## ", start)])
+    by_name = {o.name: o for o in choice.options}
+    assert {row[0] for row in table} == set(by_name)
+    for name, best, _offer, value, certainty, _stock in table:
+        option = by_name[name]
+        assert round(100 * option.chance.value) == number(best.split("%")[0]), name
+        assert round(option.value.value) == number(value.split("±")[0]), name
+        assert round(option.certainty.value) == number(certainty), name
