@@ -329,6 +329,29 @@ def select_percentiles(values: np.ndarray, percentiles: Sequence[float]) -> np.n
     return np.asarray(low + (high - low) * weight)
 
 
+def percentile_standard_error(values: np.ndarray, percentile: float) -> float:
+    """Return the standard error of the ``percentile`` of 1-D simulated ``values``.
+
+    Distribution-free, from the order statistics: the q-quantile of n independent draws has
+    a 95 % confidence interval between the order statistics of rank n q -/+ 1.96 sqrt(n q
+    (1 - q)); the standard error is that interval's width over 2 x 1.96. (For n normal draws
+    of spread s the median's comes out near sqrt(pi / 2) s / sqrt(n).)
+    """
+    values = np.asarray(values, dtype=np.float64).ravel()
+    n = values.shape[0]
+    if n < 2:
+        raise EngineInputError("values", "needs at least two simulated values")
+    q = float(percentile) / 100.0
+    if not 0.0 < q < 1.0:
+        raise EngineInputError("percentile", f"must be between 0 and 100 (got {percentile!r})")
+    z = 1.959963984540054
+    half = z * math.sqrt(n * q * (1.0 - q))
+    lo = max(0, math.floor(n * q - half))
+    hi = min(n - 1, math.ceil(n * q + half))
+    part = np.partition(values, (lo, hi))
+    return float((part[hi] - part[lo]) / (2.0 * z))
+
+
 def _check_common(
     specs: Sequence[PackageSpec], paths: int, chunk_size: int, years: int | None
 ) -> tuple[int, int, int]:

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from compensation.engine import EngineInputError
+from compensation.engine.montecarlo import percentile_standard_error
 from compensation.engine.window import window_paths
 from compensation.selectors import fx_table
 from offers.board import basis_of, current_job_spec, evaluate_offer
@@ -118,6 +119,7 @@ def mc_compute(
     me = next(i for i, e in enumerate(evs) if e.key == key)
     summary = []
     for i, ev in enumerate(evs):
+        beats = None if i == me else float((final[me] > final[i]).mean())
         summary.append(
             {
                 "key": ev.key,
@@ -126,9 +128,16 @@ def mc_compute(
                 "yearly": _pcts(yearly[i]),
                 "cumulative": _pcts(cumulative[i]),
                 "mean_cumulative": round(float(final[i].mean()), 2),
-                "prob_scenario_beats": None
-                if i == me
-                else round(float((final[me] > final[i]).mean()), 4),
+                # The standard error of each whole-window percentile and of the probability
+                # (a share of the paths: sqrt(p (1 - p) / n)), shown beside them.
+                "cumulative_se": {
+                    f"p{p}": round(percentile_standard_error(final[i], p), 2)
+                    for p in MC_PERCENTILES
+                },
+                "prob_scenario_beats": None if beats is None else round(beats, 4),
+                "prob_se": None
+                if beats is None
+                else round(float(np.sqrt(beats * (1.0 - beats) / paths)), 4),
             }
         )
     return {

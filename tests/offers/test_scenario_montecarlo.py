@@ -38,6 +38,15 @@ def _check_result(scenario: Scenario) -> None:
     assert 0.0 <= other["prob_scenario_beats"] <= 1.0
     # 30k more stock a year on the same package: the scenario wins on nearly every path.
     assert other["prob_scenario_beats"] > 0.9
+    # Each figure comes with its standard error: the probability's is sqrt(p (1 - p) / n).
+    p = other["prob_scenario_beats"]
+    assert other["prob_se"] == pytest.approx((p * (1 - p) / result["paths"]) ** 0.5, abs=1e-4)
+    for option in (mine, other):
+        ses = option["cumulative_se"]
+        assert set(ses) == {"p10", "p50", "p90"} and all(v > 0 for v in ses.values())
+        # Far smaller than the spread between P10 and P90 over 200,000 paths.
+        spread = option["cumulative"]["p90"][-1] - option["cumulative"]["p10"][-1]
+        assert max(ses.values()) < spread / 50
 
 
 @pytest.mark.django_db
@@ -68,6 +77,11 @@ def test_eager_run_stores_one_result_even_when_enqueued_twice(
     assert 'data-chart="fig-scenario-mc"' in status.content.decode()
     page = client_alice.get(reverse("offers:scenario_detail", args=[scenario.pk]))
     assert 'data-chart="fig-scenario-mc"' in page.content.decode()
+    # Every simulated figure of the table shows its standard error: 3 percentiles an option
+    # and the probability for each other option.
+    options = scenario.mc_result["options"]
+    assert page.content.decode().count("data-se") == 3 * len(options) + len(options) - 1
+    assert "200,000 share-price paths" in page.content.decode()
 
 
 @pytest.mark.django_db
