@@ -184,12 +184,21 @@ class ValuationBasis:
     @property
     def label(self) -> str:
         """Return the basis in one line, e.g. '4-year value from 1 Dec 2026 · USD · after tax'."""
+        return self._label(self.stock_words())
+
+    @property
+    def simulated_label(self) -> str:
+        """Return the basis of simulated figures: the same window, currency and tax, the stock
+        on each simulated share-price path instead of the basis's one price."""
+        return self._label(_("stock on each simulated share-price path"))
+
+    def _label(self, stock: str) -> str:
         return " · ".join(
             [
                 _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)},
                 self.currency,
                 self.tax_words(),
-                self.stock_words(),
+                stock,
             ]
         )
 

@@ -145,7 +145,7 @@ def mc_compute(
         "chunks": chunks,
         "years": years,
         "basis": prefs.basis,
-        "basis_label": basis.label,
+        "basis_label": basis.simulated_label,
         "currency": basis.currency,
         "seed": MC_SEED,
         "input_hash": input_hash,

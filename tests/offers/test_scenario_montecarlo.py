@@ -28,6 +28,9 @@ def _check_result(scenario: Scenario) -> None:
     assert result["paths"] == scenarios.MC_PATHS
     assert result["chunks"] == scenarios.MC_PATHS // scenarios.MC_CHUNK
     assert result["input_hash"] == scenario.mc_input_hash
+    # Its figures are simulated: the basis says so instead of naming the board's one price.
+    assert "simulated share-price path" in result["basis_label"]
+    assert "assumed" not in result["basis_label"]
     mine = next(o for o in result["options"] if o["is_scenario"])
     other = next(o for o in result["options"] if not o["is_scenario"])
     for kind in ("yearly", "cumulative"):
