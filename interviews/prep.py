@@ -160,6 +160,11 @@ class Topic:
         """Return the topic as the page names it (translated)."""
         return topic_label(self.tag)
 
+    @property
+    def reasons_text(self) -> str:
+        """Return its reasons as one text, joined the language's way ("; " / "；")."""
+        return _("; ").join(self.reasons)
+
 
 def _words(text: str) -> str:
     return " " + " ".join(re.findall(r"[\w+#-]+", text.lower())) + " "
@@ -244,6 +249,11 @@ class SimilarRound:
     signal: str
     signal_label: str
     self_assessment: int | None
+
+    @property
+    def shared_text(self) -> str:
+        """Return the reasons in common as one text, joined the language's way."""
+        return _("; ").join(self.shared)
 
 
 @dataclass(frozen=True)

@@ -235,3 +235,6 @@ def test_the_brief_names_its_topics_in_the_pages_language(client, next_round, al
     assert (
         "<strong>數值運算核心</strong>" in html and "<strong>numerical kernels</strong>" not in html
     )
+    # A topic's reasons are Chinese sentences: joined by a full-width semicolon.
+    topics = html.split('id="brief-topics"')[1].split("</section>")[0]
+    assert "；" in topics and "; " not in topics
