@@ -36,12 +36,15 @@ DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 def preset_choices() -> list[tuple[str, str]]:
     """Return the engine's vesting presets as form choices, by readable name."""
-    return vesting_labels.preset_choices(empty_label=_("— custom (use the fields below) —"))
+    return vesting_labels.preset_choices(empty_label=_("— custom —"))
 
 
 class CompanyForm(forms.ModelForm):
     vesting_preset = forms.ChoiceField(
-        label=_("usual vesting schedule"), choices=preset_choices, required=False
+        label=_("usual vesting schedule"),
+        choices=preset_choices,
+        required=False,
+        help_text=_("Custom: the schedule typed in the fields below."),
     )
 
     class Meta:
@@ -225,7 +228,12 @@ def format_weights(weights: Any) -> str:
 class VestingFormMixin(forms.ModelForm):
     """Weights typed as "25,25,25,25" or picked from a preset (which wins when chosen)."""
 
-    preset = forms.ChoiceField(label=_("preset"), choices=preset_choices, required=False)
+    preset = forms.ChoiceField(
+        label=_("preset"),
+        choices=preset_choices,
+        required=False,
+        help_text=_("Custom: the schedule typed in the fields below."),
+    )
     weights_text = forms.CharField(
         label=_("yearly vesting %"),
         initial="25,25,25,25",

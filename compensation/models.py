@@ -187,7 +187,7 @@ class Band(models.Model):
 
 def location_regime_choices() -> list[tuple[str, str]]:
     """Return a location's tax rules: none (its flat rate), then each regime's tables."""
-    return [("", str(_("No tax table: the effective tax % as a flat rate"))), *_regime_choices()]
+    return [("", str(_("Flat rate (no tax table)"))), *_regime_choices()]
 
 
 class LocationPreset(models.Model):
@@ -341,7 +341,7 @@ def _regime_choices() -> list[tuple[str, str]]:
 
 def tax_regime_choices() -> list[tuple[str, str]]:
     """Return the package tax rules: the location's, then each regime of the engine's tables."""
-    own = str(_("The tax location's: its tax table, else its effective tax % as a flat rate"))
+    own = str(_("The tax location's rule"))
     return [("", own), *_regime_choices()]
 
 
@@ -362,13 +362,13 @@ MONTHS = [
 
 
 class BonusCycle(models.TextChoices):
-    ANNIVERSARY = "anniversary", _("Each year from the start date")
+    ANNIVERSARY = "anniversary", _("Anniversary year")
     CALENDAR = "calendar", _("Calendar year")
     FISCAL = "fiscal", _("Fiscal year")
 
 
 class Clawback(models.TextChoices):
-    PRORATED = "prorated", _("Pro-rated by the months not served")
+    PRORATED = "prorated", _("Pro-rated")
     FULL = "full", _("In full")
 
 
@@ -425,8 +425,8 @@ class Package(models.Model):
         choices=BonusCycle.choices,
         default=BonusCycle.ANNIVERSARY,
         help_text=_(
-            "When the bonus year runs. Each year from the start date: paid on its last day, "
-            "no proration."
+            "When the bonus year runs. Anniversary year: each year from the start date, paid "
+            "on its last day, no proration."
         ),
     )
     bonus_fiscal_start_month = models.PositiveSmallIntegerField(
@@ -565,7 +565,10 @@ class SignOn(models.Model):
         max_length=8,
         choices=Clawback.choices,
         default=Clawback.PRORATED,
-        help_text=_("What you repay if you leave within the clawback months of a payment."),
+        help_text=_(
+            "What you repay if you leave within the clawback months of a payment: pro-rated "
+            "by the months not served, or in full."
+        ),
     )
     instalments = models.JSONField(
         _("instalments"),

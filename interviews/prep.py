@@ -17,8 +17,9 @@ from operator import or_
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext, pgettext_lazy
 
 from interviews.models import NEGATIVE_SIGNALS, POSITIVE_SIGNALS, Question, Round, RoundKind, Signal
 from interviews.selectors import tag_q
@@ -91,6 +92,50 @@ TOPIC_RULES: tuple[TopicRule, ...] = (
     ),
 )
 
+# Each topic the rules and round kinds suggest, as the page names it: the topic is the
+# lower-case tag the question log uses (matched as typed); its label is translated. A tag the
+# person typed themselves is their own word and is shown as typed.
+TOPIC_LABELS: dict[str, str | Promise] = {
+    "numerical kernels": pgettext_lazy("interview topic", "numerical kernels"),
+    "performance": pgettext_lazy("interview topic", "performance"),
+    "floating point": pgettext_lazy("interview topic", "floating point"),
+    "benchmarking": pgettext_lazy("interview topic", "benchmarking"),
+    "testing": pgettext_lazy("interview topic", "testing"),
+    "ci": pgettext_lazy("interview topic", "ci"),
+    "reproducibility": pgettext_lazy("interview topic", "reproducibility"),
+    "gpu": pgettext_lazy("interview topic", "gpu"),
+    "compilers": pgettext_lazy("interview topic", "compilers"),
+    "ranking": pgettext_lazy("interview topic", "ranking"),
+    "recommendation": pgettext_lazy("interview topic", "recommendation"),
+    "feature store": pgettext_lazy("interview topic", "feature store"),
+    "system design": pgettext_lazy("interview topic", "system design"),
+    "capacity": pgettext_lazy("interview topic", "capacity"),
+    "streaming": pgettext_lazy("interview topic", "streaming"),
+    "online learning": pgettext_lazy("interview topic", "online learning"),
+    "ml design": pgettext_lazy("interview topic", "ml design"),
+    "calibration": pgettext_lazy("interview topic", "calibration"),
+    "evaluation": pgettext_lazy("interview topic", "evaluation"),
+    "llm": pgettext_lazy("interview topic", "llm"),
+    "inference": pgettext_lazy("interview topic", "inference"),
+    "cost": pgettext_lazy("interview topic", "cost"),
+    "leadership": pgettext_lazy("interview topic", "leadership"),
+    "conflict": pgettext_lazy("interview topic", "conflict"),
+    "impact": pgettext_lazy("interview topic", "impact"),
+    "coding": pgettext_lazy("interview topic", "coding"),
+    "mentoring": pgettext_lazy("interview topic", "mentoring"),
+}
+
+
+def topic_label(tag: str) -> str:
+    """Return a topic as the page names it: its translated label, or the tag as typed."""
+    return str(TOPIC_LABELS.get(tag, tag))
+
+
+def topic_list(tags: tuple[str, ...] | list[str]) -> str:
+    """Return topics' labels as one list, joined the language's way ("a, b" / "a、b")."""
+    return pgettext("between items of a list", ", ").join(topic_label(t) for t in tags)
+
+
 # The topics a kind of round brings whoever runs it.
 KIND_TOPICS: dict[str, tuple[str, ...]] = {
     RoundKind.SYSTEM_DESIGN: ("system design", "capacity"),
@@ -109,6 +154,16 @@ class Topic:
 
     tag: str
     reasons: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """Return the topic as the page names it (translated)."""
+        return topic_label(self.tag)
+
+    @property
+    def reasons_text(self) -> str:
+        """Return its reasons as one text, joined the language's way ("; " / "；")."""
+        return _("; ").join(self.reasons)
 
 
 def _words(text: str) -> str:
@@ -155,6 +210,11 @@ class PastQuestion:
     matched_by: str = "tags"
 
     @property
+    def matching_labels(self) -> str:
+        """Return the topics it shares with the brief, as one translated list."""
+        return topic_list(self.matching)
+
+    @property
     def went(self) -> str:
         """Return "good", "bad" or "unknown" from the round's signal."""
         if self.signal in POSITIVE_SIGNALS:
@@ -189,6 +249,11 @@ class SimilarRound:
     signal: str
     signal_label: str
     self_assessment: int | None
+
+    @property
+    def shared_text(self) -> str:
+        """Return the reasons in common as one text, joined the language's way."""
+        return _("; ").join(self.shared)
 
 
 @dataclass(frozen=True)
@@ -327,14 +392,14 @@ def _checklist(
             CheckItem(
                 "practise",
                 _("Practise the likely topics: %(topics)s.")
-                % {"topics": ", ".join(t.tag for t in topics[:CHECKLIST_TOPICS])},
+                % {"topics": topic_list([t.tag for t in topics[:CHECKLIST_TOPICS]])},
             )
         )
     if weak:
         items.append(
             CheckItem(
                 "weak",
-                _("Go over what went wrong before on: %(topics)s.") % {"topics": ", ".join(weak)},
+                _("Go over what went wrong before on: %(topics)s.") % {"topics": topic_list(weak)},
             )
         )
     for other in similar[:1]:

@@ -102,7 +102,7 @@ def pct_field(
 
 def preset_choices() -> list[tuple[str, str]]:
     """Return the vesting presets by readable name ("Google: 33/33/22/12, monthly")."""
-    return vesting_labels.preset_choices(empty_label=_("Company default / even quarterly"))
+    return vesting_labels.preset_choices(empty_label=_("Company default"))
 
 
 class OfferForm(forms.ModelForm):
@@ -153,7 +153,13 @@ class OfferForm(forms.ModelForm):
         ),
     )
     vesting_preset = forms.ChoiceField(
-        label=_("Vesting schedule"), choices=preset_choices, required=False
+        label=_("Vesting schedule"),
+        choices=preset_choices,
+        required=False,
+        help_text=_(
+            "Company default: the company's usual schedule; a company without one vests "
+            "evenly, quarterly."
+        ),
     )
     refresher_yearly = money_field(_("Expected refresher a year"))
     relocation_amount = money_field(_("Relocation package"))

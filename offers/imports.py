@@ -29,8 +29,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.template.defaultfilters import filesizeformat
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from compensation.form_fields import CurrencyField
 from compensation.models import Company, FxRate, Level, LocationPreset
@@ -70,16 +71,18 @@ LOOKUPS = {
 # Fields whose empty cell is refused although the page shows a value: a row states its
 # currency, never takes the form's USD unseen.
 STATED = frozenset({"currency"})
-# The template's example row, by form field (a field not named here: an empty cell).
-EXAMPLES = {
-    "name": "Meta E5 London (illustrative)",
+# The template's example row, by form field (a field not named here: an empty cell). Its
+# words are in the person's language (the guide shows them on the page); names, codes and
+# figures are the values the columns take.
+EXAMPLES: dict[str, str | Promise] = {
+    "name": gettext_lazy("Meta E5 London (illustrative)"),
     "kind": "external",
     "status": "received",
     "company": "Meta",
     "level": "E5",
-    "title": "Machine Learning Engineer",
-    "team": "Ranking",
-    "location": "London",
+    "title": gettext_lazy("Machine Learning Engineer"),
+    "team": pgettext_lazy("a team", "Ranking"),
+    "location": gettext_lazy("London"),
     "work_timezone": "Europe/London",
     "remote_policy": "hybrid",
     "office_days_per_week": "3",
@@ -88,7 +91,7 @@ EXAMPLES = {
     "start_date": "2027-03-01",
     "deadline": "2027-01-15",
     "shareable": "no",
-    "notes": "Recruiter: decision by mid-January.",
+    "notes": gettext_lazy("Recruiter: decision by mid-January."),
     "currency": "USD",
     "base": "218000",
     "raise_pct": "3",
@@ -111,11 +114,17 @@ class Column:
 
     key: str
     field: str
-    example: str
+    # Its words are translated when read (`example`), in the language then active.
+    example_words: str | Promise
     # "company", "level" and "location" are matched by name (a level: its code on the company).
     lookup: str = ""
     # An empty cell is refused (the form requires the field and the page shows no value).
     required: bool = False
+
+    @property
+    def example(self) -> str:
+        """Return the example cell, in the active language."""
+        return str(self.example_words)
 
     @property
     def form_field(self) -> forms.Field:
@@ -129,7 +138,7 @@ def _columns() -> tuple[Column, ...]:
         Column(
             key=HEADERS.get(name, name),
             field=name,
-            example=EXAMPLES.get(name, ""),
+            example_words=EXAMPLES.get(name, ""),
             lookup=LOOKUPS.get(name, ""),
             required=field.required and (name in STATED or _shown(field) is None),
         )

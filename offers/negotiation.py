@@ -623,14 +623,17 @@ def negotiation_plan_view(
     language = translation.get_language()
 
     def write_drafts() -> tuple[Draft, ...]:
+        # When to send is said to the person, in the page's language; only the message
+        # itself is in the draft's (the same plan: the note is the same for every draft).
+        note = message_note(plan)
         drafts = []
         for code, label in DRAFT_LANGUAGES:
             if code == language:  # the plan above is already in this language
-                drafts.append(Draft(code, label, draft_message(plan), message_note(plan)))
+                drafts.append(Draft(code, label, draft_message(plan), note))
                 continue
             with translation.override(code):
                 other = _plan(ctx, ev, board, negotiation_points(ctx))
-                drafts.append(Draft(code, label, draft_message(other), message_note(other)))
+                drafts.append(Draft(code, label, draft_message(other), note))
         return tuple(drafts)
 
     return NegotiationPlanView(plan=plan, points=points, write_drafts=write_drafts)

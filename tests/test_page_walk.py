@@ -374,6 +374,9 @@ LATIN_WORDS = {
     "CPF": "Singapore's Central Provident Fund, as it is called in Singapore",
     "MPF": "Hong Kong's Mandatory Provident Fund",
     "RSU": "restricted stock units, as Taiwan's tech industry says",
+    "CI": "continuous integration, as Taiwan's engineers say (beside 持續整合)",
+    "GPU": "a graphics processor, as Taiwan says",
+    "LLM": "a large language model, as Taiwan's engineers say (beside 大型語言模型)",
     "TC": "total compensation, as Taiwan's tech industry says",
     "Monte": "Monte Carlo, a method's name",
     "Carlo": "Monte Carlo, a method's name",
@@ -393,79 +396,7 @@ CODES = (
 )
 # English words still on a Chinese page, by page: each a leftover to translate, with what it
 # is. The walk fails on any other word, so nothing new joins them.
-KNOWN_ENGLISH: dict[str, dict[str, str]] = {
-    "offers:negotiation": dict.fromkeys(
-        [
-            "The",
-            "This",
-            "send",
-            "after",
-            "approval",
-            "arrives",
-            "band",
-            "before",
-            "but",
-            "day",
-            "for",
-            "four",
-            "hand",
-            "in",
-            "is",
-            "it",
-            "message",
-            "months",
-            "not",
-            "nothing",
-            "over",
-            "possible",
-            "raised",
-            "re",
-            "stays",
-            "stock",
-            "that",
-            "the",
-            "to",
-            "with",
-            "years",
-            "yet",
-            "VP",
-            "levelling",
-        ],
-        "the message note and the logged answer's words, computed in the English draft's"
-        " language, shown outside it",
-    ),
-    "offers:offer_import": dict.fromkeys(
-        ["London", "Ranking", "Recruiter", "January"],
-        "the column guide's example row (the template file's example values), in English",
-    ),
-    "interviews:round_brief": dict.fromkeys(
-        [
-            "CI",
-            "ci",
-            "benchmarking",
-            "compilers",
-            "evaluation",
-            "floating",
-            "point",
-            "gpu",
-            "kernels",
-            "numerical",
-            "performance",
-            "recommendation",
-            "reproducibility",
-            "testing",
-        ],
-        "the prep brief's topic keywords (matched against the questions' words), in English",
-    ),
-    "interviews:round_create": dict.fromkeys(
-        ["Design", "a", "design", "feature", "store", "ml", "infra"],
-        "the question box's example of what to type, kept in English",
-    ),
-    "interviews:round_edit": dict.fromkeys(
-        ["Design", "a", "design", "feature", "store", "ml", "infra"],
-        "the question box's example of what to type, kept in English",
-    ),
-}
+KNOWN_ENGLISH: dict[str, dict[str, str]] = {}
 # Pages that show codes on purpose: a file's column names and choice values, typed there.
 CODE_PAGES = {
     "offers:export": "the JSON file's own keys (schema_version)",
@@ -499,6 +430,8 @@ def _data_strings(demo: Any) -> list[str]:
             for text in (t for v in values for t in _strings(v)):
                 # A list typed in one field (tags, questions) is shown an item at a time.
                 pieces = [text, *re.split(r"\s*[,;#\n]\s*", text)]
+                # A sentence quoting it ends it in the page's full stop ("…four years。").
+                pieces += [p.strip().rstrip(".") for p in pieces]
                 texts.update(p.strip() for p in pieces if LATIN_RUN.search(p))
     # The companies the vesting presets are named after ("Nvidia (2025): 40/30/20/10").
     from compensation.vesting_labels import COMPANIES

@@ -587,7 +587,8 @@ def waiting_state(logged: LoggedAsk, today: date, deadline: date | None) -> AskS
 def _answer_words(logged: LoggedAsk) -> str:
     """Return what came back, in words: the answer as logged, or the terms it revised."""
     if logged.answer:
-        return logged.answer.rstrip(".")
+        # The sentence ends it in its language's full stop ("." or "。").
+        return logged.answer.rstrip(".。 ")
     revised = [_component_words(c) for c in logged.revised]
     if revised:
         return _("revised {terms}").format(terms=_(", ").join(revised))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -209,3 +210,31 @@ def test_untagged_questions_are_matched_by_their_words_or_the_round_kind(client,
     assert "You have not logged a question on these topics yet" not in html
     assert "latency vs cost" in html and 'data-matched="words"' in html
     assert "no tags; it mentions llm, inference, cost" in html
+
+
+def test_every_suggested_topic_has_a_label_in_the_registry():
+    suggested = {t for rule in prep.TOPIC_RULES for t in rule.topics}
+    suggested |= {t for tags in prep.KIND_TOPICS.values() for t in tags}
+    assert sorted(suggested - set(prep.TOPIC_LABELS)) == []
+
+
+def test_the_brief_names_its_topics_in_the_pages_language(client, next_round, alice_taipei):
+    # The demo's next round: a CI-for-numerical-kernels interviewer, a system design round.
+    with translation.override("zh-hant"):
+        brief = prep.round_brief(user=alice_taipei, round_=next_round)
+        labels = [t.label for t in brief.topics]
+        checklist = " ".join(c.text for c in brief.checklist)
+    assert "數值運算核心" in labels and "系統設計" in labels
+    assert "numerical kernels" not in checklist and "數值運算核心" in checklist
+    assert "、" in checklist  # the list joined the Chinese way
+    # A tag the person typed is their own word, shown as typed.
+    assert prep.topic_label("my own tag") == "my own tag"
+    client.force_login(alice_taipei)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    html = client.get(reverse("interviews:round_brief", args=[next_round.pk])).content.decode()
+    assert (
+        "<strong>數值運算核心</strong>" in html and "<strong>numerical kernels</strong>" not in html
+    )
+    # A topic's reasons are Chinese sentences: joined by a full-width semicolon.
+    topics = html.split('id="brief-topics"')[1].split("</section>")[0]
+    assert "；" in topics and "; " not in topics

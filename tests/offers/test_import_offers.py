@@ -8,6 +8,7 @@ import io
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook, load_workbook
@@ -576,3 +577,14 @@ def test_an_empty_cell_is_what_the_form_shows(client_alice_reauth, alice, meta):
     assert offer.target_level.code == "E6" and offer.shareable is True
     assert offer.kind == "external" and offer.work_timezone == "America/Los_Angeles"
     assert offer.package.raise_pct == Decimal("3") and offer.package.tax_regime == ""
+
+
+def test_the_guides_example_row_is_in_the_pages_language(client_alice_reauth):
+    client_alice_reauth.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    page = client_alice_reauth.get(reverse(IMPORT)).content.decode()
+    for words in ("Meta E5 倫敦（示意）", "機器學習工程師", "招募人員：一月中旬前做出決定。"):
+        assert f"<td>{words}</td>" in page
+    for english in ("London (illustrative)", "decision by mid-January", "Ranking"):
+        assert english not in page
+    # The codes stay what the file takes.
+    assert "<td>Europe/London</td>" in page and "<td>hybrid</td>" in page

@@ -15,6 +15,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 from openpyxl import load_workbook
 
 from compensation.models import Company, Level
@@ -85,6 +86,18 @@ def test_a_draft_offer_quotes_no_feedback_and_says_it_is_not_in_hand(demo):
     assert "feedback" not in english.text and "loop" not in english.text
     assert "not in hand" in english.note
     assert any("not in hand yet" in note for note in tiktok.plan.private_notes)
+
+
+def test_when_to_send_is_said_in_the_pages_language_for_every_draft(demo):
+    # The note is said to the person, outside the draft: on a Chinese page the English
+    # draft's note is Chinese too (only the draft itself is English).
+    with translation.override("zh-hant"):
+        tiktok = _named(_views(demo), "TikTok")
+        notes = {d.language: d.note for d in tiktok.drafts}
+    assert notes["en"] == notes["zh-hant"] != ""
+    assert not re.search(r"[A-Za-z]{2,}", notes["en"]), notes["en"]
+    english = next(d for d in tiktok.drafts if d.language == "en")
+    assert not re.search(r"[\u4e00-\u9fff]", english.text)  # the draft itself stays English
 
 
 def test_no_script_states_a_cap_or_figure_below_the_offers_own(demo):
