@@ -96,6 +96,72 @@ def _empty_cache():
     yield
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(  # noqa: PLR0913
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+):
+    """pytest-django's test databases; on PostgreSQL the xdist workers copy one (db_template).
+
+    As pytest-django's own fixture otherwise (the same arguments, set-up and tear-down).
+    """
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    verbosity = request.config.option.verbose
+    keepdb = django_db_keepdb and not django_db_createdb
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    worker = getattr(request.config, "workerinput", None)
+    if (
+        worker is not None
+        and django_db_use_migrations
+        and not keepdb
+        and set(aliases) == {"default"}
+        and connections["default"].vendor == "postgresql"
+    ):
+        from tests import db_template
+
+        connection = connections["default"]
+        template = db_template.template_name(connection, worker["testrunuid"], worker["workerid"])
+        with django_db_blocker.unblock():
+            old_name = db_template.clone(
+                connection,
+                template,
+                verbosity=verbosity,
+                serialize="default" in serialized_aliases,
+            )
+        yield
+        with django_db_blocker.unblock():
+            db_template.drop(connection, template, old_name, verbosity=verbosity)
+        return
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    with django_db_blocker.unblock():
+        db_cfg = setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=keepdb,
+        )
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            try:
+                teardown_databases(db_cfg, verbosity=verbosity)
+            except Exception as exc:
+                request.node.warn(
+                    pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}")
+                )
+
+
 SHARED_DEMO_FIXTURE = "demo_seeded"
 
 
