@@ -54,6 +54,11 @@ def _shared_demo_tests_last(items: list[pytest.Item]) -> None:
 
     ordered = sorted(enumerate(items), key=key)
     items[:] = [item for _index, item in ordered]
+    # One worker takes all of a module's tests on the demo (`make pytest`: --dist loadgroup),
+    # which then seeds it once.
+    for item in items:
+        if SHARED_DEMO_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(f"demo-{item.nodeid.split('::')[0]}"))
 
 
 @pytest.fixture(autouse=True)
