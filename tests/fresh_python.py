@@ -11,7 +11,9 @@ modules itself and exits as Python does (non-daemon threads joined, atexit funct
 streams, the exit code of SystemExit, or 1 and the traceback for an exception), so the test
 sees what a new `python` would give it.
 
-Tests that check what a module imports from third parties (the pure cores import no Django)
+A run whose environment sets Python's start-up variables (PYTHONPATH, PYTHONHASHSEED...)
+otherwise than the helper's gets a real process. Tests that check what a module imports from
+third parties (the pure cores import no Django)
 start a real `sys.executable` instead.
 """
 
@@ -57,6 +59,7 @@ class _Helper:
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.pending = b""
+        self.start_env: dict[str, str] | None = None
 
     def start(self) -> subprocess.Popen[bytes]:
         if self.proc is None or self.proc.poll() is not None:
@@ -69,6 +72,7 @@ class _Helper:
                 cwd=Path(__file__).resolve().parent.parent,
             )
             self.pending = b""
+            self.start_env = env
             atexit.register(self.stop)
         return self.proc
 
@@ -126,12 +130,24 @@ def run(
     args = list(args)
     if args[:1] == [sys.executable]:
         args = args[1:]
+    run_env = dict(os.environ if env is None else env)
+    if _startup_differs(run_env):
+        # Variables Python reads at start-up (PYTHONPATH, PYTHONHASHSEED...): a real process.
+        return subprocess.run(
+            [sys.executable, *args],
+            cwd=cwd,
+            env=run_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=check,
+        )
     with tempfile.TemporaryDirectory(prefix="fresh-python-") as folder:
         out, err = Path(folder) / "out", Path(folder) / "err"
         request = {
             "argv": args,
             "cwd": str(cwd or os.getcwd()),
-            "env": dict(os.environ if env is None else env),
+            "env": run_env,
             "stdout": str(out),
             "stderr": str(err),
         }
@@ -145,6 +161,14 @@ def run(
     if check:
         done.check_returncode()
     return done
+
+
+def _startup_differs(env: Mapping[str, str]) -> bool:
+    """Whether `env` sets Python's start-up variables (PYTHON*) otherwise than the helper's."""
+    started = _HELPER.start_env if _HELPER.start_env is not None else os.environ
+    return any(
+        env.get(name) != started.get(name) for name in {*env, *started} if name.startswith("PYTHON")
+    )
 
 
 # The helper process ---------------------------------------------------------------------

@@ -105,3 +105,10 @@ def test_a_fresh_python_run_past_its_timeout_is_stopped():
     with pytest.raises(subprocess.TimeoutExpired):
         fresh_python.run(["-c", "while True: pass"], timeout=1)
     assert fresh_python.run(["-c", "print('next')"], timeout=60).stdout == "next\n"
+
+
+def test_a_fresh_python_run_with_other_start_up_variables_is_a_real_process(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = fresh_python.run(["-c", "import sys; print(sys.path)"], env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert str(tmp_path) in done.stdout
