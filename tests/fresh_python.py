@@ -1,4 +1,4 @@
-"""A fresh Python process for a test, started in a quarter of the time: `run()`.
+"""A fresh Python process for a test, for a fifth of the CPU: `run()`.
 
 A test that reads the settings under given environment variables, or runs `manage.py check`,
 needs a new process for each environment. Starting Python and importing Django, numpy, pandas
@@ -13,8 +13,7 @@ sees what a new `python` would give it.
 
 A run whose environment sets Python's start-up variables (PYTHONPATH, PYTHONHASHSEED...)
 otherwise than the helper's gets a real process. Tests that check what a module imports from
-third parties (the pure cores import no Django)
-start a real `sys.executable` instead.
+third parties (the pure cores import no Django) start a real `sys.executable` themselves.
 """
 
 from __future__ import annotations
