@@ -58,8 +58,10 @@ pytest: install
 	DJANGO_SETTINGS_MODULE=config.settings_test $(BIN)/python manage.py makemigrations --check --dry-run
 	@# The parallel-safe tests on PYTEST_WORKERS processes, then the `serial` ones (real broker
 	@# and worker, browser, live server; marked in tests/conftest.py) in one. Exit code 5 is
-	@# "no test selected" (a PYTEST_ARGS subset with none of one kind).
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) -m "not serial" $(PYTEST_ARGS) || [ $$? -eq 5 ]
+	@# "no test selected" (a PYTEST_ARGS subset with none of one kind). loadgroup: one worker takes
+	@# all of a module's tests on the shared demo (tests/conftest.py), so it is seeded once.
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not serial" $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ]
 	$(BIN)/python -m pytest -q -m serial $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint typecheck pytest

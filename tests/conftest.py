@@ -33,6 +33,32 @@ def pytest_collection_modifyitems(config, items):
             or SERIAL_FIXTURES & set(getattr(item, "fixturenames", ()))
         ):
             item.add_marker(pytest.mark.serial)
+    _shared_demo_tests_last(items)
+
+
+def _shared_demo_tests_last(items: list[pytest.Item]) -> None:
+    """Run each module's tests on the shared demo (`demo_user`) after its other tests.
+
+    The module's demo stays in the database from its first test on the demo to the module's
+    end: a test without the demo must not come after one. Stable: the order is otherwise kept.
+    """
+
+    first_of_module: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first_of_module.setdefault(str(item.fspath), index)
+
+    def key(pair: tuple[int, pytest.Item]) -> tuple[int, bool, int]:
+        index, item = pair
+        uses_demo = SHARED_DEMO_FIXTURE in getattr(item, "fixturenames", ())
+        return (first_of_module[str(item.fspath)], uses_demo, index)
+
+    ordered = sorted(enumerate(items), key=key)
+    items[:] = [item for _index, item in ordered]
+    # One worker takes all of a module's tests on the demo (`make pytest`: --dist loadgroup),
+    # which then seeds it once.
+    for item in items:
+        if SHARED_DEMO_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(f"demo-{item.nodeid.split('::')[0]}"))
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +101,124 @@ def _empty_cache():
     RECENT.clear()
     MC_PATHS_KEPT.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(  # noqa: PLR0913
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+):
+    """pytest-django's test databases; on PostgreSQL the xdist workers copy one (db_template).
+
+    As pytest-django's own fixture otherwise (the same arguments, set-up and tear-down).
+    """
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    verbosity = request.config.option.verbose
+    keepdb = django_db_keepdb and not django_db_createdb
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    worker = getattr(request.config, "workerinput", None)
+    if (
+        worker is not None
+        and django_db_use_migrations
+        and not keepdb
+        and set(aliases) == {"default"}
+        and connections["default"].vendor == "postgresql"
+    ):
+        from tests import db_template
+
+        connection = connections["default"]
+        template = db_template.template_name(connection, worker["testrunuid"], worker["workerid"])
+        with django_db_blocker.unblock():
+            old_name = db_template.clone(
+                connection,
+                template,
+                verbosity=verbosity,
+                serialize="default" in serialized_aliases,
+            )
+        yield
+        with django_db_blocker.unblock():
+            db_template.drop(connection, template, old_name, verbosity=verbosity)
+        return
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    with django_db_blocker.unblock():
+        db_cfg = setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=keepdb,
+        )
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            try:
+                teardown_databases(db_cfg, verbosity=verbosity)
+            except Exception as exc:
+                request.node.warn(
+                    pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}")
+                )
+
+
+SHARED_DEMO_FIXTURE = "demo_seeded"
+
+
+@pytest.fixture(scope="module")
+def demo_seeded(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """Seed the demo (`seed_demo`) once for a test module; yield the demo user's id.
+
+    The seed stays in a transaction that is rolled back at the module's end; each test's own
+    transaction (pytest-django's `db`) is a savepoint inside it, rolled back after the test,
+    so every test starts from the demo as seeded. Its tests run after the module's others
+    (pytest_collection_modifyitems), which never see the demo. Tests take it by `demo_user`.
+    """
+    import io
+
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import transaction
+    from django.test.utils import override_settings
+
+    from config.celery import app
+
+    eager_before = app.conf.task_always_eager
+    outer = transaction.atomic()
+    with django_db_blocker.unblock():
+        outer.__enter__()
+    try:
+        # As `_fast_and_eager` and `_language_reset` do for a test (they run after this).
+        app.conf.task_always_eager = True
+        translation.activate(django_settings.LANGUAGE_CODE)
+        with (
+            django_db_blocker.unblock(),
+            override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]),
+        ):
+            call_command("seed_demo", force=True, stdout=io.StringIO())
+            user_id = get_user_model().objects.get(username="demo").pk
+        app.conf.task_always_eager = eager_before
+        yield user_id
+    finally:
+        app.conf.task_always_eager = eager_before
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def demo_user(request, demo_seeded, db, django_user_model):
+    """The demo user, seeded once for the module (`demo_seeded`); the test's changes roll back."""
+    if "transactional_db" in request.fixturenames or "live_server" in request.fixturenames:
+        raise pytest.UsageError("demo_user needs the test in a transaction (the `db` fixture)")
+    return django_user_model.objects.get(pk=demo_seeded)
 
 
 @pytest.fixture

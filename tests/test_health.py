@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.db import OperationalError
+
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parent.parent
 # The tests' cache: CI's broker pass shares a Redis (CACHE_URL), otherwise each process's memory.
@@ -69,9 +69,7 @@ def test_healthz_is_503_with_unreachable_postgres():
         "ALLOWED_HOSTS": "testserver",
     }
     env.pop("CELERY_BROKER_URL", None)
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
+    out = fresh_python.run(["-c", code], cwd=ROOT, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["status"] == 503
@@ -86,12 +84,10 @@ def test_check_deploy_has_no_warnings():
         "ALLOWED_HOSTS": "offerdesk.example",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests' conftest only
-    out = subprocess.run(
-        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+    out = fresh_python.run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert out.returncode == 0, out.stdout + out.stderr

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from config.celery import app
 from config.checks import task_time_limits, visibility_timeout_check
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,12 +44,10 @@ def test_a_time_limit_for_no_task_fails_the_check(settings):
 def test_manage_py_check_refuses_a_short_visibility_timeout():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
     env["CELERY_VISIBILITY_TIMEOUT"] = "600"
-    out = subprocess.run(
-        [sys.executable, "manage.py", "check"],
+    out = fresh_python.run(
+        ["manage.py", "check"],
         cwd=ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert out.returncode != 0

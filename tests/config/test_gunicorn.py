@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -27,8 +27,10 @@ print(gc.get_freeze_count())
 
 def test_worker_init_loads_the_views_and_freezes_the_heap():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
-    out = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True
+    out = fresh_python.run(
+        ["-c", SCRIPT],
+        cwd=ROOT,
+        env=env,
     )
     assert out.returncode == 0, out.stderr
     sizes, before, after, frozen = out.stdout.split("\n")[:4]
@@ -45,8 +47,6 @@ def test_no_control_socket_shared_between_instances():
         "from gunicorn.app.wsgiapp import WSGIApplication;"
         "print(WSGIApplication('%(prog)s [OPTIONS] [APP_MODULE]').cfg.control_socket_disable)"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
+    out = fresh_python.run(["-c", code], cwd=ROOT, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"

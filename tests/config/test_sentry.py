@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from config.sentry import event_scrub, sentry_init, sentry_options
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -111,12 +110,10 @@ def run(env_extra: dict[str, str]) -> list[dict]:
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test", "DEBUG": "1"}
     env.pop("SENTRY_DSN", None)
     env.update(env_extra)
-    out = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
+    out = fresh_python.run(
+        ["-c", SCRIPT],
         cwd=ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
     )
     assert out.returncode == 0, out.stderr

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.urls import reverse
+
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parents[2]
 READ = (
@@ -37,14 +38,7 @@ def run_settings(code: str = READ, **env: str) -> subprocess.CompletedProcess[st
     ):
         full_env.pop(name, None)
     full_env.update(DJANGO_SETTINGS_MODULE="config.settings", **env)
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        env=full_env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return fresh_python.run(["-c", code], cwd=ROOT, env=full_env, timeout=60)
 
 
 def read_settings(**env: str) -> dict:

@@ -7,11 +7,11 @@ jobs (`offers.export.job_queue`) imports the task at module level; nothing impor
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("accounts", "compensation", "config", "interviews", "offers")
@@ -101,7 +101,5 @@ def test_each_export_module_imports_alone(module):
         "django.setup();"
         f"importlib.import_module({module!r})"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    result = fresh_python.run(["-c", code], cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr

@@ -30,7 +30,6 @@ from offers.scenarios import scenario_view
 from offers.verdict import board_verdict
 from tests.factories import OfferFactory, PreferencesFactory
 from tests.interviews.factories import ProcessFactory, RoundFactory
-from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
 
@@ -65,8 +64,8 @@ def cells(wb):
 
 
 @pytest.fixture
-def demo():
-    return seed_demo_user()
+def demo(demo_user):
+    return demo_user
 
 
 def test_demo_xlsx_has_no_internal_code_in_any_cell(demo):

@@ -9,14 +9,13 @@ from offers.board import board_build
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer
 from tests.factories import OfferFactory
-from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo():
-    return seed_demo_user()
+def demo(demo_user):
+    return demo_user
 
 
 def _rules(user, name_start: str) -> tuple[Offer, dict[str, object]]:

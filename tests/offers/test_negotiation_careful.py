@@ -29,7 +29,6 @@ from offers.logic.rules.base import DEADLINE, STOCK
 from offers.models import Offer
 from offers.negotiation import negotiation_plan_view
 from offers.verdict import board_verdict
-from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
 
@@ -46,8 +45,8 @@ MONEY = re.compile(r"\b([A-Z]{3}) ([\d,]+)\b")
 
 
 @pytest.fixture
-def demo():
-    return seed_demo_user()
+def demo(demo_user):
+    return demo_user
 
 
 def _views(user, board=None):

@@ -24,8 +24,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture
-def demo():
-    return seed_demo_user()
+def demo(demo_user):
+    return demo_user
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from compensation import selectors
@@ -63,9 +62,8 @@ def test_the_offer_form_refuses_an_unknown_tax_rule(client_alice, alice):
 
 
 @pytest.fixture
-def demo(django_user_model):
-    call_command("seed_demo", force=True)
-    return django_user_model.objects.get(username="demo")
+def demo(demo_user):
+    return demo_user
 
 
 def test_demo_options_are_taxed_by_their_places(demo):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -77,8 +76,7 @@ def test_the_dashboard_links_to_the_timeline(client_alice, alice):
 
 
 @pytest.fixture
-def demo_client(client):
-    call_command("seed_demo", force=True)
+def demo_client(client, demo_user):
     client.post(reverse("login"), {"username": "demo", "password": "offerdesk-demo"})
     return client
 

@@ -14,7 +14,6 @@ from html.parser import HTMLParser
 
 import pandas as pd
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 
@@ -77,9 +76,8 @@ def parse(content: bytes) -> Headlines:
 
 
 @pytest.fixture
-def demo(django_user_model, client, reauth):
-    call_command("seed_demo", force=True)
-    user = django_user_model.objects.get(username="demo")
+def demo(demo_user, client, reauth):
+    user = demo_user
     client.force_login(user)
     reauth(client)  # the report and the exports ask for a recent password
     board = board_build(user=user)

@@ -14,7 +14,6 @@ from django.urls import reverse
 from compensation.models import Package
 from offers.models import NegotiationEntry, Offer
 from offers.templatetags.offerdesk import basis_words
-from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
 
@@ -31,8 +30,8 @@ ISO_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
 
 @pytest.fixture
-def demo():
-    return seed_demo_user()
+def demo(demo_user):
+    return demo_user
 
 
 @pytest.fixture

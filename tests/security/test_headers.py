@@ -6,14 +6,13 @@ import json
 import logging
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests import fresh_python
 from tests.security.helpers import is_money_field, offer_post, route_urls, scan
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,12 +53,10 @@ def _production_settings(**env: str) -> dict:
     for name in ("SECURE_SSL",):
         if name not in env:
             full_env.pop(name, None)
-    out = subprocess.run(
-        [sys.executable, "-c", code],
+    out = fresh_python.run(
+        ["-c", code],
         cwd=ROOT,
         env=full_env,
-        capture_output=True,
-        text=True,
         timeout=60,
     )
     assert out.returncode == 0, out.stderr

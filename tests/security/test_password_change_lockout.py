@@ -11,6 +11,7 @@ from django.test import RequestFactory, override_settings
 from django.utils import timezone
 
 from accounts.client_ip import client_ip
+from tests import fresh_python
 
 PASSWORD = "/accounts/password/"
 LOGIN = "/accounts/login/"
@@ -86,8 +87,6 @@ def test_lockout_cooloff_does_not_restart_on_failures_during_lockout(client, ali
 
 
 def test_proxy_count_is_read_from_the_environment():
-    import subprocess
-    import sys
 
     code = (
         "import django; django.setup(); from django.conf import settings; "
@@ -96,11 +95,9 @@ def test_proxy_count_is_read_from_the_environment():
     env = {"DJANGO_SETTINGS_MODULE": "config.settings", "AXES_IPWARE_PROXY_COUNT": "2"}
     import os
 
-    out = subprocess.run(
-        [sys.executable, "-c", code],
+    out = fresh_python.run(
+        ["-c", code],
         env={**os.environ, **env},
-        capture_output=True,
-        text=True,
         check=True,
         cwd=settings.BASE_DIR,
     )

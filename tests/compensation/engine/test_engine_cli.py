@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests import fresh_python
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -46,11 +47,9 @@ OFFER = {
 def run(tmp_path: Path, data: object, *args: str) -> subprocess.CompletedProcess[str]:
     path = tmp_path / "input.json"
     path.write_text(data if isinstance(data, str) else json.dumps(data))
-    return subprocess.run(
-        [sys.executable, "-m", "compensation.engine", *args[:1], str(path), *args[1:]],
+    return fresh_python.run(
+        ["-m", "compensation.engine", *args[:1], str(path), *args[1:]],
         cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=60,
     )
 
