@@ -144,8 +144,20 @@
     root.querySelectorAll("[data-print]").forEach(function (btn) {
       btn.addEventListener("click", function () { window.print(); });
     });
+    keyboardScroll(root);
     loadPlotlyThenDraw(root);
   }
+
+  // A table wider than its box scrolls sideways: that box is then reachable from the keyboard
+  // (the arrow keys scroll it), and only then, so a table that fits is no extra tab stop.
+  function keyboardScroll(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll(".table-wrap").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth + 1 && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+      }
+    });
+  }
+  window.addEventListener("resize", function () { keyboardScroll(document); });
 
   // htmx 2 swaps only 2xx answers by default. Offerdesk answers bad input with the form and its
   // errors: 400 (invalid), 409 (changed elsewhere), 422 (cannot be used). Swap those too, so

@@ -76,8 +76,11 @@ def sideways(page: Any) -> int:
 
 def test_dashboard_charts_at_phone_width(open_page: Any) -> None:
     page = open_page(reverse("offers:dashboard"), PHONE)
+    # The chance of the best choice comes after the page (htmx): wait for its chart too.
+    page.wait_for_selector('[data-chart="fig-chance"] .main-svg')
     charts = charts_state(page)
-    assert [c["id"] for c in charts] == ["fig-yearly", "fig-cumulative", "fig-scores"]
+    ids = ["fig-yearly", "fig-cumulative", "fig-scores", "fig-chance"]
+    assert [c["id"] for c in charts] == ids
     for chart in charts:
         assert chart["layout"] == "narrow", chart
         assert chart["svgWidth"] <= chart["width"] + 1 <= PHONE["width"], chart
