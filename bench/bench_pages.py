@@ -136,7 +136,7 @@ def main() -> None:
     url = f"/scenarios/{scenario.pk}/update/"
     get(client, f"/scenarios/{scenario.pk}/")
     step = iter(range(10**6))
-    from compensation.engine.window import _one_path_segment
+    from compensation.engine.window import _one_path_tax, _one_path_values
     from offers import board_cache
     from offers.board import MC_PATHS_KEPT
 
@@ -145,7 +145,8 @@ def main() -> None:
             cache.clear()
             board_cache.RECENT.clear()
             MC_PATHS_KEPT.clear()
-            _one_path_segment.cache_clear()
+            _one_path_values.cache_clear()
+            _one_path_tax.cache_clear()
         data = {
             "name": scenario.name,
             "extra_stock_yearly": str(20000 + next(step)),
