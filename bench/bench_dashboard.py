@@ -13,12 +13,13 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from turns import take_turns  # bench/turns.py
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
@@ -137,24 +138,6 @@ def print_rows(title: str, rows: list[dict[str, float]]) -> None:
         )
 
 
-def best(runs: list[list[dict[str, float]]]) -> list[dict[str, float]]:
-    """Return, for each size, the lowest of each figure over the runs."""
-    return [
-        {key: min(run[i][key] for run in runs) for key in runs[0][i]} for i in range(len(runs[0]))
-    ]
-
-
-def run_child(root: Path, repeat: int) -> list[dict[str, float]]:
-    out = subprocess.run(
-        [sys.executable, str(HERE), "--repeat", str(repeat), "--root", str(root), "--json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "SQLITE_PATH"},
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=15)
@@ -170,18 +153,7 @@ def main() -> None:
     if not args.compare:
         print_rows("this tree", measure(ROOT, args.repeat))
         return
-    # The two trees take turns, and each figure is the best of its rounds: a machine shared
-    # with other work slows whichever run it happens to meet.
-    befores, afters = [], []
-    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", args.compare], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        for _ in range(args.rounds):
-            befores.append(run_child(Path(tmp), args.repeat))
-            afters.append(run_child(ROOT, args.repeat))
-    before, after = best(befores), best(afters)
+    before, after = take_turns(HERE, args.compare, args.rounds, args.repeat)
     print_rows(f"baseline: {args.compare}", before)
     print_rows("this tree", after)
     print("this tree / baseline")

@@ -22,12 +22,13 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from turns import run_child, take_turns  # bench/turns.py
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
@@ -152,24 +153,6 @@ def print_rows(title: str, rows: list[dict[str, float]]) -> None:
         )
 
 
-def best(runs: list[list[dict[str, float]]]) -> list[dict[str, float]]:
-    """Return, for each size, the lowest of each figure over the runs."""
-    return [
-        {key: min(run[i][key] for run in runs) for key in runs[0][i]} for i in range(len(runs[0]))
-    ]
-
-
-def run_child(root: Path, repeat: int) -> list[dict[str, float]]:
-    out = subprocess.run(
-        [sys.executable, str(HERE), "--repeat", str(repeat), "--root", str(root), "--json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={k: v for k, v in os.environ.items() if k != "SQLITE_PATH"},
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=10)
@@ -186,20 +169,9 @@ def main() -> None:
         f"target < {TARGET_MS:.0f} ms at 10 options)"
     )
     if not args.compare:
-        print_rows("this tree", run_child(ROOT, args.repeat))
+        print_rows("this tree", run_child(HERE, ROOT, args.repeat))
         return
-    # The two trees take turns, and each figure is the best of its rounds: a machine shared
-    # with other work slows whichever run it happens to meet.
-    befores, afters = [], []
-    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", args.compare], check=True, capture_output=True
-        )
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
-        for _ in range(args.rounds):
-            befores.append(run_child(Path(tmp), args.repeat))
-            afters.append(run_child(ROOT, args.repeat))
-    before, after = best(befores), best(afters)
+    before, after = take_turns(HERE, args.compare, args.rounds, args.repeat)
     print_rows(f"baseline: {args.compare}", before)
     print_rows("this tree", after)
     print("this tree / baseline (CPU)")
