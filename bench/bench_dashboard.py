@@ -9,7 +9,6 @@ in the same run, the two trees taking turns, and prints both and the ratio of th
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -19,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from turns import take_turns  # bench/turns.py
+from turns import arguments, take_turns  # bench/turns.py
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
@@ -139,13 +138,7 @@ def print_rows(title: str, rows: list[dict[str, float]]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--compare", metavar="REV", help="also measure git revision REV")
-    parser.add_argument("--rounds", type=int, default=2, help="turns of each tree (--compare)")
-    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = arguments(__doc__, repeat=15)
     if args.json:
         print(json.dumps(measure(args.root, args.repeat)))
         return

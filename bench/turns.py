@@ -8,6 +8,7 @@ since a machine shared with other work slows whichever run it happens to meet. U
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -17,6 +18,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 Rows = list[dict[str, float]]
+
+
+def arguments(description: str | None, repeat: int) -> argparse.Namespace:
+    """Return the command line of a script that can take turns: --repeat, --compare REV,
+    --rounds, and the child's own --root and --json."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--compare", metavar="REV", help="also measure git revision REV")
+    parser.add_argument("--rounds", type=int, default=2, help="turns of each tree (--compare)")
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
 
 
 def best(runs: list[Rows]) -> Rows:
