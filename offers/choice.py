@@ -37,6 +37,9 @@ CHOICE_FUTURES = 2000
 CHOICE_SEED = 20261201
 # Above this share of an option's value in one stock, the page warns of the concentration.
 CONCENTRATION_SHARE = 0.5
+# An option still in process has terms not yet offered: in each future its value lies within
+# this share either side of the value of the terms expected (uniformly; twins mirrored).
+EXPECTED_TERMS_SPREAD = 0.10
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +79,19 @@ class BoardChoice:
     def name(self, key: str) -> str:
         """Return an option's name by key."""
         return next(o.name for o in self.options if o.key == key)
+
+
+def expected_terms(
+    values: np.ndarray, in_process: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """Return the futures' values (futures, options) with each option still in process drawn
+    within ``EXPECTED_TERMS_SPREAD`` of its expected terms: its value times 1 + s u, u uniform
+    on [-1, 1], the second half of the futures the antithetic twins (-u) of the first."""
+    if not in_process.any():
+        return values
+    half = rng.uniform(-1.0, 1.0, (values.shape[0] // 2, values.shape[1]))
+    factor = 1.0 + EXPECTED_TERMS_SPREAD * np.concatenate([half, -half])
+    return np.asarray(np.where(in_process, values * factor, values))
 
 
 def offer_chances(offers: Sequence[Offer]) -> dict[int, OfferChance]:
@@ -128,6 +144,11 @@ def board_choice(
     )
     chances = offer_chances([ev.offer for ev in evs])
     probability = np.array([chances[ev.offer.pk].probability for ev in evs])
+    money = expected_terms(
+        drawn.values,
+        np.array([chances[ev.offer.pk].in_process for ev in evs]),
+        np.random.default_rng([seed, 2]),
+    )
     draws = np.random.default_rng([seed, 1])
     half = draws.random((futures // 2, len(evs)))
     exists = np.concatenate([half, 1.0 - half]) < probability  # antithetic, like the prices
@@ -136,7 +157,7 @@ def board_choice(
         [option_facts(ev) for ev in evs],
         ranking_prefs(prefs),
         Futures(
-            money=drawn.values,
+            money=money,
             exists=exists,
             weight_factors=factors,
             pairs=True,
@@ -147,7 +168,7 @@ def board_choice(
         ),
     )
     means, ses = estimate_mean(
-        drawn.values, pairs=True, controls=drawn.controls, control_means=drawn.control_means
+        money, pairs=True, controls=drawn.controls, control_means=drawn.control_means
     )
     options = []
     for i, ev in enumerate(evs):
@@ -167,7 +188,7 @@ def board_choice(
                 chance=result.chances[ev.key],
                 offer=chances[ev.offer.pk],
                 value=Estimate(float(means[i]), float(ses[i])),
-                certainty=certainty_equivalent(drawn.values[:, i], aversion, pairs=True)
+                certainty=certainty_equivalent(money[:, i], aversion, pairs=True)
                 if aversion
                 else None,
                 stock_name=stock_name or _("its own stock"),

@@ -13,6 +13,7 @@ from offers.charts import chance_of_best
 from offers.choice import (
     CHOICE_FUTURES,
     CHOICE_SEED,
+    EXPECTED_TERMS_SPREAD,
     board_choice,
     pct,
     regret_sentence,
@@ -35,6 +36,8 @@ def chance_html(board: Board) -> str:
                 ],
                 "correlation_pct": round(100 * choice.correlation),
                 "uncertainty_pct": round(100 * choice.weight_uncertainty),
+                "terms_pct": round(100 * EXPECTED_TERMS_SPREAD),
+                "any_in_process": any(o.offer.in_process for o in choice.options),
             }
         )
     return render_to_string("offers/partials/dashboard_chance.html", context)

@@ -364,3 +364,24 @@ def celery_worker_process(transactional_db) -> Iterator[WorkerProcess]:
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture
+def migrate_to(transactional_db):
+    """Migrate the test database to some migrations for a migration test; return their apps.
+
+    After the test the database goes back to the latest migrations: a later test on the same
+    worker must find every column (left at an older state, PostgreSQL's next transactional
+    tests failed on a column added since).
+    """
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    def migrate(targets: list[tuple[str, str]]):
+        executor = MigrationExecutor(connection)
+        executor.migrate(targets)
+        return executor.loader.project_state(targets).apps
+
+    yield migrate
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

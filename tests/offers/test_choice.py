@@ -199,3 +199,42 @@ def test_the_reason_names_the_signal_by_its_translated_label(alice):
         reason = offer_chances([onsite])[onsite.pk].reason
     # The interviews app's label of `hire` (建議錄用), not the code's English word.
     assert "「建議錄用」以上" in reason and "Hire" not in reason, reason
+
+
+def test_expected_terms_draw_an_option_in_process_within_its_spread():
+    import numpy as np
+
+    from offers.choice import EXPECTED_TERMS_SPREAD, expected_terms
+
+    values = np.full((1000, 2), 100.0)
+    drawn = expected_terms(values, np.array([True, False]), np.random.default_rng(3))
+    # The offer in hand keeps its value; the one in process lies within ± 10 % of 100.
+    assert np.array_equal(drawn[:, 1], values[:, 1])
+    assert drawn[:, 0].min() >= 100 * (1 - EXPECTED_TERMS_SPREAD)
+    assert drawn[:, 0].max() <= 100 * (1 + EXPECTED_TERMS_SPREAD)
+    assert drawn[:, 0].std() > 100 * EXPECTED_TERMS_SPREAD / 3  # spread out, not a constant
+    # Twins mirror each other: their average is the expected value, so the mean is unbiased.
+    assert np.allclose(drawn[:500, 0] + drawn[500:, 0], 200.0)
+    assert drawn[:, 0].mean() == pytest.approx(100.0)
+    # Nothing in process: the values as they were.
+    assert expected_terms(values, np.array([False, False]), np.random.default_rng(3)) is values
+
+
+def test_an_option_in_process_comes_in_with_terms_drawn_on_the_board(alice, monkeypatch):
+    """Two options worth the same, one of them in process (60 % from an onsite with a Hire):
+    with its terms fixed it wins every tie it is offered in (the tie-break), 60 %; with its
+    terms drawn either side of those expected it is above the other in half of those futures:
+    0.6 x 0.5 = 30 %."""
+    PreferencesFactory(owner=alice)
+    draft = in_process(alice, "Rich", Stage.ONSITE, ["hire"])
+    OfferFactory(owner=alice, name="Modest")
+    board = board_build(user=alice)
+    values = {ev.offer.name: ev.value for ev in board.evaluations}
+    assert values["Rich"] == pytest.approx(values["Modest"])  # the same terms
+    drawn = {o.key: o for o in board_choice(board, futures=2000).options}[str(draft.pk)]
+    monkeypatch.setattr("offers.choice.EXPECTED_TERMS_SPREAD", 0.0)
+    fixed = {o.key: o for o in board_choice(board, futures=2000).options}[str(draft.pk)]
+    assert fixed.chance.value == pytest.approx(0.6, abs=3 * fixed.chance.se + 0.02)
+    assert drawn.chance.value == pytest.approx(0.3, abs=3 * drawn.chance.se + 0.02)
+    # The mean is the expected terms' either way (twins mirror their draws).
+    assert drawn.value.value == pytest.approx(fixed.value.value, rel=1e-9)

@@ -6,9 +6,6 @@ import datetime as dt
 import json
 from decimal import Decimal
 
-import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from compensation.models import Package
@@ -72,11 +69,8 @@ def test_an_older_backup_moves_the_options_terms_to_its_package(db, alice, bob):
     assert package.grants.get().vest_start == dt.date(2027, 2, 1)  # moved 28 days with it
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_gives_each_package_its_options_terms():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    apps = executor.loader.project_state(BEFORE).apps
+def test_the_migration_gives_each_package_its_options_terms(migrate_to):
+    apps = migrate_to(BEFORE)
     User = apps.get_model("auth", "User")
     Company = apps.get_model("compensation", "Company")
     Level = apps.get_model("compensation", "Level")
@@ -104,9 +98,7 @@ def test_the_migration_gives_each_package_its_options_terms():
             level=e6,
             start_date=dt.date(2027, 3, 1),
         )
-    executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
-    apps = executor.loader.project_state(AFTER).apps
+    apps = migrate_to(AFTER)
     Package = apps.get_model("compensation", "Package")
     Grant = apps.get_model("compensation", "EquityGrant")
     for kind, moved in (("external", dt.date(2027, 3, 1)), ("internal", start)):

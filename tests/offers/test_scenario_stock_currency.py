@@ -245,14 +245,8 @@ BEFORE = [("offers", "0014_preferences_reminders_and_reminder_sent")]
 AFTER = [("offers", "0015_scenario_stock_currency")]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_converts_older_scenarios_at_the_rate_the_app_used():
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    apps = executor.loader.project_state(BEFORE).apps
+def test_the_migration_converts_older_scenarios_at_the_rate_the_app_used(migrate_to):
+    apps = migrate_to(BEFORE)
     User = apps.get_model("auth", "User")
     Company = apps.get_model("compensation", "Company")
     Package = apps.get_model("compensation", "Package")
@@ -290,9 +284,7 @@ def test_the_migration_converts_older_scenarios_at_the_rate_the_app_used():
     made["none"] = OldScenario.objects.create(
         owner=user, offer=offer, name="Remote", extra_stock_yearly=Decimal("0")
     )
-    executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
-    apps = executor.loader.project_state(AFTER).apps
+    apps = migrate_to(AFTER)
     NewScenario = apps.get_model("offers", "Scenario")
 
     def got(key):
