@@ -13,11 +13,11 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from scratch import scratch_django  # bench/scratch.py
 from turns import arguments, take_turns  # bench/turns.py
 
 HERE = Path(__file__).resolve()
@@ -38,24 +38,11 @@ def chart_json(fig: Any) -> str:
 
 def measure(root: Path, repeat: int) -> list[dict[str, float]]:
     """Return the figures of each size, measured on the code under `root`."""
-    sys.path.insert(0, str(root))
-    os.chdir(root)
-    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ["SQLITE_PATH"] = str(db)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    scratch_django(root)
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    call_command("migrate", verbosity=0)
     from offers import charts
     from offers.board import board_build
     from tests.factories import (

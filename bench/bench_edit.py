@@ -21,12 +21,11 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from scratch import scratch_django  # bench/scratch.py
 from turns import arguments, run_child, take_turns  # bench/turns.py
 
 HERE = Path(__file__).resolve()
@@ -37,17 +36,7 @@ TARGET_MS = 100.0
 
 def measure(root: Path, repeat: int) -> list[dict[str, float]]:
     """Return the figures of each size, measured on the code under `root`."""
-    sys.path.insert(0, str(root))
-    os.chdir(root)
-    os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import django
-
-    django.setup()
+    scratch_django(root)
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.test import Client
@@ -56,7 +45,6 @@ def measure(root: Path, repeat: int) -> list[dict[str, float]]:
     from offers.board import board_build
     from offers.models import Offer
 
-    call_command("migrate", verbosity=0)
     call_command("seed_demo", verbosity=0)
     user = get_user_model().objects.get(username="demo")
     client = Client()

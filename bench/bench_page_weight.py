@@ -13,11 +13,11 @@ Run: python bench/bench_page_weight.py. Uses a scratch SQLite database of its ow
 
 from __future__ import annotations
 
-import os
 import re
 import sys
-import tempfile
 from pathlib import Path
+
+from scratch import scratch_django  # bench/scratch.py
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -80,20 +80,10 @@ def dashboard_html() -> str:
 
 
 def main() -> None:
-    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ["SQLITE_PATH"] = str(db)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import django
-
-    django.setup()
+    scratch_django()
     import plotly
     from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     call_command("seed_demo", verbosity=0)
     html = dashboard_html()
     full = Path(plotly.__file__).resolve().parent / "package_data" / "plotly.min.js"

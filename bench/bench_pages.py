@@ -18,9 +18,10 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from scratch import scratch_django  # bench/scratch.py
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -31,24 +32,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--sizes", default="5,50")
     args = parser.parse_args()
-    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
-    os.environ["SQLITE_PATH"] = str(db)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["ALLOWED_HOSTS"] = "testserver"
-    os.environ.setdefault("DEBUG", "1")  # a scratch database on this machine
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import django
-
-    django.setup()
+    scratch_django()
     from django.conf import settings
     from django.core.cache import cache
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    call_command("migrate", verbosity=0)
     from tests.factories import (
         CompanyFactory,
         EquityGrantFactory,
