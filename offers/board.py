@@ -43,6 +43,9 @@ from compensation.engine.window import (
     window_paths,
     window_yearly,
 )
+from compensation.engine.window import (
+    stock_fx_to_home as window_stock_fx,
+)
 from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words
 from config.cache import cache_get, cache_set
@@ -367,10 +370,9 @@ class Evaluation:
     def stock_fx_to_home(self) -> float:
         """Return the rate the option's vests are converted at into home currency (one unit of
         the stock's currency in home currency; 0.0 without stock)."""
-        spec = self.spec
-        if not self.stock_currency or spec is None:
+        if not self.stock_currency or not self.segments:
             return 0.0
-        return spec.stock.fx_to_package * spec.fx_to_home
+        return window_stock_fx(self.segments[-1])  # the rate the engine converts the vests at
 
     @property
     def bridge_until(self) -> str:
