@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -209,48 +209,33 @@ def _pay_lines(
     keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
     stock_fx = stock_fx_to_home(segment)
     grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
-    for vest in grants:
-        price = float(prices[vest.month - 1])
-        out.append(
-            LedgerLine(
-                year=(vest.month - 1) // 12 + 1,
-                day=vest.day,
-                segment=k,
-                component="equity",
-                item="grant_vest",
-                quantity=vest.shares,
-                unit_price=price,
-                unit_currency=spec.stock_currency,
-                share=keep,
-                fx=stock_fx,
-                amount=vest.shares * price * keep * stock_fx,
-                grant=vest.grant,
-            )
+
+    def vest(item: str, month: int, day: datetime.date, shares: float, grant: int) -> LedgerLine:
+        """A vest: shares x the month's price x (1 - discount) x the stock's rate."""
+        price = float(prices[month - 1])
+        return LedgerLine(
+            year=(month - 1) // 12 + 1,
+            day=day,
+            segment=k,
+            component="equity",
+            item=item,
+            quantity=shares,
+            unit_price=price,
+            unit_currency=spec.stock_currency,
+            share=keep,
+            fx=stock_fx,
+            amount=shares * price * keep * stock_fx,
+            grant=grant,
         )
+
+    out += [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
     for tranches in refreshers:
         for rv in tranches:
             at_grant = (
                 spec.stock.price if rv.granted_month == 0 else float(prices[rv.granted_month - 1])
             )
-            shares = rv.value / at_grant
-            price = float(prices[rv.month - 1])
-            out.append(
-                LedgerLine(
-                    year=(rv.month - 1) // 12 + 1,
-                    day=rv.day,
-                    segment=k,
-                    component="equity",
-                    item="refresher_vest",
-                    quantity=shares,
-                    unit_price=price,
-                    unit_currency=spec.stock_currency,
-                    share=keep,
-                    fx=stock_fx,
-                    amount=shares * price * keep * stock_fx,
-                    grant=rv.refresher,
-                    granted=rv.granted,
-                )
-            )
+            line = vest("refresher_vest", rv.month, rv.day, rv.value / at_grant, rv.refresher)
+            out.append(replace(line, granted=rv.granted))
     return out
 
 
