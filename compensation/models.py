@@ -223,7 +223,7 @@ class LocationPreset(models.Model):
         blank=True,
         default="",
         choices=location_regime_choices,
-        help_text=_(
+        help_text=_(  # xgettext:no-python-format
             "The place's tax table: a package here with no tax rule of its own is taxed by "
             "it. Empty: the effective tax % is its flat rate."
         ),

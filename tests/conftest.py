@@ -14,12 +14,42 @@ import pytest
 from django.conf import settings as django_settings
 from django.utils import translation
 
+from tests import clock
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Tests that must run in one process, after the parallel ones (`make pytest`): a real broker
 # and worker (they purge the shared queue), a browser, a live server.
 SERIAL_MARKERS = ("broker", "browser")
 SERIAL_FIXTURES = {"live_server", "celery_worker_process"}
+
+
+def pytest_configure(config):
+    """Freeze the clock before any test module is imported (tests/clock.py)."""
+    clock.SUITE.start()
+
+
+def pytest_unconfigure(config):
+    clock.SUITE.stop()
+
+
+# Tests whose other processes read the shared database's times (a real worker or beat).
+REAL_CLOCK_MARKERS = ("broker",)
+REAL_CLOCK_FIXTURES = {"celery_worker_process"}
+
+
+@pytest.fixture(autouse=True)
+def _suite_clock(request):
+    """Every test reads the suite's clock, but those that share times with another process."""
+    real = any(request.node.get_closest_marker(m) for m in REAL_CLOCK_MARKERS) or bool(
+        REAL_CLOCK_FIXTURES & set(request.fixturenames)
+    )
+    if real:
+        with clock.SUITE.paused():
+            yield
+    else:
+        clock.SUITE.start()
+        yield
 
 
 @pytest.hookimpl(tryfirst=True)

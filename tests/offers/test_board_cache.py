@@ -7,8 +7,9 @@ import pickle
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.core.cache import cache
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.locking import save_if_unchanged
 from compensation.models import Band, FxRate
@@ -257,14 +258,14 @@ def test_uncommitted_writes_are_seen_and_not_cached(world, alice):
     assert "Not committed yet" not in [e.offer.name for e in before.evaluations]
 
 
-def test_the_key_follows_the_day_and_the_language(world, alice, monkeypatch):
+def test_the_key_follows_the_day_and_the_language(world, alice):
     key = board_key(user=alice)
     with translation.override("zh-hant"):
         assert board_key(user=alice) != key
-    monkeypatch.setattr(
-        "django.utils.timezone.localdate", lambda *a, **k: dt.date.today() + dt.timedelta(days=1)
-    )
-    assert board_key(user=alice) != key
+    # A day later on every clock, the user's home zone's included (not the server's date + 1,
+    # which is the home date already for part of each day when home is ahead of the server).
+    with time_machine.travel(timezone.now() + dt.timedelta(days=1), tick=False):
+        assert board_key(user=alice) != key
 
 
 def test_the_key_follows_the_code_version(world, alice, monkeypatch):
