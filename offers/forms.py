@@ -140,8 +140,9 @@ class OfferForm(forms.ModelForm):
     stock_grant = money_field(
         _("Initial stock grant (total value)"),
         help_text=_(
-            "The whole grant, not per year, in the stock grant currency below. "
-            "Empty: four times the band's yearly stock midpoint."
+            "The whole grant, not per year, in the stock grant currency below. Empty: an "
+            "external offer estimates four times the band's yearly stock midpoint; an "
+            "internal transfer or staying keeps the grants you hold and adds none."
         ),
     )
     stock_currency = CurrencyField(

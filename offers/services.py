@@ -88,8 +88,13 @@ def _stock_rows(
     data: dict[str, Any],
     band: Band | None,
     start: dt.date,
+    estimate_grant: bool,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Return the initial grant and refresher rows of a new offer's package.
+
+    An empty grant is estimated from the band (``estimate_grant``) for an external offer
+    alone: an internal transfer or staying keeps the grants held and adds none unless one is
+    entered.
 
     The form's stock values are in ``stock_currency`` (blank: the package currency, like
     every other amount of the form). The grant keeps that currency as its price currency,
@@ -108,8 +113,8 @@ def _stock_rows(
             raise ValidationError({"stock_currency": str(error)}) from None
 
     grant_value = data.get("stock_grant")
-    if grant_value is None and band is not None and band.stock_mid:
-        # The band's yearly stock is in the band's currency.
+    if grant_value is None and estimate_grant and band is not None and band.stock_mid:
+        # An external offer's estimate; the band's yearly stock is in the band's currency.
         grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
     schedule = usual_vesting(company, data.get("vesting_preset") or "").fields()
     grants = []
@@ -160,7 +165,13 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: st
     ]
     currency = data.get("currency") or (band.currency if band else "USD")
     grants, refreshers = _stock_rows(
-        user=user, company=company, currency=currency, data=data, band=band, start=start
+        user=user,
+        company=company,
+        currency=currency,
+        data=data,
+        band=band,
+        start=start,
+        estimate_grant=data.get("kind", Offer.Kind.EXTERNAL) == Offer.Kind.EXTERNAL,
     )
     package = compensation_services.package_create(
         user=user,
