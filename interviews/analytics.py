@@ -14,18 +14,10 @@ import plotly.graph_objects as go
 
 from accounts.charts import figure, phone_title, plain
 from interviews.levels import Rung, level_check
+from interviews.models import FUNNEL_STAGES, TERMINAL_STAGES
 
-FUNNEL = (
-    "applied",
-    "recruiter_screen",
-    "phone_screen",
-    "onsite",
-    "debrief",
-    "team_match",
-    "offer",
-    "negotiating",
-    "accepted",
-)
+FUNNEL: tuple[str, ...] = tuple(str(stage) for stage in FUNNEL_STAGES)
+ENDED: frozenset[str] = frozenset(str(stage) for stage in TERMINAL_STAGES)
 OFFER_STAGES = ("offer", "negotiating", "accepted")
 SIGNALS = (
     "strong_hire",
@@ -51,6 +43,19 @@ SIGNAL_COLOURS = {
 
 def _rate(num: int, den: int) -> float | None:
     return round(num / den, 4) if den else None
+
+
+def conversion(furthest: dict[Any, int], ended: set[Any], a: str, b: str) -> dict[str, Any]:
+    """Return how many processes that reached stage ``a`` went on to ``b``, of those decided.
+
+    A process still open between the two (it reached ``a``, not yet ``b``, and has not ended)
+    is left out: it has not failed to convert, it is still under way.
+    """
+    i, j = FUNNEL.index(a), FUNNEL.index(b)
+    reached = [key for key, f in furthest.items() if f >= i]
+    decided = [key for key in reached if furthest[key] >= j or key in ended]
+    went_on = sum(1 for key in decided if furthest[key] >= j)
+    return {"reached": went_on, "of": len(decided), "rate": _rate(went_on, len(decided))}
 
 
 def furthest_stage_index(history: list[tuple[str, date]]) -> int:
@@ -81,19 +86,12 @@ def interview_stats(
         {"stage": stage, "count": sum(1 for f in furthest.values() if f >= i)}
         for i, stage in enumerate(FUNNEL)
     ]
-    counts = {row["stage"]: row["count"] for row in funnel}
+    ended = {p["id"] for p in processes if p["history"] and p["history"][-1][0] in ENDED}
     steps = [
-        {
-            "from": FUNNEL[i],
-            "to": FUNNEL[i + 1],
-            "rate": _rate(counts[FUNNEL[i + 1]], counts[FUNNEL[i]]),
-        }
-        for i in range(len(FUNNEL) - 1)
+        {"from": a, "to": b, "rate": conversion(furthest, ended, a, b)["rate"]}
+        for a, b in zip(FUNNEL, FUNNEL[1:], strict=False)
     ]
-    conversions = {
-        f"{a}->{b}": {"reached": counts[b], "of": counts[a], "rate": _rate(counts[b], counts[a])}
-        for a, b in KEY_CONVERSIONS
-    }
+    conversions = {f"{a}->{b}": conversion(furthest, ended, a, b) for a, b in KEY_CONVERSIONS}
 
     by_kind: dict[str, Counter[str]] = {}
     for r in rounds:

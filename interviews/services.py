@@ -160,6 +160,30 @@ def process_follow(
     return process_move_stage(user=user, process=process, stage=stage, on=day, note=note)
 
 
+def process_offered_level_follow(*, user: AbstractBaseUser, process: Process, level: Any) -> Process:
+    """Record the level an offer names as the process's offered level (the level check reads it).
+
+    Only a level of the process's own company's ladder; the offer's terms are the latest word.
+    """
+    if level is None or level.company_id != process.company_id:
+        return process
+    if process.offered_level_id == level.pk:
+        return process
+    Process.objects.filter(pk=process.pk).update(
+        offered_level=level, version=models.F("version") + 1, updated_at=timezone.now()
+    )
+    process.offered_level = level
+    process.version += 1
+    rows_updated.send(sender=Process, instance=process)
+    revision_record(
+        user=user,
+        obj=process,
+        action=Revision.Action.CHANGED,
+        summary=f"offered level {level.code} (from the offer)",
+    )
+    return process
+
+
 def _process_children(process: Process) -> list[models.Model]:
     rounds = list(process.rounds.all())
     children: list[models.Model] = [*process.stage_changes.all(), *rounds]

@@ -61,14 +61,19 @@ OFFER_STATUS_STAGE: dict[str, str] = {
 
 
 def offer_process_follow(*, user: AbstractBaseUser, offer: Offer) -> None:
-    """Move the offer's interview process forward to the stage its status implies."""
+    """Move the offer's interview process to the stage its status implies, and give it the
+    level the offer names (the interviews' level check reads the offered level there)."""
     stage = OFFER_STATUS_STAGE.get(offer.status)
-    if offer.process_id is None or stage is None:
+    if offer.process_id is None:
         return
     process = offer.process
     if process is None or process.owner_id != user.pk:
         return
-    interview_services.process_follow(user=user, process=process, stage=stage)
+    if stage is not None:
+        process = interview_services.process_follow(user=user, process=process, stage=stage)
+        interview_services.process_offered_level_follow(
+            user=user, process=process, level=offer.package.level
+        )
 
 
 def package_children(package: Package) -> list[Any]:

@@ -69,11 +69,34 @@ def test_funnel_counts_stages_reached_or_passed():
     # Google (passed), TikTok, Startup = 4; onsite 4; debrief: Meta, Google, Startup = 3;
     # team match 3; offer: Meta, Startup = 2; negotiating 2; accepted: Startup = 1.
     assert [r["count"] for r in stats["funnel"]] == [5, 5, 4, 4, 3, 3, 2, 2, 1]
+
+
+def test_conversions_count_the_processes_decided_not_those_still_open():
+    stats = interview_stats(PROCESSES, ROUNDS)
+    # Recruiter screen -> onsite: all 5 reached the screen; Meta, Google, TikTok and Startup
+    # went on, Acme was rejected: 4 of 5.
     assert stats["conversions"]["recruiter_screen->onsite"] == {"reached": 4, "of": 5, "rate": 0.8}
-    assert stats["conversions"]["onsite->offer"] == {"reached": 2, "of": 4, "rate": 0.5}
+    # Onsite -> offer: Meta and Startup went on; Google (in team match) and TikTok (onsite)
+    # are still open, neither failed: 2 of 2, not 2 of 4.
+    assert stats["conversions"]["onsite->offer"] == {"reached": 2, "of": 2, "rate": 1.0}
     steps = {(s["from"], s["to"]): s["rate"] for s in stats["steps"]}
-    assert steps[("onsite", "debrief")] == 0.75
-    assert steps[("negotiating", "accepted")] == 0.5
+    # Onsite -> debrief: Meta, Google and Startup went on; TikTok is open: 3 of 3.
+    assert steps[("onsite", "debrief")] == 1.0
+    # Recruiter screen -> phone screen: Meta, Google (past it), TikTok, Startup; Acme ended.
+    assert steps[("recruiter_screen", "phone_screen")] == 0.8
+    # Negotiating -> accepted: Startup accepted; Meta still negotiating: 1 of 1.
+    assert steps[("negotiating", "accepted")] == 1.0
+
+
+def test_a_process_that_ended_counts_against_the_step_it_stopped_at():
+    rejected_after_onsite = {
+        "id": 9, "name": "Acme 2", "company": "Acme", "first_contact": D0,
+        "history": [("applied", day(0)), ("onsite", day(9)), ("rejected", day(12))],
+        "target_level": None, "offered_level": None,
+    }  # fmt: skip
+    stats = interview_stats([*PROCESSES, rejected_after_onsite], ROUNDS)
+    # Onsite -> offer: Meta and Startup of Meta, Startup and the rejected one: 2 of 3.
+    assert stats["conversions"]["onsite->offer"] == {"reached": 2, "of": 3, "rate": 0.6667}
 
 
 def test_signal_distribution_by_round_kind():
