@@ -123,6 +123,10 @@ TOPIC_LABELS: dict[str, str | Promise] = {
     "impact": pgettext_lazy("interview topic", "impact"),
     "coding": pgettext_lazy("interview topic", "coding"),
     "mentoring": pgettext_lazy("interview topic", "mentoring"),
+    "role and team": pgettext_lazy("interview topic", "role and team"),
+    "level and scope": pgettext_lazy("interview topic", "level and scope"),
+    "timeline": pgettext_lazy("interview topic", "timeline"),
+    "your other processes": pgettext_lazy("interview topic", "your other processes"),
 }
 
 
@@ -138,6 +142,14 @@ def topic_list(tags: tuple[str, ...] | list[str]) -> str:
 
 # The topics a kind of round brings whoever runs it.
 KIND_TOPICS: dict[str, tuple[str, ...]] = {
+    # A recruiter asks about the role, the level, the timeline and what else is under way
+    # (say it is, never the figures): no technical topic, whatever the recruiter's background.
+    RoundKind.RECRUITER_CALL: (
+        "role and team",
+        "level and scope",
+        "timeline",
+        "your other processes",
+    ),
     RoundKind.SYSTEM_DESIGN: ("system design", "capacity"),
     RoundKind.ML_DESIGN: ("ml design", "evaluation"),
     RoundKind.CODING: ("coding",),
@@ -146,6 +158,10 @@ KIND_TOPICS: dict[str, tuple[str, ...]] = {
     RoundKind.HIRING_MANAGER: ("leadership", "impact"),
     RoundKind.TEAM_MATCH: ("impact",),
 }
+
+
+# Rounds that are a conversation about the job, not an interview of a skill.
+CONVERSATION_KINDS = frozenset({RoundKind.RECRUITER_CALL})
 
 
 @dataclass(frozen=True)
@@ -184,7 +200,8 @@ def likely_topics(*, background: str, team: str, kind: str) -> list[Topic]:
     kind_tags = KIND_TOPICS.get(kind, ())
     for tag in kind_tags:
         reasons.setdefault(tag, []).append(_("round kind: %(kind)s") % {"kind": kind_label})
-    for rule in matched_rules(f"{background} {team}"):
+    rules = [] if kind in CONVERSATION_KINDS else matched_rules(f"{background} {team}")
+    for rule in rules:
         for tag in rule.topics:
             reasons.setdefault(tag, []).append(_(rule.why))
     topics = [Topic(tag, tuple(dict.fromkeys(why))) for tag, why in reasons.items()]
@@ -413,10 +430,15 @@ def _checklist(
                 % {"company": other.company, "kind": other.kind, "signal": other.signal_label},
             )
         )
+    same_zone = round_.timezone == timezone.get_current_timezone_name()
     items.append(
         CheckItem(
             "time",
-            _("Check the time in %(zone)s and in your own zone, and the link or address.")
+            (
+                _("Check the time in %(zone)s, your own zone too, and the link or address.")
+                if same_zone
+                else _("Check the time in %(zone)s and in your own zone, and the link or address.")
+            )
             % {"zone": round_.timezone},
         )
     )

@@ -160,7 +160,9 @@ def process_follow(
     return process_move_stage(user=user, process=process, stage=stage, on=day, note=note)
 
 
-def process_offered_level_follow(*, user: AbstractBaseUser, process: Process, level: Any) -> Process:
+def process_offered_level_follow(
+    *, user: AbstractBaseUser, process: Process, level: Any
+) -> Process:
     """Record the level an offer names as the process's offered level (the level check reads it).
 
     Only a level of the process's own company's ladder; the offer's terms are the latest word.

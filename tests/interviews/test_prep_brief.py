@@ -238,3 +238,45 @@ def test_the_brief_names_its_topics_in_the_pages_language(client, next_round, al
     # A topic's reasons are Chinese sentences: joined by a full-width semicolon.
     topics = html.split('id="brief-topics"')[1].split("</section>")[0]
     assert "；" in topics and "; " not in topics
+
+
+def test_a_recruiter_call_brief_has_recruiter_call_topics_not_technical_ones(client, alice):
+    """Issue 35: a recruiter with an infrastructure background got system-design topics."""
+    topics = prep.likely_topics(
+        background="Technical recruiter for infrastructure and ML platform teams",
+        team="Ranking infra",
+        kind=Round.Kind.RECRUITER_CALL,
+    )
+    assert [t.tag for t in topics] == [
+        "role and team",
+        "level and scope",
+        "timeline",
+        "your other processes",
+    ]
+    call = RoundFactory(
+        owner=alice,
+        kind=Round.Kind.RECRUITER_CALL,
+        interviewer_background="Technical recruiter for infrastructure",
+        timezone="Asia/Taipei",
+        scheduled_at=timezone.now() + dt.timedelta(days=2),
+    )
+    client.force_login(alice)
+    html = client.get(reverse("interviews:round_brief", args=[call.pk])).content.decode()
+    assert "system design" not in html and "capacity" not in html
+    assert "level and scope" in html
+
+
+def test_the_time_check_names_a_zone_once_when_it_is_your_own(alice):
+    call = RoundFactory(
+        owner=alice, timezone="Asia/Taipei", scheduled_at=timezone.now() + dt.timedelta(days=2)
+    )
+    with timezone.override("Asia/Taipei"):
+        (same,) = [
+            c.text for c in prep.round_brief(user=alice, round_=call).checklist if c.key == "time"
+        ]
+    with timezone.override("America/Los_Angeles"):
+        (other,) = [
+            c.text for c in prep.round_brief(user=alice, round_=call).checklist if c.key == "time"
+        ]
+    assert same == "Check the time in Asia/Taipei, your own zone too, and the link or address."
+    assert other == "Check the time in Asia/Taipei and in your own zone, and the link or address."
