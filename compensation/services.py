@@ -733,6 +733,22 @@ def package_rows_build(
     return PackageRows(package=package, **built)
 
 
+def package_terms_create(
+    *,
+    user: AbstractBaseUser,
+    terms: PackageTerms,
+    identity: Mapping[str, Any],
+    record: bool = True,
+) -> Package:
+    """Create a package holding ``terms`` (``identity``: its name, company, current-job flag).
+
+    `package_terms_write`'s twin for a new package: an option added with its terms.
+    """
+    return package_create(
+        user=user, fields={**terms.fields(), **identity}, **_terms_rows(terms), record=record
+    )
+
+
 def package_terms_write(
     *,
     user: AbstractBaseUser,

@@ -253,11 +253,16 @@ class TermsChange:
     move_grants: bool = False
     extra_sign_on: Money | None = None
     sign_on_year1: Money | None = None
+    sign_on_year2: Money | None = None
+    # The clawback of the sign-ons the change adds (None: the house default, 12 months).
+    clawback_months: int | None = None
     extra_stock_yearly: Money | None = None
     stock_grant: Money | None = None
     revise_first_grant: bool = True
     grant_label: str = ""
     refresher_yearly: Money | None = None
+    # How a new grant vests when the package has none to copy (None: the company's usual).
+    vesting: Vesting | None = None
 
 
 def _cents(value: Decimal) -> Decimal:
@@ -265,9 +270,12 @@ def _cents(value: Decimal) -> Decimal:
 
 
 def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) -> GrantTerms:
-    """Return a new grant like the first one (schedule, price, currency), from the start."""
+    """Return a new grant like the first one (schedule, price, currency), from the start.
+
+    Without a first grant it is priced at today's share price in the currency it is stated in.
+    """
     first = terms.grants[0] if terms.grants else None
-    currency = terms.grant_currency(first)
+    currency = terms.grant_currency(first) if first is not None else value.currency
     if first is not None:
         price, vesting = first.grant_price, first.vesting
     else:
@@ -286,15 +294,19 @@ def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) ->
 
 def _sign_ons(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[SignOnTerms, ...]:
     rows = list(terms.sign_ons)
-    if change.sign_on_year1 is not None:
-        amount = _cents(change.sign_on_year1.to(terms.currency, rate))
-        index = next((i for i, s in enumerate(rows) if s.year == 1), None)
+    clawback = {} if change.clawback_months is None else {"clawback_months": change.clawback_months}
+    for year, money in ((1, change.sign_on_year1), (2, change.sign_on_year2)):
+        if money is None:
+            continue
+        amount = _cents(money.to(terms.currency, rate))
+        index = next((i for i, s in enumerate(rows) if s.year == year), None)
         if index is None:
-            rows.append(SignOnTerms(amount=amount))
+            rows.append(SignOnTerms(amount=amount, year=year, **clawback))
         else:
             rows[index] = replace(rows[index], amount=amount)
     if change.extra_sign_on is not None and change.extra_sign_on.amount:
-        rows.append(SignOnTerms(amount=_cents(change.extra_sign_on.to(terms.currency, rate))))
+        amount = _cents(change.extra_sign_on.to(terms.currency, rate))
+        rows.append(SignOnTerms(amount=amount, **clawback))
     return tuple(rows)
 
 
@@ -360,6 +372,8 @@ def apply_change(terms: PackageTerms, change: TermsChange, rate: Rate) -> Packag
 
     Raises LookupError (from ``rate``) naming a currency pair without an exchange rate.
     """
+    if change.vesting is not None:
+        terms = replace(terms, usual_vesting=change.vesting)
     if change.start_date is not None and change.start_date != terms.start_date:
         moved = terms.grants
         if change.move_grants:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import zoneinfo
-from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Exists, Q, Subquery
+from django.forms.models import fields_for_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts.dates import RangedDateField
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect
@@ -25,13 +24,9 @@ from compensation.form_fields import (
     NumberField,
     checked_formfield,
 )
-from compensation.models import (
-    TAX_REGIME_HELP,
-    Company,
-    Level,
-    LocationPreset,
-    tax_regime_choices,
-)
+from compensation.models import Company, Level, LocationPreset, Package
+from compensation.selectors import preset_vesting
+from compensation.terms import Money, TermsChange
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import ADJUSTMENTS, SCENARIO_FIELDS
@@ -105,30 +100,13 @@ def preset_choices() -> list[tuple[str, str]]:
     return vesting_labels.preset_choices(empty_label=_("Company default"))
 
 
-class OfferForm(forms.ModelForm):
-    """One form for an option and its package: the quick way to add an offer."""
+class NewTermsForm(forms.Form):
+    """The quick way to give a new option's sign-ons and stock: its cleaned data is a change.
 
-    # The 1-5 rating fields, one per rating criterion, for the template's field list.
-    rating_names = ",".join(c.rating_field for c in RATINGS)
+    On the offer form when an option is added; afterwards they are edited, grant by grant, on
+    the package page. `terms_change` is the change they make to the package's terms.
+    """
 
-    currency = CurrencyField(
-        label=_("Currency"),
-        initial="USD",
-        help_text=_("ISO 4217, e.g. USD, SGD, TWD, CNY."),
-    )
-    base = money_field(
-        _("Base salary a year"), help_text=_("Leave empty to use the band's midpoint.")
-    )
-    raise_pct = pct_field(_("Yearly raise %"), maximum="50", initial=Decimal("3"))
-    bonus_target_pct = pct_field(_("Bonus target %"), maximum="200")
-    bonus_multiplier = forms.DecimalField(
-        label=_("Expected bonus multiplier"),
-        initial=Decimal("1"),
-        required=False,
-        max_digits=5,
-        decimal_places=3,
-        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("5"))],
-    )
     sign_on_year1 = money_field(_("Sign-on, year 1"))
     sign_on_year2 = money_field(_("Sign-on, year 2"))
     clawback_months = forms.IntegerField(
@@ -163,32 +141,83 @@ class OfferForm(forms.ModelForm):
         ),
     )
     refresher_yearly = money_field(_("Expected refresher a year"))
-    relocation_amount = money_field(_("Relocation package"))
-    tax_location = forms.ModelChoiceField(
-        label=_("Tax location"), queryset=LocationPreset.objects.none(), required=False
+
+    def terms_change(self, *, pay_currency: str) -> TermsChange:
+        """Return the change these fields make to a new package's terms.
+
+        Sign-ons are in the pay currency, stock in the stock grant currency (empty: the pay
+        currency); an empty or zero amount adds nothing.
+        """
+        data = self.cleaned_data
+        stock = data.get("stock_currency") or pay_currency
+
+        def money(name: str, currency: str) -> Money | None:
+            return Money(data[name], currency) if data.get(name) else None
+
+        preset = data.get("vesting_preset") or ""
+        return TermsChange(
+            sign_on_year1=money("sign_on_year1", pay_currency),
+            sign_on_year2=money("sign_on_year2", pay_currency),
+            clawback_months=data.get("clawback_months"),
+            stock_grant=money("stock_grant", stock),
+            grant_label="Initial grant",
+            refresher_yearly=money("refresher_yearly", stock),
+            vesting=preset_vesting(preset) if preset else None,
+        )
+
+
+# The package's terms the offer form edits, in the model's names and built from the model
+# (its labels, bounds and checks). An option's own `location` (where the job is) and its
+# package's tax `location` share a name: the page posts the package's as `tax_location`.
+PACKAGE_FORM_NAMES = {
+    "currency": "currency",
+    "base": "base",
+    "raise_pct": "raise_pct",
+    "bonus_target_pct": "bonus_target_pct",
+    "bonus_multiplier": "bonus_multiplier",
+    "relocation": "relocation",
+    "location": "tax_location",
+    "tax_regime": "tax_regime",
+    # Placed among the option's fields (_OFFER_ORDER).
+    "company": "company",
+    "level": "level",
+    "start_date": "start_date",
+}
+PACKAGE_HELP = {
+    "base": _("Leave empty to use the band's midpoint."),
+    "currency": _("ISO 4217, e.g. USD, SGD, TWD, CNY."),
+    "start_date": _("Empty: about two months from today."),
+}
+
+
+def _package_fields() -> dict[str, forms.Field]:
+    """Return the offer form's package fields, from the Package model, by their form names."""
+    fields = fields_for_model(
+        Package,
+        fields=list(PACKAGE_FORM_NAMES),
+        formfield_callback=checked_formfield,
+        help_texts=PACKAGE_HELP,
+        widgets={
+            "level": LevelSelect,
+            "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        },
     )
-    tax_regime = forms.ChoiceField(
-        label=_("Tax rule"),
-        choices=tax_regime_choices,
-        required=False,
-        help_text=TAX_REGIME_HELP,
-    )
+    # Empty is a choice on this form: a band's figure, a model default, the stored one (see
+    # offers.services); the currency alone is always stated.
+    for name, field in fields.items():
+        field.required = name == "currency"
+    fields["bonus_target_pct"].initial = None  # empty: the band's target
+    return {PACKAGE_FORM_NAMES[name]: field for name, field in fields.items()}
+
+
+class OfferForm(NewTermsForm, forms.ModelForm):
+    """An option and its package's terms in one form: the quick way to add an offer."""
+
+    # The 1-5 rating fields, one per rating criterion, for the template's field list.
+    rating_names = ",".join(c.rating_field for c in RATINGS)
+
     work_timezone = TimezoneField(
         label=_("Work time zone (the team's)"), initial="America/Los_Angeles"
-    )
-    # The company, level and start date are the package's terms, edited here with the option.
-    company = forms.ModelChoiceField(
-        label=_("Company"), queryset=Company.objects.none(), required=False
-    )
-    # Options carry their company; static/js/forms.js shows the chosen company's only.
-    level = forms.ModelChoiceField(
-        label=_("Level"), queryset=Level.objects.none(), required=False, widget=LevelSelect
-    )
-    start_date = RangedDateField(
-        label=_("Start date"),
-        required=False,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        help_text=_("Empty: about two months from today."),
     )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
     # The package's own version, so that an edit made on the package page meanwhile is refused.
@@ -227,30 +256,33 @@ class OfferForm(forms.ModelForm):
         self.fields["process"].required = False
         if not self.instance.pk:
             self.fields["form_token"].initial = new_form_token()
-        else:
-            del self.fields["form_token"]
-            package = self.instance.package
-            self.fields["version"].initial = self.instance.version
-            self.fields["package_version"].initial = package.version
-            for name in ("currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"):
-                self.fields[name].initial = getattr(package, name)
-            self.fields["company"].initial = package.company_id
-            self.fields["level"].initial = package.level_id
-            self.fields["start_date"].initial = package.start_date
-            self.fields["relocation_amount"].initial = package.relocation
-            self.fields["tax_location"].initial = package.location_id
-            self.fields["tax_regime"].initial = package.tax_regime
-            # Grants, sign-ons and refreshers are edited in detail on the package page.
-            for name in (
-                "sign_on_year1",
-                "sign_on_year2",
-                "clawback_months",
-                "stock_grant",
-                "stock_currency",
-                "vesting_preset",
-                "refresher_yearly",
-            ):
-                del self.fields[name]
+            return
+        del self.fields["form_token"]
+        package = self.instance.package
+        self.fields["version"].initial = self.instance.version
+        self.fields["package_version"].initial = package.version
+        for name, form_name in PACKAGE_FORM_NAMES.items():
+            self.fields[form_name].initial = getattr(package, name)
+        # Grants, sign-ons and refreshers are edited in detail on the package page.
+        for name in NewTermsForm.base_fields:
+            del self.fields[name]
+
+    @property
+    def package_names(self) -> str:
+        """Return the package's fields on this form, in order, for the template's field list."""
+        return ",".join(n for n in _PACKAGE_ORDER if n in self.fields)
+
+    def offer_fields(self) -> dict[str, Any]:
+        """Return the option's own fields (the Offer model's), as cleaned."""
+        return {name: self.cleaned_data[name] for name in OFFER_FIELDS if name in self.cleaned_data}
+
+    def package_fields(self) -> dict[str, Any]:
+        """Return the package's fields in the Package model's names, as cleaned (None: empty)."""
+        return {
+            name: self.cleaned_data[form_name]
+            for name, form_name in PACKAGE_FORM_NAMES.items()
+            if form_name in self.cleaned_data
+        }
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -275,8 +307,11 @@ class OfferForm(forms.ModelForm):
         return data
 
 
-# The option's fields with its package's company, level and start date among them, in the
-# order of the page and of the spreadsheet import's columns (which read base_fields).
+OfferForm.base_fields.update(_package_fields())
+# The package's company, level and start date sit among the option's fields, in the order of
+# the page and of the spreadsheet import's columns (which read base_fields); its other terms
+# follow the option's.
+_PLACED_WITH_OFFER = ("company", "level", "start_date")
 _OFFER_ORDER = [
     *OFFER_FIELDS[: OFFER_FIELDS.index("process")],
     "company",
@@ -286,9 +321,17 @@ _OFFER_ORDER = [
     "start_date",
     *OFFER_FIELDS[OFFER_FIELDS.index("deadline") :],
 ]
+_PACKAGE_ORDER = [
+    *(n for n in PACKAGE_FORM_NAMES.values() if n not in _PLACED_WITH_OFFER),
+    *NewTermsForm.base_fields,
+]
 OfferForm.base_fields = {
     name: OfferForm.base_fields[name]
-    for name in [*_OFFER_ORDER, *(n for n in OfferForm.base_fields if n not in _OFFER_ORDER)]
+    for name in [
+        *_OFFER_ORDER,
+        *_PACKAGE_ORDER,
+        *(n for n in OfferForm.base_fields if n not in _OFFER_ORDER and n not in _PACKAGE_ORDER),
+    ]
 }
 
 

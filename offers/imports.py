@@ -37,7 +37,7 @@ from compensation.form_fields import CurrencyField
 from compensation.models import Company, FxRate, Level, LocationPreset
 from compensation.selectors import companies_by_name, levels_by_code, locations_by_name
 from offers.export import neutralise
-from offers.forms import OfferForm, TimezoneField
+from offers.forms import PACKAGE_FORM_NAMES, OfferForm, TimezoneField
 from offers.logic.criteria import RATINGS
 from offers.models import Offer
 from offers.services import offer_create
@@ -60,6 +60,8 @@ FALSE_WORDS = {"no", "n", "false", "0", ""}
 NOT_IMPORTED = frozenset({"process"})
 # Headers that are not the form field's name (kept: filled-in templates still import).
 HEADERS = {"base": "base_salary"}
+# Headers of older templates, read as the column they became (the import guide lists them).
+OLD_HEADERS = {"relocation_amount": "relocation"}
 # Fields filled by a name: what the name is matched against (a level: a code on the row's
 # company's ladder).
 LOOKUPS = {
@@ -103,7 +105,7 @@ EXAMPLES: dict[str, str | Promise] = {
     "stock_grant": "460000",
     "stock_currency": "USD",
     "refresher_yearly": "0",
-    "relocation_amount": "20000",
+    "relocation": "20000",
     **{c.rating_field: "4" for c in RATINGS},
 }
 
@@ -242,6 +244,12 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
         meaning = [str(field.label or column.key), str(field.help_text)]
         if column.lookup:
             meaning.append(str(lookups[column.lookup]))
+        older = [old for old, key in OLD_HEADERS.items() if key == column.key]
+        if older:
+            meaning.append(
+                _("An older template's %(names)s column is read as this one.")
+                % {"names": ", ".join(older)}
+            )
         shown = _shown(field)
         if not column.required and shown is not None and column_kind(column) != "yes/no":
             meaning.append(_("Empty: %(value)s, as the form shows.") % {"value": shown})
@@ -629,11 +637,12 @@ def _said(column: Column, error: ValidationError, text: str) -> str:
 @dataclasses.dataclass
 class _Row:
     number: int
-    data: dict[str, Any]
+    form: OfferForm  # bound to the row and valid
 
 
 def _header(cells: list[str]) -> dict[int, str]:
     names = [c.strip().casefold() for c in cells]
+    names = [OLD_HEADERS.get(n, n) for n in names]
     unknown = [n for n in names if n and n not in COLUMN_KEYS]
     if unknown:
         raise OfferImportError(
@@ -670,6 +679,8 @@ class _Errors(list[str]):
 
 
 def _column_of(field: str) -> str:
+    """Return the column of a service error's field (a Package's in the model's name too)."""
+    field = PACKAGE_FORM_NAMES.get(field, field)
     return next((c.key for c in COLUMNS if c.field == field), "")
 
 
@@ -739,9 +750,7 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
         if not form.is_valid() or problems:
             _row_errors(errors, number, values, problems, form)
         elif len(errors) == refused:
-            cleaned = dict(form.cleaned_data)
-            cleaned.pop("form_token", None)  # one token per page, not per row
-            checked.append(_Row(number, cleaned))
+            checked.append(_Row(number, form))
     if header is None:
         raise OfferImportError([_("file: no header row; start from the template")])
     if errors:
@@ -765,7 +774,14 @@ def offers_import(*, user: AbstractBaseUser, raw: bytes) -> list[Offer]:
             for row in rows:
                 try:
                     with transaction.atomic():
-                        created.append(offer_create(user=user, data=row.data))
+                        form = row.form
+                        offer = offer_create(
+                            user=user,
+                            fields=form.offer_fields(),
+                            package_fields=form.package_fields(),
+                            change=form.terms_change(pay_currency=form.cleaned_data["currency"]),
+                        )
+                        created.append(offer)
                 except ValidationError as error:
                     for field, messages in error.message_dict.items():
                         for message in messages:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -19,15 +20,9 @@ from accounts.history import object_trash, revision_record
 from accounts.idempotency import form_token_claim
 from accounts.locking import StaleEditError, save_if_unchanged
 from compensation import services as compensation_services
-from compensation.models import Band, Package
-from compensation.selectors import (
-    band_for,
-    fx_rate_for_owner,
-    package_terms,
-    terms_rate,
-    usual_vesting,
-)
-from compensation.terms import TermsChange, apply_change
+from compensation.models import Package
+from compensation.selectors import band_for, package_terms, rows_terms, terms_rate
+from compensation.terms import Money, PackageTerms, TermsChange, apply_change
 from config.background import apply_in_background, runs_in_background
 from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
@@ -45,10 +40,6 @@ from offers.tasks import scenario_monte_carlo_task
 
 if TYPE_CHECKING:
     from offers.board import Board
-
-# The package terms the offer form edits (grants, sign-ons and refreshers: on the package page).
-PACKAGE_FIELDS = ["currency", "base", "raise_pct", "bonus_target_pct", "bonus_multiplier"]
-
 
 # The interview stage an offer's status puts its process at (at least): the board's column
 # follows the offer. Draft and expired offers say nothing about the process.
@@ -81,131 +72,75 @@ def package_children(package: Package) -> list[Any]:
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
 
 
-CENTS = Decimal("0.01")
-PRICE_PLACES = Decimal("0.0001")
+def _new_terms(
+    *, user: AbstractBaseUser, kind: str, fields: Mapping[str, Any], change: TermsChange
+) -> tuple[PackageTerms, Mapping[str, Any]]:
+    """Return a new option's package terms, its figures left empty taken from its band.
 
-
-def _stock_rows(
-    *,
-    user: AbstractBaseUser,
-    company: Any,
-    currency: str,
-    data: dict[str, Any],
-    band: Band | None,
-    start: dt.date,
-    estimate_grant: bool,
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Return the initial grant and refresher rows of a new offer's package.
-
-    An empty grant is estimated from the band (``estimate_grant``) for an external offer
-    alone: an internal transfer or staying keeps the grants held and adds none unless one is
-    entered.
-
-    The form's stock values are in ``stock_currency`` (blank: the package currency, like
-    every other amount of the form). The grant keeps that currency as its price currency,
-    priced at the company's share price converted into it, so ``value / price`` is the
-    right number of shares whatever currencies the salary and the stock are in. A
-    refresher is stored in the stock's own currency. A missing exchange rate is a
-    ValidationError on ``stock_currency``.
+    An empty base and bonus target are the level's band's; an empty start date is two months
+    on. An empty stock grant is estimated from the band (four years of its yearly stock
+    midpoint) for an external offer alone: a transfer or staying keeps the grants it holds
+    and adds none. Returns the terms and the package's identity (its company).
     """
-    grant_currency = data.get("stock_currency") or currency
-    stock_currency = company.currency if company is not None else currency
-
-    def rate(currency: str, to_currency: str) -> Decimal:
-        try:
-            return fx_rate_for_owner(owner_id=user.pk, currency=currency, to_currency=to_currency)
-        except LookupError as error:
-            raise ValidationError({"stock_currency": str(error)}) from None
-
-    grant_value = data.get("stock_grant")
-    if grant_value is None and estimate_grant and band is not None and band.stock_mid:
-        # An external offer's estimate; the band's yearly stock is in the band's currency.
-        grant_value = band.stock_mid * 4 * rate(band.currency, grant_currency)
-    schedule = usual_vesting(company, data.get("vesting_preset") or "").fields()
-    grants = []
-    if grant_value:
-        price = Decimal("1")
-        if company is not None and company.share_price > 0:
-            price = company.share_price * rate(company.currency, grant_currency)
-        grants.append(
-            {
-                "label": "Initial grant",
-                "value": Decimal(grant_value).quantize(CENTS),
-                "grant_price": max(price.quantize(PRICE_PLACES), PRICE_PLACES),
-                "price_currency": grant_currency,
-                "vest_start": start,
-                **schedule,
-            }
-        )
-    refreshers = []
-    if data.get("refresher_yearly"):
-        yearly = data["refresher_yearly"] * rate(grant_currency, stock_currency)
-        refreshers.append({"yearly_value": yearly.quantize(CENTS), "first_year": 2, **schedule})
-    return grants, refreshers
+    fields = dict(fields)
+    band = band_for(user=user, level=fields.get("level"))
+    defaults = {
+        "currency": band.currency if band else "USD",
+        "base": band.base_mid if band else Decimal("0"),
+        "bonus_target_pct": band.bonus_target_pct if band else Decimal("0"),
+        "start_date": timezone.localdate() + dt.timedelta(days=60),
+    }
+    for name, default in defaults.items():
+        if fields.get(name) in (None, ""):
+            fields[name] = default
+    company = fields.pop("company", None)
+    package = Package(
+        owner=user, company=company, **{k: v for k, v in fields.items() if v is not None}
+    )
+    terms = rows_terms(package, (), (), ())
+    if (
+        change.stock_grant is None
+        and kind == Offer.Kind.EXTERNAL
+        and band is not None
+        and band.stock_mid
+    ):
+        # Stated in the band's currency, as the band states it.
+        change = dataclasses.replace(change, stock_grant=Money(band.stock_mid * 4, band.currency))
+    try:
+        terms = apply_change(terms, change, terms_rate(package))
+    except LookupError as error:
+        raise ValidationError({"stock_currency": str(error)}) from None
+    return terms, {"company": company, "is_current_job": kind == Offer.Kind.STAY}
 
 
 @transaction.atomic
-def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: str = "") -> Offer:
+def offer_create(
+    *,
+    user: AbstractBaseUser,
+    fields: Mapping[str, Any],
+    package_fields: Mapping[str, Any],
+    change: TermsChange,
+    form_token: str = "",
+) -> Offer:
     """Create an option and its package; missing figures default to the level's band.
 
-    With ``form_token`` (the new-offer form's one-time token) a second post of the same
-    form raises DuplicateSubmission instead of adding a second option.
+    ``fields`` are the Offer's own, ``package_fields`` the Package's terms (its model's
+    names; None: empty, see `_new_terms`), ``change`` the sign-ons and stock the option
+    starts with (`offers.forms.NewTermsForm`). With ``form_token`` (the new-offer form's
+    one-time token) a second post of the same form raises DuplicateSubmission instead of
+    adding a second option.
     """
     claim = form_token_claim(user=user, token=form_token) if form_token else None
-    band = band_for(user=user, level=data.get("level"))
-    company = data.get("company")
-    base = data.get("base")
-    if base is None:
-        base = band.base_mid if band else Decimal("0")
-    bonus = data.get("bonus_target_pct")
-    if bonus is None:
-        bonus = band.bonus_target_pct if band else Decimal("0")
-    start = data.get("start_date") or timezone.localdate() + dt.timedelta(days=60)
-    clawback = data.get("clawback_months")
-    clawback = 12 if clawback is None else clawback
-    sign_ons = [
-        {"amount": data[key], "year": year, "clawback_months": clawback}
-        for year, key in ((1, "sign_on_year1"), (2, "sign_on_year2"))
-        if data.get(key)
-    ]
-    currency = data.get("currency") or (band.currency if band else "USD")
-    grants, refreshers = _stock_rows(
+    kind = fields.get("kind", Offer.Kind.EXTERNAL)
+    terms, identity = _new_terms(user=user, kind=kind, fields=package_fields, change=change)
+    package = compensation_services.package_terms_create(
         user=user,
-        company=company,
-        currency=currency,
-        data=data,
-        band=band,
-        start=start,
-        estimate_grant=data.get("kind", Offer.Kind.EXTERNAL) == Offer.Kind.EXTERNAL,
-    )
-    package = compensation_services.package_create(
-        user=user,
-        fields={
-            "name": data["name"],
-            "company": company,
-            "level": data.get("level"),
-            "is_current_job": data.get("kind") == Offer.Kind.STAY,
-            "currency": currency,
-            "base": base,
-            "raise_pct": data.get("raise_pct")
-            if data.get("raise_pct") is not None
-            else Decimal("3"),
-            "bonus_target_pct": bonus,
-            "bonus_multiplier": data.get("bonus_multiplier")
-            if data.get("bonus_multiplier") is not None
-            else Decimal("1"),
-            "relocation": data.get("relocation_amount") or Decimal("0"),
-            "start_date": start,
-            "location": data.get("tax_location"),
-            "tax_regime": data.get("tax_regime") or "",
-        },
-        sign_ons=sign_ons,
-        grants=grants,
-        refreshers=refreshers,
+        terms=terms,
+        identity={"name": fields["name"], **identity},
         record=False,  # the offer's revision below holds the package and its children
     )
     offer = Offer(owner=user, package=package)
-    fields_assign(offer, data, OFFER_FIELDS, ignore_unknown=True)
+    fields_assign(offer, fields, OFFER_FIELDS)
     if offer.process is not None and offer.process.owner_id != user.pk:
         raise PermissionError("process of another user")
     offer.full_clean()
@@ -220,19 +155,40 @@ def offer_create(*, user: AbstractBaseUser, data: dict[str, Any], form_token: st
     return offer
 
 
+# What an emptied field of the offer form means for a stored package: these two are cleared
+# (no level, no tax location), these two take their empty value; any other empty figure
+# (base, start date...) keeps the stored one.
+CLEARED_WHEN_EMPTY = ("company", "level", "location")
+EMPTY_VALUES = {"relocation": Decimal("0"), "tax_regime": ""}
+
+
+def _edited_terms(package_fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the package terms an edit of the offer form writes (see CLEARED_WHEN_EMPTY)."""
+    updates = {}
+    for name, value in package_fields.items():
+        if value is None:
+            value = EMPTY_VALUES.get(name)
+        if value is not None or name in CLEARED_WHEN_EMPTY:
+            updates[name] = value
+    return updates
+
+
 @transaction.atomic
 def offer_update(
     *,
     user: AbstractBaseUser,
     offer: Offer,
-    data: dict[str, Any],
+    fields: Mapping[str, Any],
+    package_fields: Mapping[str, Any],
     expected_version: int,
     expected_package_version: int,
 ) -> Offer:
     """Update an option and its package terms unless either changed since the form was opened.
 
-    The package is written by compensation's package service, which refuses a stale version
-    (an edit made on the package page meanwhile) with StaleEditError; nothing is saved then.
+    ``package_fields`` are Package terms in the model's names (``company`` among them); an
+    empty (None) figure keeps the stored one. The package is written by compensation's one
+    writer of terms, which refuses a stale version (an edit made on the package page
+    meanwhile) with StaleEditError; nothing is saved then.
     """
     package = offer.package
     revision_record(
@@ -242,32 +198,24 @@ def offer_update(
         children=[package, *package_children(package)],
         summary="before edit",
     )
-    fields = fields_assign(offer, data, OFFER_FIELDS, ignore_unknown=True)
+    names = fields_assign(offer, fields, OFFER_FIELDS)
     offer.full_clean(exclude=["package"])
     offer.updated_at = timezone.now()
-    save_if_unchanged(offer, expected_version=expected_version, fields=[*fields, "updated_at"])
+    save_if_unchanged(offer, expected_version=expected_version, fields=[*names, "updated_at"])
+    updates = _edited_terms(package_fields)
+    identity = {"company": updates.pop("company")} if "company" in updates else None
     terms = package_terms(package)
-    if data.get("start_date"):
+    start = updates.pop("start_date", None)
+    if start is not None:
         # A new job's grants move with its start date; a transfer keeps the dates it holds.
-        move = TermsChange(
-            start_date=data["start_date"], move_grants=offer.kind == Offer.Kind.EXTERNAL
-        )
+        move = TermsChange(start_date=start, move_grants=offer.kind == Offer.Kind.EXTERNAL)
         terms = apply_change(terms, move, terms_rate(package))
-    updates: dict[str, Any] = {f: data[f] for f in PACKAGE_FIELDS if data.get(f) is not None}
-    if "relocation_amount" in data:
-        updates["relocation"] = data["relocation_amount"] or Decimal("0")
-    if "tax_location" in data:
-        updates["location"] = data["tax_location"]
-    if "tax_regime" in data:
-        updates["tax_regime"] = data["tax_regime"] or ""
-    if "level" in data:
-        updates["level"] = data["level"]
     compensation_services.package_terms_write(
         user=user,
         package=package,
         expected_version=expected_package_version,
         terms=dataclasses.replace(terms, **updates),
-        identity={"company": data["company"]} if "company" in data else None,
+        identity=identity,
         record=False,  # the offer's revision above holds the package as it was
     )
     offer_process_follow(user=user, offer=offer)

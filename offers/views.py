@@ -106,10 +106,6 @@ def offer_list(request: HttpRequest) -> HttpResponse:
     return render(request, "offers/offer_list.html", {"offers": offers})
 
 
-def _form_data(form: OfferForm) -> dict[str, Any]:
-    return dict(form.cleaned_data)
-
-
 def warn_implausible(request: HttpRequest, package: Any) -> None:
     """After a save, say when the package's entries look unusual (they are kept)."""
     prefs = Preferences.objects.filter(owner=request.user).first()
@@ -125,10 +121,14 @@ def offer_create(request: HttpRequest) -> HttpResponse:
     """Add an option and its package in one form."""
     form = OfferForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        data = _form_data(form)
-        token = data.pop("form_token", "")
         try:
-            offer = services.offer_create(user=request.user, data=data, form_token=token)
+            offer = services.offer_create(
+                user=request.user,
+                fields=form.offer_fields(),
+                package_fields=form.package_fields(),
+                change=form.terms_change(pay_currency=form.cleaned_data["currency"]),
+                form_token=form.cleaned_data.get("form_token") or "",
+            )
         except DuplicateSubmission as duplicate:
             messages.info(request, _("This form was already sent; it added one option."))
             if (
@@ -215,7 +215,8 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
             services.offer_update(
                 user=request.user,
                 offer=offer,
-                data=_form_data(form),
+                fields=form.offer_fields(),
+                package_fields=form.package_fields(),
                 expected_version=form.cleaned_data["version"],
                 expected_package_version=form.cleaned_data["package_version"],
             )

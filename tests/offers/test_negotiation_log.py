@@ -329,7 +329,8 @@ def test_an_answer_on_a_stale_offer_is_409_and_writes_nothing(client_alice, alic
     services.offer_update(
         user=alice,
         offer=offer,
-        data={"notes": "edited in another tab"},
+        fields={"notes": "edited in another tab"},
+        package_fields={},
         expected_version=offer.version,
         expected_package_version=offer.package.version,
     )

@@ -51,7 +51,8 @@ def make_data(user, n):
         services.offer_update(
             user=user,
             offer=Offer.objects.get(pk=first.pk),
-            data={"notes": f"edit {i}"},
+            fields={"notes": f"edit {i}"},
+            package_fields={},
             expected_version=i + 1,
             expected_package_version=i + 1,
         )

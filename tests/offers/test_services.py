@@ -12,6 +12,7 @@ from django.urls import reverse
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from compensation.models import Package
+from compensation.terms import Money, TermsChange
 from offers import services
 from offers.models import Offer, Preferences, Scenario
 from tests.compensation.test_views import package_post
@@ -29,10 +30,14 @@ from tests.security.test_lost_updates import _form_post
 pytestmark = pytest.mark.django_db
 
 
-def _offer_data(**overrides):
-    data = {"name": "Acme", "kind": Offer.Kind.EXTERNAL, "base": Decimal("200000")}
-    data.update(overrides)
-    return data
+def _create(user, *, change=None, **package_fields):
+    """Create "Acme", an external offer, with these package terms (the model's names)."""
+    return services.offer_create(
+        user=user,
+        fields={"name": "Acme", "kind": Offer.Kind.EXTERNAL},
+        package_fields={"currency": "USD", "base": Decimal("200000"), **package_fields},
+        change=change or TermsChange(),
+    )
 
 
 # Creating ---------------------------------------------------------------------------------
@@ -40,16 +45,16 @@ def _offer_data(**overrides):
 
 def test_offer_create_writes_the_package_through_compensation(alice):
     company = CompanyFactory(owner=alice, share_price=Decimal("50"))
-    offer = services.offer_create(
-        user=alice,
-        data=_offer_data(
-            company=company,
-            sign_on_year1=Decimal("30000"),
-            sign_on_year2=Decimal("10000"),
-            clawback_months=None,
-            stock_grant=Decimal("400000"),
-            refresher_yearly=Decimal("20000"),
-            relocation_amount=None,
+    offer = _create(
+        alice,
+        company=company,
+        relocation=None,
+        change=TermsChange(
+            sign_on_year1=Money(Decimal("30000"), "USD"),
+            sign_on_year2=Money(Decimal("10000"), "USD"),
+            stock_grant=Money(Decimal("400000"), "USD"),
+            grant_label="Initial grant",
+            refresher_yearly=Money(Decimal("20000"), "USD"),
         ),
     )
     package = offer.package
@@ -77,7 +82,7 @@ def test_offer_create_writes_the_package_through_compensation(alice):
 def test_offer_create_refuses_another_users_company_and_writes_nothing(alice, charlie):
     foreign = CompanyFactory(owner=charlie)
     with pytest.raises(ValidationError):
-        services.offer_create(user=alice, data=_offer_data(company=foreign))
+        _create(alice, company=foreign)
     assert not Package.objects.filter(owner=alice).exists()
     assert not Offer.objects.filter(owner=alice).exists()
 
@@ -86,7 +91,7 @@ def test_offer_create_refuses_a_level_of_another_company(alice):
     company = CompanyFactory(owner=alice)
     level = LevelFactory(company=CompanyFactory(owner=alice))
     with pytest.raises(ValidationError):
-        services.offer_create(user=alice, data=_offer_data(company=company, level=level))
+        _create(alice, company=company, level=level)
     assert not Offer.objects.filter(owner=alice).exists()
 
 
@@ -98,7 +103,8 @@ def test_offer_update_changes_offer_and_package_once(alice):
     services.offer_update(
         user=alice,
         offer=offer,
-        data={"notes": "new", "base": Decimal("250000"), "relocation_amount": None},
+        fields={"notes": "new"},
+        package_fields={"base": Decimal("250000"), "relocation": None},
         expected_version=offer.version,
         expected_package_version=offer.package.version,
     )
@@ -119,7 +125,8 @@ def test_offer_update_refuses_a_stale_package_version_and_writes_nothing(alice):
         services.offer_update(
             user=alice,
             offer=offer,
-            data={"notes": "new", "base": Decimal("300000")},
+            fields={"notes": "new"},
+            package_fields={"base": Decimal("300000")},
             expected_version=offer.version,
             expected_package_version=seen,
         )
