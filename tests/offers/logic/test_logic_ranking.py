@@ -4,7 +4,7 @@ import itertools
 from dataclasses import replace
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from offers.logic.criteria import CRITERIA as REGISTRY
@@ -265,6 +265,19 @@ def clear_top(options, prefs, noise=1e-9):
     return len(ranked) < 2 or ranked[0].total - ranked[1].total > noise
 
 
+def first_or_tied(options, prefs, key, noise=1e-13):
+    """Return whether `key` ranks first, or ties the first option's total up to float noise.
+
+    Totals equal in exact arithmetic can differ in their last bit, and then the rounding, not
+    the tie-break by pay, decides which of the two ranks first, one weight to the next.
+    Past a bound by eps, two options the weight separates differ by more than 1e-12 in this
+    file's figures (scores step by 1/2000 at least, weights sum to under 100): noise is 1e-16.
+    """
+    ranked = rank_options(options, prefs)
+    mine = next(r for r in ranked if r.key == key)
+    return mine.excluded == ranked[0].excluded and ranked[0].total - mine.total <= noise
+
+
 def assert_ranges_hold(options, prefs, eps=1e-6):
     sens = weight_sensitivity(options, prefs)
     assert sens.top_key == top(options, prefs)
@@ -273,14 +286,16 @@ def assert_ranges_hold(options, prefs, eps=1e-6):
         if not weight_range.high_is_limit:
             high = weight_range.high
             past = with_weight(prefs, criterion, high + eps * max(1.0, high))
-            assert top(options, past) == weight_range.top_above_high != sens.top_key
+            assert weight_range.top_above_high != sens.top_key
+            assert first_or_tied(options, past, weight_range.top_above_high)
             if high - eps * max(1.0, high) > weight_range.current:
                 short = with_weight(prefs, criterion, high - eps * max(1.0, high))
                 assert top(options, short) == sens.top_key or not clear_top(options, short)
         if not weight_range.low_is_limit:
             low = weight_range.low
             past = with_weight(prefs, criterion, low - eps * max(1.0, low))
-            assert top(options, past) == weight_range.top_below_low != sens.top_key
+            assert weight_range.top_below_low != sens.top_key
+            assert first_or_tied(options, past, weight_range.top_below_low)
             if low + eps * max(1.0, low) < weight_range.current:
                 short = with_weight(prefs, criterion, low + eps * max(1.0, low))
                 assert top(options, short) == sens.top_key or not clear_top(options, short)
@@ -324,6 +339,22 @@ def test_sensitivity_with_a_single_option():
     assert sens.smallest_flip is None
 
 
+def test_smallest_flip_ties_break_by_registry_order():
+    near = replace(TIKTOK, key="near", overlap_hours=2, scope=4, team=5)
+    far = replace(TIKTOK, key="far", overlap_hours=8, scope=3, team=2)
+    prefs = RankingPrefs(weights={"timezone": 1, "scope": 2})
+    sens = assert_ranges_hold([near, far], prefs)
+    # far - near = 0.75 w_timezone - 0.25 w_scope - 0.75 w_team = 0.75 - 0.5 - 0 > 0 now.
+    # It turns at w_timezone = 0.5 / 0.75 = 2/3 (change -1/3), w_scope = 0.75 / 0.25 = 3
+    # (change +1) and w_team = 0.25 / 0.75 = 1/3 (change +1/3): time zone and team tie at
+    # 1/3, computed 0.33333333333333337 and 0.3333333333333333; time zone comes first.
+    assert sens.top_key == "far"
+    assert sens.ranges["team"].high == pytest.approx(1 / 3)
+    flip = sens.smallest_flip
+    assert flip is not None and flip.criterion == "timezone"
+    assert flip.to_weight == pytest.approx(2 / 3) and flip.new_top_key == "near"
+
+
 option_strategy = st.builds(
     OptionFacts,
     key=st.just("x"),
@@ -339,12 +370,47 @@ option_strategy = st.builds(
 )
 
 
+def _facts(comp_value, overlap_hours, team, scope=1, remote_weeks=0.0):
+    """An option as option_strategy draws it (key and name are renamed by the test)."""
+    return OptionFacts(
+        key="x",
+        name="x",
+        kind="external",
+        comp_value=comp_value,
+        first_year_total=100.0,
+        remote_weeks_allowed=remote_weeks,
+        remote_policy="",
+        overlap_hours=overlap_hours,
+        scope=scope,
+        team=team,
+    )
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     options=st.lists(option_strategy, min_size=2, max_size=4),
     weights=st.lists(
         st.integers(min_value=0, max_value=10), min_size=len(CRITERIA), max_size=len(CRITERIA)
     ),
+)
+# Found by hypothesis: o1 tops o2 until the pay weight passes 0.375 / (3/941) = 117.625 (o1 is
+# 3/8 ahead on time zone, 3/941 behind on pay). The same crossing computed a second way came
+# out 3e-12 above the bound, so the probe past the bound landed in the crossing's float noise,
+# where o1 still ranked first, and the range named the top its own successor.
+@example(
+    options=[_facts(100.0, 0.0, 1), _facts(938.0, 3.0, 5), _facts(941.0, 0.0, 5)],
+    weights=[3, 9, 1, 0, 6, 10, 10, 10],
+)
+# o1, o2, o3 tie exactly (5.25 / 7) at these weights and o1, o2 at every team weight below;
+# the totals' last bit, not the tie-break by pay, decides which of the two ranks first.
+@example(
+    options=[
+        _facts(637.0, 2.0, 2, scope=3, remote_weeks=32.0),
+        _facts(817.0, 6.0, 2, scope=4, remote_weeks=50.0),
+        _facts(1149.0, 4.0, 2, scope=5, remote_weeks=40.0),
+        _facts(1007.0, 7.0, 3, scope=3, remote_weeks=36.0),
+    ],
+    weights=[0, 0, 2, 2, 2, 0, 1, 0],
 )
 def test_sensitivity_thresholds_really_flip(options, weights):
     options = [replace(o, key=f"o{i}", name=f"o{i}") for i, o in enumerate(options)]
