@@ -5,7 +5,8 @@ run for real on a new PostgreSQL database and Redis, as a self-hoster would run 
 2. A new, empty PostgreSQL database; two Redis database numbers, emptied.
 3. The README's production block runs there with bash, line for line, except the values of its
    `export` lines (this machine's database and Redis numbers, a fresh key, the host name): a new
-   venv with the runtime lock alone, migrate, check --deploy, the first account, collectstatic.
+   venv with the runtime lock alone, migrate, check --deploy, load_reference (then: a shared tax
+   location exists, before any demo data), the first account, collectstatic.
 4. The Procfile's web, worker and beat start under honcho, the new venv's bin/ first on PATH
    (gunicorn's access log on, to read it afterwards).
 5. Requests go to 127.0.0.1 only, as the README's reverse proxy sends them (Host,
@@ -54,6 +55,13 @@ HOST = "offerdesk.example.com"  # a Host header only: nothing is resolved or con
 CLIENT_ADDRESS = "203.0.113.7"  # the X-Forwarded-For the proxy would add (a header only)
 INSTALL_SECONDS = 600
 RUN_SECONDS = 120
+# Exits 1 unless a shared place with a tax rule exists (run with the block's settings).
+REFERENCE_LOADED = (
+    "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+    "django.setup(); from compensation.models import LocationPreset; "
+    "raise SystemExit(0 if LocationPreset.objects.filter(owner=None).exclude(tax_regime='')"
+    ".exists() else 1)"
+)
 IMPORTED = 51  # options in the spreadsheet: with the demo's, above LARGE_OPTIONS (50)
 
 
@@ -452,6 +460,16 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
         deadline = Deadline(RUN_SECONDS)
         settings_env = {**base, **values}
         venv_bin = app / "venv" / "bin"
+        # Before the demo adds its own: the block's load_reference gave the first account
+        # places to pick, with a tax rule.
+        run(
+            [str(venv_bin / "python"), "-c", REFERENCE_LOADED],
+            log=log,
+            timeout=deadline.left(),
+            cwd=app,
+            env=settings_env,
+        )
+        passed("load_reference left shared tax locations for the first account")
         run(
             [str(venv_bin / "python"), "manage.py", "seed_demo", "--force"],
             log=log,

@@ -108,6 +108,7 @@ def test_the_production_block_has_every_step_in_order():
         r"^export SECRET_KEY=",
         r"^venv/bin/python manage\.py migrate --noinput$",
         r"^venv/bin/python manage\.py check --deploy --fail-level WARNING$",
+        r"^venv/bin/python manage\.py load_reference$",
         r"^venv/bin/python manage\.py create_user \S+",
         r"^venv/bin/python manage\.py collectstatic --noinput$",
     ]
@@ -171,7 +172,11 @@ def test_compose_runs_the_procfiles_processes_with_postgres_and_redis():
         assert env["TRUST_X_FORWARDED_PROTO"] == "1"
         assert "${SECRET_KEY:?" in env["SECRET_KEY"]
         assert {"db", "redis", "migrate"} <= set(services[name]["depends_on"])
-    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert services["migrate"]["command"] == [
+        "sh",
+        "-c",
+        "python manage.py migrate --noinput && python manage.py load_reference",
+    ]
 
 
 def test_compose_shares_the_media_volume_between_web_and_worker():
