@@ -3,12 +3,14 @@ run for real on a new PostgreSQL database and Redis, as a self-hoster would run 
 
 1. The checkout's files (as a fresh clone has them) are copied to a temporary folder.
 2. A new, empty PostgreSQL database; two Redis database numbers, emptied.
-3. The README's production block runs there with bash, line for line, except the values of its
-   `export` lines (this machine's database and Redis numbers, a fresh key, the host name): a new
-   venv with the runtime lock alone, migrate, check --deploy, load_reference (then: a shared tax
-   location exists, before any demo data), the first account, collectstatic.
+3. The README's production block runs there with bash, line for line, except the values of the
+   settings file it writes, offerdesk.env (this machine's database and Redis numbers, a fresh
+   key, the host name): a new venv with the runtime lock alone, the settings file written
+   (readable by its owner only) and loaded, migrate, check --deploy, load_reference (then: a
+   shared tax location exists, before any demo data), the first account, collectstatic.
 4. The Procfile's web, worker and beat start under honcho, the new venv's bin/ first on PATH
-   (gunicorn's access log on, to read it afterwards).
+   (gunicorn's access log on, to read it afterwards), their settings read from offerdesk.env
+   alone (`honcho -e`, as systemd's EnvironmentFile= reads it), none from this environment.
 5. Requests go to 127.0.0.1 only, as the README's reverse proxy sends them (Host,
    X-Forwarded-Proto: https, X-Forwarded-For): /healthz answers JSON, all "ok" with a worker;
    plain HTTP is sent to HTTPS; the first account logs in; with the demo data and 51 options
@@ -49,7 +51,7 @@ import urllib.parse
 import uuid
 from pathlib import Path
 
-from tests.deploy.readme import ROOT, production_block, with_values
+from tests.deploy.readme import ROOT, SETTINGS_FILE, production_block, with_values
 
 HOST = "offerdesk.example.com"  # a Host header only: nothing is resolved or contacted
 CLIENT_ADDRESS = "203.0.113.7"  # the X-Forwarded-For the proxy would add (a header only)
@@ -368,7 +370,7 @@ class Honcho:
             raise CheckFailed(f"{honcho} is missing: install the development lock (make install)")
         self.log = log
         self.proc = subprocess.Popen(
-            [str(honcho), "start", "--no-colour", "-p", str(port)],
+            [str(honcho), "start", "--no-colour", "-p", str(port), "-e", SETTINGS_FILE],
             cwd=cwd,
             env=env,
             stdout=log.open("ab"),
@@ -477,8 +479,12 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
             cwd=app,
             env=settings_env,
         )
-        process_env = {
-            **settings_env,
+        expect(
+            (app / SETTINGS_FILE).stat().st_mode & 0o077 == 0,
+            f"{SETTINGS_FILE} is readable by others",
+        )
+        process_env = {  # the settings from the block's file only (honcho -e)
+            **base,
             "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}",
             "GUNICORN_CMD_ARGS": "--access-logfile -",
         }
