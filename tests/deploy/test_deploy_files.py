@@ -108,7 +108,7 @@ def test_make_serve_is_production_and_serve_local_plain_http():
 def test_the_production_block_has_every_step_in_order():
     block = production_block()
     steps = [
-        r"^python3\.11 -m venv venv$",
+        r"^python3 -m venv venv$",
         r"^venv/bin/pip install --require-hashes -r requirements\.lock$",
         r"^touch offerdesk\.env && chmod 600 offerdesk\.env$",
         r"^cat > offerdesk\.env <<'EOF'$",
