@@ -262,6 +262,8 @@ def compose() -> dict:
 def test_compose_runs_the_procfiles_processes_with_postgres_and_redis():
     services = compose()["services"]
     assert {"web", "worker", "beat", "db", "redis"} <= set(services)
+    assert re.fullmatch(r"postgres:16\.\d+", services["db"]["image"])  # pinned releases
+    assert re.fullmatch(r"redis:7\.\d+\.\d+", services["redis"]["image"])
     processes = procfile()
     for name in ("web", "worker", "beat"):
         command = services[name]["command"]
@@ -331,7 +333,8 @@ def dockerfile() -> list[str]:
 
 def test_dockerfile_slim_python_311_non_root_runtime_lock():
     lines = dockerfile()
-    assert lines[0] == "FROM python:3.11-slim"
+    # A pinned base: one Python release on one Debian release, not a moving tag.
+    assert re.fullmatch(r"FROM python:3\.11\.\d+-slim-bookworm", lines[0]), lines[0]
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     cmd_at = next(i for i, line in enumerate(lines) if line.startswith("CMD "))
@@ -342,6 +345,11 @@ def test_dockerfile_slim_python_311_non_root_runtime_lock():
     assert "requirements-dev" not in "\n".join(lines)
     cmd = yaml.safe_load(lines[cmd_at].removeprefix("CMD "))  # a JSON list
     assert argv(cmd) == argv(procfile()["web"]) and cmd[-1] == "0.0.0.0:8000"
+    # The bytecode compiled at build, after the sources are copied in (and before the non-root
+    # user, who cannot write to /app): no start compiles again.
+    copy_at = lines.index("COPY . /app")
+    compile_at = next(i for i, line in enumerate(lines) if "python -m compileall" in line)
+    assert copy_at < compile_at < user_at and "/app" in lines[compile_at].split()
     health = next(line for line in lines if line.startswith("HEALTHCHECK "))
     assert "/healthz" in health and "'status'] == 'ok'" in health
     ignored = (ROOT / ".dockerignore").read_text("utf-8").split()
@@ -353,6 +361,8 @@ def test_caddyfile_proxies_to_gunicorn_with_the_forwarded_protocol():
     assert "reverse_proxy 127.0.0.1:8000" in text
     assert re.search(r"^\s*header_up X-Forwarded-Proto \{scheme\}$", text, re.MULTILINE)
     assert not re.search(r"^\s*log\b", text, re.MULTILINE)  # it would keep feed tokens
+    assert re.search(r"^\s*encode zstd gzip$", text, re.MULTILINE)  # BREACH: docs/security.md
+    assert "encode zstd gzip" in (ROOT / "docs" / "security.md").read_text("utf-8")
     caddy = shutil.which("caddy")
     if caddy is None:
         pytest.skip("caddy is not installed (.ci/run installs Debian's)")
@@ -365,6 +375,7 @@ def test_caddyfile_proxies_to_gunicorn_with_the_forwarded_protocol():
     assert out.returncode == 0, out.stderr
     assert '"X-Forwarded-Proto":["{http.request.scheme}"]' in out.stdout
     assert '"dial":"127.0.0.1:8000"' in out.stdout
+    assert '"handler":"encode"' in out.stdout and '"zstd"' in out.stdout
 
 
 def test_ci_runs_the_deployment_check_in_its_second_pass():
