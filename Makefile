@@ -26,6 +26,7 @@ install: $(BIN)/.installed
 run: export DEBUG ?= 1
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_reference
 	$(BIN)/python manage.py seed_demo
 	@echo ""
 	@echo "  Offerdesk is running at http://127.0.0.1:$(PORT)/"

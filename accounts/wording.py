@@ -1,4 +1,5 @@
-"""Wording shared by every page: ordinals, a fit, a position in a band, a gap in points.
+"""Wording shared by every page: ordinals, a fit, a position in a band, a gap in points, a
+length of time.
 
 One helper per idea, so "171th" or "0 points" cannot come back from a template of its own.
 Ordinals go through Django's humanize (English 1st/2nd/3rd/11th, zh-Hant 第1).
@@ -70,6 +71,25 @@ def points_from_target(delta: float) -> str:
     return ngettext(
         "%(n)s percentage point below target", "%(n)s percentage points below target", count
     ) % {"n": shown}
+
+
+def duration(seconds: int) -> str:
+    """Return a length of time in its largest whole unit: "1 hour", "90 minutes", "2 days".
+
+    A number of seconds that is no whole number of minutes is said in seconds; settings such as
+    PASSWORD_RESET_TIMEOUT are said as set, never rounded to "an hour".
+    """
+    seconds = int(seconds)
+    if seconds and seconds % 86400 == 0:
+        n = seconds // 86400
+        return ngettext("%(count)d day", "%(count)d days", n) % {"count": n}
+    if seconds and seconds % 3600 == 0:
+        n = seconds // 3600
+        return ngettext("%(count)d hour", "%(count)d hours", n) % {"count": n}
+    if seconds and seconds % 60 == 0:
+        n = seconds // 60
+        return ngettext("%(count)d minute", "%(count)d minutes", n) % {"count": n}
+    return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
 
 
 @functools.cache

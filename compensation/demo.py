@@ -1,4 +1,5 @@
-"""Illustrative reference data (companies, ladders, bands, FX, places) and the demo user's own."""
+"""The demo's data: its shared part (what load_reference loads, plus a fictional employer and
+illustrative pay bands) and the demo user's own."""
 
 from __future__ import annotations
 
@@ -9,30 +10,20 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from compensation.models import Band, Company, Equivalence, FxRate, Level, LocationPreset
+from compensation.models import Band, Equivalence
+from compensation.reference import (
+    ILLUSTRATIVE,
+    CompanyRow,
+    LadderRow,
+    companies_load,
+    load_reference,
+)
 
-ILLUSTRATIVE = "illustrative (public reports, approximate; verify against a real offer)"
 BAND_AS_OF = dt.date(2026, 10, 1)
-FX_AS_OF = dt.date(2026, 11, 1)
 K = Decimal(1000)
 
-# name: (ticker, currency, price, growth %, volatility %, liquidity %, private, preset, note)
-COMPANIES: dict[str, tuple[str, str, str, str, str, str, bool, str, str]] = {
-    "Google": ("GOOGL", "USD", "300", "8", "30", "0", False, "google_33_33_22_12", ""),
-    "Meta": ("META", "USD", "600", "8", "35", "0", False, "meta_quarterly", ""),
-    "TikTok": (
-        "",
-        "USD",
-        "200",
-        "8",
-        "45",
-        "30",
-        True,
-        "bytedance_20_25_25_30",
-        "Private ByteDance stock: liquidity only through buybacks twice a year.",
-    ),
-    "Amazon": ("AMZN", "USD", "220", "8", "32", "0", False, "amazon_5_15_40_40", ""),
-    "Apple": ("AAPL", "USD", "230", "7", "28", "0", False, "apple_semiannual", ""),
+# The demo user's current employer, fictional: shared only where the demo is seeded.
+COMPANIES: dict[str, CompanyRow] = {
     "Northwind AI": (
         "NWND",
         "USD",
@@ -45,44 +36,7 @@ COMPANIES: dict[str, tuple[str, str, str, str, str, str, bool, str, str]] = {
         "The current employer: a big-tech-like public company.",
     ),
 }
-
-# company: [(code, title, stage)], lowest first.
-LADDERS: dict[str, list[tuple[str, str, int]]] = {
-    "Google": [
-        ("L3", "Software Engineer II", Equivalence.ENTRY),
-        ("L4", "Software Engineer III", Equivalence.MID),
-        ("L5", "Senior Software Engineer", Equivalence.SENIOR),
-        ("L6", "Staff Software Engineer", Equivalence.STAFF),
-        ("L7", "Senior Staff Software Engineer", Equivalence.SENIOR_STAFF),
-    ],
-    "Meta": [
-        ("E3", "Software Engineer", Equivalence.ENTRY),
-        ("E4", "Software Engineer", Equivalence.MID),
-        ("E5", "Senior Software Engineer", Equivalence.SENIOR),
-        ("E6", "Staff Software Engineer", Equivalence.STAFF),
-        ("E7", "Senior Staff Software Engineer", Equivalence.SENIOR_STAFF),
-    ],
-    "Amazon": [
-        ("L4", "SDE I", Equivalence.ENTRY),
-        ("L5", "SDE II", Equivalence.MID),
-        ("L6", "SDE III", Equivalence.SENIOR),
-        ("L7", "Principal SDE", Equivalence.STAFF),
-        ("L8", "Senior Principal SDE", Equivalence.SENIOR_STAFF),
-    ],
-    "Apple": [
-        ("ICT2", "Software Engineer", Equivalence.ENTRY),
-        ("ICT3", "Software Engineer", Equivalence.MID),
-        ("ICT4", "Senior Software Engineer", Equivalence.SENIOR),
-        ("ICT5", "Staff Software Engineer", Equivalence.STAFF),
-        ("ICT6", "Principal Software Engineer", Equivalence.SENIOR_STAFF),
-    ],
-    "TikTok": [
-        ("1-2", "Software Engineer", Equivalence.ENTRY),
-        ("2-1", "Software Engineer", Equivalence.MID),
-        ("2-2", "Senior Software Engineer (a guess: roughly senior)", Equivalence.SENIOR),
-        ("3-1", "Tech Lead (a guess: roughly staff)", Equivalence.STAFF),
-        ("3-2", "Senior Tech Lead", Equivalence.SENIOR_STAFF),
-    ],
+LADDERS: dict[str, list[LadderRow]] = {
     "Northwind AI": [
         ("E3", "ML Engineer", Equivalence.ENTRY),
         ("E4", "ML Engineer", Equivalence.MID),
@@ -110,62 +64,20 @@ BANDS: list[tuple[str, str, str, str, tuple[int, int, int], tuple[int, int, int]
     ("Northwind AI", "E6", "USD", "", (215, 238, 260), (120, 160, 200), "20"),
 ]
 
-# 1 currency = rate to_currency
-FX_RATES: list[tuple[str, str, str]] = [
-    ("USD", "TWD", "32.0"),
-    ("SGD", "USD", "0.74"),
-    ("CNY", "USD", "0.14"),
-    ("SGD", "TWD", "23.68"),
-    ("CNY", "TWD", "4.48"),
-]
-
-# name: (currency, effective tax %, cost-of-living index, time zone, tax rule: the engine's
-# tables for the place, which a package there with no rule of its own is taxed by)
-LOCATIONS: dict[str, tuple[str, str, str, str, str]] = {
-    "Taipei": ("TWD", "20", "70", "Asia/Taipei", "tw"),
-    "Singapore": ("SGD", "15", "115", "Asia/Singapore", "sg"),
-    "Shanghai": ("CNY", "30", "80", "Asia/Shanghai", "cn-sh"),
-    "San Francisco Bay Area": ("USD", "38", "180", "America/Los_Angeles", "us-ca"),
-    "Seattle": ("USD", "30", "150", "America/Los_Angeles", "us-wa"),
-    "Remote from Taipei": ("USD", "20", "70", "Asia/Taipei", "tw"),
-}
-
 
 @transaction.atomic
 def seed_reference() -> dict[str, Any]:
-    """Create or refresh the shared illustrative reference data; safe to run again."""
-    companies: dict[str, Company] = {}
-    for name, (ticker, cur, price, growth, vol, liq, private, preset, note) in COMPANIES.items():
-        notes = f"{note} Figures {ILLUSTRATIVE}.".strip()
-        companies[name], _ = Company.objects.update_or_create(
-            owner=None,
-            name=name,
-            defaults={
-                "ticker": ticker,
-                "currency": cur,
-                "share_price": Decimal(price),
-                "growth_pct": Decimal(growth),
-                "volatility_pct": Decimal(vol),
-                "liquidity_discount_pct": Decimal(liq),
-                "is_private": private,
-                "vesting_preset": preset,
-                "notes": notes,
-            },
-        )
-    levels: dict[str, Level] = {}
-    for name, ladder in LADDERS.items():
-        for order, (code, title, stage) in enumerate(ladder, start=1):
-            levels[f"{name} {code}"], _ = Level.objects.update_or_create(
-                company=companies[name],
-                code=code,
-                defaults={"order": order, "title": title, "equivalence": int(stage)},
-            )
+    """Load the reference data, then the demo's shared part (Northwind AI, bands); idempotent."""
+    ref = load_reference()
+    companies, levels = companies_load(COMPANIES, LADDERS)
+    ref["companies"].update(companies)
+    ref["levels"].update(levels)
     bands: dict[str, Band] = {}
     for name, code, cur, place, base, stock, bonus in BANDS:
         key = f"{name} {code} {cur}"
         bands[key], _ = Band.objects.update_or_create(
             owner=None,
-            level=levels[f"{name} {code}"],
+            level=ref["levels"][f"{name} {code}"],
             currency=cur,
             location=place,
             source=ILLUSTRATIVE,
@@ -180,28 +92,7 @@ def seed_reference() -> dict[str, Any]:
                 "as_of": BAND_AS_OF,
             },
         )
-    for cur, to_cur, rate in FX_RATES:
-        FxRate.objects.update_or_create(
-            owner=None,
-            currency=cur,
-            to_currency=to_cur,
-            as_of=FX_AS_OF,
-            defaults={"rate": Decimal(rate)},
-        )
-    locations: dict[str, LocationPreset] = {}
-    for name, (cur, tax, col, tz, regime) in LOCATIONS.items():
-        locations[name], _ = LocationPreset.objects.update_or_create(
-            owner=None,
-            name=name,
-            defaults={
-                "currency": cur,
-                "effective_tax_pct": Decimal(tax),
-                "cost_of_living_index": Decimal(col),
-                "time_zone": tz,
-                "tax_regime": regime,
-            },
-        )
-    return {"companies": companies, "levels": levels, "bands": bands, "locations": locations}
+    return {**ref, "bands": bands}
 
 
 @transaction.atomic

@@ -2,8 +2,9 @@
 
     gunicorn config.wsgi -c config/gunicorn.py --bind 127.0.0.1:8000
 
-Two processes of four threads on this 2-core machine (the load test measured 3x3 slower). The
-command line overrides any of these.
+Two processes of four threads on this 2-core machine (the load test measured 3x3 slower);
+WEB_CONCURRENCY sets the number of processes (one a core is a fair start on a bigger server).
+The command line (--workers) overrides any of these.
 """
 
 from __future__ import annotations
@@ -79,7 +80,27 @@ logconfig_dict["handlers"] = {
     # Access lines to standard output, gunicorn's and the app's messages to standard error.
     "access_console": {**logconfig_dict["handlers"]["console"], "stream": "ext://sys.stdout"},
 }
-workers = 2
+
+
+def web_concurrency(default: int = 2) -> int:
+    """Return gunicorn's worker processes: WEB_CONCURRENCY (a whole number from 1), else 2.
+
+    gunicorn reads WEB_CONCURRENCY itself only when no config file sets `workers`; this file
+    sets it, so it reads the variable here. A wrong value stops the start with its reason.
+    """
+    raw = os.environ.get("WEB_CONCURRENCY", "").strip()
+    if not raw:
+        return default
+    try:
+        workers = int(raw)
+    except ValueError:
+        workers = 0
+    if workers < 1:
+        raise SystemExit(f"WEB_CONCURRENCY must be a whole number of processes from 1, not {raw!r}")
+    return workers
+
+
+workers = web_concurrency()
 threads = 4
 keepalive = 30  # browsers keep a connection open between clicks
 # No control socket (gunicornc): its default path is one per machine user, so a second instance

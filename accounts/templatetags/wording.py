@@ -1,8 +1,10 @@
-"""Template filters over accounts.wording: ordinals, fits, band positions, gaps to a target."""
+"""Template filters over accounts.wording: ordinals, fits, band positions, gaps to a target;
+and how long a password reset link works, in words (`accounts.wording.duration`)."""
 
 from __future__ import annotations
 
 from django import template
+from django.conf import settings
 
 from accounts import wording
 
@@ -31,3 +33,9 @@ def band_position(percentile: float | None) -> str:
 def points_from_target(delta: float) -> str:
     """Return "on target" or "2.5 percentage points above target"."""
     return wording.points_from_target(float(delta))
+
+
+@register.simple_tag
+def reset_link_lifetime() -> str:
+    """Return how long a password reset link works, as set: PASSWORD_RESET_TIMEOUT in words."""
+    return wording.duration(settings.PASSWORD_RESET_TIMEOUT)

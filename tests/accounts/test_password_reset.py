@@ -59,6 +59,28 @@ def test_a_reset_link_by_email_sets_a_new_password(
     assert "does not work any more" in again.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("timeout", "words"),
+    [(3600, "1 hour"), (7200, "2 hours"), (5400, "90 minutes"), (86400 * 3, "3 days")],
+)
+def test_the_message_and_pages_say_how_long_the_link_works_as_set(
+    client, alice_mail, settings, django_capture_on_commit_callbacks, timeout, words
+):
+    settings.PASSWORD_RESET_TIMEOUT = timeout
+    response = ask(client, "alice@example.com", capture=django_capture_on_commit_callbacks)
+    body = mail.outbox[0].body
+    assert f"Open this link to do it; it works for {words}, once:" in body
+    assert "an hour" not in body
+    sent = client.get(response["Location"]).content.decode()
+    assert f"The link works for {words}, once." in sent
+    spent = client.get(
+        reverse("password_reset_confirm", kwargs={"uidb64": "MQ", "token": "set-password"}),
+        follow=True,
+    )
+    assert not spent.context["validlink"]
+    assert f"it is older than {words}, or the password changed" in spent.content.decode()
+
+
 def test_a_weak_new_password_is_refused_on_the_form(
     client, alice_mail, django_capture_on_commit_callbacks
 ):

@@ -6,7 +6,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from accounts.wording import band_position, choice_label, ordinal, points_from_target
+from accounts.wording import band_position, choice_label, duration, ordinal, points_from_target
 
 
 @pytest.mark.parametrize(
@@ -82,3 +82,21 @@ def test_choice_label_is_the_display_label_in_the_active_language():
         assert choice_label(Process, "stage", "onsite") != "Onsite"
     assert choice_label(Process, "stage", "no_such_stage") == "no_such_stage"
     assert choice_label(Process, "stage", "") == "" and choice_label(Process, "stage", None) is None
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(3600, "1 hour"), (7200, "2 hours"), (5400, "90 minutes"), (60, "1 minute"),
+     (86400, "1 day"), (172800, "2 days"), (90000, "25 hours"), (45, "45 seconds"),
+     (1, "1 second"), (90, "90 seconds")],
+)  # fmt: skip
+def test_a_duration_in_its_largest_whole_unit(seconds, text):
+    with translation.override("en"):
+        assert duration(seconds) == text
+
+
+def test_a_duration_in_zh_hant():
+    with translation.override("zh-hant"):
+        assert duration(7200) == "2 小時"
+        assert duration(5400) == "90 分鐘"
+        assert duration(86400) == "1 天"

@@ -3,11 +3,14 @@ run for real on a new PostgreSQL database and Redis, as a self-hoster would run 
 
 1. The checkout's files (as a fresh clone has them) are copied to a temporary folder.
 2. A new, empty PostgreSQL database; two Redis database numbers, emptied.
-3. The README's production block runs there with bash, line for line, except the values of its
-   `export` lines (this machine's database and Redis numbers, a fresh key, the host name): a new
-   venv with the runtime lock alone, migrate, check --deploy, the first account, collectstatic.
+3. The README's production block runs there with bash, line for line, except the values of the
+   settings file it writes, offerdesk.env (this machine's database and Redis numbers, a fresh
+   key, the host name): a new venv with the runtime lock alone, the settings file written
+   (readable by its owner only) and loaded, migrate, check --deploy, load_reference (then: a
+   shared tax location exists, before any demo data), the first account, collectstatic.
 4. The Procfile's web, worker and beat start under honcho, the new venv's bin/ first on PATH
-   (gunicorn's access log on, to read it afterwards).
+   (gunicorn's access log on, to read it afterwards), their settings read from offerdesk.env
+   alone (`honcho -e`, as systemd's EnvironmentFile= reads it), none from this environment.
 5. Requests go to 127.0.0.1 only, as the README's reverse proxy sends them (Host,
    X-Forwarded-Proto: https, X-Forwarded-For): /healthz answers JSON, all "ok" with a worker;
    plain HTTP is sent to HTTPS; the first account logs in; with the demo data and 51 options
@@ -48,12 +51,19 @@ import urllib.parse
 import uuid
 from pathlib import Path
 
-from tests.deploy.readme import ROOT, production_block, with_values
+from tests.deploy.readme import ROOT, SETTINGS_FILE, production_block, with_values
 
 HOST = "offerdesk.example.com"  # a Host header only: nothing is resolved or contacted
 CLIENT_ADDRESS = "203.0.113.7"  # the X-Forwarded-For the proxy would add (a header only)
 INSTALL_SECONDS = 600
 RUN_SECONDS = 120
+# Exits 1 unless a shared place with a tax rule exists (run with the block's settings).
+REFERENCE_LOADED = (
+    "import os, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings'); "
+    "django.setup(); from compensation.models import LocationPreset; "
+    "raise SystemExit(0 if LocationPreset.objects.filter(owner=None).exclude(tax_regime='')"
+    ".exists() else 1)"
+)
 IMPORTED = 51  # options in the spreadsheet: with the demo's, above LARGE_OPTIONS (50)
 
 
@@ -360,7 +370,7 @@ class Honcho:
             raise CheckFailed(f"{honcho} is missing: install the development lock (make install)")
         self.log = log
         self.proc = subprocess.Popen(
-            [str(honcho), "start", "--no-colour", "-p", str(port)],
+            [str(honcho), "start", "--no-colour", "-p", str(port), "-e", SETTINGS_FILE],
             cwd=cwd,
             env=env,
             stdout=log.open("ab"),
@@ -452,6 +462,16 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
         deadline = Deadline(RUN_SECONDS)
         settings_env = {**base, **values}
         venv_bin = app / "venv" / "bin"
+        # Before the demo adds its own: the block's load_reference gave the first account
+        # places to pick, with a tax rule.
+        run(
+            [str(venv_bin / "python"), "-c", REFERENCE_LOADED],
+            log=log,
+            timeout=deadline.left(),
+            cwd=app,
+            env=settings_env,
+        )
+        passed("load_reference left shared tax locations for the first account")
         run(
             [str(venv_bin / "python"), "manage.py", "seed_demo", "--force"],
             log=log,
@@ -459,8 +479,12 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
             cwd=app,
             env=settings_env,
         )
-        process_env = {
-            **settings_env,
+        expect(
+            (app / SETTINGS_FILE).stat().st_mode & 0o077 == 0,
+            f"{SETTINGS_FILE} is readable by others",
+        )
+        process_env = {  # the settings from the block's file only (honcho -e)
+            **base,
             "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}",
             "GUNICORN_CMD_ARGS": "--access-logfile -",
         }

@@ -13,7 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION_MARK = "<!-- production-commands:"
 START_MARK = "<!-- start-commands:"
-EXPORT = re.compile(r"^export ([A-Z][A-Z0-9_]*)=(.*)$")
+SETTING = re.compile(r"^([A-Z][A-Z0-9_]*)=(.*)$")  # a line of the settings file
+SETTINGS_FILE = "offerdesk.env"
+HEREDOC_START = f"cat > {SETTINGS_FILE} <<'EOF'"
 DEFAULT = re.compile(r"\$\{([A-Z_]+):-([^}]*)\}")
 
 
@@ -29,7 +31,8 @@ def fenced_after(mark: str, text: str | None = None) -> str:
 
 
 def production_block() -> str:
-    """Return the README's production commands (install, settings, migrate, account, static)."""
+    """Return the README's production commands (install, settings, migrate, reference data,
+    account, static)."""
     return fenced_after(PRODUCTION_MARK)
 
 
@@ -38,29 +41,36 @@ def start_commands() -> list[str]:
     return [line for line in fenced_after(START_MARK).splitlines() if line.strip()]
 
 
-def exports(block: str) -> dict[str, str]:
-    """Return the names and values the block exports, in order."""
+def settings_file(block: str) -> str:
+    """Return the settings file the block writes (its here-document), as the file holds it."""
+    lines = block.splitlines()
+    assert lines.count(HEREDOC_START) == 1, f"the block must write {SETTINGS_FILE} once"
+    start = lines.index(HEREDOC_START) + 1
+    end = lines.index("EOF", start)
+    return "\n".join(lines[start:end]) + "\n"
+
+
+def settings(block: str) -> dict[str, str]:
+    """Return the names and values of the settings file's KEY=value lines, in order."""
     found = {}
     for line in block.splitlines():
-        match = EXPORT.match(line.strip())
+        match = SETTING.match(line)
         if match:
             found[match.group(1)] = match.group(2)
     return found
 
 
 def with_values(block: str, values: dict[str, str]) -> str:
-    """Return the block with each `export NAME=...` line taking values[NAME]; nothing else changes.
+    """Return the block with each `NAME=...` line taking values[NAME]; nothing else changes.
 
-    Every name the block exports must be given, and nothing else: a setting added to the README
+    Every name the settings file sets must be given, and nothing else: a setting added to the README
     fails the check until the check knows what value it takes here.
     """
-    assert set(exports(block)) == set(values), (set(exports(block)), set(values))
+    assert set(settings(block)) == set(values), (set(settings(block)), set(values))
     out = []
     for line in block.splitlines():
-        match = EXPORT.match(line.strip())
-        out.append(
-            f"export {match.group(1)}={shlex.quote(values[match.group(1)])}" if match else line
-        )
+        match = SETTING.match(line)
+        out.append(f"{match.group(1)}={shlex.quote(values[match.group(1)])}" if match else line)
     return "\n".join(out) + "\n"
 
 

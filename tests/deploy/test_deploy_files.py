@@ -12,15 +12,20 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 import yaml
 
 from tests.deploy.readme import (
     ROOT,
-    exports,
+    SETTING,
+    SETTINGS_FILE,
     procfile,
     production_block,
+    settings,
+    settings_file,
     shell_defaults,
     start_commands,
     with_values,
@@ -34,7 +39,7 @@ def argv(command: str | list[str]) -> list[str]:
     words = shlex.split(shell_defaults(command)) if isinstance(command, str) else list(command)
     while words and ASSIGNMENT.match(words[0]):
         words.pop(0)
-    words[0] = re.sub(r"^\.?venv/bin/", "", words[0])
+    words[0] = re.sub(r"^(\S*/)?\.?venv/bin/", "", words[0])
     for i, word in enumerate(words[:-1]):
         if word == "--bind":
             words[i + 1] = "ADDRESS"
@@ -103,11 +108,16 @@ def test_make_serve_is_production_and_serve_local_plain_http():
 def test_the_production_block_has_every_step_in_order():
     block = production_block()
     steps = [
-        r"^python3\.11 -m venv venv$",
+        r"^python3 -m venv venv$",
         r"^venv/bin/pip install --require-hashes -r requirements\.lock$",
-        r"^export SECRET_KEY=",
+        r"^touch offerdesk\.env && chmod 600 offerdesk\.env$",
+        r"^cat > offerdesk\.env <<'EOF'$",
+        r"^SECRET_KEY=",
+        r"^EOF$",
+        r"^set -a; \. \./offerdesk\.env; set \+a$",
         r"^venv/bin/python manage\.py migrate --noinput$",
         r"^venv/bin/python manage\.py check --deploy --fail-level WARNING$",
+        r"^venv/bin/python manage\.py load_reference$",
         r"^venv/bin/python manage\.py create_user \S+",
         r"^venv/bin/python manage\.py collectstatic --noinput$",
     ]
@@ -117,7 +127,7 @@ def test_the_production_block_has_every_step_in_order():
         assert match, f"the README's production block lacks {step}"
         positions.append(match.start())
     assert positions == sorted(positions)
-    named = exports(block)
+    named = settings(block)
     assert {
         "SECRET_KEY",
         "DATABASE_URL",
@@ -134,15 +144,115 @@ def test_the_production_block_has_every_step_in_order():
     assert "shell" not in block and "createsuperuser" not in block
 
 
-def test_the_check_replaces_the_exported_values_only():
+def test_the_check_replaces_the_settings_values_only():
     block = production_block()
-    values = {name: f"value of {name}" for name in exports(block)}
+    values = {name: f"value of {name}" for name in settings(block)}
     replaced = with_values(block, values)
-    assert exports(replaced) == {name: shlex.quote(v) for name, v in values.items()}
-    kept = [line for line in block.splitlines() if not line.startswith("export ")]
-    assert kept == [line for line in replaced.splitlines() if not line.startswith("export ")]
+    assert settings(replaced) == {name: shlex.quote(v) for name, v in values.items()}
+    kept = [line for line in block.splitlines() if not SETTING.match(line)]
+    assert kept == [line for line in replaced.splitlines() if not SETTING.match(line)]
     with pytest.raises(AssertionError):
         with_values(block, {"SECRET_KEY": "x"})  # a setting the check does not know fails
+
+
+SYSTEMD_SAFE = re.compile(r"^[A-Z][A-Z0-9_]*=([\w.,:/@%+=-]*|'[^'\\$`]*')$")
+
+
+def test_the_settings_file_is_key_value_lines_the_shell_and_service_managers_read_alike():
+    block = production_block()
+    text = settings_file(block)
+    assert "export " not in text  # systemd's EnvironmentFile= ignores `export NAME=` lines
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    assert lines and all(SYSTEMD_SAFE.match(line) for line in lines), lines
+    commented = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    assert all(SYSTEMD_SAFE.match(line) for line in commented if SETTING.match(line)), commented
+    # CI's values (tests/deploy/check.py: shlex-quoted) and values with spaces, as the file holds
+    # them, read the same by bash's `set -a; . ./offerdesk.env; set +a` and by honcho (the
+    # check's Procfile runner); systemd takes bare and single-quoted values as they are.
+    values = {name: f"v-{name.lower()}@x:1/2" for name in settings(block)}
+    values["ALLOWED_HOSTS"] = "a.example.com,b.example.com"
+    values["SECRET_KEY"] = "with spaces <and> % signs"
+    written = settings_file(with_values(block, values))
+    assert all(SYSTEMD_SAFE.match(line) for line in written.splitlines() if SETTING.match(line))
+    from honcho.environ import parse
+
+    assert parse(written) == values
+    script = f"set -a; . ./{SETTINGS_FILE}; set +a; " + "; ".join(
+        f'printf "%s\\0" "${name}"' for name in values
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder, SETTINGS_FILE).write_text(written, "utf-8")
+        out = subprocess.run(
+            ["bash", "-c", script], cwd=folder, capture_output=True, timeout=30, env={}
+        )
+    assert out.returncode == 0, out.stderr
+    assert dict(zip(values, out.stdout.decode().split("\0")[:-1], strict=True)) == values
+
+
+def unit(name: str) -> dict[str, dict[str, str]]:
+    """Return a systemd unit of deploy/ as section -> key -> value (each key once)."""
+    sections: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    for line in (ROOT / "deploy" / name).read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        key, value = line.split("=", 1)
+        assert key not in current, (name, key)
+        current[key] = value
+    return sections
+
+
+UNITS = {process: f"offerdesk-{process}.service" for process in ("web", "worker", "beat")}
+
+
+def test_the_systemd_units_run_the_procfiles_processes_with_the_settings_file():
+    assert sorted(p.name for p in (ROOT / "deploy").glob("*.service")) == sorted(UNITS.values())
+    assert set(UNITS) == set(procfile())
+    folders = set()
+    for process, name in UNITS.items():
+        service = unit(name)["Service"]
+        folder = service["WorkingDirectory"]
+        folders.add(folder)
+        assert service["EnvironmentFile"] == f"{folder}/{SETTINGS_FILE}", name
+        start = shlex.split(service["ExecStart"])
+        assert start[0] == f"{folder}/venv/bin/{argv(procfile()[process])[0]}", name
+        assert argv(start) == argv(procfile()[process]), name
+        assert service["User"] not in ("root", "0")
+        assert unit(name)["Install"]["WantedBy"] == "multi-user.target"
+    assert len(folders) == 1  # one clone, one settings file
+    web = shlex.split(unit(UNITS["web"])["Service"]["ExecStart"])
+    assert web[web.index("--bind") + 1] == "127.0.0.1:8000"  # behind the proxy, never public
+    beat = shlex.split(unit(UNITS["beat"])["Service"]["ExecStart"])
+    assert beat[-1] == "--schedule=celerybeat-schedule"  # the Procfile's default, in the clone
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert "deploy/offerdesk-*.service" in readme
+
+
+def test_systemd_accepts_the_units():
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    with tempfile.TemporaryDirectory() as folder:
+        clone = Path(folder)
+        (clone / "venv" / "bin").mkdir(parents=True)
+        for program in ("gunicorn", "celery"):
+            (clone / "venv" / "bin" / program).write_text("#!/bin/sh\n", "utf-8")
+            (clone / "venv" / "bin" / program).chmod(0o755)
+        (clone / SETTINGS_FILE).write_text("", "utf-8")
+        folder_of_units = unit(UNITS["web"])["Service"]["WorkingDirectory"]
+        for name in UNITS.values():
+            text = (ROOT / "deploy" / name).read_text("utf-8")
+            (clone / name).write_text(text.replace(folder_of_units, str(clone)), "utf-8")
+        out = subprocess.run(
+            [analyze, "verify", *(str(clone / name) for name in UNITS.values())],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert out.returncode == 0 and not out.stderr.strip(), out.stderr
 
 
 def compose() -> dict:
@@ -152,6 +262,8 @@ def compose() -> dict:
 def test_compose_runs_the_procfiles_processes_with_postgres_and_redis():
     services = compose()["services"]
     assert {"web", "worker", "beat", "db", "redis"} <= set(services)
+    assert re.fullmatch(r"postgres:16\.\d+", services["db"]["image"])  # pinned releases
+    assert re.fullmatch(r"redis:7\.\d+\.\d+", services["redis"]["image"])
     processes = procfile()
     for name in ("web", "worker", "beat"):
         command = services[name]["command"]
@@ -171,7 +283,22 @@ def test_compose_runs_the_procfiles_processes_with_postgres_and_redis():
         assert env["TRUST_X_FORWARDED_PROTO"] == "1"
         assert "${SECRET_KEY:?" in env["SECRET_KEY"]
         assert {"db", "redis", "migrate"} <= set(services[name]["depends_on"])
-    assert services["migrate"]["command"] == ["python", "manage.py", "migrate", "--noinput"]
+    assert services["migrate"]["command"] == [
+        "sh",
+        "-c",
+        "python manage.py migrate --noinput && python manage.py load_reference",
+    ]
+
+
+def test_compose_gives_every_setting_of_the_env_file_to_each_offerdesk_process():
+    services = compose()["services"]
+    for name in ("web", "worker", "beat", "migrate"):
+        assert services[name]["env_file"] == ".env", name
+    # The fixed values are compose's own network (and the container's paths); every other
+    # setting, EMAIL_URL, DEFAULT_FROM_EMAIL and SENTRY_DSN among them, comes from the file.
+    fixed = set(services["web"]["environment"])
+    assert not {"EMAIL_URL", "DEFAULT_FROM_EMAIL", "SENTRY_DSN", "DEBUG"} & fixed
+    assert "env_file" not in services["db"] and "env_file" not in services["redis"]
 
 
 def test_compose_shares_the_media_volume_between_web_and_worker():
@@ -206,7 +333,8 @@ def dockerfile() -> list[str]:
 
 def test_dockerfile_slim_python_311_non_root_runtime_lock():
     lines = dockerfile()
-    assert lines[0] == "FROM python:3.11-slim"
+    # A pinned base: one Python release on one Debian release, not a moving tag.
+    assert re.fullmatch(r"FROM python:3\.11\.\d+-slim-bookworm", lines[0]), lines[0]
     users = [line.split()[1] for line in lines if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
     cmd_at = next(i for i, line in enumerate(lines) if line.startswith("CMD "))
@@ -217,6 +345,11 @@ def test_dockerfile_slim_python_311_non_root_runtime_lock():
     assert "requirements-dev" not in "\n".join(lines)
     cmd = yaml.safe_load(lines[cmd_at].removeprefix("CMD "))  # a JSON list
     assert argv(cmd) == argv(procfile()["web"]) and cmd[-1] == "0.0.0.0:8000"
+    # The bytecode compiled at build, after the sources are copied in (and before the non-root
+    # user, who cannot write to /app): no start compiles again.
+    copy_at = lines.index("COPY . /app")
+    compile_at = next(i for i, line in enumerate(lines) if "python -m compileall" in line)
+    assert copy_at < compile_at < user_at and "/app" in lines[compile_at].split()
     health = next(line for line in lines if line.startswith("HEALTHCHECK "))
     assert "/healthz" in health and "'status'] == 'ok'" in health
     ignored = (ROOT / ".dockerignore").read_text("utf-8").split()
@@ -228,6 +361,8 @@ def test_caddyfile_proxies_to_gunicorn_with_the_forwarded_protocol():
     assert "reverse_proxy 127.0.0.1:8000" in text
     assert re.search(r"^\s*header_up X-Forwarded-Proto \{scheme\}$", text, re.MULTILINE)
     assert not re.search(r"^\s*log\b", text, re.MULTILINE)  # it would keep feed tokens
+    assert re.search(r"^\s*encode zstd gzip$", text, re.MULTILINE)  # BREACH: docs/security.md
+    assert "encode zstd gzip" in (ROOT / "docs" / "security.md").read_text("utf-8")
     caddy = shutil.which("caddy")
     if caddy is None:
         pytest.skip("caddy is not installed (.ci/run installs Debian's)")
@@ -240,6 +375,7 @@ def test_caddyfile_proxies_to_gunicorn_with_the_forwarded_protocol():
     assert out.returncode == 0, out.stderr
     assert '"X-Forwarded-Proto":["{http.request.scheme}"]' in out.stdout
     assert '"dial":"127.0.0.1:8000"' in out.stdout
+    assert '"handler":"encode"' in out.stdout and '"zstd"' in out.stdout
 
 
 def test_ci_runs_the_deployment_check_in_its_second_pass():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -92,3 +94,19 @@ def test_login_and_signup_need_the_token_too(alice):
         {"username": "z", "password1": "a-long-password-1", "password2": "a-long-password-1"},
     )
     assert signup.status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_token_in_a_page_is_masked_anew_in_each_response(csrf_client, alice):
+    """What makes HTTP compression safe here against BREACH (deploy/Caddyfile's `encode`): a
+    page's CSRF token is the session's secret under a fresh random mask, so no secret repeats
+    byte for byte across compressed responses for an attacker to guess at (docs/security.md)."""
+    url = reverse("offers:offer_create")
+    pages = [csrf_client.get(url).content.decode() for _ in range(3)]
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', p).group(1) for p in pages]
+    assert len(set(tokens)) == 3  # never the same bytes twice
+    secret = csrf_client.cookies["csrftoken"].value
+    assert all(secret not in page for page in pages)  # the unmasked secret is in no page
+    for token in tokens:  # and each masked token is accepted
+        response = csrf_client.post(url, {"csrfmiddlewaretoken": token, "name": ""})
+        assert response.status_code != 403
