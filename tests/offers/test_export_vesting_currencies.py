@@ -94,3 +94,19 @@ def test_the_home_value_is_converted_when_home_differs_from_pay(alice, taipei_of
     assert grant["price_currency"] == "USD" and grant["home_currency"] == "USD"
     assert grant["fx_price_to_home"] == pytest.approx(1.0)
     assert grant["home_value"] == pytest.approx(72_000)
+
+
+def test_the_reports_vesting_table_names_every_currency(client_alice_reauth, alice, taipei_offer):
+    """The grant in its own currency, with home's beside it (issue 35: no bare 11,520,000)."""
+    import re
+
+    from django.urls import reverse
+
+    page = client_alice_reauth.get(reverse("offers:export_report")).content.decode()
+    cells = [
+        " ".join(re.sub(r"<[^>]+>", " ", cell).split())
+        for cell in re.findall(r"<td class=\"num\" data-vesting-value>(.*?)</td>", page)
+    ]
+    # 400 shares x USD 180 = USD 72,000 = TWD 2,304,000 at 32; the refresher USD 10,000 a year
+    # = TWD 320,000.
+    assert cells == ["USD 72,000 (TWD 2,304,000)", "USD 10,000 (TWD 320,000)"]
