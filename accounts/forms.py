@@ -102,6 +102,16 @@ def form_add_service_errors(form: forms.BaseForm, error: ValidationError) -> Non
         form.add_error(None, error.messages)
 
 
+def model_values(form: forms.BaseModelForm) -> dict[str, Any]:
+    """Return a valid model form's cleaned values of its model's fields (``Meta.fields``).
+
+    What a service writes with `accounts.fields.fields_assign`, which refuses any other name:
+    the form's controls (a hidden version, a token) stay out, and nothing is dropped unseen.
+    """
+    names = set(form._meta.fields or ())
+    return {name: value for name, value in form.cleaned_data.items() if name in names}
+
+
 def form_write(form: forms.BaseForm, write: Callable[[], object]) -> int:
     """Run a service's write for a valid form; return the HTTP status to answer with.
 

@@ -87,7 +87,7 @@ def process_update(
     *, user: AbstractBaseUser, process: Process, expected_version: int, data: dict[str, Any]
 ) -> Process:
     """Change a process's fields (not its stage); refuse if it changed meanwhile."""
-    fields_assign(process, data, _editable_fields(Process), ignore_unknown=True)
+    fields_assign(process, data, _editable_fields(Process))
     process.full_clean()
     _save_locked(process, expected_version=expected_version)
     revision_record(user=user, obj=process, action=Revision.Action.CHANGED)
@@ -261,7 +261,7 @@ def round_update(
     questions: Sequence[QuestionInput] | None = None,
 ) -> Round:
     """Change a round; refuse if it changed since the form was opened."""
-    fields_assign(round_, data, _editable_fields(Round), ignore_unknown=True)
+    fields_assign(round_, data, _editable_fields(Round))
     round_.full_clean()
     _save_locked(round_, expected_version=expected_version)
     if questions is not None:
@@ -296,12 +296,12 @@ def debrief_save(
     debrief = Debrief.objects.filter(process=process).first()
     if debrief is None:
         debrief = Debrief(owner=user, process=process)
-        fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
+        fields_assign(debrief, data, _editable_fields(Debrief))
         debrief.full_clean()
         debrief.save()
         revision_record(user=user, obj=debrief, action=Revision.Action.CREATED)
     else:
-        fields_assign(debrief, data, _editable_fields(Debrief), ignore_unknown=True)
+        fields_assign(debrief, data, _editable_fields(Debrief))
         debrief.full_clean()
         _save_locked(
             debrief,
@@ -328,7 +328,7 @@ def team_match_update(
     *, user: AbstractBaseUser, match: TeamMatch, expected_version: int, data: dict[str, Any]
 ) -> TeamMatch:
     """Change a team match; refuse if it changed meanwhile."""
-    fields_assign(match, data, _editable_fields(TeamMatch), ignore_unknown=True)
+    fields_assign(match, data, _editable_fields(TeamMatch))
     match.full_clean()
     _save_locked(match, expected_version=expected_version)
     revision_record(user=user, obj=match, action=Revision.Action.CHANGED)

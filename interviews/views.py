@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
-from accounts.forms import form_add_service_errors, form_status, form_write
+from accounts.forms import form_add_service_errors, form_status, form_write, model_values
 from accounts.http import is_htmx, method_refused
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
@@ -145,8 +145,7 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = ProcessForm(request.POST or None, instance=process, user=request.user)
     saved = None
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        data.pop("version", None)
+        data = model_values(form)
         saved = form_write(
             form,
             lambda: services.process_update(
@@ -200,7 +199,7 @@ def round_create(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST or None, process=process, default_timezone=_home_timezone(request)
     )
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
+        data = model_values(form)
         try:
             services.round_create(
                 user=request.user, process=process, questions=form.question_inputs() or (), **data
@@ -239,7 +238,7 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = RoundForm(request.POST or None, instance=round_, process=round_.process)
     saved = None
     if request.method == "POST" and form.is_valid():
-        data = {k: v for k, v in form.cleaned_data.items() if k not in ("version", "questions")}
+        data = model_values(form)
         saved = form_write(
             form,
             lambda: services.round_update(
@@ -301,8 +300,7 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = DebriefForm(request.POST or None, instance=debrief, process=process)
     saved = None
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        data.pop("version", None)
+        data = model_values(form)
         saved = form_write(
             form,
             lambda: services.debrief_save(
@@ -352,8 +350,7 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = TeamMatchForm(request.POST or None, instance=match, process=match.process)
     saved = None
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        data.pop("version", None)
+        data = model_values(form)
         saved = form_write(
             form,
             lambda: services.team_match_update(

@@ -242,7 +242,7 @@ def preferences_save(
     """Create or update the user's single preference set."""
     prefs, created = Preferences.objects.select_for_update().get_or_create(owner=user)
     editable = [f.name for f in Preferences._meta.concrete_fields if f.editable]
-    fields = fields_assign(prefs, data, set(editable) - {"id", "owner"}, ignore_unknown=True)
+    fields = fields_assign(prefs, data, set(editable) - {"id", "owner"})
     prefs.full_clean()
     if created or expected_version is None:
         prefs.save()
@@ -264,10 +264,9 @@ def scenario_create(
         raise PermissionError("offer of another user")
     data = data or {}
     scenario = Scenario(owner=user, offer=offer)
-    fields_assign(scenario, data, SCENARIO_FIELDS, ignore_unknown=True)
-    scenario.stock_currency = (
-        data[STOCK_CURRENCY] if STOCK_CURRENCY in data else offer_stock_currency(offer)
-    )
+    fields_assign(scenario, data, [*SCENARIO_FIELDS, STOCK_CURRENCY])
+    if STOCK_CURRENCY not in data:
+        scenario.stock_currency = offer_stock_currency(offer)
     scenario.name = data.get("name") or f"{offer.name}: what if"
     scenario.full_clean()
     scenario.save()
@@ -320,7 +319,7 @@ def scenario_update(
     """Change a scenario's adjustments; a stored Monte Carlo result no longer applies."""
     if record:
         revision_record(user=user, obj=scenario, action="changed", summary="before edit")
-    fields = fields_assign(scenario, data, SCENARIO_FIELDS, ignore_unknown=True)
+    fields = fields_assign(scenario, data, SCENARIO_FIELDS)
     scenario.full_clean()
     fields += _reset_mc(scenario)
     if expected_version is None:

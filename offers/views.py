@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.charts import figure_json
-from accounts.forms import form_add_service_errors
+from accounts.forms import form_add_service_errors, model_values
 from accounts.history import history_for, revision_restore, snapshots_readable, trash_list
 from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission
@@ -309,7 +309,7 @@ def preferences(request: HttpRequest) -> HttpResponse:
         try:
             services.preferences_save(
                 user=request.user,
-                data=dict(form.cleaned_data),
+                data=model_values(form),
                 expected_version=form.cleaned_data.get("version") if prefs.pk else None,
             )
         except StaleEditError as exc:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.forms import model_values
 from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
 from config.health import worker_missing
@@ -230,7 +231,7 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
             services.scenario_update(
                 user=request.user,
                 scenario=scenario,
-                data=dict(form.cleaned_data),
+                data=model_values(form),
                 expected_version=expected,
             )
         except StaleEditError as exc:
