@@ -116,8 +116,8 @@ def test_an_older_templates_relocation_amount_column_still_imports(alice):
     PreferencesFactory(owner=alice)
     CompanyFactory(owner=alice, name="Hooli")
     raw = (
-        "name,kind,status,company,currency,base_salary,relocation_amount\r\n"
-        "Hooli offer,external,received,Hooli,USD,200000,15000\r\n"
-    ).encode()
+        b"name,kind,status,company,currency,base_salary,relocation_amount\r\n"
+        b"Hooli offer,external,received,Hooli,USD,200000,15000\r\n"
+    )
     (offer,) = offers_import(user=alice, raw=raw)
     assert offer.package.relocation == Decimal("15000")
