@@ -172,6 +172,11 @@ def worker_missing(*, queued_at: datetime | None) -> bool:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """Return each part's status as JSON; 503 when the database or the broker is not usable."""
+    return health_response()
+
+
+def health_response() -> JsonResponse:
+    """Return /healthz's answer (also ServiceUnavailableMiddleware's there, the database down)."""
     status = {
         "database": database_status(),
         "broker": broker_status(),

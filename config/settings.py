@@ -67,7 +67,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -78,6 +77,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.htmx.HtmxLoginRedirectMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The first to load the session and the user: the database down is a 503 there, for
+    # everyone, before any middleware below touches them (config/middleware.py).
+    "config.middleware.ServiceUnavailableMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Before the session timeout, which leaves a "your session ended" message.
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -123,11 +123,13 @@ def _empty_cache():
 
     from config.cache import reset
     from config.health import WORKER_ANSWER
+    from config.middleware import WARNED_AT
     from offers.board import MC_PATHS_KEPT
     from offers.board_cache import RECENT, UNSENT
 
     reset()
     WORKER_ANSWER.reset()
+    WARNED_AT.reset()
     UNSENT.clear()
     cache.clear()
     RECENT.clear()
