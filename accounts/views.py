@@ -76,6 +76,9 @@ def reauth(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     form = PasswordConfirmForm(request.POST or None, user=request.user, request=request)
     if request.method == "POST" and form.is_valid():
+        # A new session key, as at log-in: a key read before the password was typed (a shared
+        # machine, a leaked log) does not carry the rights the password just granted.
+        request.session.cycle_key()
         mark_reauthenticated(request)
         return redirect(next_url)
     return render(request, "registration/reauth.html", {"form": form, "next": next_url})
