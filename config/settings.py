@@ -202,6 +202,8 @@ PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", "3600")
 # smtps://, smtp://, console://, locmem://), or Django's EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
 # EMAIL_HOST_PASSWORD/EMAIL_USE_TLS; neither: each message is written to the console log.
 _email = email_settings(os.environ.get("EMAIL_URL", ""), host=os.environ.get("EMAIL_HOST", ""))
+# Whether the deployment chose how mail goes (`check --deploy` warns when it did not, DEBUG off).
+EMAIL_CONFIGURED = bool(os.environ.get("EMAIL_URL") or os.environ.get("EMAIL_HOST"))
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 EMAIL_HOST = _email.get("EMAIL_HOST", os.environ.get("EMAIL_HOST", "localhost"))
 EMAIL_PORT = _email.get("EMAIL_PORT", envint("EMAIL_PORT", "25"))
