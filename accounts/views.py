@@ -22,6 +22,8 @@ from accounts.forms import (
 from accounts.reauth import mark_reauthenticated, reauth_required
 from accounts.reset import Refusal, reset_request_count, window_seconds
 from accounts.services import account_delete, account_email_set
+from config import health
+from config.middleware import ServiceUnavailable
 
 
 @login_not_required
@@ -105,6 +107,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
 
     def form_valid(self, form: QueuedPasswordResetForm) -> HttpResponse:  # type: ignore[override]
+        # The message is queued for a worker: with the broker down it would be lost while the
+        # page said "sent". Asked for every address alike (within SERVICE_TIMEOUT), so the 503
+        # says nothing of whether an account has it.
+        if health.broker_status() == "error":
+            raise ServiceUnavailable("The job queue")
         refusal = reset_request_count(self.request, form.cleaned_data["email"])
         if refusal is Refusal.ADDRESS:
             minutes = window_seconds() // 60
