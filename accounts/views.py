@@ -22,6 +22,8 @@ from accounts.forms import (
 from accounts.reauth import mark_reauthenticated, reauth_required
 from accounts.reset import Refusal, reset_request_count, window_seconds
 from accounts.services import account_delete, account_email_set
+from config import health
+from config.middleware import ServiceUnavailable
 
 
 @login_not_required
@@ -76,6 +78,9 @@ def reauth(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     form = PasswordConfirmForm(request.POST or None, user=request.user, request=request)
     if request.method == "POST" and form.is_valid():
+        # A new session key, as at log-in: a key read before the password was typed (a shared
+        # machine, a leaked log) does not carry the rights the password just granted.
+        request.session.cycle_key()
         mark_reauthenticated(request)
         return redirect(next_url)
     return render(request, "registration/reauth.html", {"form": form, "next": next_url})
@@ -102,6 +107,11 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "registration/password_reset_subject.txt"
 
     def form_valid(self, form: QueuedPasswordResetForm) -> HttpResponse:  # type: ignore[override]
+        # The message is queued for a worker: with the broker down it would be lost while the
+        # page said "sent". Asked for every address alike (within SERVICE_TIMEOUT), so the 503
+        # says nothing of whether an account has it.
+        if health.broker_status() == "error":
+            raise ServiceUnavailable("The job queue")
         refusal = reset_request_count(self.request, form.cleaned_data["email"])
         if refusal is Refusal.ADDRESS:
             minutes = window_seconds() // 60

@@ -1,4 +1,4 @@
-"""Form fields every form shares: ISO 4217 codes, numbers in plain digits, bounded free text, dates.
+"""Form fields every form shares: ISO 4217 codes, plain-digit numbers, bounded text, dates, zones.
 
 A ModelForm takes them all with one line in its Meta: ``formfield_callback = checked_formfield``.
 """
@@ -16,6 +16,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.dates import RangedDateField
+from accounts.zones import TIME_ZONE_FIELDS, TimeZoneField
 from compensation.engine.currencies import is_currency
 from compensation.models import currency_validator
 
@@ -150,7 +151,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
 
     A ModelForm's ``Meta.formfield_callback``: currencies in ISO 4217, numbers in plain digits
     within the model's bounds (and MAX_AMOUNT), free text of at most TEXT_MAX_LENGTH characters,
-    dates within the range a restore takes (``accounts.dates``).
+    dates within the range a restore takes (``accounts.dates``), time zones the restore takes
+    (``accounts.zones``).
     """
     if "form_class" in kwargs or field.choices:
         return field.formfield(**kwargs)
@@ -159,6 +161,8 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
         return field.formfield(form_class=NumberField, min_value=low, max_value=high, **kwargs)
     if isinstance(field, models.CharField) and currency_validator in field.validators:
         return field.formfield(form_class=CurrencyField, **kwargs)
+    if isinstance(field, models.CharField) and field.name in TIME_ZONE_FIELDS:
+        return field.formfield(form_class=TimeZoneField, **kwargs)
     if isinstance(field, models.DateField) and not isinstance(field, models.DateTimeField):
         return field.formfield(form_class=RangedDateField, **kwargs)
     if isinstance(field, models.TextField) and field.max_length is None:

@@ -1,4 +1,7 @@
-"""System checks of the deployment settings, run by `manage.py check`, `migrate` and `runserver`."""
+"""System checks of the deployment settings, run by `manage.py check`, `migrate` and `runserver`.
+
+The email check runs with `check --deploy` only: a development machine writes mail to the log.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import importlib
 from typing import Any
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Error, register
+from django.core.checks import CheckMessage, Error, Warning, register
 from django.utils.module_loading import autodiscover_modules
 
 from config.celery import app
@@ -56,3 +59,20 @@ def visibility_timeout_check(app_configs: Any = None, **kwargs: Any) -> list[Che
                 )
             )
     return errors
+
+
+@register(deploy=True)
+def email_configured_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Warn when a server (DEBUG off) was given no way to send mail."""
+    if settings.DEBUG or settings.EMAIL_CONFIGURED:
+        return []
+    return [
+        Warning(
+            "No email backend is configured (neither EMAIL_URL nor EMAIL_HOST is set): password "
+            "reset links and reminders are written, in clear, to the worker's log instead of "
+            "being sent.",
+            hint="Set EMAIL_URL, e.g. smtp+tls://user:password@mail.example.com:587, or "
+            "EMAIL_URL=console:// to keep each message in the log on purpose.",
+            id="offerdesk.W001",
+        )
+    ]

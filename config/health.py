@@ -11,6 +11,8 @@ ping, so a job no worker picks up says why.
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -87,25 +89,67 @@ def cache_status() -> str:
 WORKER_CACHE_KEY = "healthz:worker"
 
 
-def worker_status() -> str:
-    """Return "eager" without a broker, "ok" if a worker answers a ping, else "no answer".
+class _WorkerAnswer:
+    """The last ping's answer in this process, and the lock of the one thread that pings."""
 
-    The ping waits HEALTH_WORKER_TIMEOUT seconds; its answer is kept HEALTH_WORKER_CACHE
-    seconds, so a load balancer polling /healthz does not ping the workers each time.
-    """
-    if not settings.CELERY_BROKER_URL:
-        return "eager"
-    cached = cache_get(WORKER_CACHE_KEY)
-    if cached is not None:
-        return str(cached)
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.status: str | None = None
+        self.expires_at = 0.0
+
+    def fresh(self) -> str | None:
+        """Return the answer kept, or None once it is older than HEALTH_WORKER_CACHE."""
+        return self.status if time.monotonic() < self.expires_at else None
+
+    def keep(self, status: str) -> None:
+        self.status = status
+        self.expires_at = time.monotonic() + settings.HEALTH_WORKER_CACHE
+
+    def reset(self) -> None:
+        self.status, self.expires_at = None, 0.0
+
+
+WORKER_ANSWER = _WorkerAnswer()
+
+
+def worker_ping() -> str:
+    """Return "ok" if a worker answers a ping within HEALTH_WORKER_TIMEOUT, else "no answer"."""
     from config.celery import app
 
     try:
-        replies = app.control.ping(timeout=settings.HEALTH_WORKER_TIMEOUT)
+        # limit=1: the first answer is enough, so a healthy ping takes milliseconds, not the
+        # whole timeout; a broker that hangs raises after its socket timeout (SERVICE_TIMEOUT).
+        replies = app.control.ping(timeout=settings.HEALTH_WORKER_TIMEOUT, limit=1)
     except Exception:
         replies = []
-    status = "ok" if replies else "no answer"
-    cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
+    return "ok" if replies else "no answer"
+
+
+def worker_status() -> str:
+    """Return "eager" without a broker, "ok" if a worker answers a ping, else "no answer".
+
+    The answer is kept HEALTH_WORKER_CACHE seconds, in this process and in the shared cache, so
+    a load balancer polling /healthz does not ping the workers each time. One thread of a
+    process pings at a time: the others answer at once with the last answer known ("unknown"
+    before the first), so requests never queue up behind a ping to a broker that hangs.
+    """
+    if not settings.CELERY_BROKER_URL:
+        return "eager"
+    kept = WORKER_ANSWER.fresh()
+    if kept is not None:
+        return kept
+    cached = cache_get(WORKER_CACHE_KEY)
+    if cached is not None:
+        WORKER_ANSWER.keep(str(cached))
+        return str(cached)
+    if not WORKER_ANSWER.lock.acquire(blocking=False):
+        return WORKER_ANSWER.status or "unknown"
+    try:
+        status = worker_ping()
+        WORKER_ANSWER.keep(status)
+        cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
+    finally:
+        WORKER_ANSWER.lock.release()
     return status
 
 
@@ -128,6 +172,11 @@ def worker_missing(*, queued_at: datetime | None) -> bool:
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     """Return each part's status as JSON; 503 when the database or the broker is not usable."""
+    return health_response()
+
+
+def health_response() -> JsonResponse:
+    """Return /healthz's answer (also ServiceUnavailableMiddleware's there, the database down)."""
     status = {
         "database": database_status(),
         "broker": broker_status(),

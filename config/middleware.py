@@ -3,16 +3,26 @@
 The cache is not one of them: pages reach it through config.cache, which turns its errors into
 misses. A Redis error raised from Django's cache all the same (a call that bypassed
 config.cache) is still a 503, but says the cache, not the job queue, is what failed.
+
+Django turns an exception raised in a middleware into a 500 at that middleware's own layer, so
+no middleware above it ever sees it. ServiceUnavailableMiddleware therefore sits right after
+AuthenticationMiddleware and is the first to touch the session and the user: with the database
+down, a signed-in user's request is a 503 there, before SessionTimeoutMiddleware or any other
+reads them. A view's errors reach it through `process_exception`. Each answer logs one warning
+a minute at most (per kind and process), never a traceback a request.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
 try:  # the Redis client is only there when the broker is Redis
@@ -28,10 +38,50 @@ BROKER_ERRORS = (BrokerOperationalError, RedisConnectionError, RedisTimeoutError
 # The errors a publish raises when the broker is unreachable: the broker errors above, and a
 # refused socket (OSError) that a publish can also raise.
 PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
+RETRY_AFTER = "30"  # seconds
 
 
 class ServiceUnavailable(Exception):
     """Raised by a view when a backing service (database, broker) cannot be reached."""
+
+
+WARN_EVERY_SECONDS = 60.0
+
+
+class _WarnedAt:
+    """When each kind of outage was last logged in this process."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.at: dict[str, float] = {}
+
+    def due(self, what: str) -> bool:
+        """Return True (and note the time) if ``what`` was not logged in the last minute."""
+        now = time.monotonic()
+        with self.lock:
+            if now - self.at.get(what, -WARN_EVERY_SECONDS) < WARN_EVERY_SECONDS:
+                return False
+            self.at[what] = now
+            return True
+
+    def reset(self) -> None:
+        with self.lock:
+            self.at.clear()
+
+
+WARNED_AT = _WarnedAt()
+
+
+def _warn(what: str, exc: BaseException) -> None:
+    """Log that ``what`` is unavailable, once a minute at most (the type only: no URL)."""
+    if WARNED_AT.due(what):
+        logger.warning("%s unavailable: %s", what, type(exc).__name__)
+
+
+def _logged(response: HttpResponse) -> HttpResponse:
+    # Django's own mark: django.request adds no "Service Unavailable" error line a request.
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
@@ -41,9 +91,20 @@ def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
     except Exception:  # the template layer itself may need the database
         body = f"<h1>Service unavailable</h1><p>{what} is unreachable. Try again shortly.</p>"
     response = HttpResponse(body, status=503)
-    response["Retry-After"] = "30"
+    response["Retry-After"] = RETRY_AFTER
     response["Cache-Control"] = "no-store"
-    return response
+    return _logged(response)
+
+
+def database_down_response(request: HttpRequest) -> HttpResponse:
+    """Return the 503 for a database that is down: /healthz's JSON body there, else the page."""
+    if request.path_info == reverse("healthz"):
+        from config.health import health_response
+
+        response = health_response()
+        response["Retry-After"] = RETRY_AFTER
+        return _logged(response)
+    return unavailable_response(request, "The database")
 
 
 def raised_by_the_cache(exc: BaseException) -> bool:
@@ -59,14 +120,14 @@ def raised_by_the_cache(exc: BaseException) -> bool:
 def response_for(request: HttpRequest, exc: BaseException) -> HttpResponse | None:
     """Return the 503 for an unreachable backing service, or None for any other error."""
     if isinstance(exc, DATABASE_ERRORS):
-        logger.warning("database unavailable: %s", type(exc).__name__)
-        return unavailable_response(request, "The database")
+        _warn("database", exc)
+        return database_down_response(request)
     if isinstance(exc, BROKER_ERRORS) and raised_by_the_cache(exc):
-        logger.warning("cache unavailable outside config.cache: %s", type(exc).__name__)
+        _warn("cache (outside config.cache)", exc)
         return unavailable_response(request, "The cache")
     if isinstance(exc, BROKER_ERRORS):
-        # The message may carry the broker URL; log the type only.
-        logger.warning("broker unavailable: %s", type(exc).__name__)
+        # The message may carry the broker URL; _warn logs the type only.
+        _warn("broker", exc)
         return unavailable_response(request, "The job queue")
     if isinstance(exc, ServiceUnavailable):
         return unavailable_response(request, str(exc) or "A backing service")
@@ -74,18 +135,23 @@ def response_for(request: HttpRequest, exc: BaseException) -> HttpResponse | Non
 
 
 class ServiceUnavailableMiddleware:
-    """Answer 503 when the database or the broker is down, so no half-done work is kept."""
+    """Answer 503 when the database or the broker is down, so no half-done work is kept.
+
+    Placed right after AuthenticationMiddleware: it loads the session and the user first.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
-            return self.get_response(request)
-        except (*DATABASE_ERRORS, *BROKER_ERRORS, ServiceUnavailable) as exc:
+            # Evaluates the lazy user: the session's row, then the user's.
+            request.user.is_authenticated  # noqa: B018
+        except DATABASE_ERRORS as exc:
             response = response_for(request, exc)
             assert response is not None
             return response
+        return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return response_for(request, exception)

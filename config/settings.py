@@ -67,7 +67,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "config.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -78,6 +77,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.htmx.HtmxLoginRedirectMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The first to load the session and the user: the database down is a 503 there, for
+    # everyone, before any middleware below touches them (config/middleware.py).
+    "config.middleware.ServiceUnavailableMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     # Before the session timeout, which leaves a "your session ended" message.
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -114,6 +116,12 @@ TEMPLATES = [
     },
 ]
 
+# A call to the broker gives up after SERVICE_TIMEOUT seconds, to connect and for each answer
+# (the cache's after 2: cache_settings), and so does a connection to PostgreSQL. A Redis that
+# hangs (stopped, or a network that drops its packets) accepts connections and never answers:
+# without a socket timeout a publish or a ping waited minutes, holding a web server thread.
+SERVICE_TIMEOUT = envint("SERVICE_TIMEOUT", "3")
+
 # Database: SQLite by default, PostgreSQL (psycopg 3) or SQLite through DATABASE_URL.
 SQLITE_OPTIONS = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 if os.environ.get("DATABASE_URL"):
@@ -127,7 +135,7 @@ if os.environ.get("DATABASE_URL"):
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # libpq's option: sqlite3.connect() refuses it.
-        _options["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", "3")
+        _options["connect_timeout"] = envint("DB_CONNECT_TIMEOUT", str(SERVICE_TIMEOUT))
     elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         for _name, _value in SQLITE_OPTIONS.items():
             _options.setdefault(_name, _value)
@@ -194,6 +202,8 @@ PASSWORD_RESET_TIMEOUT = envint("PASSWORD_RESET_TIMEOUT", "3600")
 # smtps://, smtp://, console://, locmem://), or Django's EMAIL_HOST/EMAIL_PORT/EMAIL_HOST_USER/
 # EMAIL_HOST_PASSWORD/EMAIL_USE_TLS; neither: each message is written to the console log.
 _email = email_settings(os.environ.get("EMAIL_URL", ""), host=os.environ.get("EMAIL_HOST", ""))
+# Whether the deployment chose how mail goes (`check --deploy` warns when it did not, DEBUG off).
+EMAIL_CONFIGURED = bool(os.environ.get("EMAIL_URL") or os.environ.get("EMAIL_HOST"))
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 EMAIL_HOST = _email.get("EMAIL_HOST", os.environ.get("EMAIL_HOST", "localhost"))
 EMAIL_PORT = _email.get("EMAIL_PORT", envint("EMAIL_PORT", "25"))
@@ -325,7 +335,14 @@ CELERY_TASK_ANNOTATIONS = {
 }
 LONGEST_TASK_SECONDS = max(CELERY_TASK_TIME_LIMIT, *(hard for _, hard in TASK_TIME_LIMITS.values()))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_BROKER_CONNECTION_TIMEOUT = SERVICE_TIMEOUT
+# A publish that fails is tried once more, at once (a broker restarting), not four times.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 # /healthz pings the workers: wait this long for an answer, keep the answer this long.
 HEALTH_WORKER_TIMEOUT = float(os.environ.get("HEALTH_WORKER_TIMEOUT", "1.0"))
 HEALTH_WORKER_CACHE = envint("HEALTH_WORKER_CACHE", "10")
@@ -350,6 +367,9 @@ if SENTRY_DSN:
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", str(LONGEST_TASK_SECONDS + 300)),
     "max_retries": 1,
+    # redis-py's timeouts (kombu passes them on); above the workers' 1 s BRPOP poll.
+    "socket_connect_timeout": SERVICE_TIMEOUT,
+    "socket_timeout": SERVICE_TIMEOUT,
 }
 
 # Periodic jobs, sent by one `celery beat` process (`make beat`) to the workers. Both are cheap
@@ -386,6 +406,8 @@ def cache_settings(cache_url: str, key_prefix: str) -> dict[str, dict[str, objec
                 "BACKEND": "django.core.cache.backends.redis.RedisCache",
                 "LOCATION": cache_url,
                 "KEY_PREFIX": key_prefix,
+                # A page asks the cache often: a cache that hangs costs two seconds, once
+                # (config.cache then leaves it alone for a few seconds).
                 "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
             }
         }

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.forms import form_add_service_errors, form_status, form_write, model_values
 from accounts.http import is_htmx, method_refused
+from accounts.reauth import reauth_required
 from accounts.selectors import calendar_feed_on, calendar_feed_owner
 from accounts.services import calendar_feed_off, calendar_feed_reset
 from interviews import analytics, prep, selectors, services
@@ -480,6 +481,7 @@ def _host(request: HttpRequest) -> str:
     return request.get_host().split(":")[0] or "offerdesk"
 
 
+@reauth_required  # an export, like every other (the subscription feed's key is its token)
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """Download the upcoming rounds as an iCalendar (.ics) file."""
     response = _calendar_response(

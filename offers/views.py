@@ -21,6 +21,7 @@ from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission
 from accounts.locking import StaleEditError
 from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
+from accounts.reauth import reauth_required
 from compensation.plausibility import message_warnings
 from compensation.selectors import package_get
 from offers import board as valuation
@@ -192,6 +193,14 @@ def offer_ledger_csv(request: HttpRequest, pk: int) -> HttpResponse:
     offer = ev.offer if ev is not None else selectors.offer_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
+    return _ledger_download(request, offer, ev)  # someone else's option was a 404 above
+
+
+@reauth_required
+def _ledger_download(
+    request: HttpRequest, offer: Offer, ev: valuation.Evaluation | None
+) -> HttpResponse:
+    # An export of the figures, like every other: a password typed within REAUTH_SECONDS.
     view = ledger_view(ev) if ev is not None else None
     if view is None:
         return HttpResponse(

@@ -116,16 +116,20 @@ def _language_reset():
 def _empty_cache():
     """Start every test with an empty cache: ids are reused after a rollback, boards are not.
 
-    And with no outage remembered (config.cache) nor token left to replace (a test of a cache
-    that is down leaves both behind).
+    And with no outage remembered (config.cache), no worker answer kept (config.health) nor
+    token left to replace (a test of a cache that is down leaves them behind).
     """
     from django.core.cache import cache
 
     from config.cache import reset
+    from config.health import WORKER_ANSWER
+    from config.middleware import WARNED_AT
     from offers.board import MC_PATHS_KEPT
     from offers.board_cache import RECENT, UNSENT
 
     reset()
+    WORKER_ANSWER.reset()
+    WARNED_AT.reset()
     UNSENT.clear()
     cache.clear()
     RECENT.clear()

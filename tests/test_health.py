@@ -82,6 +82,7 @@ def test_check_deploy_has_no_warnings():
         "DEBUG": "0",
         "SECRET_KEY": "x" * 64 + "-production-secret-key-value",
         "ALLOWED_HOSTS": "offerdesk.example",
+        "EMAIL_URL": "smtp+tls://offerdesk:pw@mail.example.com:587",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests' conftest only
     out = fresh_python.run(
@@ -112,7 +113,7 @@ def test_healthz_pings_a_worker_once_within_the_cache_time(client, settings, mon
     monkeypatch.setattr(health, "broker_status", lambda: "ok")
     pings = []
 
-    def ping(timeout):
+    def ping(timeout, limit=None):
         pings.append(timeout)
         return [{"celery@host": {"ok": "pong"}}]
 
@@ -129,7 +130,7 @@ def test_healthz_reports_no_worker_without_failing(client, settings, monkeypatch
 
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     monkeypatch.setattr(health, "broker_status", lambda: "ok")
-    monkeypatch.setattr(app.control, "ping", lambda timeout: [])
+    monkeypatch.setattr(app.control, "ping", lambda timeout, limit=None: [])
     response = client.get("/healthz")
     assert response.status_code == 200  # pages still work; tasks wait in the queue
     assert response.json()["worker"] == "no answer"
@@ -142,7 +143,7 @@ def test_healthz_does_not_ping_when_the_broker_is_down(client, settings, monkeyp
 
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     monkeypatch.setattr(health, "broker_status", lambda: "error")
-    monkeypatch.setattr(app.control, "ping", lambda timeout: pytest.fail("pinged"))
+    monkeypatch.setattr(app.control, "ping", lambda timeout, limit=None: pytest.fail("pinged"))
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["worker"] == "unknown"
@@ -186,7 +187,9 @@ def broker_and_worker_up(settings, monkeypatch):
 
     settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
     monkeypatch.setattr(health, "broker_status", lambda: "ok")
-    monkeypatch.setattr(app.control, "ping", lambda timeout: [{"celery@host": {"ok": "pong"}}])
+    monkeypatch.setattr(
+        app.control, "ping", lambda timeout, limit=None: [{"celery@host": {"ok": "pong"}}]
+    )
 
 
 def _cache_down(settings) -> None:

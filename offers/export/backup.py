@@ -13,7 +13,6 @@ import datetime as dt
 import functools
 import json
 import math
-import zoneinfo
 from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
@@ -30,6 +29,7 @@ from accounts.history import replaced_data_keep, revision_restored_mark
 from accounts.models import Revision
 from accounts.services import account_delete
 from accounts.text import text_refusal
+from accounts.zones import TIME_ZONE_FIELDS, known_zone
 from compensation.engine import EngineInputError
 from compensation.form_fields import validate_currency
 from compensation.models import (
@@ -56,8 +56,6 @@ BACKUP_VERSION = 1
 MAX_ERRORS = 25
 MAX_RECORDS = 500_000
 BATCH = 500
-# Text fields that hold an IANA time zone name (blank allowed where the model allows it).
-TIMEZONE_FIELDS = {"work_timezone", "home_timezone", "timezone", "time_zone"}
 MAX_VESTING_YEARS = 10
 
 
@@ -273,14 +271,6 @@ def _describe(value: Any) -> str:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _known_zone(name: str) -> bool:
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, IsADirectoryError, OSError):
-        return False
-    return True
 
 
 @functools.cache
@@ -544,8 +534,9 @@ class _Restore:
                     validate_currency(value)
                 except ValidationError as exc:
                     self.error(f"{where}.{field.name}", " ".join(exc.messages))
-            zone = field.name in TIMEZONE_FIELDS and isinstance(value, str) and value
-            if zone and not _known_zone(value):
+            # The forms' check (accounts.zones): what a form saved is restored.
+            zone = field.name in TIME_ZONE_FIELDS and isinstance(value, str) and value
+            if zone and not known_zone(value):
                 self.error(
                     f"{where}.{field.name}",
                     f"unknown time zone {_describe(value)}; use an IANA name like Asia/Taipei",

@@ -183,3 +183,30 @@ def test_sign_up_takes_an_optional_email(client, settings):
         },
     )
     assert User.objects.get(username="dora").email == "dora@example.com"
+
+
+@pytest.mark.parametrize("email", ["alice@example.com", "nobody@example.com"])
+def test_with_the_broker_down_the_page_says_so_for_every_address(
+    client, alice_mail, settings, monkeypatch, django_capture_on_commit_callbacks, email
+):
+    """Not "sent" while the message is lost: a 503 for an account's address and any other alike."""
+    from config import health
+
+    settings.CELERY_BROKER_URL = "redis://broker.invalid:6379/0"
+    monkeypatch.setattr(health, "broker_status", lambda: "error")
+    response = ask(client, email, capture=django_capture_on_commit_callbacks)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "30"
+    assert b"The job queue is unreachable" in response.content
+    assert mail.outbox == []
+
+
+def test_with_the_broker_up_the_message_is_queued(
+    client, alice_mail, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    from config import health
+
+    monkeypatch.setattr(health, "broker_status", lambda: "ok")
+    response = ask(client, "alice@example.com", capture=django_capture_on_commit_callbacks)
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1  # tasks run at once in the tests

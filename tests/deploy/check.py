@@ -444,6 +444,8 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
             "ALLOWED_HOSTS": HOST,
             "TRUST_X_FORWARDED_PROTO": "1",
             "AXES_IPWARE_PROXY_COUNT": "1",
+            # No mail server here: each message goes to the log, on purpose (no W001 warning).
+            "EMAIL_URL": "console://",
         }
         script = work / "production.sh"
         script.write_text("set -euo pipefail\nset -x\n" + with_values(block, values), "utf-8")

@@ -136,6 +136,7 @@ def test_the_production_block_has_every_step_in_order():
         "ALLOWED_HOSTS",
         "TRUST_X_FORWARDED_PROTO",
         "AXES_IPWARE_PROXY_COUNT",
+        "EMAIL_URL",
     } == set(named)
     listed = (ROOT / ".env.example").read_text("utf-8")
     for name in named:

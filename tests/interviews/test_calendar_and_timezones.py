@@ -66,9 +66,9 @@ def unfold(text: str) -> list[str]:
     return text.replace("\r\n ", "").split("\r\n")
 
 
-def test_calendar_export_is_valid_rfc5545(client, dst_rounds, monkeypatch):
+def test_calendar_export_is_valid_rfc5545(client, dst_rounds, monkeypatch, reauth):
     monkeypatch.setattr("django.utils.timezone.now", lambda: NOW)
-    response = client.get(reverse("interviews:calendar"))
+    response = reauth(client).get(reverse("interviews:calendar"))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/calendar; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
@@ -92,9 +92,10 @@ def test_calendar_export_is_valid_rfc5545(client, dst_rounds, monkeypatch):
     assert "\\n" in description
 
 
-def test_calendar_skips_past_rounds(client, alice_taipei, monkeypatch):
+def test_calendar_skips_past_rounds(client, alice_taipei, monkeypatch, reauth):
     monkeypatch.setattr("django.utils.timezone.now", lambda: NOW)
     client.force_login(alice_taipei)
+    reauth(client)
     RoundFactory(owner=alice_taipei, scheduled_at=dt.datetime(2026, 2, 10, 2, tzinfo=dt.UTC))
     assert b"BEGIN:VEVENT" not in client.get(reverse("interviews:calendar")).content
 

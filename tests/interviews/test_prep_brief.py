@@ -108,8 +108,11 @@ def test_brief_page_shows_the_brief_and_is_printable(client, next_round, alice_t
     assert "interviews.css" in html  # the brief's print rules
 
 
-def test_brief_is_linked_from_the_process_page_and_the_calendar(client, next_round, alice_taipei):
+def test_brief_is_linked_from_the_process_page_and_the_calendar(
+    client, next_round, alice_taipei, reauth
+):
     client.force_login(alice_taipei)
+    reauth(client)
     url = reverse("interviews:round_brief", args=[next_round.pk])
     page = client.get(reverse("interviews:process_detail", args=[next_round.process_id]))
     assert url in page.content.decode()

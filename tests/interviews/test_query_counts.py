@@ -90,7 +90,8 @@ def test_process_detail_queries_do_not_grow_with_rounds(
 
 
 @pytest.mark.parametrize("n", [1, 20])
-def test_calendar_queries(client_alice, alice, n, django_assert_num_queries):
+def test_calendar_queries(client_alice, alice, n, django_assert_num_queries, reauth):
+    reauth(client_alice)  # a download asks for the password
     make_data(alice, n)
     url = reverse("interviews:calendar")
     client_alice.get(url)

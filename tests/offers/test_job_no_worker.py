@@ -31,7 +31,7 @@ def pings(settings, monkeypatch):
     settings.JOB_WORKER_WAIT_SECONDS = 10
     log: dict[str, list] = {"replies": [], "calls": []}
 
-    def ping(timeout):
+    def ping(timeout, limit=None):
         log["calls"].append(timeout)
         return log["replies"]
 
@@ -85,7 +85,7 @@ def test_eager_tasks_always_have_a_worker(client_alice, alice, settings, monkeyp
     from config.celery import app
 
     settings.CELERY_BROKER_URL = ""
-    monkeypatch.setattr(app.control, "ping", lambda timeout: pytest.fail("pinged"))
+    monkeypatch.setattr(app.control, "ping", lambda timeout, limit=None: pytest.fail("pinged"))
     job = _export_job(alice, queued_seconds_ago=3600)
     assert NO_WORKER not in _status(client_alice, "offers:export_job", job.pk)
 
@@ -107,7 +107,10 @@ def test_monte_carlo_queued_with_no_worker_says_so(client_alice, alice, pings):
     pings["replies"] = [{"celery@host": {"ok": "pong"}}]
     from django.core.cache import cache
 
-    cache.clear()  # a worker starts; the kept answer expires
+    from config.health import WORKER_ANSWER
+
+    cache.clear()  # a worker starts; the kept answer expires (shared and in this process)
+    WORKER_ANSWER.reset()
     html = client_alice.get(reverse("offers:scenario_mc_status", args=[scenario.pk])).content
     assert NO_WORKER not in html.decode()
 

@@ -139,10 +139,10 @@ def _csv_rows(response):
     return list(csv.DictReader(io.StringIO(text.decode("utf-8-sig"))))
 
 
-def test_the_csv_has_the_same_lines_and_sum(client_alice, alice, sgd_offer):
+def test_the_csv_has_the_same_lines_and_sum(client_alice, alice, sgd_offer, reauth):
     _, ev = _evaluation(alice, sgd_offer)
     view = ledger_view(ev)
-    response = client_alice.get(reverse("offers:offer_ledger_csv", args=[sgd_offer.pk]))
+    response = reauth(client_alice).get(reverse("offers:offer_ledger_csv", args=[sgd_offer.pk]))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     rows = _csv_rows(response)
