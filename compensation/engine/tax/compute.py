@@ -311,18 +311,15 @@ def _per_unit(amount: np.ndarray, income: np.ndarray) -> np.ndarray:
 def month_tax_years(
     start: datetime.date, first: int, last: int, year_starts_month: int
 ) -> np.ndarray:
-    """Return the tax year of months first..last after ``start`` (month m ends at start + m).
+    """Return the tax year of months first..last after ``start`` (month m from start + m-1).
 
-    A month's income is dated on its last day, the day before ``start + m months``; a payment
-    or a vest in the month on a day of another tax year is taxed in that year instead (see
-    `month_other_tax_years`).
+    A month's base is paid in the calendar month it starts in, so the month is in the tax year
+    of its first day, ``start + m-1 months``: from 2 Dec, the month to 1 Jan is December's pay
+    and in December's tax year, as it is from 1 Dec. A payment or a vest in the month on a day
+    of another tax year is taxed in that year instead (see `month_other_tax_years`).
     """
-    day = datetime.timedelta(days=1)
     return np.array(
-        [
-            tax_year_of(add_months(start, m) - day, year_starts_month)
-            for m in range(first, last + 1)
-        ],
+        [tax_year_of(add_months(start, m - 1), year_starts_month) for m in range(first, last + 1)],
         dtype=np.int64,
     )
 
@@ -333,18 +330,16 @@ def month_other_tax_years(
     """Return the other tax year each of months first..last touches (its own when none).
 
     Month m holds payments on days ``start + m-1 months`` to the day before ``start + m
-    months`` and vests on the day after ``start + m-1 months`` to ``start + m months``. A tax
-    year starting inside it puts its first days in the year before the month's own (a 1 Jan
-    start: 15 Dec to 14 Jan); one starting on ``start + m months`` puts that day's vests in the
-    next year (a 1 Dec start: a 1 Jan vest is in the month of December).
+    months`` and vests on the day after ``start + m-1 months`` to ``start + m months``; it is
+    in the tax year of its first day. A tax year starting after that day and on or before
+    ``start + m months`` puts the month's later days in it (from 2 Dec: a payment or a vest
+    on 1 Jan; from 1 Dec: a vest on 1 Jan, which closes the month of December).
     """
-    out = []
-    for m in range(first, last + 1):
-        opens, closes = add_months(start, m - 1), add_months(start, m)
-        own = tax_year_of(closes - datetime.timedelta(days=1), year_starts_month)
-        before = tax_year_of(opens, year_starts_month)
-        out.append(before if before != own else tax_year_of(closes, year_starts_month))
-    return np.array(out, dtype=np.int64)
+    # The day after the month is in its own year or the next: a month is shorter than a year.
+    return np.array(
+        [tax_year_of(add_months(start, m), year_starts_month) for m in range(first, last + 1)],
+        dtype=np.int64,
+    )
 
 
 def column_contributions(
