@@ -520,13 +520,25 @@ def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
 
 
 def tax_groups(segments: Sequence[Segment]) -> list[list[int]]:
-    """Return the indices of the segments taxed together: those of one tax regime (a leaving
-    option's two jobs in the same place), each other segment alone."""
-    groups: dict[object, list[int]] = {}
-    for i, segment in enumerate(segments):
-        key = segment.spec.tax_regime if segment.spec.tax_regime is not None else ("flat", i)
-        groups.setdefault(key, []).append(i)
-    return list(groups.values())
+    """Return the indices of the segments taxed together: those whose regimes share a table
+    (a leaving option's two jobs in one place, or in California and then Washington, which
+    share the US federal return), each other segment alone (a flat rate, another country)."""
+    kinds: list[set[str]] = []
+    for segment in segments:
+        key = segment.spec.tax_regime
+        regime = None if key is None else regime_get(key)
+        kinds.append(set() if regime is None else {t.kind for y in regime.years for t in y.tables})
+    groups: list[list[int]] = []
+    shared: list[set[str]] = []
+    for i, mine in enumerate(kinds):
+        joined = [g for g, held in enumerate(shared) if held & mine]
+        group = [i] + [k for g in joined for k in groups[g]]
+        held = mine.union(*(shared[g] for g in joined))
+        for g in reversed(joined):
+            del groups[g], shared[g]
+        groups.append(sorted(group))
+        shared.append(held)
+    return sorted(groups)
 
 
 def option_tax(
@@ -544,17 +556,19 @@ def option_tax(
     the segment (`tax.column_contributions`; base is the ordinary wages, the other cash pay
     the additional wages), and each tax year's income (stock taxed at vest, everything else
     when paid) taxed with that year's tables in the regime's currency, the tax shared among
-    the year's months in proportion to their income. The segments of one regime are taxed
-    together (`tax.joint_tax`): a person who leaves a job in Singapore for another in
-    Singapore on 1 July is taxed on the year's combined income, each job's months bearing
-    their share. Each payment and vest is in the tax year of its own day, even when its month
+    the year's months in proportion to their income. The segments whose regimes share a
+    table are taxed together (`tax_groups`, `tax.joint_tax`), one return a table a tax year:
+    a person who leaves a job in Singapore for another in Singapore on 1 July is taxed on the
+    year's combined income, each job's months bearing their share, and one who moves from
+    California to Washington files one federal return (one standard deduction, the Social
+    Security wage base once) while each state taxes the income earned there. Each payment and vest is in the tax year of its own day, even when its month
     is mostly in another (a vest on 1 Jan in the month from 1 Dec). A tax year cut by the
     window's edges also counts the segment's income in its months outside the window (before
     the window at today's share price, after it at the last one; on the median path when
     ``prices`` holds many paths), so a window starting in December does not tax that December
     as if it were the year's only income. For the job held on the decision date
-    (``segment.current``) those months count its base even before its package's start date
-    (`pay_before_start`).
+    (``segment.current``) those months count its base and bonuses even before its package's
+    start date (`pay_before_start`).
     """
     out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * len(segments)
     for group in tax_groups(segments):
@@ -576,18 +590,17 @@ def option_tax(
             out[i] = (flat, np.zeros_like(flat))
             continue
         columns = [c for c in found if c is not None]
-        regime = columns[0].regime
         levied = [
             column_contributions(
-                regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
+                c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
             )
             for c in columns
         ]
         incomes = [
-            TaxedIncome(c.tax_years, c.cash, c.equity, deductible, c.to_regime)
+            TaxedIncome(c.regime, c.tax_years, c.cash, c.equity, deductible, c.to_regime)
             for c, (_, deductible, _) in zip(columns, levied, strict=True)
         ]
-        taxes = joint_tax(regime, incomes)
+        taxes = joint_tax(incomes)
         for i, c, tax, (contributions, _, _) in zip(group, columns, taxes, levied, strict=True):
             out[i] = _inside_window(c, months, tax, np.broadcast_to(contributions, tax.shape))
     return out
