@@ -18,8 +18,9 @@ Lines by item:
   vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
   currency; a refresher tranche's shares are its value at grant over the price at grant;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
-  year's income (its slices in `Ledger.tax_years`; both jobs' when a leaving option's two
-  jobs are taxed by the same regime), ``share`` the part of that income earned by the line's
+  year's income its table taxes (its slices in `Ledger.tax_years`; both jobs' when a leaving
+  option's two jobs share the table, as the federal return of a move from California to
+  Washington, `tax.tables_for_year`), ``share`` the part of that income earned by the line's
   segment in this window year (the engine shares a tax year's tax among its months by income);
 * ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's gross);
 * ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
@@ -38,7 +39,7 @@ from .components import COMPONENTS
 from .dates import add_months
 from .errors import EngineInputError, check_int
 from .events import ONE_DAY
-from .tax import PartWorking, column_contributions, year_tax_parts
+from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, year_tax_parts
 from .window import (
     Segment,
     _segment_values,
@@ -86,10 +87,11 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class TaxYearWorking:
-    """How one tax year of one regime was taxed: its whole income (months outside the
-    window too, in the regime's currency) from every segment the regime taxes (``segments``;
-    ``segment`` the first: a leaving option's two jobs in one place are taxed together), the
-    tables' parts with their bracket slices, and the deductible contributions.
+    """How one tax year of segments taxed together was taxed: their whole income (months
+    outside the window too, in the regime's currency) from every segment (``segments``;
+    ``segment`` the first: a leaving option's two jobs whose regimes share a table are taxed
+    together), the tables' parts with their bracket slices (each part's ``income`` is that of
+    the segments its table taxes: a state's, its own), and the deductible contributions.
 
     ``label`` names the tax year ('YA 2027'); ``table_label`` the tables used for it ('YA
     2026' when a later year is taxed by the latest tables). ``fx`` converts the regime's
@@ -295,7 +297,8 @@ def _tax_lines(
     home: str,
 ) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
     """Return the tax and contribution lines of segments taxed together (`window.tax_groups`)
-    and the workings of their tax years: each tax year's income of all of them, taxed once."""
+    and the workings of their tax years: each table of a tax year taxes, once, the income of
+    every segment whose regime holds it (`tax.tables_for_year`)."""
     values = [_segment_values(segments[k], window_start, months, prices[k]) for k in group]
     found = [
         segment_tax_columns(segments[k], window_start, months, prices[k], v)
@@ -305,27 +308,33 @@ def _tax_lines(
     if not columns:
         (k,) = group
         return _flat_tax_lines(k, segments[k], window_start, months, values[0], home), []
-    regime = columns[0].regime
     levied = [
         column_contributions(
-            regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
+            c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
         )
         for c in columns
     ]
+    regimes = [c.regime for c in columns]
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
     for tax_year in np.unique(np.concatenate([c.tax_years for c in columns])):
-        # The year's whole income in the regime's currency, every job of the group together.
-        cash = sum(float(c.cash[c.tax_years == tax_year].sum()) * c.to_regime for c in columns)
-        equity = sum(float(c.equity[c.tax_years == tax_year].sum()) * c.to_regime for c in columns)
-        off = sum(
-            float(d[c.tax_years == tax_year].sum()) * c.to_regime
+        # Each segment's whole income of the year in its regime's currency.
+        incomes = [
+            (
+                float(c.cash[c.tax_years == tax_year].sum()) * c.to_regime,
+                float(c.equity[c.tax_years == tax_year].sum()) * c.to_regime,
+                float(d[c.tax_years == tax_year].sum()) * c.to_regime,
+            )
             for c, (_, d, _) in zip(columns, levied, strict=True)
-        )
-        tables = regime.for_year(int(tax_year))
-        parts = year_tax_parts(tables, cash, equity, off)
+        ]
+        # Each table's parts on the income of the segments it taxes, and their share of it.
+        taxed: list[tuple[tuple[int, ...], float, float, tuple[PartWorking, ...]]] = []
+        for shared in tables_for_year(regimes, int(tax_year)):
+            cash, equity, off = (sum(incomes[i][kind] for i in shared.members) for kind in range(3))
+            year = TaxYear(int(tax_year), (shared.table,))
+            taxed.append((shared.members, cash, equity, year_tax_parts(year, cash, equity, off)))
         earners: list[int] = []
-        for k, c, (_, _, by_rule) in zip(group, columns, levied, strict=True):
+        for i, (k, c, (_, _, by_rule)) in enumerate(zip(group, columns, levied, strict=True)):
             to = c.to_regime
             mine = c.tax_years == tax_year
             inside = (c.months >= c.lead) & (c.months < c.lead + months)
@@ -338,27 +347,30 @@ def _tax_lines(
                 day = _last_day(window_start, int(window_month[sel].max()))
                 mc = float(c.cash[sel].sum()) * to
                 me = float(c.equity[sel].sum()) * to
-                for part in parts:
-                    share = _share(part, cash, equity, mc, me)
-                    if part.tax and share:
-                        lines.append(
-                            LedgerLine(
-                                year=wy,
-                                day=day,
-                                segment=k,
-                                component="tax",
-                                item="tax",
-                                quantity=1.0,
-                                unit_price=part.tax,
-                                unit_currency=regime.currency,
-                                share=share,
-                                fx=1.0 / to,
-                                amount=-part.tax * share / to,
-                                name=part.name,
-                                tax_year=int(tax_year),
+                for members, cash, equity, parts in taxed:
+                    if i not in members:
+                        continue
+                    for part in parts:
+                        share = _share(part, cash, equity, mc, me)
+                        if part.tax and share:
+                            lines.append(
+                                LedgerLine(
+                                    year=wy,
+                                    day=day,
+                                    segment=k,
+                                    component="tax",
+                                    item="tax",
+                                    quantity=1.0,
+                                    unit_price=part.tax,
+                                    unit_currency=c.regime.currency,
+                                    share=share,
+                                    fx=1.0 / to,
+                                    amount=-part.tax * share / to,
+                                    name=part.name,
+                                    tax_year=int(tax_year),
+                                )
                             )
-                        )
-                for rule in tables.contributions:
+                for rule in c.regime.for_year(int(tax_year)).contributions:
                     amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
                     amount = float(amount_cols[sel].sum())
                     pay = float(pay_cols[sel].sum()) * to
@@ -373,7 +385,7 @@ def _tax_lines(
                                 item="contribution",
                                 quantity=rule.rate,
                                 unit_price=pay,
-                                unit_currency=regime.currency,
+                                unit_currency=c.regime.currency,
                                 share=amount * to / full if full else 1.0,
                                 fx=1.0 / to,
                                 amount=-amount,
@@ -381,6 +393,8 @@ def _tax_lines(
                                 tax_year=int(tax_year),
                             )
                         )
+        cash = sum(x[0] for x in incomes)
+        equity = sum(x[1] for x in incomes)
         if (cash == 0.0 and equity == 0.0) or not any(
             (c.tax_years == tax_year)[(c.months >= c.lead) & (c.months < c.lead + months)].any()
             for c in columns
@@ -388,18 +402,21 @@ def _tax_lines(
             # Nothing to work out for a tax year outside the window, or with no income in it
             # (a leaving option's current job after its last day): its tax is nil.
             continue
+        tables = TaxYear(
+            int(tax_year), tuple(s.table for s in tables_for_year(regimes, int(tax_year)))
+        )
         workings.append(
             TaxYearWorking(
                 segment=earners[0] if earners else group[0],
                 tax_year=int(tax_year),
                 label=tables.name_of(int(tax_year)),
                 table_label=tables.year_label,
-                currency=regime.currency,
+                currency=columns[0].regime.currency,
                 fx=1.0 / columns[0].to_regime,
                 cash=cash,
                 equity=equity,
-                deductible=off,
-                parts=parts,
+                deductible=sum(x[2] for x in incomes),
+                parts=tuple(p for _, _, _, parts in taxed for p in parts),
                 segments=tuple(earners) or (group[0],),
             )
         )

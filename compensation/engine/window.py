@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -25,6 +25,7 @@ from .errors import EngineInputError, check_int
 from .events import (
     ONE_DAY,
     Payment,
+    bonus_payments,
     cash_month,
     cash_payments,
     grant_tranches,
@@ -445,7 +446,9 @@ def _tax_padding(
 
     first, last = touched(1), touched(months)
     lead = 0
-    while lead < 12 and year(-lead) in first:
+    # Before the window, a month whose later days are in the first tax year counts too (from
+    # 1 Dec 2026: the month from 1 Dec 2025 holds a vest on 1 Jan 2026).
+    while lead < 13 and touched(-lead) & first:
         lead += 1
     tail = 0
     while tail < 12 and year(months + tail + 1) in last:
@@ -456,37 +459,51 @@ def _tax_padding(
 def _in_other_tax_year(origin: datetime.date, year_starts_month: int) -> EventFilter:
     """Return the filter of events on a day of another tax year than their month's.
 
-    Month m counted from ``origin`` is in the tax year of its last payment day (see
+    Month m counted from ``origin`` is in the tax year of its first day (see
     `month_tax_years`); a vest on ``origin + m months`` (1 Jan in the month from 1 Dec) or a
-    payment early in a month that a tax year starts inside is not.
+    payment late in a month that a tax year starts inside (1 Jan in the month from 2 Dec) is
+    not.
     """
 
     def other(day: datetime.date, m: int) -> bool:
-        own = tax_year_of(add_months(origin, m) - ONE_DAY, year_starts_month)
+        own = tax_year_of(add_months(origin, m - 1), year_starts_month)
         return tax_year_of(day, year_starts_month) != own
 
     return other
 
 
-def pay_before_start(spec: PackageSpec, outer_start: datetime.date, lead: int) -> np.ndarray:
+def pay_before_start(
+    spec: PackageSpec, outer_start: datetime.date, lead: int
+) -> tuple[np.ndarray, list[PlacedPayment]]:
     """Return the home-currency base of the ``lead`` months from ``outer_start`` that fall
-    before the package's first month, at its first month's rate (0 for the others).
+    before the package's first month, at its first month's rate (0 for the others), and the
+    bonuses its terms would have paid in them, at its first year's base.
 
     A progressive tax on a year's income must see the whole tax year. The package a person
     holds on the decision date (the current job, whose package the demo, like many users,
     starts on the decision date) is their pay in the months of the first tax year before
-    the window too: its annualised base counts toward that year's brackets. Only the tax
-    attributable to the window's months is counted: a tax year's tax is shared among its
-    months in proportion to their income (`option_tax`), and the months
+    the window too: its annualised base counts toward that year's brackets, and so does the
+    bonus its bonus cycle paid in those months (the demo's calendar-year bonus paid on 15
+    March). Only the tax attributable to the window's months is counted: a tax year's tax is
+    shared among its months in proportion to their income (`option_tax`), and the months
     outside the window are dropped. Only a ``Segment.current`` gets them: a new job starting
     on the decision date says nothing of what was earned before (perhaps in another place).
+    A bonus is placed at its window month from ``outer_start`` (`PlacedPayment.month`).
     """
     out = np.zeros(lead)
     first = 1 - whole_months_between(spec.start, outer_start)  # outer month of package month 1
     before = min(lead, first - 1)
     if before > 0:
         out[:before] = fixed_components_base(spec, 1)[0] * spec.fx_to_home
-    return out
+    # The same terms held for years before the package's start, at its first year's base.
+    held = replace(spec, start=add_months(spec.start, -12 * (lead // 12 + 2)), raise_pct=0.0)
+    bonuses = []
+    for payment in bonus_payments(held, spec.start - ONE_DAY):
+        m = cash_month(outer_start, payment.day)
+        if payment.day < spec.start and 1 <= m <= lead:
+            amount = payment.amount * spec.fx_to_home
+            bonuses.append(PlacedPayment(payment, amount, 1.0, m))
+    return out, bonuses
 
 
 def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -503,13 +520,25 @@ def _cash_and_equity(values: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndar
 
 
 def tax_groups(segments: Sequence[Segment]) -> list[list[int]]:
-    """Return the indices of the segments taxed together: those of one tax regime (a leaving
-    option's two jobs in the same place), each other segment alone."""
-    groups: dict[object, list[int]] = {}
-    for i, segment in enumerate(segments):
-        key = segment.spec.tax_regime if segment.spec.tax_regime is not None else ("flat", i)
-        groups.setdefault(key, []).append(i)
-    return list(groups.values())
+    """Return the indices of the segments taxed together: those whose regimes share a table
+    (a leaving option's two jobs in one place, or in California and then Washington, which
+    share the US federal return), each other segment alone (a flat rate, another country)."""
+    kinds: list[set[str]] = []
+    for segment in segments:
+        key = segment.spec.tax_regime
+        regime = None if key is None else regime_get(key)
+        kinds.append(set() if regime is None else {t.kind for y in regime.years for t in y.tables})
+    groups: list[list[int]] = []
+    shared: list[set[str]] = []
+    for i, mine in enumerate(kinds):
+        joined = [g for g, held in enumerate(shared) if held & mine]
+        group = [i] + [k for g in joined for k in groups[g]]
+        held = mine.union(*(shared[g] for g in joined))
+        for g in reversed(joined):
+            del groups[g], shared[g]
+        groups.append(sorted(group))
+        shared.append(held)
+    return sorted(groups)
 
 
 def option_tax(
@@ -527,17 +556,19 @@ def option_tax(
     the segment (`tax.column_contributions`; base is the ordinary wages, the other cash pay
     the additional wages), and each tax year's income (stock taxed at vest, everything else
     when paid) taxed with that year's tables in the regime's currency, the tax shared among
-    the year's months in proportion to their income. The segments of one regime are taxed
-    together (`tax.joint_tax`): a person who leaves a job in Singapore for another in
-    Singapore on 1 July is taxed on the year's combined income, each job's months bearing
-    their share. Each payment and vest is in the tax year of its own day, even when its month
+    the year's months in proportion to their income. The segments whose regimes share a
+    table are taxed together (`tax_groups`, `tax.joint_tax`), one return a table a tax year:
+    a person who leaves a job in Singapore for another in Singapore on 1 July is taxed on the
+    year's combined income, each job's months bearing their share, and one who moves from
+    California to Washington files one federal return (one standard deduction, the Social
+    Security wage base once) while each state taxes the income earned there. Each payment and vest is in the tax year of its own day, even when its month
     is mostly in another (a vest on 1 Jan in the month from 1 Dec). A tax year cut by the
     window's edges also counts the segment's income in its months outside the window (before
     the window at today's share price, after it at the last one; on the median path when
     ``prices`` holds many paths), so a window starting in December does not tax that December
     as if it were the year's only income. For the job held on the decision date
-    (``segment.current``) those months count its base even before its package's start date
-    (`pay_before_start`).
+    (``segment.current``) those months count its base and bonuses even before its package's
+    start date (`pay_before_start`).
     """
     out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * len(segments)
     for group in tax_groups(segments):
@@ -559,18 +590,17 @@ def option_tax(
             out[i] = (flat, np.zeros_like(flat))
             continue
         columns = [c for c in found if c is not None]
-        regime = columns[0].regime
         levied = [
             column_contributions(
-                regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
+                c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
             )
             for c in columns
         ]
         incomes = [
-            TaxedIncome(c.tax_years, c.cash, c.equity, deductible, c.to_regime)
+            TaxedIncome(c.regime, c.tax_years, c.cash, c.equity, deductible, c.to_regime)
             for c, (_, deductible, _) in zip(columns, levied, strict=True)
         ]
-        taxes = joint_tax(regime, incomes)
+        taxes = joint_tax(incomes)
         for i, c, tax, (contributions, _, _) in zip(group, columns, taxes, levied, strict=True):
             out[i] = _inside_window(c, months, tax, np.broadcast_to(contributions, tax.shape))
     return out
@@ -670,9 +700,16 @@ def segment_tax_columns(
         if segment.current and segment.start <= window_start:
             # The job held on the decision date: the first tax year's months before its
             # package starts were earned all the same (see `pay_before_start`).
+            base_before, bonuses = pay_before_start(spec, outer_start, lead)
             earlier = np.zeros(n)
-            earlier[:lead] = pay_before_start(spec, outer_start, lead)
+            earlier[:lead] = base_before
             a_cash, a_ordinary = a_cash + earlier, a_ordinary + earlier
+            o_cash = np.array(o_cash, dtype=np.float64)
+            in_other = _in_other_tax_year(outer_start, starts)
+            for placed in bonuses:
+                a_cash[..., placed.month - 1] += placed.amount
+                if in_other is not None and in_other(placed.payment.day, placed.month):
+                    o_cash[..., placed.month - 1] += placed.amount
         outsides = (
             a_cash - o_cash,
             a_equity - o_equity,

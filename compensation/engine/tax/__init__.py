@@ -29,6 +29,7 @@ from .compute import (
 from .tables import (
     Brackets,
     Contribution,
+    SharedTable,
     TableUse,
     TaxPart,
     TaxRegime,
@@ -40,6 +41,7 @@ from .tables import (
     parse_table,
     regime_get,
     regimes,
+    tables_for_year,
     tax_year_of,
 )
 
@@ -49,6 +51,7 @@ __all__ = [
     "PartWorking",
     "Brackets",
     "Contribution",
+    "SharedTable",
     "TableUse",
     "TaxPart",
     "TaxRegime",
@@ -70,6 +73,7 @@ __all__ = [
     "part_tax",
     "regime_get",
     "regimes",
+    "tables_for_year",
     "tax_year_of",
     "top_rate",
     "year_tax_parts",

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..dates import add_months
-from .tables import Brackets, TaxPart, TaxRegime, TaxYear, tax_year_of
+from .tables import (
+    Brackets,
+    TaxPart,
+    TaxRegime,
+    TaxTable,
+    TaxYear,
+    tables_for_year,
+    tax_year_of,
+)
 
 
 def bracket_tax(brackets: Brackets, income: np.ndarray | float) -> np.ndarray:
@@ -311,18 +319,15 @@ def _per_unit(amount: np.ndarray, income: np.ndarray) -> np.ndarray:
 def month_tax_years(
     start: datetime.date, first: int, last: int, year_starts_month: int
 ) -> np.ndarray:
-    """Return the tax year of months first..last after ``start`` (month m ends at start + m).
+    """Return the tax year of months first..last after ``start`` (month m from start + m-1).
 
-    A month's income is dated on its last day, the day before ``start + m months``; a payment
-    or a vest in the month on a day of another tax year is taxed in that year instead (see
-    `month_other_tax_years`).
+    A month's base is paid in the calendar month it starts in, so the month is in the tax year
+    of its first day, ``start + m-1 months``: from 2 Dec, the month to 1 Jan is December's pay
+    and in December's tax year, as it is from 1 Dec. A payment or a vest in the month on a day
+    of another tax year is taxed in that year instead (see `month_other_tax_years`).
     """
-    day = datetime.timedelta(days=1)
     return np.array(
-        [
-            tax_year_of(add_months(start, m) - day, year_starts_month)
-            for m in range(first, last + 1)
-        ],
+        [tax_year_of(add_months(start, m - 1), year_starts_month) for m in range(first, last + 1)],
         dtype=np.int64,
     )
 
@@ -333,18 +338,16 @@ def month_other_tax_years(
     """Return the other tax year each of months first..last touches (its own when none).
 
     Month m holds payments on days ``start + m-1 months`` to the day before ``start + m
-    months`` and vests on the day after ``start + m-1 months`` to ``start + m months``. A tax
-    year starting inside it puts its first days in the year before the month's own (a 1 Jan
-    start: 15 Dec to 14 Jan); one starting on ``start + m months`` puts that day's vests in the
-    next year (a 1 Dec start: a 1 Jan vest is in the month of December).
+    months`` and vests on the day after ``start + m-1 months`` to ``start + m months``; it is
+    in the tax year of its first day. A tax year starting after that day and on or before
+    ``start + m months`` puts the month's later days in it (from 2 Dec: a payment or a vest
+    on 1 Jan; from 1 Dec: a vest on 1 Jan, which closes the month of December).
     """
-    out = []
-    for m in range(first, last + 1):
-        opens, closes = add_months(start, m - 1), add_months(start, m)
-        own = tax_year_of(closes - datetime.timedelta(days=1), year_starts_month)
-        before = tax_year_of(opens, year_starts_month)
-        out.append(before if before != own else tax_year_of(closes, year_starts_month))
-    return np.array(out, dtype=np.int64)
+    # The day after the month is in its own year or the next: a month is shorter than a year.
+    return np.array(
+        [tax_year_of(add_months(start, m), year_starts_month) for m in range(first, last + 1)],
+        dtype=np.int64,
+    )
 
 
 def column_contributions(
@@ -433,16 +436,17 @@ def monthly_tax_and_contributions(
     contributions, deductible, _ = column_contributions(
         regime, tax_years, cash, to_regime, months, ordinary
     )
-    (tax,) = joint_tax(regime, [TaxedIncome(tax_years, cash, equity, deductible, to_regime)])
+    (tax,) = joint_tax([TaxedIncome(regime, tax_years, cash, equity, deductible, to_regime)])
     return np.asarray(tax), np.asarray(np.broadcast_to(contributions, tax.shape))
 
 
 @dataclass(frozen=True)
 class TaxedIncome:
-    """One job's income a regime taxes, one column a month (and tax year): ``cash``,
+    """One job's income ``regime`` taxes, one column a month (and tax year): ``cash``,
     ``equity`` and the ``deductible`` contributions levied on it, shaped (..., columns), in a
     currency ``to_regime`` converts into the regime's; column i is in tax year ``tax_years[i]``."""
 
+    regime: TaxRegime
     tax_years: np.ndarray
     cash: np.ndarray
     equity: np.ndarray
@@ -455,46 +459,66 @@ def _by_year(values: np.ndarray, tax_years: np.ndarray, years: np.ndarray) -> np
     return np.stack([values[..., tax_years == y].sum(axis=-1) for y in years], axis=-1)
 
 
-def joint_tax(regime: TaxRegime, incomes: Sequence[TaxedIncome]) -> list[np.ndarray]:
-    """Return each income's tax by column: each tax year taxed once, on all of them together.
+def joint_tax_years(
+    regimes: Sequence[TaxRegime], tax_year: int
+) -> list[tuple[tuple[int, ...], TaxYear]]:
+    """Return the tables taxing ``tax_year`` for one person under ``regimes`` that have parts,
+    gathered by the regimes they tax together (`tables.tables_for_year`): (members, tables)."""
+    gathered: dict[tuple[int, ...], list[TaxTable]] = {}
+    for shared in tables_for_year(regimes, tax_year):
+        if shared.table.parts:
+            gathered.setdefault(shared.members, []).append(shared.table)
+    return [(m, TaxYear(tax_year, tuple(tables))) for m, tables in gathered.items()]
 
-    A person who leaves one job for another taxed by the same regime in the same tax year is
-    taxed on the year's combined income (the brackets do not start again at the new job).
-    Each tax year's cash (less its deductible contributions) and equity are summed over the
-    incomes in the regime's currency and taxed by that year's tables; the tax on each kind is
-    then shared among every column of that year, whichever income it belongs to, in
-    proportion to its income of that kind (one rate a kind a year), so the shares add up to
-    the year's tax.
+
+def joint_tax(incomes: Sequence[TaxedIncome]) -> list[np.ndarray]:
+    """Return each income's tax by column: one return a tax, a tax year, on all of them.
+
+    One person's jobs in a tax year file one return for each tax their regimes share
+    (`tables.tables_for_year`): two jobs under one regime share all of its tables, a job in
+    California and then one in Washington the US federal and FICA tables (one standard
+    deduction, one set of brackets, the Social Security wage base and the Additional Medicare
+    threshold once), while each state's table taxes the income of the jobs under it. Each
+    table taxes the year's cash (less its deductible contributions) and equity summed over
+    the incomes holding it, in its currency; the tax on each kind is then shared among every
+    column of that year of those incomes in proportion to its income of that kind (one rate
+    a kind a year), so the shares add up to the table's tax.
     """
     tax_years = [np.asarray(x.tax_years) for x in incomes]
     years = np.unique(np.concatenate(tax_years))
     shape = np.broadcast_shapes(
         *(np.shape(x.cash)[:-1] for x in incomes), *(np.shape(x.equity)[:-1] for x in incomes)
     )
-    cash_y = np.zeros((*shape, len(years)))
-    equity_y = np.zeros_like(cash_y)
-    deductible_y = np.zeros_like(cash_y)
-    for x, ty in zip(incomes, tax_years, strict=True):
-        cash_y = cash_y + _by_year(np.asarray(x.cash, float), ty, years) * x.to_regime
-        equity_y = equity_y + _by_year(np.asarray(x.equity, float), ty, years) * x.to_regime
-        deductible_y = deductible_y + _by_year(np.asarray(x.deductible, float), ty, years) * (
-            x.to_regime
+    # Each income's cash, equity and deductible contributions by tax year, in its regime's
+    # currency (a shared table's regimes share its currency).
+    sums = [
+        tuple(
+            np.broadcast_to(
+                _by_year(np.asarray(v, float), ty, years) * x.to_regime, shape + (len(years),)
+            )
+            for v in (x.cash, x.equity, x.deductible)
         )
-    cash_rate = np.zeros_like(cash_y)
-    equity_rate = np.zeros_like(cash_y)
+        for x, ty in zip(incomes, tax_years, strict=True)
+    ]
+    cash_rate = [np.zeros((*shape, len(years))) for _ in incomes]
+    equity_rate = [np.zeros((*shape, len(years))) for _ in incomes]
+    regimes = [x.regime for x in incomes]
     for j, tax_year in enumerate(years):
-        c, e, d = cash_y[..., j], equity_y[..., j], deductible_y[..., j]
-        on_cash, on_equity = _year_tax(regime.for_year(int(tax_year)), c, e, d)
-        # A rate is the same in any currency: tax over income, both in the regime's.
-        cash_rate[..., j] = _per_unit(on_cash, c)
-        equity_rate[..., j] = _per_unit(on_equity, e)
+        for members, year in joint_tax_years(regimes, int(tax_year)):
+            c, e, d = (sum(sums[i][kind][..., j] for i in members) for kind in range(3))
+            on_cash, on_equity = _year_tax(year, np.asarray(c), np.asarray(e), np.asarray(d))
+            # A rate is the same in any currency: tax over income, both in the table's.
+            c_rate, e_rate = _per_unit(on_cash, np.asarray(c)), _per_unit(on_equity, np.asarray(e))
+            for i in members:
+                cash_rate[i][..., j] += c_rate
+                equity_rate[i][..., j] += e_rate
     out = []
-    for x, ty in zip(incomes, tax_years, strict=True):
+    for i, (x, ty) in enumerate(zip(incomes, tax_years, strict=True)):
         index = np.searchsorted(years, ty)
         out.append(
             np.asarray(
-                np.asarray(x.cash, float) * cash_rate[..., index]
-                + np.asarray(x.equity, float) * equity_rate[..., index]
+                np.asarray(x.cash, float) * cash_rate[i][..., index]
+                + np.asarray(x.equity, float) * equity_rate[i][..., index]
             )
         )
     return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -123,6 +124,11 @@ class TaxTable:
     sources: tuple[str, ...]
     parts: tuple[TaxPart, ...]
     contributions: tuple[Contribution, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """Return the tax the table is one year of: its key without the year (``us_federal``)."""
+        return self.key.removesuffix(f"_{self.tax_year}")
 
 
 @dataclass(frozen=True)
@@ -252,6 +258,43 @@ class TaxRegime:
     def sources(self) -> tuple[str, ...]:
         """Return the official sources of every table."""
         return tuple(dict.fromkeys(s for y in self.years for t in y.tables for s in t.sources))
+
+
+@dataclass(frozen=True)
+class SharedTable:
+    """A table taxing one tax year of a person under several regimes: ``members`` are the
+    indices of the regimes holding its kind (the US federal table of California and then
+    Washington, the Singapore table of an Employment Pass and then CPF)."""
+
+    table: TaxTable
+    members: tuple[int, ...]
+
+
+def tables_for_year(regimes: Sequence[TaxRegime], tax_year: int) -> tuple[SharedTable, ...]:
+    """Return the tables taxing ``tax_year`` for one person under ``regimes``, each kind once.
+
+    One person files one return a year for each tax: the regimes holding a kind of table
+    (`TaxTable.kind`) share it, and it taxes their income together. Its year is chosen as
+    `TaxRegime.for_year` chooses, among the years of that kind any of them publishes: its own,
+    else the latest before it, else the earliest. For one regime these are its own tables.
+    """
+    found: dict[str, tuple[dict[int, TaxTable], list[int]]] = {}
+    for i, regime in enumerate(regimes):
+        for published in regime.years:
+            for table in published.tables:
+                by_year, members = found.setdefault(table.kind, ({}, []))
+                by_year.setdefault(table.tax_year, table)
+                if i not in members:
+                    members.append(i)
+    out = []
+    for by_year, members in found.values():
+        years = sorted(by_year)
+        chosen = years[0]
+        for year in years:
+            if year <= tax_year:
+                chosen = year
+        out.append(SharedTable(by_year[chosen], tuple(members)))
+    return tuple(out)
 
 
 def _span(labels: list[str]) -> str:
@@ -458,10 +501,7 @@ def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
             by_year.setdefault(table.tax_year, []).append(table)
         # Every year has the same tables (by name without the year: us_federal_2025 ->
         # us_federal), so a year whose state table is missing is not taxed by federal alone.
-        kinds = {
-            year: sorted(t.key.removesuffix(f"_{year}") for t in group)
-            for year, group in by_year.items()
-        }
+        kinds = {year: sorted(t.kind for t in group) for year, group in by_year.items()}
         if len({tuple(k) for k in kinds.values()}) != 1:
             raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
         for year, group in by_year.items():

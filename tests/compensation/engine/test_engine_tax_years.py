@@ -298,12 +298,14 @@ def test_a_vest_on_1_april_is_taxed_in_hong_kongs_new_year():
 
 def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year():
     # A window from 15 Dec 2026: its first month runs 15 Dec 2026 to 14 Jan 2027 and is
-    # dated 14 Jan (2027), but a USD 100,000 sign-on paid on the start day, 15 Dec 2026, is
-    # 2026 income. The job starts 15 Dec with USD 120,000 a year in Washington.
-    # 2026: the sign-on alone (the half month of pay from 15 Dec is counted with the month
-    #   dated 14 Jan 2027): federal 84,250 taxable: 1,192.50 + 4,386 + 22% x 35,775
-    #   (7,870.50) = 13,449.00; FICA 7,650; WA Cares 580 -> 21,679.00
-    # 2027: 12 months of pay dated in 2027 (14 Jan to 14 Dec), 120,000 -> 27,743.00
+    # December's pay (a month is in the tax year of its first day), and a USD 100,000 sign-on
+    # paid on the start day, 15 Dec 2026, is 2026 income. The job starts 15 Dec with
+    # USD 120,000 a year in Washington.
+    # 2026: the sign-on and the month from 15 Dec, 100,000 + 10,000 = 110,000: federal 94,250
+    #   taxable: 1,192.50 + 4,386 + 22% x 45,775 (10,070.50) = 15,649.00; FICA 7.65% x
+    #   110,000 = 8,415; WA Cares 0.58% = 638 -> 24,702.00
+    # 2027: the months from 15 Jan 2027 to 15 Dec 2027 (the last one after the window),
+    #   120,000 -> 27,743.00, of which the window's 11 months bear 11 / 12: 25,431.08
     spec = PackageSpec(
         name="wa",
         start=dt.date(2026, 12, 15),
@@ -315,7 +317,7 @@ def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year(
     )
     ws = spec.start
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
-    assert out["tax"][0] == pytest.approx(21_679.00 + 27_743.00, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(24_702.00 + 25_431.08, abs=ONE_UNIT)
 
 
 # --- Hong Kong MPF: 5% of each month's pay up to 1,500, deducted and paid out of take-home ----
