@@ -71,9 +71,9 @@ class CashflowMatrix:
 
 
 def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
-    """Return the monthly base of package months 1..months (raises each anniversary)."""
+    """Return the monthly base of package months 1..months (`PackageSpec.base_of_year`)."""
     year = (np.arange(1, months + 1) - 1) // 12 + 1
-    return np.asarray(spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1) / 12.0)
+    return np.asarray(spec.base_of_year(year) / 12.0)
 
 
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
@@ -106,15 +106,18 @@ def grant_shares(spec: PackageSpec, grant: Grant, months: int) -> np.ndarray:
     return out
 
 
-def refresher_values(refresher: Refresher, months: int, start: datetime.date) -> np.ndarray:
+def refresher_values(
+    refresher: Refresher, months: int, start: datetime.date, since: datetime.date | None = None
+) -> np.ndarray:
     """Return the (years, months) grant-price value of each yearly refresher grant vesting.
 
-    Row g is the refresher granted on the package's g-th anniversary (``start`` + 12 g months).
+    Row g is the refresher granted on the package's g-th anniversary (``start`` + 12 g months);
+    none before ``since`` (the spec's ``as_of``: `events.refresher_grant_days`).
     """
     years = math.ceil(months / 12)
     out = np.zeros((years, months))
     end = add_months(start, months)
-    for g, granted in refresher_grant_days(start, refresher, end - ONE_DAY):
+    for g, granted in refresher_grant_days(start, refresher, end - ONE_DAY, since):
         if g >= years:
             break
         for day, value in refresher_tranches(refresher, granted):
@@ -140,7 +143,7 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
         for grant in spec.grants:
             shares[o] += grant_shares(spec, grant, months)
         for item in spec.refreshers:
-            refresher[o] += refresher_values(item, months, spec.start)
+            refresher[o] += refresher_values(item, months, spec.start, spec.as_of)
     return CashflowMatrix(
         fixed=fixed,
         shares=shares,
@@ -217,7 +220,7 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     refreshers = np.zeros(months)
     for item in spec.refreshers:
         refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start), prices, spec.stock.price
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
         )
     frame["refreshers"] = refreshers * keep
     frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
@@ -240,7 +243,7 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     refreshers = np.zeros(months)
     for item in spec.refreshers:
         refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start), prices, spec.stock.price
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
         )
     out["refreshers"] = refreshers * keep
     return out

@@ -264,7 +264,7 @@ def segment_vests(
                 grants.append(GrantVest(i, day, m, count))
     refreshers: list[list[RefresherVest]] = []
     for j, refresher in enumerate(spec.refreshers):
-        for _, granted in refresher_grant_days(spec.start, refresher, last):
+        for _, granted in refresher_grant_days(spec.start, refresher, last, spec.as_of):
             at = max(0, vest_month(window_start, granted))
             row = []
             for day, value in refresher_tranches(refresher, granted):
