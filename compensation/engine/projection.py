@@ -246,6 +246,8 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
             refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
         )
     out["refreshers"] = refreshers * keep
+    # Private stock is taxed at its full value at vest: the discount is the decision's only.
+    out["equity_taxable"] = (equity + refreshers) * spec.stock.fx_to_package
     return out
 
 
@@ -270,7 +272,8 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    tax, contributions = package_tax(spec, total, _prices(spec, price_path))
+    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"])
+    tax, contributions = package_tax(spec, taxable, _prices(spec, price_path))
     columns["tax"] = tax
     columns["contributions"] = contributions
     net = total - tax - contributions
@@ -284,7 +287,8 @@ def package_tax(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the tax and the employee contributions per package year in the package currency.
 
-    Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
+    Without a regime, the flat rate on the yearly taxable gross ``total`` (stock at its full
+    value at vest, before the liquidity discount) and no contributions. With
     one, the common window's tax and contributions (`window.option_tax`)
     of the package counted from its start on the same share prices, so that a projection and
     the board tax a package alike: each tax year on its whole income, the months after the
@@ -451,7 +455,8 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
         "notes": [
             "Figures are gross in package currency unless marked home or net.",
             "Equity is valued at the projected share price at each vest, less the "
-            "liquidity discount; growth compounds yearly, applied monthly.",
+            "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
+            "its full value at vest: the discount lowers the value, not the tax.",
             "Net figures apply the package's tax regime per tax year (or one flat rate when it "
             "has none), equity taxed as income at vest.",
             "Home-currency figures use one fixed exchange rate.",
