@@ -72,6 +72,11 @@ def test_staying_in_a_job_held_since_2023_pays_today_s_base(client_alice, alice,
     offer = post_stay(client_alice, acme, refresher_yearly="40,000")
     assert offer.package.start_date == dt.date(2023, 1, 9)
     assert offer.package.is_current_job
+    # The package page, where the grant history is entered, asks for today's base too.
+    package_page = client_alice.get(
+        reverse("compensation:package_edit", args=[offer.package.pk])
+    ).content.decode()
+    assert "(staying, the pay before a transfer): today's base" in package_page
     board = board_build(user=alice, mc_paths=0)
     (ev,) = board.evaluations
     assert not ev.error
