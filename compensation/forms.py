@@ -113,6 +113,18 @@ BONUS_DEFAULTS = {
 }
 
 
+# Which base a job you hold wants: today's, not the one you were hired at (docs/valuation.md,
+# "A job you hold"). The offer page says the same above its pay fields.
+BASE_HELP = _(
+    "For a job you hold (staying, the pay before a transfer): today's base. Raises apply from "
+    "your next work anniversary after the decision date."
+)
+START_HELP = _(
+    "For a job you hold: your hire date (raises fall on its anniversaries). Refreshers granted "
+    "before the decision date are grants below, each with its own date and price."
+)
+
+
 class PackageForm(forms.ModelForm):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
@@ -123,6 +135,7 @@ class PackageForm(forms.ModelForm):
         widgets = {"start_date": DATE}
         # The foreign keys have no verbose name: without these the labels stay English.
         labels = {"company": _("Company"), "level": _("Level"), "location": _("Location")}
+        help_texts = {"base": BASE_HELP, "start_date": START_HELP}
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

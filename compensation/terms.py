@@ -239,8 +239,8 @@ class TermsChange:
     """A proposed change to a package's terms: a scenario's, an answer's, an import's.
 
     Each amount states its currency. ``extra_stock_yearly`` adds a grant worth that much
-    per vesting year like the first grant (its schedule, price and currency), vesting from
-    the start; ``stock_grant`` makes the new-hire grant worth that in total
+    per vesting year like the first grant (its schedule and currency), at today's share
+    price, vesting from the start; ``stock_grant`` makes the new-hire grant worth that in total
     (``revise_first_grant``) or sets the negotiated grant (an option that keeps the grants
     it holds); ``refresher_yearly`` replaces the refreshers (0 removes them). A new start
     date moves the grants with it when ``move_grants`` (a new job's grants start with it).
@@ -269,19 +269,31 @@ def _cents(value: Decimal) -> Decimal:
     return value.quantize(CENTS)
 
 
-def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) -> GrantTerms:
-    """Return a new grant like the first one (schedule, price, currency), from the start.
+def today_grant_price(terms: PackageTerms, currency: str, rate: Rate) -> Decimal:
+    """Return the price a grant made today takes, in ``currency`` (the grant's).
 
-    Without a first grant it is priced at today's share price in the currency it is stated in.
+    Today's share price (the company's, in the stock's currency: the price on the decision
+    date the engine values from) converted into the grant's currency; without one, the first
+    grant's price stands in, as it does for the engine's price (`selectors.spec._price_of`);
+    without either, 1.
     """
+    if terms.share_price > 0:
+        stock = terms.stock_currency or terms.currency
+        return terms.share_price * rate(stock, currency) if stock != currency else terms.share_price
+    if terms.grants:
+        first = terms.grants[0]
+        return Money(first.grant_price, terms.grant_currency(first)).to(currency, rate)
+    return Decimal(1)
+
+
+def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) -> GrantTerms:
+    """Return a new grant like the first one (schedule, currency), from the start, priced at
+    today's share price (`today_grant_price`): a grant made now is not priced at the price of
+    a grant made years ago. Without a first grant it is in the currency it is stated in."""
     first = terms.grants[0] if terms.grants else None
     currency = terms.grant_currency(first) if first is not None else value.currency
-    if first is not None:
-        price, vesting = first.grant_price, first.vesting
-    else:
-        stock = terms.stock_currency or terms.currency
-        price = terms.share_price * rate(stock, currency) if terms.share_price > 0 else Decimal(1)
-        vesting = terms.usual_vesting
+    price = today_grant_price(terms, currency, rate)
+    vesting = first.vesting if first is not None else terms.usual_vesting
     return GrantTerms(
         label=label[:80],
         value=_cents(value.to(currency, rate)),

@@ -430,13 +430,16 @@ def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
     """Return the engine spec of an option's own package.
 
     The package owns the start date; a new job's grants moved with it when it was set
-    (`compensation.terms.apply_change`), so they are valued as stored.
+    (`compensation.terms.apply_change`), so they are valued as stored. Its terms are stated
+    on the decision date (``as_of``): a job already held then (staying, a transfer's current
+    job) is paid the base entered, raised from the next anniversary after it.
     """
     package = offer.package
     rate = fx.rate(package.currency, basis.currency)
     return dataclasses.replace(
         package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
         name=f"o{offer.pk}",
+        as_of=basis.start,
     )
 
 
@@ -462,6 +465,7 @@ def current_job_spec(
         return dataclasses.replace(
             package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
             name="current",
+            as_of=basis.start,
         )
     except (EngineInputError, LookupError, ValueError):
         return None
@@ -499,7 +503,9 @@ def evaluate_offer(
         if spec is None:
             spec = offer_spec(offer, basis, fx)
         else:
-            spec = dataclasses.replace(spec, fx_to_home=rate, name=f"o{offer.pk}")
+            spec = dataclasses.replace(
+                spec, fx_to_home=rate, name=f"o{offer.pk}", as_of=basis.start
+            )
         own_grants = len(spec.grants)
         if offer.kind == Offer.Kind.INTERNAL and current is not None:
             # Every grant held on the move date keeps vesting after an internal transfer.

@@ -141,10 +141,13 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
 
 def working(line: LedgerLine) -> str:
     """Return the line's arithmetic: quantity x unit price x share x rate (the rate left out
-    when it is 1), in words."""
+    when it is 1), in words; a discounted vest also says the full value it is taxed on."""
     text = _arithmetic(line)
     if text and line.fx != 1.0:
         text += f" × {exact(line.fx)}"
+    if line.taxable is not None and line.share != 1.0:
+        # Private stock: the discount lowers the value compared, not the income taxed.
+        text += "; " + _("taxed at its full value, %(value)s") % {"value": figure(line.taxable)}
     return text
 
 

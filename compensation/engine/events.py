@@ -66,8 +66,8 @@ class Payment:
 
 
 def yearly_base(spec: PackageSpec, year: int) -> float:
-    """Return the base salary of 1-based package year ``year`` (raises each anniversary)."""
-    return spec.base * (1.0 + spec.raise_pct / 100.0) ** (max(year, 1) - 1)
+    """Return the base salary of 1-based package year ``year`` (`PackageSpec.base_of_year`)."""
+    return float(spec.base_of_year(max(year, 1)))
 
 
 def package_year(spec: PackageSpec, day: datetime.date) -> int:
@@ -165,17 +165,23 @@ def grant_tranches(spec: PackageSpec, grant: Grant) -> list[tuple[datetime.date,
 
 
 def refresher_grant_days(
-    start: datetime.date, refresher: Refresher, until: datetime.date
+    start: datetime.date,
+    refresher: Refresher,
+    until: datetime.date,
+    since: datetime.date | None = None,
 ) -> list[tuple[int, datetime.date]]:
     """Return (g, day) of each refresher grant through ``until``: granted at anniversary g.
 
     ``start`` is the package start; the grant of package year g + 1 is made on ``start`` +
-    12 g months.
+    12 g months. ``since`` (a spec's ``as_of``, the decision date) drops the grants before
+    it: a held job's past refreshers are grants with their own dates and prices, not a
+    modelled series priced at today's share price.
     """
     out = []
     g = refresher.first_year - 1
     while (day := add_months(start, 12 * g)) <= until:
-        out.append((g, day))
+        if since is None or day >= since:
+            out.append((g, day))
         g += 1
     return out
 

@@ -35,7 +35,7 @@ def vest_events(spec: PackageSpec) -> pd.DataFrame:
             rows.append((day, vest_start, shares, f"grant_{i}"))
     horizon_end = add_months(spec.start, spec.months) - ONE_DAY
     for i, refresher in enumerate(spec.refreshers):
-        for g, granted in refresher_grant_days(spec.start, refresher, horizon_end):
+        for g, granted in refresher_grant_days(spec.start, refresher, horizon_end, spec.as_of):
             price = spec.stock.price_at_month(12 * g)
             for day, value in refresher_tranches(refresher, granted):
                 rows.append((day, granted, value / price, f"refresher_{i}_year_{g + 1}"))

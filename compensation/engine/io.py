@@ -34,6 +34,7 @@ PACKAGE_KEYS = frozenset(
         "tax_regime",
         "fx_to_tax",
         "current_job",
+        "as_of",
     }
 )
 SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
@@ -238,6 +239,7 @@ def package_from_dict(
             tax_regime=pkg.get("tax_regime"),
             fx_to_tax=pkg.get("fx_to_tax"),
             current_job=pkg.get("current_job", False),
+            as_of=None if pkg.get("as_of") is None else parse_date("as_of", pkg["as_of"]),
         )
 
     return _nested(prefix, build) if prefix else build()

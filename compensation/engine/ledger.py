@@ -16,13 +16,16 @@ Lines by item:
   of its bonus year worked when it is paid after leaving (else 1);
 * ``grant_vest`` / ``refresher_vest``: ``quantity`` shares at ``unit_price`` (the price of the
   vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
-  currency; a refresher tranche's shares are its value at grant over the price at grant;
+  currency; a refresher tranche's shares are its value at grant over the price at grant.
+  ``taxable`` is the vest's full value (``quantity x unit_price x fx``): the income its tax
+  year's working counts, the discount lowering only the ``amount`` a decision counts;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
   year's income its table taxes (its slices in `Ledger.tax_years`; both jobs' when a leaving
   option's two jobs share the table, as the federal return of a move from California to
   Washington, `tax.tables_for_year`), ``share`` the part of that income earned by the line's
   segment in this window year (the engine shares a tax year's tax among its months by income);
-* ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's gross);
+* ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's taxable gross: stock
+  at its full value);
 * ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
   ``share`` is below 1 only where a monthly cap binds.
 """
@@ -43,6 +46,7 @@ from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, ye
 from .window import (
     Segment,
     _segment_values,
+    liquidity_keep,
     segment_base,
     segment_bounds,
     segment_payments,
@@ -83,6 +87,8 @@ class LedgerLine:
     grant: int | None = None
     granted: datetime.date | None = None
     tax_year: int | None = None
+    # A vest's full value in home currency, the income it is taxed on (None: not a vest).
+    taxable: float | None = None
 
 
 @dataclass(frozen=True)
@@ -208,12 +214,13 @@ def _pay_lines(
                 amount=placed.amount * fx,
             )
         )
-    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
+    keep = liquidity_keep(spec)
     stock_fx = stock_fx_to_home(segment)
     grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
 
     def vest(item: str, month: int, day: datetime.date, shares: float, grant: int) -> LedgerLine:
-        """A vest: shares x the month's price x (1 - discount) x the stock's rate."""
+        """A vest: shares x the month's price x (1 - discount) x the stock's rate (taxed at
+        its full value: without the discount)."""
         price = float(prices[month - 1])
         return LedgerLine(
             year=(month - 1) // 12 + 1,
@@ -228,6 +235,7 @@ def _pay_lines(
             fx=stock_fx,
             amount=shares * price * keep * stock_fx,
             grant=grant,
+            taxable=shares * price * stock_fx,
         )
 
     out += [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]

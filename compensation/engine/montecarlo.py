@@ -160,9 +160,11 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
     factor = np.ones(len(specs))
     if basis in ("home", "net_home"):
         factor = factor * cm.fx_to_home
-    if basis == "net_home":
-        factor = factor * (1.0 - cm.tax_rate)
     value_factor = factor * cm.keep * cm.stock_fx
+    if basis == "net_home":
+        # Stock is taxed at its full value at vest; the liquidity discount is the decision's.
+        value_factor = factor * (cm.keep - cm.tax_rate) * cm.stock_fx
+        factor = factor * (1.0 - cm.tax_rate)
     to_year = np.zeros((months, years))
     to_year[np.arange(months), np.arange(months) // 12] = 1.0
     t = np.arange(1, months + 1) * DT

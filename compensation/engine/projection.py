@@ -71,9 +71,9 @@ class CashflowMatrix:
 
 
 def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
-    """Return the monthly base of package months 1..months (raises each anniversary)."""
+    """Return the monthly base of package months 1..months (`PackageSpec.base_of_year`)."""
     year = (np.arange(1, months + 1) - 1) // 12 + 1
-    return np.asarray(spec.base * (1.0 + spec.raise_pct / 100.0) ** (year - 1) / 12.0)
+    return np.asarray(spec.base_of_year(year) / 12.0)
 
 
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
@@ -106,15 +106,18 @@ def grant_shares(spec: PackageSpec, grant: Grant, months: int) -> np.ndarray:
     return out
 
 
-def refresher_values(refresher: Refresher, months: int, start: datetime.date) -> np.ndarray:
+def refresher_values(
+    refresher: Refresher, months: int, start: datetime.date, since: datetime.date | None = None
+) -> np.ndarray:
     """Return the (years, months) grant-price value of each yearly refresher grant vesting.
 
-    Row g is the refresher granted on the package's g-th anniversary (``start`` + 12 g months).
+    Row g is the refresher granted on the package's g-th anniversary (``start`` + 12 g months);
+    none before ``since`` (the spec's ``as_of``: `events.refresher_grant_days`).
     """
     years = math.ceil(months / 12)
     out = np.zeros((years, months))
     end = add_months(start, months)
-    for g, granted in refresher_grant_days(start, refresher, end - ONE_DAY):
+    for g, granted in refresher_grant_days(start, refresher, end - ONE_DAY, since):
         if g >= years:
             break
         for day, value in refresher_tranches(refresher, granted):
@@ -140,7 +143,7 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
         for grant in spec.grants:
             shares[o] += grant_shares(spec, grant, months)
         for item in spec.refreshers:
-            refresher[o] += refresher_values(item, months, spec.start)
+            refresher[o] += refresher_values(item, months, spec.start, spec.as_of)
     return CashflowMatrix(
         fixed=fixed,
         shares=shares,
@@ -217,7 +220,7 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     refreshers = np.zeros(months)
     for item in spec.refreshers:
         refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start), prices, spec.stock.price
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
         )
     frame["refreshers"] = refreshers * keep
     frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
@@ -240,9 +243,11 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     refreshers = np.zeros(months)
     for item in spec.refreshers:
         refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start), prices, spec.stock.price
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
         )
     out["refreshers"] = refreshers * keep
+    # Private stock is taxed at its full value at vest: the discount is the decision's only.
+    out["equity_taxable"] = (equity + refreshers) * spec.stock.fx_to_package
     return out
 
 
@@ -267,7 +272,8 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    tax, contributions = package_tax(spec, total, _prices(spec, price_path))
+    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"])
+    tax, contributions = package_tax(spec, taxable, _prices(spec, price_path))
     columns["tax"] = tax
     columns["contributions"] = contributions
     net = total - tax - contributions
@@ -281,7 +287,8 @@ def package_tax(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the tax and the employee contributions per package year in the package currency.
 
-    Without a regime, the flat rate on the yearly gross ``total`` and no contributions. With
+    Without a regime, the flat rate on the yearly taxable gross ``total`` (stock at its full
+    value at vest, before the liquidity discount) and no contributions. With
     one, the common window's tax and contributions (`window.option_tax`)
     of the package counted from its start on the same share prices, so that a projection and
     the board tax a package alike: each tax year on its whole income, the months after the
@@ -448,7 +455,8 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
         "notes": [
             "Figures are gross in package currency unless marked home or net.",
             "Equity is valued at the projected share price at each vest, less the "
-            "liquidity discount; growth compounds yearly, applied monthly.",
+            "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
+            "its full value at vest: the discount lowers the value, not the tax.",
             "Net figures apply the package's tax regime per tax year (or one flat rate when it "
             "has none), equity taxed as income at vest.",
             "Home-currency figures use one fixed exchange rate.",

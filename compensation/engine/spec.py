@@ -6,8 +6,10 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .currencies import check_currency
-from .dates import add_months
+from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_int, check_number
 from .vesting import VestingSchedule, check_calendar_dates
 
@@ -284,6 +286,12 @@ class PackageSpec:
     # months before ``start`` at its pay too, as the board does for the current job
     # (`window.Segment.current`); a new job says nothing of what was earned before it.
     current_job: bool = False
+    # The day the terms are stated on: the decision date (None: the start). A package started
+    # before it is a job held on it: ``base`` is its base on that day, raised on each
+    # anniversary of ``start`` after it only (the raises of the years already past are in
+    # it), and its refreshers are modelled from that day on: the ones granted before are
+    # grants of their own, each with its date and price (`raises_held`, `events`).
+    as_of: datetime.date | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -293,6 +301,8 @@ class PackageSpec:
                 "current_job", f"must be true or false (got {self.current_job!r})"
             )
         _check_date("start", self.start)
+        if self.as_of is not None:
+            _check_date("as_of", self.as_of)
         object.__setattr__(
             self,
             "horizon_years",
@@ -408,6 +418,23 @@ class PackageSpec:
         starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
         last = add_months(self.start, self.months) - datetime.timedelta(days=1)
         return tax_year_of(self.start, starts), tax_year_of(last, starts)
+
+    @property
+    def raises_held(self) -> int:
+        """Return the yearly raises ``base`` already holds: the anniversaries of ``start`` on or
+        before ``as_of`` (0 for a package starting on or after it)."""
+        if self.as_of is None or self.as_of <= self.start:
+            return 0
+        return whole_months_between(self.start, self.as_of) // 12
+
+    def base_of_year(self, year: int | np.ndarray) -> Any:
+        """Return the base of 1-based package year ``year`` (scalar or array).
+
+        Raised on each anniversary after ``as_of``; the years up to it are at ``base``.
+        """
+        raises = np.maximum(np.asarray(year) - 1 - self.raises_held, 0)
+        out = self.base * (1.0 + self.raise_pct / 100.0) ** raises
+        return float(out) if np.ndim(out) == 0 else out
 
     @property
     def months(self) -> int:

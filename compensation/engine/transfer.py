@@ -32,7 +32,9 @@ def held_grants(
         if grant_vest_start(current, g) < move
     ]
     for refresher in current.refreshers:
-        for _, granted in refresher_grant_days(current.start, refresher, move - ONE_DAY):
+        for _, granted in refresher_grant_days(
+            current.start, refresher, move - ONE_DAY, current.as_of
+        ):
             m = vest_month(window_start, granted)
             price = current.stock.price if m <= 0 else float(prices[min(m, len(prices)) - 1])
             held.append(

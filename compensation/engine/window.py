@@ -162,7 +162,8 @@ def _segment_values(
     job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
     after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
     With ``only``, just the payments and vests it accepts (by day and month), without base.
-    Equity is shaped like ``prices``; the cash components, the same on every price path, are
+    Equity is shaped like ``prices``, at its full (taxable) value: `decision_values` takes
+    the liquidity discount off; the cash components, the same on every price path, are
     one row (months,).
     """
     spec = segment.spec
@@ -176,10 +177,29 @@ def _segment_values(
         out["base"] = segment_base(segment, window_start, months) * fx
     for placed in segment_payments(segment, window_start, months, only):
         out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
-    keep = 1.0 - spec.stock.liquidity_discount_pct / 100.0
     equity = _equity(spec, window_start, bounds.first, bounds.last, months, prices, only)
-    out["equity"] = equity * keep * stock_fx_to_home(segment)
+    # At its full value: the taxable income at vest (`decision_values` applies the discount).
+    out["equity"] = equity * stock_fx_to_home(segment)
     return out
+
+
+def liquidity_keep(spec: PackageSpec) -> float:
+    """Return the share of a vest's value a decision counts: 1 - the liquidity discount."""
+    return 1.0 - spec.stock.liquidity_discount_pct / 100.0
+
+
+def decision_values(spec: PackageSpec, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return a segment's monthly components as a decision counts them: its stock less the
+    liquidity discount.
+
+    Private stock is taxed at its full value at vest (`_segment_values` is that value, which
+    `option_tax` taxes); the discount, a haircut for selling it only in buybacks, lowers the
+    value the options are compared on, never the income a tax table sees.
+    """
+    keep = liquidity_keep(spec)
+    if keep == 1.0:
+        return values
+    return {k: v * keep if k in EQUITY_COMPONENTS else v for k, v in values.items()}
 
 
 @dataclass(frozen=True)
@@ -265,7 +285,7 @@ def segment_vests(
                 grants.append(GrantVest(i, day, m, count))
     refreshers: list[list[RefresherVest]] = []
     for j, refresher in enumerate(spec.refreshers):
-        for _, granted in refresher_grant_days(spec.start, refresher, last):
+        for _, granted in refresher_grant_days(spec.start, refresher, last, spec.as_of):
             at = max(0, vest_month(window_start, granted))
             row = []
             for day, value in refresher_tranches(refresher, granted):
@@ -340,9 +360,10 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month; on many simulated paths,
-    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys: the five components,
-    ``total`` (gross), ``tax`` (each tax year's tax on the income of the segments its regime
-    taxes in it, together: see `option_tax`),
+    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys:
+    the five components (stock less its liquidity discount: `decision_values`), ``total``
+    (gross), ``tax`` (each tax year's tax on the income of the segments its regime taxes in
+    it, together, stock at its full value at vest: see `option_tax`),
     ``contributions`` (the employee contributions its tax tables levy on its pay, such as
     Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
@@ -368,7 +389,7 @@ def window_yearly(
             all_values.append(_one_path_values(segment, window_start, months, _key(paths[-1])))
         else:
             all_values.append(_segment_values(segment, window_start, months, paths[-1]))
-        for name, monthly in all_values[-1].items():
+        for name, monthly in decision_values(segment.spec, all_values[-1]).items():
             total[name] = total[name] + monthly if name in total else monthly
     if all(p.ndim == 1 for p in paths):
         levies = _one_path_tax(tuple(segments), window_start, months, tuple(_key(p) for p in paths))

@@ -6,6 +6,8 @@ x share x fx_rate``. Rows with ``in_sum`` 0 are the workings of a tax year's tax
 bracket's slice of the taxable income (``quantity``) at its rate (``unit_price``), the
 slice's tax in the tax's currency (``amount``); a tax line's ``unit_price`` is the sum of
 its part's slices (the lower of the brackets and the alternative, where there is one).
+``taxable`` is a vest's full value in home currency: private stock is taxed on it, the
+liquidity discount lowering only its ``amount``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ COLUMNS: Final = (
     "amount",
     "currency",
     "in_sum",
+    "taxable",
 )
 
 
@@ -60,6 +63,7 @@ def _bracket_rows(
             piece.tax,
             w.currency,
             0,
+            "",
         ]
 
 
@@ -83,6 +87,7 @@ def ledger_rows(view: LedgerView) -> Iterator[list[Any]]:
             line.amount,
             view.currency,
             1,
+            "" if line.taxable is None else line.taxable,
         ]
     for tax_year in view.tax_years:
         for part in tax_year.parts:

@@ -92,6 +92,7 @@ def as_json(spec) -> dict:
         "tax_regime": spec.tax_regime,
         "fx_to_tax": spec.fx_to_tax,
         "current_job": True,
+        "as_of": spec.as_of.isoformat(),
     }
 
 

@@ -89,22 +89,26 @@ def test_a_hand_built_offer_line_by_line():
         assert (vest.quantity, vest.unit_price, vest.share) == (250.0, 100.0, 0.75)
         assert vest.fx == pytest.approx(32.0)
         assert vest.amount == pytest.approx(600_000.0)
+        # Taxed at its full value: 250 x USD 100 x 32 = TWD 800,000.
+        assert vest.taxable == pytest.approx(800_000.0)
     # Gross: 4 x 5,760,000 + 16 x 600,000 = 32,640,000.
     assert ledger.total(after_tax=False) == pytest.approx(32_640_000.0)
-    # Tax year 2026: 240,000 of salary and three vests of 250 x 100 x 4/3 x 0.75 = 25,000
-    # (the fourth, on 1 Jan 2027, is 2027's) = SGD 315,000; less the 1,000 relief, 314,000:
+    # Tax year 2026: 240,000 of salary and three vests at their full value, 250 x 100 x 4/3
+    # = 33,333.33 each (the fourth, on 1 Jan 2027, is 2027's; the 25 % discount is the
+    # decision's, not the tax's) = SGD 340,000; less the 1,000 relief, 339,000:
     # 200 + 350 + 2,800 + 4,600 + 6,000 + 7,200 + 7,600 + 7,800 (to 280,000)
-    # + 34,000 x 20 % = 6,800: SGD 43,350 = TWD 1,040,400.
+    # + 40,000 x 20 % = 8,000 (to 320,000) + 19,000 x 22 % = 4,180: SGD 48,730
+    # = TWD 1,169,520 (taxing the discounted vests, 75,000, gave SGD 43,350).
     (working,) = [w for w in ledger.tax_years if w.tax_year == 2026]
     (part,) = working.parts
-    assert working.cash == pytest.approx(240_000.0) and working.equity == pytest.approx(75_000)
-    assert part.brackets.taxable == pytest.approx(314_000.0)
+    assert working.cash == pytest.approx(240_000.0) and working.equity == pytest.approx(100_000)
+    assert part.brackets.taxable == pytest.approx(339_000.0)
     assert [s.tax for s in part.brackets.slices] == pytest.approx(
-        [0, 200, 350, 2800, 4600, 6000, 7200, 7600, 7800, 6800]
+        [0, 200, 350, 2800, 4600, 6000, 7200, 7600, 7800, 8000, 4180]
     )
-    assert part.tax == pytest.approx(43_350.0)
+    assert part.tax == pytest.approx(48_730.0)
     tax_2026 = [x for x in ledger.lines if x.item == "tax" and x.tax_year == 2026]
-    assert sum(x.amount for x in tax_2026) == pytest.approx(-1_040_400.0)
+    assert sum(x.amount for x in tax_2026) == pytest.approx(-1_169_520.0)
     # The 1 Jan 2027 vest is in window year 1 and tax year 2027: year 1 carries that share
     # of 2027's tax, year 2 the rest; together all of 2027's tax.
     tax_2027 = [x for x in ledger.lines if x.item == "tax" and x.tax_year == 2027]
