@@ -125,3 +125,60 @@ def test_deleting_a_logged_refusal_brings_its_ask_back_at_once(
 
     plan, _drafts = _plan(client, meta)
     assert REMOTE in [a.component for a in plan.asks]
+
+
+# Answers read as answers ---------------------------------------------------------------------
+
+
+def test_a_counter_in_words_is_thanked_for_and_its_ask_not_made_again(
+    meta, client, demo_user, django_capture_on_commit_callbacks
+):
+    _plan_before, drafts = _warm(client, meta, demo_user)
+    assert "Could we add USD 60,000 a year in stock?" in drafts[0].text
+
+    url = reverse("offers:negotiation_log", args=[meta.pk])
+    _post(
+        client,
+        url,
+        url,
+        django_capture_on_commit_callbacks,
+        asked_on="2026-11-30",
+        topic="stock",
+        ask="USD 60,000 a year more stock, at the E6 band.",
+        outcome="countered",
+        answered_on="2026-12-01",
+        answer="Stock stays at USD 720,000; sign-on to USD 70,000.",
+    )
+
+    plan, drafts = _plan(client, meta)
+    english = drafts[0].text
+    assert english.splitlines()[2] == "Thank you for coming back to me on the stock."
+    assert "in stock" not in english and "60,000" not in english
+    assert len(plan.to_send) <= 1 and all(a.component != "stock" for a in plan.asks)
+    assert "60,000" not in drafts[1].text  # zh-Hant
+    note = next(b.note for b in plan.background if b.point.component == "stock")
+    assert "Stock stays at USD 720,000; sign-on to USD 70,000" in note
+
+
+def test_a_pending_ask_is_not_repeated_in_the_next_draft(
+    meta, client, demo_user, django_capture_on_commit_callbacks
+):
+    _warm(client, meta, demo_user)
+    url = reverse("offers:negotiation_log", args=[meta.pk])
+    _post(
+        client,
+        url,
+        url,
+        django_capture_on_commit_callbacks,
+        asked_on="2026-12-01",
+        topic="remote",
+        ask="8 weeks remote a year, in writing.",
+        outcome="pending",
+    )
+
+    plan, drafts = _plan(client, meta)
+    remote = next(a for a in plan.asks if a.component == REMOTE)
+    # Tuesday 1 Dec + 4 working days (Wed 2, Thu 3, Fri 4, Mon 7) = Monday 7 Dec, but Meta's
+    # deadline is Monday 7 Dec (today + 6 days): at the latest the working day before it, Fri 4.
+    assert remote.status == "waiting" and str(remote.state.follow_up_on) == "2026-12-04"
+    assert "remotely 8 weeks" not in drafts[0].text
