@@ -296,6 +296,7 @@ def alternatives(
 ) -> tuple[AlternativeFacts, ...]:
     """Return the other options and the interview processes still running without an offer."""
     running = _running(user=user, board=board)
+    excluded = {r.key for r in board.ranking if r.excluded}  # by a hard constraint
     found: list[AlternativeFacts] = []
     linked: set[int] = set()
     for ev in board.evaluations:
@@ -329,6 +330,7 @@ def alternatives(
                 stage=_msgid(choice_label(Process, "stage", process.stage))
                 if process is not None
                 else "",
+                meets_constraints=ev.key not in excluded,
             )
         )
     unlinked = [p for p in running.values() if p.pk not in linked]
