@@ -11,7 +11,11 @@ levels, bands, location presets, processes and rounds (``post_save``/``post_dele
 model of those apps, and :data:`accounts.signals.rows_updated` for queryset updates); a write to
 shared reference data (``owner`` empty) replaces the shared token, which every key contains.
 A token is random rather than a counter so that an evicted token can never bring back an old
-board. Scenarios and export jobs are left out: the board does not read them.
+board. Every model of those apps is watched, the negotiation log included (the plan, its drafts
+and the exports read it), except the rows of background work: a row that keeps the id of the
+task working on it (a scenario's Monte Carlo run, an export job) is written while that work runs,
+and no board reads it (:func:`is_task_row`; ``tests/offers/test_board_reads.py`` records every
+table read while a board and what is derived from it are built, and fails for one not watched).
 
 Within a transaction that has written the user's data and not yet committed, the board is built
 fresh and not cached (the cache must only hold committed data).
@@ -45,7 +49,6 @@ from offers.models import Preferences
 
 BOARD_TIMEOUT = 24 * 3600
 WATCHED_APPS = ("compensation", "interviews", "offers")
-IGNORED_MODELS = ("offers.scenario", "offers.exportjob", "offers.negotiationentry")
 SHARED = "shared"
 RECENT_BOARDS = 64
 DERIVED_PER_BOARD = 32
@@ -85,6 +88,7 @@ __all__ = [
     "board_get",
     "board_key",
     "connect",
+    "is_task_row",
     "watched_models",
 ]
 
@@ -301,13 +305,22 @@ def _on_write(sender: type[models.Model], instance: models.Model, **kwargs: Any)
         board_changed(owner_id=owner_id)
 
 
+def is_task_row(model: type[models.Model]) -> bool:
+    """Return whether the model's rows are claimed by a background task (a ``*task_id`` field).
+
+    Their writes follow the work (claimed, progress, result): refreshing the board on each would
+    rebuild it under the page polling the job, and the board reads none of them.
+    """
+    return any(f.name.endswith("task_id") for f in model._meta.concrete_fields)
+
+
 def watched_models() -> list[type[models.Model]]:
-    """Return the models whose rows feed a board."""
+    """Return the models whose rows feed a board: every model of its apps but task rows."""
     return [
         model
         for label in WATCHED_APPS
         for model in apps.get_app_config(label).get_models()
-        if model._meta.label_lower not in IGNORED_MODELS
+        if not is_task_row(model)
     ]
 
 

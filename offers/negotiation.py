@@ -37,6 +37,8 @@ from interviews.models import Process
 from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
 from offers.board_cache import board_derived
 from offers.export.rows import PlanRow
+from offers.logic.answers import FOLLOW_UP, NEXT_STEP, TO_ASK, WAITING
+from offers.logic.draft import draft_message, message_note
 from offers.logic.negotiation import (
     AlternativeFacts,
     BandFacts,
@@ -47,16 +49,7 @@ from offers.logic.negotiation import (
     OfferFacts,
     negotiation_points,
 )
-from offers.logic.plan import (
-    FOLLOW_UP,
-    NEXT_STEP,
-    TO_ASK,
-    WAITING,
-    Plan,
-    draft_message,
-    message_note,
-    negotiation_plan,
-)
+from offers.logic.plan import Plan, negotiation_plan
 from offers.logic.ranking import money_value_of_weight
 from offers.logic.rules.base import (
     BASE,
@@ -303,6 +296,7 @@ def alternatives(
 ) -> tuple[AlternativeFacts, ...]:
     """Return the other options and the interview processes still running without an offer."""
     running = _running(user=user, board=board)
+    excluded = {r.key for r in board.ranking if r.excluded}  # by a hard constraint
     found: list[AlternativeFacts] = []
     linked: set[int] = set()
     for ev in board.evaluations:
@@ -336,6 +330,7 @@ def alternatives(
                 stage=_msgid(choice_label(Process, "stage", process.stage))
                 if process is not None
                 else "",
+                meets_constraints=ev.key not in excluded,
             )
         )
     unlinked = [p for p in running.values() if p.pk not in linked]

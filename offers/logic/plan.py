@@ -10,9 +10,11 @@ gap and no component is asked twice. Terms (remote work, deadline, start date, h
 once each. Each ask is said in its term's own currency, rounded as people speak (stock in the
 grant's currency to the nearest 5,000, cash to the nearest 1,000).
 
-The plan reads the negotiation log (``NegotiationContext.log``): an ask already made waits for
-its answer (the draft follows it up after ``FOLLOW_UP_WORKING_DAYS``, never repeats it), an
-answered one closes or becomes the next step ("they came back with X: accept, or ask for Y").
+The plan reads the negotiation log (``NegotiationContext.log``) through ``offers.logic.answers``:
+an ask already made waits for its answer (followed up after a few working days, never
+repeated), an answered one is never asked again in the same terms (it moves to the background
+with the answer stated) or makes another part the next step, and a counter not replied to yet
+is answered with one different ask, or accepted. The draft is ``offers.logic.draft``'s.
 
 The walk-away point comes from the user's own ranking, against the best alternative other than
 the option: for the first choice, the lowest headline value at which it still ranks first; for
@@ -26,10 +28,19 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date
 
+from offers.logic.answers import (
+    CLOSED,
+    FOLLOW_UP,
+    AskState,
+    ask_state,
+    counters_to_answer,
+    one_reply_ask,
+    thanks,
+    waiting_state,
+)
 from offers.logic.criteria import label as criterion_label
-from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.ranking import (
     CO_FIRST_TOLERANCE,
@@ -40,19 +51,13 @@ from offers.logic.ranking import (
     within_reach,
 )
 from offers.logic.rules.base import (
-    ACCEPTED,
     BASE,
     CASH,
-    COUNTERED,
     DEADLINE,
     EXTERNAL,
-    HOURS,
     INTERNAL,
-    LEVEL,
     MONEY_COMPONENTS,
     PER_YEAR_COMPONENTS,
-    REFRESH,
-    RELOCATION,
     REMOTE,
     RETENTION,
     SIGN_ON,
@@ -69,14 +74,6 @@ from offers.logic.rules.base import (
 )
 
 MAX_ASKS = 3
-# An ask waiting for its answer is followed up after this many working days (Monday to Friday).
-FOLLOW_UP_WORKING_DAYS = 4
-# Where an ask stands in the negotiation log.
-TO_ASK = "to_ask"  # not asked yet: the draft asks it
-WAITING = "waiting"  # asked, no answer yet: not asked again
-FOLLOW_UP = "follow_up"  # asked, no answer after the follow-up days: the draft follows it up
-NEXT_STEP = "next_step"  # they came back with something: accept, or ask for this
-CLOSED = "closed"  # agreed, or refused with nothing else: not asked again
 # Walk-away values are rounded up to this many units of the home currency.
 WALK_AWAY_STEP = 100.0
 # Words that never belong in what the recruiter hears.
@@ -93,26 +90,6 @@ class MoneyGap:
     value_gap_home: float
     level_gap: float
     against: str
-
-
-@dataclass(frozen=True)
-class AskState:
-    """Where an ask stands in the negotiation log, and what that means for the next message.
-
-    ``logged`` is the latest logged ask about the same part of the package (None: never
-    asked); ``follow_up_on`` the day to follow up a waiting ask; ``note`` the state in words
-    for the user ("asked on ... through ...: waiting").
-    """
-
-    status: str = TO_ASK
-    logged: LoggedAsk | None = None
-    follow_up_on: date | None = None
-    note: str = ""
-
-    @property
-    def to_send(self) -> bool:
-        """Return whether the next message asks it (a new ask, or the next step)."""
-        return self.status in (TO_ASK, NEXT_STEP)
 
 
 @dataclass(frozen=True)
@@ -242,6 +219,8 @@ class Plan:
     waiting: tuple[AskState, ...] = ()
     # Whether the offer is in hand: a draft's plan is for the day it arrives.
     in_hand: bool = True
+    # Counters not replied to yet (the next message thanks for them first).
+    counters: tuple[LoggedAsk, ...] = ()
 
     @property
     def to_send(self) -> tuple[Ask, ...]:
@@ -462,14 +441,14 @@ def _money_candidates(
 def _script(candidate: _Candidate) -> str:
     """Return what the user says for one ask, in the term's currency, after the log's answer."""
     point = candidate.lead
-    thanks = _thanks(candidate.state)
+    opening = thanks(candidate.state)
     if candidate.amount is None or candidate.currency is None:
-        return sentences([w for w in (thanks, point.evidence) if w])
+        return sentences([w for w in (opening, point.evidence) if w])
     # The lead's reason and one more: a script is read aloud, not a list of every rule.
     merged = [p.reason for p in candidate.merged if p.reason][:1]
     reasons = _unique(
         [
-            thanks,
+            opening,
             point.reason or point.evidence,
             *merged,
             candidate.support.reason if candidate.support else "",
@@ -529,149 +508,6 @@ def _ask_of(candidate: _Candidate) -> Ask:
         offer_amount=candidate.offer_amount,
         state=candidate.state,
     )
-
-
-# The negotiation log -----------------------------------------------------------------------
-
-
-def working_days_after(day: date, count: int) -> date:
-    """Return the day ``count`` working days (Monday to Friday) after ``day``."""
-    found = day
-    while count > 0:
-        found += timedelta(days=1)
-        if found.weekday() < 5:
-            count -= 1
-    return found
-
-
-def follow_up_day(logged: LoggedAsk, deadline: date | None) -> date:
-    """Return the day to follow up an ask still waiting: a few working days on, or sooner.
-
-    Before a decision deadline there is no time to wait: at the latest the working day
-    before it, and never before the next working day after the ask.
-    """
-    day = working_days_after(logged.asked_on, FOLLOW_UP_WORKING_DAYS)
-    if deadline is not None:
-        latest = deadline - timedelta(days=1)
-        while latest.weekday() >= 5:
-            latest -= timedelta(days=1)
-        day = max(min(day, latest), working_days_after(logged.asked_on, 1))
-    return day
-
-
-def _through(logged: LoggedAsk) -> str:
-    """Return whom an ask went through, in words ("Chris Alvarez (Recruiter)")."""
-    channel = _(logged.channel) if logged.channel else ""
-    if logged.contact and channel:
-        return _("{contact}, {channel}").format(contact=logged.contact, channel=channel)
-    return logged.contact or channel or _("the company")
-
-
-def waiting_state(logged: LoggedAsk, today: date, deadline: date | None) -> AskState:
-    """Return the state of an ask still waiting: waiting, or due for a follow-up."""
-    day = follow_up_day(logged, deadline)
-    due = today >= day
-    words = {
-        "asked": date_words(logged.asked_on),
-        "through": _through(logged),
-        "day": date_words(day),
-    }
-    note = (
-        _("Asked on {asked} through {through}; no answer yet: follow it up now.")
-        if due
-        else _("Asked on {asked} through {through}; waiting for an answer (follow up on {day}).")
-    ).format(**words)
-    return AskState(FOLLOW_UP if due else WAITING, logged, day, note)
-
-
-def _answer_words(logged: LoggedAsk) -> str:
-    """Return what came back, in words: the answer as logged, or the terms it revised."""
-    if logged.answer:
-        # The sentence ends it in its language's full stop ("." or "。").
-        return logged.answer.rstrip(".。 ")
-    revised = [_component_words(c) for c in logged.revised]
-    if revised:
-        return _("revised {terms}").format(terms=_(", ").join(revised))
-    return {
-        ACCEPTED: _("yes"),
-    }.get(logged.outcome, _("no change"))
-
-
-def ask_state(ctx: NegotiationContext, candidate: _Candidate, term: str | None) -> AskState:
-    """Return where a candidate ask stands in the log (``TO_ASK`` when never asked)."""
-    topics = frozenset(
-        {candidate.component, *(t for p in (candidate.lead, *candidate.merged) for t in p.topics)}
-    )
-    logged = ctx.last_logged(*topics)
-    if logged is None:
-        return AskState()
-    if logged.waiting:
-        return waiting_state(logged, ctx.today, ctx.offer.deadline)
-    answered = date_words(logged.answered_on or logged.asked_on)
-    words = {"date": answered, "through": _through(logged), "answer": _answer_words(logged)}
-    revised = candidate.component in logged.revised
-    # Agreed, or refused with nothing else on offer: closed. A counter, or a refusal that
-    # revised this part of the package, is the next step.
-    if logged.outcome == ACCEPTED or (not revised and logged.outcome != COUNTERED):
-        note = (
-            _("Agreed on {date} ({through}): {answer}. Not asked again.")
-            if logged.outcome == ACCEPTED
-            else _(
-                "Refused on {date} ({through}): {answer}. Not asked again: weigh it in your "
-                "decision."
-            )
-        ).format(**words)
-        return AskState(CLOSED, logged, None, note)
-    note = _("They came back on {date} ({through}): {answer}. Accept, or ask for {ask}.").format(
-        **words, ask=term or _("more")
-    )
-    return AskState(NEXT_STEP, logged, None, note)
-
-
-def _component_words(component: str) -> str:
-    """Return a part of the package as a noun phrase ("the stock", "the deadline")."""
-    words = {
-        STOCK: _("the stock"),
-        RETENTION: _("the retention grant"),
-        SIGN_ON: _("the sign-on"),
-        CASH: _("the cash part of the package"),
-        BASE: _("the base salary"),
-        LEVEL: _("the level"),
-        REMOTE: _("the remote arrangement"),
-        HOURS: _("the working hours"),
-        START: _("the start date"),
-        DEADLINE: _("the deadline"),
-        RELOCATION: _("the relocation package"),
-        REFRESH: _("the refresh cycle"),
-    }
-    return words.get(component, _("my earlier question"))
-
-
-def _thanks(state: AskState) -> str:
-    """Return the words that open a next step: thanks for what came back."""
-    if state.status != NEXT_STEP or state.logged is None:
-        return ""
-    return _("Thank you for coming back to me on {topic}.").format(
-        topic=_component_words(state.logged.topic or next(iter(state.logged.revised), ""))
-    )
-
-
-def follow_up_sentence(state: AskState, *, also: bool = False) -> str:
-    """Return the draft's follow-up of an ask still waiting (``also``: after new asks)."""
-    logged = state.logged
-    assert logged is not None
-    text = (
-        _(
-            "I also wanted to follow up on my question of {date} about {topic}: could you let me "
-            "know where it stands?"
-        )
-        if also
-        else _(
-            "I wanted to follow up on my question of {date} about {topic}: could you let me know "
-            "where it stands?"
-        )
-    )
-    return text.format(date=date_words(logged.asked_on), topic=_component_words(logged.topic))
 
 
 # The walk-away point ---------------------------------------------------------------------
@@ -903,6 +739,43 @@ def _excluded_for_remote(options: Sequence[OptionFacts], prefs: RankingPrefs, ke
     return target is not None and target.remote_weeks_allowed < prefs.required_remote_weeks
 
 
+def _term_candidates(
+    points: list[NegotiationPoint], money_asks: list[_Candidate], background: list[BackgroundPoint]
+) -> list[_Candidate]:
+    """Return the term asks: one per component; a money component's term folds into its ask."""
+    used = {id(p) for c in money_asks for p in (c.lead, *c.merged)}
+    used |= {id(b.point) for b in background}
+    term_asks: list[_Candidate] = []
+    for order, point in enumerate(points):
+        if id(point) in used:
+            continue
+        if point.component is None or (point.ask_amount is None and not point.ask_term):
+            background.append(BackgroundPoint(point, _("Not an ask: background for you.")))
+            continue
+        same = next((c for c in [*money_asks, *term_asks] if c.component == point.component), None)
+        if same is not None:
+            same.merged.append(point)
+            continue
+        term_asks.append(_Candidate(point.component, point, [], order))
+    return term_asks
+
+
+def _open_in_log(
+    ctx: NegotiationContext, candidates: list[_Candidate], background: list[BackgroundPoint]
+) -> list[_Candidate]:
+    """Set where each ask stands in the log; return the open ones (a closed one goes back)."""
+    found: list[_Candidate] = []
+    for candidate in candidates:
+        every = (candidate.lead, *candidate.merged)
+        topics = frozenset({candidate.component, *(t for p in every for t in p.topics)})
+        candidate.state = ask_state(ctx, candidate.component, topics, _term_of(candidate))
+        if candidate.state.status == CLOSED:
+            background.extend(BackgroundPoint(p, candidate.state.note) for p in every)
+        else:
+            found.append(candidate)
+    return found
+
+
 def negotiation_plan(
     ctx: NegotiationContext,
     points: Sequence[NegotiationPoint],
@@ -921,22 +794,7 @@ def negotiation_plan(
     cur = ctx.offer.currency
     gap = money_gap(ctx, points, keep_rate)
     money_asks, background = _money_candidates(ctx, points, gap)
-    used = {id(p) for c in money_asks for p in (c.lead, *c.merged)}
-    used |= {id(b.point) for b in background}
-    # Terms: one ask per component; a money component's term folds into its money ask.
-    term_asks: list[_Candidate] = []
-    for order, point in enumerate(points):
-        if id(point) in used:
-            continue
-        if point.component is None or (point.ask_amount is None and not point.ask_term):
-            background.append(BackgroundPoint(point, _("Not an ask: background for you.")))
-            continue
-        component = point.component
-        same = next((c for c in [*money_asks, *term_asks] if c.component == component), None)
-        if same is not None:
-            same.merged.append(point)
-            continue
-        term_asks.append(_Candidate(component, point, [], order))
+    term_asks = _term_candidates(points, money_asks, background)
     # The leverage of the first money ask: what leaving costs, when the gap already covers it.
     current_pay = _("current pay and unvested stock")
     if money_asks:
@@ -951,17 +809,7 @@ def negotiation_plan(
         )
         if covered:
             money_asks[0].support = covered[0]
-    # Where each ask stands in the log: a closed one is not asked again.
-    open_asks: list[_Candidate] = []
-    for candidate in [*money_asks, *term_asks]:
-        candidate.state = ask_state(ctx, candidate, _term_of(candidate))
-        if candidate.state.status == CLOSED:
-            background.extend(
-                BackgroundPoint(p, candidate.state.note)
-                for p in (candidate.lead, *candidate.merged)
-            )
-        else:
-            open_asks.append(candidate)
+    open_asks = _open_in_log(ctx, [*money_asks, *term_asks], background)
     remote_condition = ranking_prefs is not None and _excluded_for_remote(
         options, ranking_prefs, ctx.offer.key
     )
@@ -971,8 +819,10 @@ def negotiation_plan(
         is_term = 0 if c.amount is not None else 1
         return (condition, c.lead.priority, is_term, -(c.counted or 0.0), c.order)
 
-    ranked = sorted(open_asks, key=order_key)
-    chosen, rest = ranked[:MAX_ASKS], ranked[MAX_ASKS:]
+    # A counter not replied to yet is answered with one different ask (or accepted).
+    counters = counters_to_answer(ctx.log)
+    ranked, held = one_reply_ask(sorted(open_asks, key=order_key), counters)
+    chosen, rest = ranked[:MAX_ASKS], [*ranked[MAX_ASKS:], *held]
     later = _("Worth raising later, once the asks above are settled.")
     for candidate in rest:
         background.extend(BackgroundPoint(p, later) for p in (candidate.lead, *candidate.merged))
@@ -1015,6 +865,7 @@ def negotiation_plan(
             if logged.waiting
         ),
         in_hand=ctx.offer.in_hand,
+        counters=counters,
     )
 
 
@@ -1088,73 +939,3 @@ def _private_notes(
     elif ctx.offer.kind != EXTERNAL:
         notes.append(_("Staying: ask your manager for a retention grant or a remote arrangement."))
     return _unique(notes)
-
-
-# The draft message -----------------------------------------------------------------------
-
-
-def message_note(plan: Plan) -> str:
-    """Return when to send the draft, for the user ("" when it can go today)."""
-    if not plan.in_hand:
-        return _(
-            "The offer is not in hand yet: send nothing before it arrives. This message is for that day."
-        )
-    if not plan.to_send and not plan.follow_ups and plan.waiting:
-        day = min(w.follow_up_on for w in plan.waiting if w.follow_up_on is not None)
-        return _(
-            "Your asks are waiting for an answer: nothing to send today. If nothing comes, send "
-            "this follow-up on {day}."
-        ).format(day=date_words(day))
-    return ""
-
-
-def draft_message(plan: Plan) -> str:
-    """Return an editable message to the recruiter (or manager) with the plan's asks.
-
-    It asks what is still to ask (a next step opens with thanks for what came back), follows
-    up the asks waiting past their follow-up day, and never repeats an ask still waiting.
-    With nothing new to ask, it is the follow-up for the day it is due.
-    """
-    if plan.kind == EXTERNAL:
-        opening = _(
-            "Thank you for the offer from {company}. I'm excited about it, and there are a few "
-            "things I'd like to settle before I sign."
-        ).format(company=plan.company)
-    elif plan.kind == INTERNAL:
-        # One's own manager: the option's label ("Internal transfer: ...") is the user's, not
-        # something to say.
-        opening = _(
-            "Thank you for supporting my transfer. Before I confirm, there are a few things I'd "
-            "like to agree."
-        )
-    else:
-        opening = _(
-            "Thank you for making time to talk about my role. There are a few things I'd like to "
-            "agree so that I can stay."
-        )
-    sending = plan.to_send
-    follow = plan.follow_ups or (() if sending else plan.waiting)
-    lines = [_("Hi,"), ""]
-    if sending:
-        lines.extend([opening, ""])
-        for number, ask in enumerate(sending, start=1):
-            lines.append(_("{number}. {script}").format(number=number, script=ask.script))
-        lines.append("")
-    elif not follow:
-        lines.extend([opening, "", _("I'm happy with the terms as they are."), ""])
-    for state in follow:
-        lines.append(follow_up_sentence(state, also=bool(sending)))
-    if follow:
-        lines.append("")
-    deadline_open = any(a.component == DEADLINE for a in plan.asks) or any(
-        w.logged is not None and w.logged.topic == DEADLINE for w in plan.waiting
-    )
-    if plan.in_hand and sending and plan.target.deadline is not None and not deadline_open:
-        lines.append(
-            _("I'll get back to you before {date}.").format(date=date_words(plan.target.deadline))
-        )
-    lines.append(
-        _("Could we talk about these this week? Thank you again.") if sending else _("Thank you.")
-    )
-    lines.extend(["", _("Best regards,")])
-    return "\n".join(lines)

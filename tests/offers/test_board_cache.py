@@ -18,7 +18,7 @@ from offers import board_cache, services
 from offers.board import Board, board_build
 from offers.board_cache import board_get, board_key
 from offers.export.backup import backup_bytes, backup_restore
-from offers.models import Preferences
+from offers.models import NegotiationEntry, Preferences
 from tests.factories import (
     BandFactory,
     CompanyFactory,
@@ -165,6 +165,16 @@ WRITES = {
             ),
         ),
         True,
+    ),
+    "negotiation entry (an answer in words)": (
+        lambda w, alice: NegotiationEntry.objects.create(
+            owner=alice,
+            offer=w["usd"],
+            asked_on=dt.date(2026, 11, 30),
+            ask="Remote",
+            outcome="refused",
+        ),
+        False,
     ),
     "backup restored (bulk_create)": (
         lambda w, alice: backup_restore(user=alice, raw=backup_bytes(user=w["bobs"].owner)),
@@ -389,6 +399,7 @@ def test_every_model_of_the_boards_apps_is_watched():
         "compensation.locationpreset",
         "interviews.process",
         "interviews.round",
+        "offers.negotiationentry",
     } <= labels
     assert "offers.scenario" not in labels
 

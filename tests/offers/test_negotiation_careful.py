@@ -23,7 +23,7 @@ from offers.board import board_build
 from offers.export.comparison import comparison_build
 from offers.export.html import html_bytes
 from offers.export.xlsx import xlsx_bytes
-from offers.logic.plan import WAITING
+from offers.logic.answers import WAITING
 from offers.logic.ranking import PLAUSIBLE_RAISE_SHARE
 from offers.logic.rules.base import DEADLINE, STOCK
 from offers.models import Offer

@@ -167,6 +167,8 @@ class AlternativeFacts:
     # The process's stage as a message id (the model's label, untranslated): said through the
     # catalogue in the language of the message that names it.
     stage: str = ""
+    # Whether it meets the user's hard constraints (the ranking excludes it otherwise).
+    meets_constraints: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,8 +1,9 @@
-"""A better alternative: cite the strongest evidence and ask to close the gap."""
+"""A better alternative: cite an offer in hand the user would take and ask to close the gap."""
 
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
+from offers.logic.leverage import leverage_of
 from offers.logic.rules.base import (
     EVIDENCE_STRENGTH,
     EXTERNAL,
@@ -25,7 +26,6 @@ from offers.logic.rules.base import (
 )
 
 EVIDENCE_PRIORITY = {"offer_in_hand": 1, "active_process": 2, "band_median": 3}
-OUTSIDE_EVIDENCE = ("offer_in_hand", "active_process")
 
 
 def _by_strength(alternatives: tuple[AlternativeFacts, ...]) -> list[AlternativeFacts]:
@@ -56,13 +56,8 @@ class CompetingOffer(Rule):
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Cite the strongest alternative worth more than this offer."""
         offer_value = offer_value_home(ctx)
-        candidates = ctx.alternatives
-        if ctx.offer.kind != EXTERNAL:
-            # Retention rests on outside offers: another employer's offer or process.
-            candidates = tuple(
-                a for a in candidates if a.kind == EXTERNAL and a.evidence_kind in OUTSIDE_EVIDENCE
-            )
-        better = _by_strength(tuple(a for a in candidates if a.value > offer_value))
+        # Only an offer in hand the user would take (retention: another employer's).
+        better = _by_strength(tuple(a for a in leverage_of(ctx) if a.value > offer_value))
         if not better:
             return None
         lead = better[0]
@@ -73,21 +68,11 @@ class CompetingOffer(Rule):
         # Values on the user's own basis (after tax, home currency) stay private: the script
         # names the competing company, not the figure.
         if lead.shareable:
-            say = (
-                _("I have an offer in hand from {company} that is worth more over {years} years")
-                if lead.evidence_kind == "offer_in_hand"
-                else _("I am in a process with {company} that would pay more over {years} years")
+            say = _(
+                "I have an offer in hand from {company} that is worth more over {years} years"
             ).format(company=lead.company, years=ctx.prefs.horizon_years)
         else:
-            say = _("I have a competing option that is worth more over the same period")
-        if lead.evidence_kind == "band_median":
-            say = (
-                _("Market data for comparable roles ({company}) puts the pay higher").format(
-                    company=lead.company
-                )
-                if lead.shareable
-                else _("Market data for comparable roles puts the value higher")
-            )
+            say = _("I have a competing offer in hand that is worth more over the same period")
         figures: dict[str, float | str] = {
             "offer_value_home": offer_value,
             "alternative_value_home": lead.value,

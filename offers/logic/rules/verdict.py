@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
+from offers.logic.leverage import best_alternative
 from offers.logic.rules.base import (
     EXTERNAL,
     INTERNAL,
@@ -43,8 +44,7 @@ class Verdict(Rule):
                     level=band.level_code,
                 )
             )
-        serious = [a for a in ctx.alternatives if a.evidence_kind != "band_median"]
-        best = max(serious, key=lambda a: a.value, default=None)
+        best = best_alternative(ctx)  # in hand, within the user's constraints
         alt_ratio: float | None = None
         if best is not None and offer_value > 0:
             alt_ratio = best.value / offer_value

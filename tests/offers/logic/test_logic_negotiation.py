@@ -249,7 +249,7 @@ MARKET = AlternativeFacts(
 )
 
 
-def test_competing_offer_prefers_the_strongest_evidence():
+def test_competing_offer_cites_only_the_offer_in_hand():
     ctx = replace(QUIET, alternatives=(GOOGLE_PROCESS, MARKET, TIKTOK_OFFER))
     point = rule_competing_offer(ctx)
     assert point is not None
@@ -259,8 +259,9 @@ def test_competing_offer_prefers_the_strongest_evidence():
     assert "TikTok" in point.evidence and "USD 1,700,000" in point.trigger
     # The competing value on the user's own basis stays private.
     assert "1,700,000" not in point.evidence
-    assert point.figures["alternative_2"] == "Google L5 (active_process)"
-    assert point.figures["alternative_3"] == "Levels median (band_median)"
+    # A process still running and market data are worth more, but are no offer to cite.
+    assert "alternative_2" not in point.figures and "Google" not in point.evidence
+    assert rule_competing_offer(replace(QUIET, alternatives=(GOOGLE_PROCESS, MARKET))) is None
 
 
 def test_competing_offer_hides_unshareable_figures():

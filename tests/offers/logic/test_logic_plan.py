@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from offers.logic.draft import draft_message
 from offers.logic.negotiation import (
     AlternativeFacts,
     CurrentJobFacts,
@@ -26,7 +27,6 @@ from offers.logic.negotiation import (
 from offers.logic.plan import (
     MAX_ASKS,
     WALK_AWAY_STEP,
-    draft_message,
     is_recruiter_safe,
     negotiation_plan,
     ranking_reason,

@@ -12,20 +12,18 @@ from datetime import date, timedelta
 
 import pytest
 
-from offers.logic.negotiation import negotiation_points
-from offers.logic.plan import (
+from offers.logic.answers import (
     CLOSED,
     FOLLOW_UP,
     NEXT_STEP,
     TO_ASK,
     WAITING,
-    draft_message,
     follow_up_day,
-    message_note,
-    negotiation_plan,
-    walk_away,
     working_days_after,
 )
+from offers.logic.draft import draft_message, message_note
+from offers.logic.negotiation import negotiation_points
+from offers.logic.plan import negotiation_plan, walk_away
 from offers.logic.ranking import (
     CO_FIRST_TOLERANCE,
     OptionFacts,
@@ -170,7 +168,7 @@ def test_a_refusal_or_an_agreement_closes_the_ask():
     assert all(a.status != CLOSED for a in plan.asks)
 
 
-def test_a_counter_on_a_term_asks_again_as_the_next_step():
+def test_a_counter_on_a_term_is_not_asked_again_the_draft_thanks_and_moves_on():
     countered = LoggedAsk(
         topic=DEADLINE,
         asked_on=MONDAY,
@@ -178,9 +176,13 @@ def test_a_counter_on_a_term_asks_again_as_the_next_step():
         answered_on=date(2026, 1, 6),
         answer="Two more days",
     )
-    deadline = ask_of(plan_of(logged(CTX, countered)), DEADLINE)
-    assert deadline.status == NEXT_STEP
-    assert deadline.script.startswith("Thank you for coming back to me on the deadline.")
+    plan = plan_of(logged(CTX, countered))
+    assert DEADLINE not in {a.component for a in plan.asks}
+    closed = next(b for b in plan.background if b.point.component == DEADLINE)
+    assert closed.note.startswith("They came back on 6 Jan 2026 (the company): Two more days.")
+    text = draft_message(plan)
+    assert text.splitlines()[2] == "Thank you for coming back to me on the deadline."
+    assert len(plan.to_send) == 1 and plan.to_send[0].script in text
 
 
 def test_no_log_means_every_ask_is_to_ask():
