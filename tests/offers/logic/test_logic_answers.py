@@ -23,7 +23,6 @@ from offers.logic.plan import negotiation_plan
 from offers.logic.rules.base import (
     ACCEPTED,
     COUNTERED,
-    DEADLINE,
     LEVEL,
     REFUSED,
     REMOTE,
