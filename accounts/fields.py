@@ -9,26 +9,18 @@ from django.db import models
 
 
 def fields_assign(
-    obj: models.Model,
-    values: Mapping[str, Any],
-    allowed: Iterable[str],
-    *,
-    ignore_unknown: bool = False,
+    obj: models.Model, values: Mapping[str, Any], allowed: Iterable[str]
 ) -> list[str]:
     """Set each allowed value on `obj` and return the names set, in the order given.
 
     A foreign key may be allowed by name or by column ("level" or "level_id"). A name that
-    is not allowed raises TypeError, or is skipped with `ignore_unknown` (for form data that
-    carries extra fields such as the hidden version).
+    is not allowed raises TypeError: a value never reaches a writer only to be dropped (a
+    form's controls stay out by `accounts.forms.model_values`).
     """
     allowed_set = set(allowed)
     unknown = [k for k in values if k not in allowed_set and f"{k}_id" not in allowed_set]
-    if unknown and not ignore_unknown:
+    if unknown:
         raise TypeError(f"unexpected fields: {sorted(unknown)}")
-    assigned = []
     for name, value in values.items():
-        if name in unknown:
-            continue
         setattr(obj, name, value)
-        assigned.append(name)
-    return assigned
+    return list(values)

@@ -178,7 +178,7 @@ def negotiation_entry_create(
     if offer.owner_id != user.pk:
         raise PermissionError("offer of another user")
     entry = NegotiationEntry(owner=user, offer=offer)
-    fields_assign(entry, data, [*ASK_FIELDS, *ANSWER_FIELDS], ignore_unknown=True)
+    fields_assign(entry, data, [*ASK_FIELDS, *ANSWER_FIELDS])
     return _save_answer(
         user=user,
         entry=entry,
@@ -209,7 +209,7 @@ def negotiation_entry_answer(
             _("This ask has its answer already; log the next ask as a new entry.")
         )
     revision_record(user=user, obj=locked, action=Revision.Action.CHANGED, summary="before answer")
-    fields_assign(locked, data, ANSWER_FIELDS, ignore_unknown=True)
+    fields_assign(locked, data, ANSWER_FIELDS)
     if locked.outcome == NegotiationEntry.Outcome.PENDING:
         raise ValidationError(
             {"outcome": _("Choose what came back: accepted, refused or countered.")}

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.forms import form_write
+from accounts.forms import form_write, model_values
 from accounts.http import is_htmx
 from offers import selectors, selectors_negotiation, services_negotiation
 from offers.forms_negotiation import NegotiationAnswerForm, NegotiationEntryForm
@@ -33,15 +33,14 @@ def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            data = dict(form.cleaned_data)
             status = form_write(
                 form,
                 lambda: services_negotiation.negotiation_entry_create(
                     user=request.user,
                     offer=offer,
-                    data=data,
-                    expected_offer_version=data.pop("offer_version"),
-                    expected_package_version=data.pop("package_version"),
+                    data=model_values(form),
+                    expected_offer_version=form.cleaned_data["offer_version"],
+                    expected_package_version=form.cleaned_data["package_version"],
                 ),
             )
             if status == 200:
@@ -70,16 +69,15 @@ def negotiation_entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid():
-            data = dict(form.cleaned_data)
             status = form_write(
                 form,
                 lambda: services_negotiation.negotiation_entry_answer(
                     user=request.user,
                     entry=entry,
-                    data=data,
-                    expected_version=data.pop("version"),
-                    expected_offer_version=data.pop("offer_version"),
-                    expected_package_version=data.pop("package_version"),
+                    data=model_values(form),
+                    expected_version=form.cleaned_data["version"],
+                    expected_offer_version=form.cleaned_data["offer_version"],
+                    expected_package_version=form.cleaned_data["package_version"],
                 ),
             )
             if status == 200:

@@ -43,7 +43,21 @@ def test_fields_assign_sets_allowed_and_refuses_unknown_names():
     assert offer.name == "A"  # nothing set when a name is refused
 
 
-def test_fields_assign_can_skip_unknown_names():
+def test_fields_assign_never_skips_a_name():
+    """Issue 33: a term dropped on the way raised nothing; there is no way to skip one now."""
+    import inspect
+
+    assert list(inspect.signature(fields_assign).parameters) == ["obj", "values", "allowed"]
     offer = Offer()
-    names = fields_assign(offer, {"version": 9, "notes": "n"}, ["notes"], ignore_unknown=True)
-    assert names == ["notes"] and offer.notes == "n" and offer.version == 1
+    with pytest.raises(TypeError, match="version"):
+        fields_assign(offer, {"version": 9, "notes": "n"}, ["notes"])
+    assert offer.notes == "" and offer.version == 1
+
+
+def test_model_values_keeps_a_model_forms_model_fields_only(alice):
+    from accounts.forms import model_values
+    from offers.forms import PreferencesForm
+
+    form = PreferencesForm(data={}, instance=None)
+    form.cleaned_data = {"home_timezone": "Asia/Taipei", "version": 3}
+    assert model_values(form) == {"home_timezone": "Asia/Taipei"}

@@ -192,16 +192,12 @@ def test_offer_delete_moves_offer_package_and_scenarios_to_the_trash(alice):
 
 def test_preferences_save_creates_then_refuses_a_stale_version(alice):
     prefs = services.preferences_save(
-        user=alice, data={"home_timezone": "Asia/Singapore", "version": None}, expected_version=None
+        user=alice, data={"home_timezone": "Asia/Singapore"}, expected_version=None
     )
     assert prefs.home_timezone == "Asia/Singapore" and prefs.version == 1
-    services.preferences_save(
-        user=alice, data={"horizon_years": 5, "version": 1}, expected_version=1
-    )
+    services.preferences_save(user=alice, data={"horizon_years": 5}, expected_version=1)
     with pytest.raises(StaleEditError):
-        services.preferences_save(
-            user=alice, data={"horizon_years": 7, "version": 1}, expected_version=1
-        )
+        services.preferences_save(user=alice, data={"horizon_years": 7}, expected_version=1)
     prefs = Preferences.objects.get(owner=alice)
     assert prefs.horizon_years == 5 and prefs.version == 2
 
@@ -211,11 +207,12 @@ def test_preferences_save_creates_then_refuses_a_stale_version(alice):
 
 def test_scenario_create_names_itself_and_refuses_another_users_offer(alice, charlie):
     offer = OfferFactory(owner=alice, name="Meta")
-    scenario = services.scenario_create(
-        user=alice, offer=offer, data={"base": Decimal("1"), "mc_status": "done"}
-    )
+    scenario = services.scenario_create(user=alice, offer=offer, data={"base": Decimal("1")})
     assert scenario.name == "Meta: what if" and scenario.base == 1
-    assert scenario.mc_status == Scenario.McStatus.NONE  # not a field a scenario form sets
+    assert scenario.mc_status == Scenario.McStatus.NONE
+    # Not a field a scenario form sets: refused, not dropped unseen.
+    with pytest.raises(TypeError, match="mc_status"):
+        services.scenario_create(user=alice, offer=offer, data={"mc_status": "done"})
     with pytest.raises(PermissionError):
         services.scenario_create(user=charlie, offer=offer)
 
@@ -259,7 +256,8 @@ def test_scenario_accept_writes_the_package_through_compensation(alice):
     assert sign_ons[0].pk == kept_sign_on.pk and sign_ons[1].amount == 25000
     grants = list(package.grants.order_by("id"))
     assert grants[0].pk == kept_grant.pk
-    assert grants[1].value == 40000 and grants[1].grant_price == 80
+    # Priced at today's share price (the company's USD 100), not the 80 of the grant it copies.
+    assert grants[1].value == 40000 and grants[1].grant_price == 100
     assert grants[1].vest_start == dt.date(2027, 3, 1)
     assert not package.refreshers.exists()
     scenario.refresh_from_db()
