@@ -13,8 +13,17 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.utils import translation
+from hypothesis import settings as hypothesis_settings
 
 from tests import clock
+
+# Property tests: no time limit per example (time is not the property, and a shared machine
+# is slow at times); in CI (CI=true) the same examples every run, so a run never flakes on a
+# draw while a developer's runs keep exploring new ones.
+hypothesis_settings.register_profile(
+    "offerdesk", deadline=None, derandomize=os.environ.get("CI", "") == "true", print_blob=True
+)
+hypothesis_settings.load_profile("offerdesk")
 
 ROOT = Path(__file__).resolve().parent.parent
 
