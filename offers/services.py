@@ -72,6 +72,10 @@ def package_children(package: Package) -> list[Any]:
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
 
 
+# The label of a new external offer's grant estimated from its band (no grant was entered).
+ESTIMATED_GRANT = "Estimated: 4 x the band's yearly stock midpoint"
+
+
 def _new_terms(
     *, user: AbstractBaseUser, kind: str, fields: Mapping[str, Any], change: TermsChange
 ) -> tuple[PackageTerms, Mapping[str, Any]]:
@@ -104,8 +108,12 @@ def _new_terms(
         and band is not None
         and band.stock_mid
     ):
-        # Stated in the band's currency, as the band states it.
-        change = dataclasses.replace(change, stock_grant=Money(band.stock_mid * 4, band.currency))
+        # Stated in the band's currency, as the band states it, and named an estimate.
+        change = dataclasses.replace(
+            change,
+            stock_grant=Money(band.stock_mid * 4, band.currency),
+            grant_label=ESTIMATED_GRANT,
+        )
     try:
         terms = apply_change(terms, change, terms_rate(package))
     except LookupError as error:

@@ -55,6 +55,7 @@ def test_an_external_offer_with_an_empty_stock_field_estimates_from_the_band(cli
     offer = _post_new_option(client_alice, level, kind=Offer.Kind.EXTERNAL)
     (grant,) = offer.package.grants.all()
     assert grant.value == Decimal("400000.00")  # 4 x the band's 100,000 a year
+    assert grant.label == "Estimated: 4 x the band's yearly stock midpoint"
     assert grant.grant_price == Decimal("100.0000")
 
 
