@@ -155,3 +155,23 @@ class ServiceUnavailableMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return response_for(request, exception)
+
+
+class HealthCheckMiddleware:
+    """Answer ``GET /healthz`` first, whatever the Host header (a probe on 127.0.0.1 too).
+
+    A load balancer or a container probe asks by address, not by the site's name: before this,
+    such a request met ALLOWED_HOSTS (a 400, and an ERROR with a traceback in the log) or the
+    HTTPS redirect. The answer is the same JSON as the view's (`config.health`); it holds the
+    parts' states alone, nothing about the site or a user.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info == "/healthz" and request.method in ("GET", "HEAD"):
+            from config.health import health_response
+
+            return health_response()
+        return self.get_response(request)
