@@ -15,11 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.charts import figure_json
-from accounts.forms import form_add_service_errors, model_values
+from accounts.forms import form_add_service_errors, form_write, model_values
 from accounts.history import history_for, revision_restore, snapshots_readable, trash_list
 from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission
-from accounts.locking import StaleEditError
 from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
 from accounts.reauth import reauth_required
 from compensation.plausibility import message_warnings
@@ -219,27 +218,20 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit an option; refuse the save if it changed in another tab since it was opened."""
     offer = selectors.offer_get(user=request.user, pk=pk)
     form = OfferForm(request.POST or None, instance=offer, user=request.user)
+    written = None
     if request.method == "POST" and form.is_valid():
-        try:
-            services.offer_update(
+        written = form_write(
+            form,
+            lambda: services.offer_update(
                 user=request.user,
                 offer=offer,
                 fields=form.offer_fields(),
                 package_fields=form.package_fields(),
                 expected_version=form.cleaned_data["version"],
                 expected_package_version=form.cleaned_data["package_version"],
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-            return render(
-                request,
-                "offers/offer_form.html",
-                {"form": form, "offer": offer, "zones": COMMON_ZONES},
-                status=409,
-            )
-        except ValidationError as exc:
-            form_add_service_errors(form, exc)
-        else:
+            ),
+        )
+        if written == 200:
             messages.success(request, _("Saved."))
             warn_implausible(request, offer.package)
             return redirect("offers:offer_detail", pk=offer.pk)
@@ -247,7 +239,7 @@ def offer_edit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "offers/offer_form.html",
         {"form": form, "offer": offer, "zones": COMMON_ZONES},
-        status=400 if form.errors else 200,
+        status=409 if written == 409 else 400 if form.errors else 200,
     )
 
 
@@ -314,24 +306,27 @@ def preferences(request: HttpRequest) -> HttpResponse:
     """Edit how money is weighed against remote work, time zone and growth."""
     prefs = selectors.preferences_get(user=request.user)
     form = PreferencesForm(request.POST or None, instance=prefs)
+    written = None
     if request.method == "POST" and form.is_valid():
-        try:
-            services.preferences_save(
+        written = form_write(
+            form,
+            lambda: services.preferences_save(
                 user=request.user,
                 data=model_values(form),
                 expected_version=form.cleaned_data.get("version") if prefs.pk else None,
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
+            ),
+        )
+        if written == 200:
+            request.session[SESSION_TZ_KEY] = form.cleaned_data["home_timezone"]
+            messages.success(request, _("Preferences saved; the ranking is updated."))
+            return redirect("offers:dashboard")
+        if written == 409:
             return render(
                 request,
                 "offers/preferences.html",
                 {"form": form, "zones": COMMON_ZONES},
                 status=409,
             )
-        request.session[SESSION_TZ_KEY] = form.cleaned_data["home_timezone"]
-        messages.success(request, _("Preferences saved; the ranking is updated."))
-        return redirect("offers:dashboard")
     if prefs.pk:
         form.fields["version"].initial = prefs.version
     return render(

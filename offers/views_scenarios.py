@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.forms import model_values
+from accounts.forms import form_write, model_values
 from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
 from config.health import worker_missing
@@ -226,17 +226,16 @@ def scenario_update(request: HttpRequest, pk: int) -> HttpResponse:
         if live:
             context = _results_context(request, scenario)
             return HttpResponse(context["results_html"])
-        expected = form.cleaned_data["version"]
-        try:
-            services.scenario_update(
+        written = form_write(
+            form,
+            lambda: services.scenario_update(
                 user=request.user,
                 scenario=scenario,
                 data=model_values(form),
-                expected_version=expected,
-            )
-        except StaleEditError as exc:
-            form.add_error(None, str(exc))
-        else:
+                expected_version=form.cleaned_data["version"],
+            ),
+        )
+        if written == 200:
             messages.success(request, _("Scenario saved."))
             return redirect("offers:scenario_detail", pk=scenario.pk)
     fresh = selectors.scenario_get(user=request.user, pk=pk)
