@@ -58,10 +58,10 @@ def main() -> None:
     from django.core.management import call_command
     from openpyxl import Workbook
 
+    from bench.synthetic import generate_user_data
     from offers.board import board_build
     from offers.export.comparison import comparison_build
     from offers.export.csv_export import COLUMNS, csv_bytes
-    from offers.export.generate import generate_user_data
     from offers.export.xlsx import xlsx_bytes
 
     call_command("migrate", verbosity=0)

@@ -1,4 +1,7 @@
-"""Synthetic users with many options and interview rounds, for export tests and benchmarks."""
+"""Synthetic users with many options and interview rounds, for the export benchmark alone.
+
+A size the product never meets (1,000 options), so it lives with the benchmarks, not the app.
+"""
 
 from __future__ import annotations
 
