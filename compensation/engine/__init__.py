@@ -12,7 +12,8 @@ from .forfeiture import (
     vest_events,
 )
 from .io import options_from_dict, package_from_dict
-from .montecarlo import MonteCarloResult, cumulative_paths, simulate, simulate_prices
+from .montecarlo import MonteCarloResult, cumulative_paths, simulate
+from .prices import simulate_prices
 from .projection import (
     CashflowMatrix,
     annualized,

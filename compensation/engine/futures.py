@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import EngineInputError, check_int, check_number
-from .montecarlo import DT, stream
+from .prices import DT, stream
 from .spec import Stock
 from .window import Segment, _stock_key, window_yearly
 
@@ -74,7 +74,7 @@ def correlated_prices(
 ) -> PricePaths:
     """Return GBM month-end prices of each stock, (paths, months), moving with the market.
 
-    Each stock draws its own shocks from its own stream (`montecarlo.stream`, keyed by the
+    Each stock draws its own shocks from its own stream (`prices.stream`, keyed by the
     stock's key) and the market from one more, so a stock's paths do not depend on which
     others are simulated beside it. With ``antithetic`` the second half of the paths negates
     the first half's shocks (``paths`` must then be even).

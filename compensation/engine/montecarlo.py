@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -12,77 +11,12 @@ import numpy as np
 import pandas as pd
 
 from .errors import EngineInputError, check_int, check_number
+from .prices import DT, _check_rng, stream
 from .projection import cashflow_matrix
 from .spec import MAX_HORIZON_YEARS, PackageSpec
 
 Basis = Literal["home", "package", "net_home"]
 BASES: tuple[str, ...] = ("home", "package", "net_home")
-DT = 1.0 / 12.0
-
-
-def simulate_prices(
-    s0: np.ndarray,
-    mu: np.ndarray,
-    sigma: np.ndarray,
-    months: int,
-    paths: int,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """Return GBM month-end prices shaped (paths, months, tickers); mu and sigma are annual."""
-    s0_, mu_, sigma_ = (np.atleast_1d(np.asarray(a, dtype=np.float64)) for a in (s0, mu, sigma))
-    if not (s0_.ndim == mu_.ndim == sigma_.ndim == 1 and s0_.shape == mu_.shape == sigma_.shape):
-        raise EngineInputError("s0", "s0, mu and sigma must be 1-D arrays of the same length")
-    if np.any(s0_ <= 0) or np.any(sigma_ < 0):
-        raise EngineInputError("s0", "prices must be positive and volatilities non-negative")
-    months = check_int("months", months, minimum=1)
-    paths = check_int("paths", paths, minimum=1)
-    _check_rng(rng)
-    z = rng.standard_normal((paths, months, s0_.shape[0]))
-    z *= sigma_ * math.sqrt(DT)
-    z += (mu_ - 0.5 * sigma_**2) * DT
-    np.cumsum(z, axis=1, out=z)
-    np.exp(z, out=z)
-    z *= s0_
-    return z
-
-
-def stream(rng: np.random.Generator, key: object) -> np.random.Generator:
-    """Return the random stream of one ticker or option: derived from ``rng``'s seed and ``key``.
-
-    The stream is a child of the generator's SeedSequence with a spawn key made from a hash of
-    ``repr(key)``, so the same seed and key give the same numbers whatever else is simulated
-    beside them (and whatever has been drawn from ``rng`` before). A generator without a
-    seed sequence gives up 128 bits of its own stream as the entropy instead.
-    """
-    _check_rng(rng)
-    seq = getattr(rng.bit_generator, "seed_seq", None)
-    if not isinstance(seq, np.random.SeedSequence):
-        seq = np.random.SeedSequence([int(v) for v in rng.integers(0, 2**63, size=2)])
-    digest = hashlib.sha256(repr(key).encode("utf-8")).digest()
-    child = np.random.SeedSequence(
-        entropy=seq.entropy,
-        spawn_key=(*seq.spawn_key, int.from_bytes(digest[:8], "little")),
-        pool_size=seq.pool_size,
-    )
-    return np.random.Generator(type(rng.bit_generator)(child))
-
-
-def simulate_price_paths(
-    s0: float, mu: float, sigma: float, months: int, paths: int, rng: np.random.Generator
-) -> np.ndarray:
-    """Return one stock's GBM month-end prices shaped (paths, months); path i uses draws i."""
-    z = rng.standard_normal((paths, months))
-    z *= sigma * math.sqrt(DT)
-    z += (mu - 0.5 * sigma**2) * DT
-    np.cumsum(z, axis=1, out=z)
-    np.exp(z, out=z)
-    z *= s0
-    return z
-
-
-def _check_rng(rng: object) -> None:
-    if not isinstance(rng, np.random.Generator):
-        raise EngineInputError("rng", "must be a numpy Generator from np.random.default_rng")
 
 
 @dataclass(frozen=True, eq=False)

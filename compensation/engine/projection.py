@@ -24,8 +24,9 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
-from .spec import Grant, PackageSpec, Refresher, Stock
+from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
+from .window import Segment, window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -70,18 +71,12 @@ class CashflowMatrix:
         return int(self.fixed.shape[1])
 
 
-def fixed_components_base(spec: PackageSpec, months: int) -> np.ndarray:
-    """Return the monthly base of package months 1..months (`PackageSpec.base_of_year`)."""
-    year = (np.arange(1, months + 1) - 1) // 12 + 1
-    return np.asarray(spec.base_of_year(year) / 12.0)
-
-
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
     """Return the monthly base, bonus, sign-on and relocation cash of ``spec``.
 
     Each payment is in the month holding its day (`events.cash_month`).
     """
-    out = {"base": fixed_components_base(spec, months)}
+    out = {"base": monthly_base(spec, months)}
     for name in DATED_COMPONENTS:
         out[name] = np.zeros(months)
     until = add_months(spec.start, months) - ONE_DAY
@@ -298,8 +293,6 @@ def package_tax(
     if spec.tax_regime is None:
         flat = np.asarray(total * spec.tax_rate_pct / 100.0)
         return flat, np.zeros_like(flat)
-    from .window import Segment, window_yearly
-
     window = window_yearly(
         [Segment(spec, spec.start, current=spec.current_job)],
         window_start=spec.start,

@@ -440,3 +440,9 @@ class PackageSpec:
     def months(self) -> int:
         """Return the number of projected months."""
         return 12 * self.horizon_years
+
+
+def monthly_base(spec: PackageSpec, months: int) -> np.ndarray:
+    """Return the monthly base of package months 1..months (`PackageSpec.base_of_year`)."""
+    year = (np.arange(1, months + 1) - 1) // 12 + 1
+    return np.asarray(spec.base_of_year(year) / 12.0)

@@ -33,8 +33,8 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
-from .projection import fixed_components_base
-from .spec import PackageSpec, Stock
+from .prices import simulate_price_paths, stream
+from .spec import PackageSpec, Stock, monthly_base
 from .tax import (
     TaxedIncome,
     TaxRegime,
@@ -133,7 +133,7 @@ def segment_base(segment: Segment, window_start: datetime.date, months: int) -> 
     if bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
         return np.zeros(months)
     k = np.arange(1, n_pkg + 1) - offset
-    base = fixed_components_base(spec, n_pkg)
+    base = monthly_base(spec, n_pkg)
     active = (k >= bounds.lo + 1) & (k <= bounds.hi)
     return _to_window(np.where(active, base, 0.0), k, months)
 
@@ -515,7 +515,7 @@ def pay_before_start(
     first = 1 - whole_months_between(spec.start, outer_start)  # outer month of package month 1
     before = min(lead, first - 1)
     if before > 0:
-        out[:before] = fixed_components_base(spec, 1)[0] * spec.fx_to_home
+        out[:before] = monthly_base(spec, 1)[0] * spec.fx_to_home
     # The same terms held for years before the package's start, at its first year's base.
     held = replace(spec, start=add_months(spec.start, -12 * (lead // 12 + 2)), raise_pct=0.0)
     bonuses = []
@@ -848,8 +848,6 @@ def window_paths(
     ticker's prices follow the first of its stocks in ``options``): a caller that kept the
     others' values from an earlier run values only the options that changed.
     """
-    from .montecarlo import simulate_price_paths, stream
-
     if column not in ("total", "net"):
         raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
     months = 12 * check_int("years", years, minimum=1)

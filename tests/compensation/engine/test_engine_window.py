@@ -182,7 +182,7 @@ def test_each_simulated_path_is_valued_as_that_one_path_would_be():
     """Many paths are valued at once, what no share price changes (cash, contributions)
     worked out once for all of them: each path's figures must be those of that path alone."""
     from compensation.engine import Refresher, SignOn
-    from compensation.engine.montecarlo import simulate_price_paths
+    from compensation.engine.prices import simulate_price_paths
 
     jan = dt.date(2026, 1, 1)
     stock = Stock(price=100.0, growth_pct=6.0, volatility_pct=35.0, ticker="SIM")
