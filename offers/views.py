@@ -26,9 +26,10 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
-from offers.export.backup import BackupError, replaced_data_restore
+from offers.export.backup import BackupError
 from offers.export.formats import export_format
 from offers.export.ledger_csv import ledger_csv_bytes
+from offers.export.restore import replaced_data_restore
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.ledger import ledger_view
 from offers.logic import compare

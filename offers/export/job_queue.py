@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts.idempotency import form_token_claim
 from accounts.models import RestoreJob
 from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
-from offers.export.backup import (
+from offers.export.restore import (
     RESTORE_JOB_RECORDS,
     RestoreResult,
     backup_parse,

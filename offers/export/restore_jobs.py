@@ -16,7 +16,8 @@ from django.utils import timezone
 from accounts.locking import job_claim
 from accounts.models import RestoreJob
 from accounts.services import account_delete
-from offers.export.backup import BackupError, RestoreResult, backup_restore_batched
+from offers.export.backup import BackupError
+from offers.export.restore import RestoreResult, backup_restore_batched
 
 
 def restore_dir() -> Path:

@@ -12,7 +12,8 @@ import pytest
 from django.urls import reverse
 
 from compensation.models import LocationPreset
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from tests.factories import LocationPresetFactory
 from tests.offers.test_backup import without_meta
 

@@ -14,7 +14,8 @@ from compensation import engine
 from compensation.models import Package
 from compensation.selectors import package_to_spec
 from compensation.services import package_update
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from tests.compensation.test_views import package_post
 from tests.factories import EquityGrantFactory, OfferFactory, PackageFactory, SignOnFactory
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from accounts.dates import DATE_MAX, DATE_MIN
 from compensation.models import EquityGrant, FxRate
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from offers.models import Offer
 from tests.compensation.test_views import package_post
 from tests.offers.test_backup import row_counts, without_meta

@@ -13,7 +13,8 @@ import pytest
 from django.urls import reverse
 
 from interviews.models import Round
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from tests.factories import (
     EquityGrantFactory,
     OfferFactory,

@@ -8,7 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from offers.models import NegotiationEntry
 from offers.services_negotiation import negotiation_entry_create
 from tests.factories import CompanyFactory, EquityGrantFactory, LevelFactory, OfferFactory

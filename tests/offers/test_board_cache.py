@@ -17,7 +17,8 @@ from interviews.services import process_move_stage
 from offers import board_cache, services
 from offers.board import Board, board_build
 from offers.board_cache import board_get, board_key
-from offers.export.backup import backup_bytes, backup_restore
+from offers.export.backup import backup_bytes
+from offers.export.restore import backup_restore
 from offers.models import NegotiationEntry, Preferences
 from tests.factories import (
     BandFactory,

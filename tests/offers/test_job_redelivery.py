@@ -13,7 +13,7 @@ import json
 import pytest
 
 from accounts.models import RestoreJob
-from offers.export import backup, jobs, restore_jobs
+from offers.export import jobs, restore, restore_jobs
 from offers.export.backup import backup_build
 from offers.export.job_queue import export_job_create, restore_job_create
 from offers.export.jobs import export_job_path, export_job_run
@@ -96,7 +96,7 @@ def doc(alice):
 
 def _restore_killed_midway(bob, doc, monkeypatch, django_user_model) -> RestoreJob:
     """Start a restore that dies after writing some batches, leaving what a SIGKILL leaves."""
-    monkeypatch.setattr(backup, "BATCH", 2)
+    monkeypatch.setattr(restore, "BATCH", 2)
     job = restore_job_create(user=bob, raw=json.dumps(doc).encode())
     real = Scenario.objects.bulk_create
     calls = []
@@ -109,7 +109,7 @@ def _restore_killed_midway(bob, doc, monkeypatch, django_user_model) -> RestoreJ
 
     with monkeypatch.context() as dying:
         dying.setattr(Scenario.objects, "bulk_create", dies_on_the_second_batch)
-        dying.setattr(backup, "account_delete", lambda user: None)  # killed: no clean-up
+        dying.setattr(restore, "account_delete", lambda user: None)  # killed: no clean-up
         with pytest.raises(Killed):
             restore_job_run(job_id=job.pk, task_id=job.task_id)
     job.refresh_from_db()

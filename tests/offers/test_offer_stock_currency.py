@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from compensation import engine, selectors
 from compensation.models import EquityGrant, Package
-from offers.export.backup import BackupError, backup_build, backup_restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore
 from offers.models import Offer
 from tests.factories import CompanyFactory, EquityGrantFactory, FxRateFactory, PackageFactory
 from tests.offers.test_views_offers import offer_post

@@ -9,7 +9,8 @@ from decimal import Decimal
 from django.urls import reverse
 
 from compensation.models import Package
-from offers.export.backup import backup_build, backup_restore
+from offers.export.backup import backup_build
+from offers.export.restore import backup_restore
 from offers.models import Offer
 from tests.factories import (
     CompanyFactory,

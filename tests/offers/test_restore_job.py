@@ -9,8 +9,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from accounts.models import RestoreJob
-from offers.export import backup
-from offers.export.backup import BackupError, backup_build, backup_restore_batched
+from offers.export import restore
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_restore_batched
 from offers.models import Offer, Scenario
 from tests.factories import OfferFactory, PreferencesFactory, ScenarioFactory
 from tests.offers.test_backup import row_counts, without_meta
@@ -74,7 +75,7 @@ def test_large_restore_with_errors_fails_with_the_reasons(
 
 
 def test_large_restore_writes_in_batches(bob, doc, monkeypatch):
-    monkeypatch.setattr(backup, "BATCH", 2)
+    monkeypatch.setattr(restore, "BATCH", 2)
     seen: list[int] = []
     batches = []
     real = Scenario.objects.bulk_create
@@ -92,7 +93,7 @@ def test_large_restore_writes_in_batches(bob, doc, monkeypatch):
 
 
 def test_large_restore_failing_midway_leaves_nothing(bob, doc, monkeypatch, django_user_model):
-    monkeypatch.setattr(backup, "BATCH", 2)
+    monkeypatch.setattr(restore, "BATCH", 2)
     before = row_counts()
     real = Scenario.objects.bulk_create
     calls = []

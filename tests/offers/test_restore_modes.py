@@ -17,13 +17,8 @@ from django.utils import timezone
 
 from accounts.history import trash_list, trash_purge
 from accounts.models import TRASH_DAYS, RestoreJob, Revision
-from offers.export.backup import (
-    BackupError,
-    backup_build,
-    backup_record_count,
-    backup_restore,
-    backup_restore_batched,
-)
+from offers.export.backup import BackupError, backup_build
+from offers.export.restore import backup_record_count, backup_restore, backup_restore_batched
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Preferences, Scenario
 from tests.factories import (

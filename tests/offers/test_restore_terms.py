@@ -13,7 +13,8 @@ from compensation.models import Package
 from compensation.selectors import package_terms
 from compensation.services import package_create
 from offers.board import board_build
-from offers.export.backup import backup_build, backup_restore
+from offers.export.backup import backup_build
+from offers.export.restore import backup_restore
 from offers.models import Offer
 from tests.factories import (
     CompanyFactory,

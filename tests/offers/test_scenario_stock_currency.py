@@ -17,7 +17,8 @@ import pytest
 from django.urls import reverse
 
 from compensation.models import EquityGrant
-from offers.export.backup import backup_build, backup_restore
+from offers.export.backup import backup_build
+from offers.export.restore import backup_restore
 from offers.logic.plan import Ask
 from offers.logic.rules.base import NegotiationPoint
 from offers.models import Scenario

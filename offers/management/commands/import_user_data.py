@@ -8,7 +8,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from offers.export.backup import BackupError, backup_restore
+from offers.export.backup import BackupError
+from offers.export.restore import backup_restore
 
 
 class Command(BaseCommand):
