@@ -49,6 +49,12 @@ class _TermsForm(forms.ModelForm):
         self.fields["revised_deadline"].help_text = _(
             "The offer's new decision deadline, if they moved it."
         )
+        self.fields["decision_by"].help_text = _(
+            "The day they said they would decide, if they gave one: the timeline lines it up."
+        )
+        self.fields["letter_by"].help_text = _(
+            "The day they said the offer letter would come, if they gave one."
+        )
         self.fields["revised_level"].help_text = _(
             "Revised terms make a new version of the offer; the earlier one stays in its history."
         )
@@ -65,6 +71,8 @@ class NegotiationEntryForm(_TermsForm):
             "asked_on": DATE,
             "answered_on": DATE,
             "revised_deadline": DATE,
+            "decision_by": DATE,
+            "letter_by": DATE,
             "ask": TEXT,
             "answer": TEXT,
         }
@@ -85,7 +93,13 @@ class NegotiationAnswerForm(_TermsForm):
         model = NegotiationEntry
         fields = ANSWER_FIELDS
         formfield_callback = checked_formfield
-        widgets = {"answered_on": DATE, "revised_deadline": DATE, "answer": TEXT}
+        widgets = {
+            "answered_on": DATE,
+            "revised_deadline": DATE,
+            "decision_by": DATE,
+            "letter_by": DATE,
+            "answer": TEXT,
+        }
 
     def __init__(self, *args: Any, offer: Offer, **kwargs: Any) -> None:
         super().__init__(*args, offer=offer, **kwargs)

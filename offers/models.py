@@ -599,6 +599,9 @@ class NegotiationEntry(models.Model):
         verbose_name=_("revised level"),
     )
     revised_deadline = models.DateField(_("new decision deadline"), null=True, blank=True)
+    # Dates the answer gave for the company's own next steps: the timeline lines them up.
+    decision_by = models.DateField(_("their decision by"), null=True, blank=True)
+    letter_by = models.DateField(_("offer letter by"), null=True, blank=True)
     # The currency of the revised amounts: the offer's package currency when they were entered.
     terms_currency = models.CharField(
         _("currency of the revised terms"),
@@ -750,6 +753,10 @@ class NegotiationEntry(models.Model):
                 )
             elif self.answered_on is not None:
                 errors["answered_on"] = _("An ask still waiting for an answer has no answer date.")
+            elif self.decision_by is not None or self.letter_by is not None:
+                errors["outcome"] = _(
+                    "The dates they gave come with their answer: choose what came back."
+                )
         elif self.answered_on is None:
             errors["answered_on"] = _("Enter the day the answer came.")
         if self.answered_on and self.asked_on and self.answered_on < self.asked_on:

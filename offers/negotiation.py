@@ -208,6 +208,7 @@ def offer_facts(
         relocation_required=offer.relocation_required,
         relocation_amount=float(package.relocation),
         overlap_hours=ev.overlap.average_hours if ev.overlap else 8.0,
+        work_zone=offer.work_timezone,
         start_date=offer.start_date,
         deadline=offer.deadline,
         vesting_year_weights=tuple(float(w) for w in weights),
@@ -380,6 +381,7 @@ def negotiation_prefs(*, offer_key: str, ev: Evaluation, board: Board) -> Negoti
         home_currency=prefs.home_currency,
         horizon_years=prefs.horizon_years,
         fx_offer_to_home=ev.fx_to_home,
+        home_zone=prefs.home_timezone,
     )
 
 

@@ -46,6 +46,8 @@ ANSWER_FIELDS = [
     "revised_sign_on",
     "revised_level",
     "revised_deadline",
+    "decision_by",
+    "letter_by",
 ]
 
 

@@ -7,6 +7,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.utils import formats, timezone
 
 from interviews.models import TERMINAL_STAGES, Process, Round, Stage
@@ -17,6 +18,8 @@ from offers.selectors import preferences_get
 # Offers still open to a decision, and the processes waiting on the company's decision.
 OPEN_OFFERS = (Offer.Status.RECEIVED, Offer.Status.NEGOTIATING)
 AWAITING_DECISION = (Stage.ONSITE, Stage.DEBRIEF, Stage.TEAM_MATCH)
+# Options decided either way: what their company said of its dates no longer lines anything up.
+CLOSED_OFFERS = (Offer.Status.ACCEPTED, Offer.Status.DECLINED, Offer.Status.EXPIRED)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,6 +39,40 @@ def _day(value: dt.date) -> str:
 
 def _company(offer: Offer) -> str:
     return offer.company.name if offer.company is not None else offer.name
+
+
+def _log_entries(user: AbstractBaseUser) -> list[NegotiationEntry]:
+    """Return the deadline asks still waiting and the answers that gave dates, oldest first."""
+    waiting = Q(topic=NegotiationEntry.Topic.DEADLINE, outcome=NegotiationEntry.Outcome.PENDING)
+    dated = Q(decision_by__isnull=False) | Q(letter_by__isnull=False)
+    return list(
+        NegotiationEntry.objects.filter(waiting | dated, owner=user).order_by("asked_on", "id")
+    )
+
+
+def _logged_dates(
+    entries: list[NegotiationEntry], offers: dict[str, Offer]
+) -> list[logic.LoggedDate]:
+    """Return each option's latest logged decision and letter date (closed options: none)."""
+    latest: dict[tuple[str, str], logic.LoggedDate] = {}
+    for entry in sorted(entries, key=lambda e: (e.answered_on or e.asked_on, e.pk)):
+        offer = offers.get(str(entry.offer_id))
+        if offer is None or offer.status in CLOSED_OFFERS or entry.answered_on is None:
+            continue
+        for kind, day in (
+            ("logged_decision", entry.decision_by),
+            ("logged_letter", entry.letter_by),
+        ):
+            if day is not None:
+                latest[(str(offer.pk), kind)] = logic.LoggedDate(
+                    offer_key=str(offer.pk),
+                    company=_company(offer),
+                    kind=kind,
+                    day=day,
+                    answered_on=entry.answered_on,
+                    process_key=str(offer.process_id) if offer.process_id else None,
+                )
+    return list(latest.values())
 
 
 def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> TimelinePage:
@@ -64,6 +101,7 @@ def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> T
         .select_related("process", "process__company")
         .order_by("scheduled_at", "id")
     )
+    entries = _log_entries(user)
     result = logic.timeline_build(
         offers=[
             logic.OfferDeadline(
@@ -100,15 +138,18 @@ def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> T
             for r in rounds
             if r.scheduled_at is not None
         ],
+        logged=_logged_dates(entries, {str(o.pk): o for o in offers}),
         home_zone=home,
         today=today,
         day=_day,
     )
     asked: dict[str, Any] = {}
-    for entry in NegotiationEntry.objects.filter(
-        owner=user, topic=NegotiationEntry.Topic.DEADLINE, outcome=NegotiationEntry.Outcome.PENDING
-    ).order_by("asked_on", "id"):
-        asked[str(entry.offer_id)] = entry
+    for entry in entries:
+        if (
+            entry.topic == NegotiationEntry.Topic.DEADLINE
+            and entry.outcome == NegotiationEntry.Outcome.PENDING
+        ):
+            asked[str(entry.offer_id)] = entry
     return TimelinePage(
         timeline=result,
         home_zone=home,

@@ -73,17 +73,38 @@ class Decision:
 
 
 @dataclass(frozen=True)
+class LoggedDate:
+    """A date a company gave in an answer the log holds: its decision or its offer letter.
+
+    ``kind`` is "logged_decision" or "logged_letter"; ``answered_on`` the day they said it.
+    """
+
+    offer_key: str
+    company: str
+    kind: str
+    day: date
+    answered_on: date
+    process_key: str | None = None
+
+
+LOGGED_KINDS = ("logged_decision", "logged_letter")
+
+
+@dataclass(frozen=True)
 class Event:
     """One line of the timeline, dated in the user's home time zone."""
 
     day: date
-    kind: str  # "offer_deadline", "process_deadline", "round", "onsite", "decision"
+    # "offer_deadline", "process_deadline", "round", "onsite", "decision", and the dates the
+    # log holds as answered: "logged_decision", "logged_letter"
+    kind: str
     company: str
     label: str
     key: str
     at: datetime | None = None
     rounds: int = 0
     starts: datetime | None = None  # an onsite's first round (``at`` is its last)
+    answered_on: date | None = None  # a logged date: the day the company said it
 
 
 @dataclass(frozen=True)
@@ -142,8 +163,10 @@ def _round_groups(rounds: Iterable[Round], home: ZoneInfo) -> list[Event]:
 
 def _what(event: Event) -> str:
     """Return the step in words: 'the TikTok onsite', 'the Google decision'."""
-    if event.kind == "decision":
+    if event.kind in ("decision", "logged_decision"):
         return _("the %(company)s decision") % {"company": event.company}
+    if event.kind == "logged_letter":
+        return _("the %(company)s offer letter") % {"company": event.company}
     if event.kind == "onsite":
         return _("the %(company)s onsite") % {"company": event.company}
     return _("the %(company)s %(round)s") % {"company": event.company, "round": event.label}
@@ -156,12 +179,156 @@ def _too_late(event: Event, offer: OfferDeadline, zone: ZoneInfo) -> bool:
     return event.day >= offer.deadline
 
 
+def _logged_steps(logged: Sequence[LoggedDate]) -> list[Event]:
+    """Return the dates the log holds as answered, as steps of their company."""
+    labels = {
+        "logged_decision": _("decision, as they said"),
+        "logged_letter": _("offer letter, as they said"),
+    }
+    return [
+        Event(
+            d.day,
+            d.kind,
+            d.company,
+            labels[d.kind],
+            f"process:{d.process_key}" if d.process_key else f"offer:{d.offer_key}",
+            answered_on=d.answered_on,
+        )
+        for d in logged
+        if d.kind in LOGGED_KINDS
+    ]
+
+
+def _steps(
+    rounds: Sequence[Round],
+    decisions: Sequence[Decision],
+    logged: Sequence[LoggedDate],
+    home: ZoneInfo,
+    today: date,
+) -> list[Event]:
+    """Return every other company's next steps from today: a logged decision replaces a guess."""
+    said = {d.company for d in logged if d.kind == "logged_decision"}
+    said |= {d.process_key for d in logged if d.kind == "logged_decision" and d.process_key}
+    expected = [
+        Event(d.day, "decision", d.company, _("decision expected"), f"process:{d.process_key}")
+        for d in decisions
+        if d.company not in said and d.process_key not in said
+    ]
+    steps = _round_groups(rounds, home) + expected + _logged_steps(logged)
+    return [s for s in steps if s.day >= today]
+
+
+def _said_words(step: Event, steps: Sequence[Event], day: DayFormat) -> str:
+    """Return what the other company already said of its dates ("" when the log holds none)."""
+    told = [s for s in steps if s.company == step.company and s.kind in LOGGED_KINDS]
+    if not told:
+        return ""
+    decision = max((s.day for s in told if s.kind == "logged_decision"), default=None)
+    letter = max((s.day for s in told if s.kind == "logged_letter"), default=None)
+    words = {
+        "other": step.company,
+        "said": day(max(s.answered_on or s.day for s in told)),
+        "decision": day(decision) if decision else "",
+        "letter": day(letter) if letter else "",
+    }
+    if decision and letter:
+        text = _(
+            "%(other)s said on %(said)s that it decides by %(decision)s and sends the offer "
+            "letter about %(letter)s"
+        )
+    elif decision:
+        text = _("%(other)s said on %(said)s that it decides by %(decision)s")
+    else:
+        text = _("%(other)s said on %(said)s that the offer letter comes about %(letter)s")
+    return text % words
+
+
+def _tell_other(
+    last: Event, steps: Sequence[Event], words: dict[str, object], day: DayFormat
+) -> str:
+    """Return what to tell the other company: never a question the log holds as answered."""
+    said = _said_words(last, steps, day)
+    if said:
+        return _(
+            "Tell %(other)s you have an offer with a deadline on %(deadline)s; nothing to "
+            "ask them again: %(said)s."
+        ) % {**words, "said": said}
+    return (
+        _(
+            "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
+            "soon after %(step_day)s they can decide."
+        )
+        % words
+    )
+
+
+def _later_steps(offer: OfferDeadline, steps: Sequence[Event]) -> list[Event]:
+    """Return the other companies' steps that come on or after the offer's deadline day."""
+    zone = _zone(offer.zone)
+    own = {f"offer:{offer.key}"}
+    if offer.process_key is not None:
+        own.add(f"process:{offer.process_key}")
+    return [
+        s
+        for s in steps
+        if s.company != offer.company and s.key not in own and _too_late(s, offer, zone)
+    ]
+
+
+def _align_ask(
+    offer: OfferDeadline, steps: Sequence[Event], buffer_days: int, day: DayFormat
+) -> AlignmentAsk | None:
+    """Return the ask to move the offer's deadline past the last step it comes before."""
+    later = _later_steps(offer, steps)
+    if not later:
+        return None
+    last = max(later, key=lambda s: (s.day, s.at.timestamp() if s.at else 0.0))
+    step_day = last.day  # the user's own calendar, as the timeline shows it
+    proposed = step_day + timedelta(days=buffer_days)
+    words: dict[str, object] = {
+        "company": offer.company,
+        "deadline": day(offer.deadline),
+        "proposed": day(proposed),
+        "step": _what(last),
+        "step_day": day(step_day),
+        "days": buffer_days,
+        "other": last.company,
+    }
+    text = (
+        _(
+            "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
+            "%(step)s on %(step_day)s, with %(days)s days to hear back."
+        )
+        % words
+    )
+    script = (
+        _(
+            "Thank you for the offer; I am taking it seriously. I have one more process "
+            "finishing on %(step_day)s and I want to give you a considered answer with all "
+            "the information in hand. Could we move the decision deadline from "
+            "%(deadline)s to %(proposed)s?"
+        )
+        % words
+    )
+    return AlignmentAsk(
+        offer_key=offer.key,
+        company=offer.company,
+        deadline=offer.deadline,
+        proposed=proposed,
+        after=last,
+        text=text,
+        script=script,
+        tell_other=_tell_other(last, steps, words, day),
+    )
+
+
 def timeline_build(
     *,
     offers: Sequence[OfferDeadline],
     process_deadlines: Sequence[ProcessDeadline] = (),
     rounds: Sequence[Round] = (),
     decisions: Sequence[Decision] = (),
+    logged: Sequence[LoggedDate] = (),
     home_zone: str,
     today: date,
     buffer_days: int = BUFFER_DAYS,
@@ -170,16 +337,12 @@ def timeline_build(
     """Return the dated events from today on, soonest first, and the asks to align them.
 
     Each offer whose deadline comes before another company's next step (a round, an onsite,
-    an expected decision) gets one ask: extend to ``buffer_days`` after the last such step.
+    an expected decision, a decision or offer letter the log holds as said) gets one ask:
+    extend to ``buffer_days`` after the last such step.
     """
     if buffer_days < 0:
         raise LogicInputError("buffer_days", "the buffer cannot be negative")
-    home = _zone(home_zone)
-    steps = _round_groups(rounds, home) + [
-        Event(d.day, "decision", d.company, _("decision expected"), f"process:{d.process_key}")
-        for d in decisions
-        if d.day >= today
-    ]
+    steps = _steps(rounds, decisions, logged, _zone(home_zone), today)
     events = [
         Event(o.deadline, "offer_deadline", o.company, o.name, f"offer:{o.key}")
         for o in offers
@@ -190,69 +353,10 @@ def timeline_build(
         for p in process_deadlines
         if p.deadline >= today
     ]
-    events += [s for s in steps if s.day >= today]
+    events += steps
     events.sort(key=lambda e: (e.day, e.at.timestamp() if e.at else 0.0, e.company, e.key))
-
-    asks = []
-    for offer in sorted(offers, key=lambda o: (o.deadline, o.key)):
-        if offer.deadline < today:
-            continue
-        zone = _zone(offer.zone)
-        later = [
-            s
-            for s in steps
-            if s.day >= today
-            and s.company != offer.company
-            and (offer.process_key is None or s.key != f"process:{offer.process_key}")
-            and _too_late(s, offer, zone)
-        ]
-        if not later:
-            continue
-        last = max(later, key=lambda s: (s.day, s.at.timestamp() if s.at else 0.0))
-        step_day = last.day  # the user's own calendar, as the timeline shows it
-        proposed = step_day + timedelta(days=buffer_days)
-        words = {
-            "company": offer.company,
-            "deadline": day(offer.deadline),
-            "proposed": day(proposed),
-            "step": _what(last),
-            "step_day": day(step_day),
-            "days": buffer_days,
-            "other": last.company,
-        }
-        text = (
-            _(
-                "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
-                "%(step)s on %(step_day)s, with %(days)s days to hear back."
-            )
-            % words
-        )
-        script = (
-            _(
-                "Thank you for the offer; I am taking it seriously. I have one more process "
-                "finishing on %(step_day)s and I want to give you a considered answer with all "
-                "the information in hand. Could we move the decision deadline from "
-                "%(deadline)s to %(proposed)s?"
-            )
-            % words
-        )
-        tell_other = (
-            _(
-                "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
-                "soon after %(step_day)s they can decide."
-            )
-            % words
-        )
-        asks.append(
-            AlignmentAsk(
-                offer_key=offer.key,
-                company=offer.company,
-                deadline=offer.deadline,
-                proposed=proposed,
-                after=last,
-                text=text,
-                script=script,
-                tell_other=tell_other,
-            )
-        )
-    return Timeline(tuple(events), tuple(asks))
+    open_offers = [
+        o for o in sorted(offers, key=lambda o: (o.deadline, o.key)) if o.deadline >= today
+    ]
+    asks = [_align_ask(o, steps, buffer_days, day) for o in open_offers]
+    return Timeline(tuple(events), tuple(a for a in asks if a is not None))

@@ -354,3 +354,41 @@ def hour_strip(
             }
         )
     return strip
+
+
+# The places a draft names most often, as message ids: a zone's place is said in the
+# language of the message ("Taipei", 「臺北」); any other place keeps its IANA spelling.
+PLACE_NAMES = (
+    gettext_noop("Taipei"),
+    gettext_noop("Singapore"),
+    gettext_noop("Shanghai"),
+    gettext_noop("Hong Kong"),
+    gettext_noop("Tokyo"),
+    gettext_noop("Seoul"),
+    gettext_noop("Los Angeles"),
+    gettext_noop("New York"),
+    gettext_noop("Chicago"),
+    gettext_noop("London"),
+)
+
+
+def zone_place(name: str) -> str:
+    """Return the place an IANA zone is named after ('America/New_York': 'New York')."""
+    place = name.rsplit("/", 1)[-1].replace("_", " ")
+    return gettext(place) if place in PLACE_NAMES else place
+
+
+def utc_offset_words(name: str, day: date) -> str:
+    """Return the zone's UTC offset at noon on the day, as 'UTC+8', 'UTC-4' or 'UTC+5:30'."""
+    offset = datetime.combine(day, time(12), tzinfo=zone(name)).utcoffset() or timedelta()
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+def place_and_zone(name: str, day: date) -> str:
+    """Return a zone as a message names it on the day: 'Taipei (UTC+8)', 'New York (UTC-4)'."""
+    return gettext("{place} ({offset})").format(
+        place=zone_place(name), offset=utc_offset_words(name, day)
+    )

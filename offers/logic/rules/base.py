@@ -104,6 +104,8 @@ class OfferFacts:
     relocation_required: bool = False
     relocation_amount: float | None = None
     overlap_hours: float = 8.0
+    # The team's IANA time zone (the model's default when a test leaves it out).
+    work_zone: str = "America/Los_Angeles"
     start_date: date | None = None
     deadline: date | None = None
     vesting_year_weights: tuple[float, ...] = ()
@@ -181,6 +183,9 @@ class NegotiationPrefs:
     home_currency: str = "USD"
     horizon_years: int = 4
     fx_offer_to_home: float = 1.0
+    # The saved home time zone (IANA; the model's default when a test leaves it out): a draft
+    # says where the user works from and its UTC offset on the draft's day.
+    home_zone: str = "Asia/Taipei"
 
 
 @dataclass(frozen=True, kw_only=True)

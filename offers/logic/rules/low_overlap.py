@@ -1,4 +1,7 @@
-"""Little working-hours overlap with home: ask for core hours or a home-region office.
+"""Little working-hours overlap with home: ask for core hours or an office where the user lives.
+
+The draft names both places with their UTC offsets on its day ("from Taipei (UTC+8)") and the
+office by its city: a recruiter in another country cannot guess "home" or "the region".
 
 The overlap is said as a person says it: "less than an hour", "about 2.5 hours".
 """
@@ -13,6 +16,7 @@ from offers.logic.rules.base import (
     NegotiationPoint,
     Rule,
 )
+from offers.logic.timezones import place_and_zone, zone_place
 
 
 class LowOverlap(Rule):
@@ -29,6 +33,8 @@ class LowOverlap(Rule):
         needed = ctx.prefs.min_overlap_hours
         if overlap >= needed:
             return None
+        # The office proposed is one where the user lives, named by its city.
+        office = zone_place(ctx.prefs.home_zone)
         return NegotiationPoint(
             rule=self.key,
             title=_("Little working-hours overlap with home"),
@@ -37,21 +43,29 @@ class LowOverlap(Rule):
             ),
             ask_amount=None,
             ask_currency=None,
-            ask_term=_("adjusted core hours, or a base in an office in the home region"),
+            ask_term=_("adjusted core hours, or a base in an office in {office}").format(
+                office=office
+            ),
             priority=2,
             evidence=(
                 _(
-                    "Working from home the team's day overlaps mine by less than an hour. Could we "
-                    "agree core hours that give at least {needed} hours, or base me in the "
-                    "region's office?"
+                    "Working from {home}, my day overlaps the team's in {team} by less "
+                    "than an hour. Could we agree core hours that give at least {needed} hours, "
+                    "or base me in an office in {office}?"
                 )
                 if overlap < 1
                 else _(
-                    "Working from home the team's day overlaps mine by about {overlap} hours. "
-                    "Could we agree core hours that give at least {needed} hours, or base me in "
-                    "the region's office?"
+                    "Working from {home}, my day overlaps the team's in {team} by about "
+                    "{overlap} hours. Could we agree core hours that give at least {needed} "
+                    "hours, or base me in an office in {office}?"
                 )
-            ).format(overlap=f"{round(overlap * 2) / 2:g}", needed=f"{needed:g}"),
+            ).format(
+                home=place_and_zone(ctx.prefs.home_zone, ctx.today),
+                team=place_and_zone(ctx.offer.work_zone, ctx.today),
+                office=office,
+                overlap=f"{round(overlap * 2) / 2:g}",
+                needed=f"{needed:g}",
+            ),
             figures={"overlap_hours": overlap, "min_overlap_hours": needed},
         )
 

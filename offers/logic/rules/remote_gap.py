@@ -20,6 +20,7 @@ from offers.logic.rules.base import (
     about,
     to_offer,
 )
+from offers.logic.timezones import place_and_zone
 
 WEEKS_A_YEAR = 52
 
@@ -85,15 +86,19 @@ class RemoteGap(Rule):
             priority=1,
             evidence=(
                 _(
-                    "I need to work remotely {required} weeks a year; the policy allows {allowed}. "
-                    "Can we agree a remote arrangement in writing?"
+                    "I need to work remotely {required} weeks a year from {home}; the policy "
+                    "allows {allowed}. Can we agree a remote arrangement in writing?"
                 )
                 if ctx.offer.kind == STAY
                 else _(
-                    "I need to work remotely {required} weeks a year; the policy allows {allowed}. "
-                    "Can we put a remote arrangement in writing in the offer?"
+                    "I need to work remotely {required} weeks a year from {home}; the policy "
+                    "allows {allowed}. Can we put a remote arrangement in writing in the offer?"
                 )
-            ).format(required=f"{required:g}", allowed=f"{allowed:g}"),
+            ).format(
+                required=f"{required:g}",
+                allowed=f"{allowed:g}",
+                home=place_and_zone(ctx.prefs.home_zone, ctx.today),
+            ),
             figures=figures,
             private=private,
         )

@@ -302,7 +302,7 @@ def test_low_overlap():
     point = rule_low_overlap(with_offer(overlap_hours=0.35))
     assert point is not None
     assert point.figures == {"overlap_hours": 0.35, "min_overlap_hours": 4}
-    assert "home region" in (point.ask_term or "")
+    assert "an office in Taipei" in (point.ask_term or "")
     assert rule_low_overlap(with_offer(overlap_hours=5)) is None
 
 
