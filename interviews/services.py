@@ -119,18 +119,26 @@ def process_move_stage(
         # Valid by construction (the process's owner, a pending decision, no level), so no
         # full_clean; by ids, so the caller's process does not cache it as its debrief.
         Debrief.objects.create(owner_id=process.owner_id, process_id=process.pk, held_on=changed_on)
-    Process.objects.filter(pk=process.pk).update(
-        stage=stage, version=models.F("version") + 1, updated_at=timezone.now()
+    return _process_set(
+        user,
+        process,
+        summary=f"{previous} -> {Stage(stage).label}",
+        stage=stage,
     )
-    process.stage = stage
+
+
+def _process_set(
+    user: AbstractBaseUser, process: Process, *, summary: str, **values: Any
+) -> Process:
+    """Write fields a fact elsewhere sets on a process: a new version, recorded in its history."""
+    Process.objects.filter(pk=process.pk).update(
+        **values, version=models.F("version") + 1, updated_at=timezone.now()
+    )
+    for name, value in values.items():
+        setattr(process, name, value)
     process.version += 1
     rows_updated.send(sender=Process, instance=process)
-    revision_record(
-        user=user,
-        obj=process,
-        action=Revision.Action.CHANGED,
-        summary=f"{previous} -> {process.get_stage_display()}",
-    )
+    revision_record(user=user, obj=process, action=Revision.Action.CHANGED, summary=summary)
     return process
 
 
@@ -171,19 +179,9 @@ def process_offered_level_follow(
         return process
     if process.offered_level_id == level.pk:
         return process
-    Process.objects.filter(pk=process.pk).update(
-        offered_level=level, version=models.F("version") + 1, updated_at=timezone.now()
+    return _process_set(
+        user, process, summary=f"offered level {level.code} (from the offer)", offered_level=level
     )
-    process.offered_level = level
-    process.version += 1
-    rows_updated.send(sender=Process, instance=process)
-    revision_record(
-        user=user,
-        obj=process,
-        action=Revision.Action.CHANGED,
-        summary=f"offered level {level.code} (from the offer)",
-    )
-    return process
 
 
 def _process_children(process: Process) -> list[models.Model]:
