@@ -158,20 +158,26 @@ class ServiceUnavailableMiddleware:
 
 
 class HealthCheckMiddleware:
-    """Answer ``GET /healthz`` first, whatever the Host header (a probe on 127.0.0.1 too).
+    """Let ``/healthz`` answer a probe by address (127.0.0.1), whatever its Host header.
 
-    A load balancer or a container probe asks by address, not by the site's name: before this,
-    such a request met ALLOWED_HOSTS (a 400, and an ERROR with a traceback in the log) or the
-    HTTPS redirect. The answer is the same JSON as the view's (`config.health`); it holds the
-    parts' states alone, nothing about the site or a user.
+    A load balancer or a container probe asks by address, not by the site's name: such a
+    request met ALLOWED_HOSTS (a 400, and an ERROR with a traceback in the log). For this one
+    path an unknown Host is read as the site's first allowed name, so the probe gets the health
+    answer through every middleware as any page does (its security headers, the 503 with
+    Retry-After while the database is down); the HTTPS redirect exempts it already
+    (SECURE_REDIRECT_EXEMPT). The answer holds the parts' states alone.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path_info == "/healthz" and request.method in ("GET", "HEAD"):
-            from config.health import health_response
+        if request.path_info == "/healthz":
+            from django.conf import settings
+            from django.http.request import validate_host
 
-            return health_response()
+            host = request.META.get("HTTP_HOST", "").rsplit(":", 1)[0]
+            allowed = [h for h in settings.ALLOWED_HOSTS if h != "*"]
+            if allowed and not validate_host(host, settings.ALLOWED_HOSTS):
+                request.META["HTTP_HOST"] = allowed[0].lstrip(".")
         return self.get_response(request)

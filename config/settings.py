@@ -67,7 +67,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # /healthz for any Host, before ALLOWED_HOSTS and the HTTPS redirect (a probe by address).
+    # /healthz for any Host (a probe by address), before anything reads the Host.
     "config.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -31,7 +31,7 @@ def test_a_module_is_imported_on_the_suites_clock():
     assert dt.timedelta(0) <= IMPORTED_AT - clock.SUITE.instant < SUITE_RUN
 
 
-def test_every_reading_of_the_clock_in_a_test_is_the_suites(tmp_path):
+def test_every_reading_of_the_clock_in_a_test_is_the_suites():
     start = clock.SUITE.instant
     for reading in (
         dt.datetime.now(dt.UTC),
@@ -42,8 +42,6 @@ def test_every_reading_of_the_clock_in_a_test_is_the_suites(tmp_path):
         assert dt.timedelta(0) <= reading - start < SUITE_RUN
     assert dt.date.today() == start.date()  # the machine's zone is UTC here, as in CI
     assert timezone.localdate() == timezone.localtime(start).date()
-    # And it is not the machine's own clock (which is never back at the suite's instant).
-    assert abs(_machine_now(tmp_path) - time.time()) > SUITE_RUN.total_seconds()
 
 
 def test_the_clock_ticks_from_its_instant():
