@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from typing import Any
 
 from django import forms
@@ -17,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.idempotency import new_form_token
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect
+from accounts.zones import TimeZoneField
 from compensation import vesting_labels
 from compensation.form_fields import (
     MAX_AMOUNT,
@@ -51,27 +51,10 @@ COMMON_ZONES = [
 ]
 
 
-def validate_timezone(value: str) -> str:
-    """Accept IANA time zone names only."""
-    try:
-        zoneinfo.ZoneInfo(value)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, IsADirectoryError) as exc:
-        raise forms.ValidationError(
-            _("“%(tz)s” is not a known time zone; use an IANA name such as Asia/Taipei."),
-            params={"tz": value[:64]},
-        ) from exc
-    return value
+class TimezoneField(TimeZoneField):
+    """The shared time-zone check (`accounts.zones`), suggested from the page's zone list."""
 
-
-class TimezoneField(forms.CharField):
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("max_length", 64)
-        super().__init__(**kwargs)
-        self.widget = forms.TextInput(attrs={"list": "tz-list", "autocomplete": "off"})
-
-    def clean(self, value: Any) -> str:
-        value = super().clean(value)
-        return validate_timezone(value) if value else value
+    widget = forms.TextInput(attrs={"list": "tz-list", "autocomplete": "off"})
 
 
 def money_field(label: str, *, required: bool = False, help_text: str = "") -> NumberField:
