@@ -23,7 +23,8 @@ import numpy as np
 from .errors import EngineInputError, check_int, check_number
 from .prices import DT, stream
 from .spec import Stock
-from .window import Segment, _stock_key, window_yearly
+from .segments import Segment
+from .window import check_column, price_processes, stock_key, window_yearly
 
 DEFAULT_MARKET_CORRELATION = 0.5
 MARKET_KEY = ("market",)
@@ -163,17 +164,12 @@ def window_futures(
     antithetic: bool = True,
 ) -> FutureValues:
     """Return each option's window value (``total`` gross or ``net``) in simulated futures."""
-    if column not in ("total", "net"):
-        raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
+    check_column(column)
     if not options:
         raise EngineInputError("options", "needs at least one option")
     months = 12 * check_int("years", years, minimum=1)
-    stocks: dict[tuple[object, ...], Stock] = {}
-    for segments in options.values():
-        for segment in segments:
-            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
     drawn = correlated_prices(
-        stocks,
+        price_processes(options),
         months=months,
         paths=paths,
         rng=rng,
@@ -184,7 +180,7 @@ def window_futures(
     values = np.empty((paths, len(keys)))
     for i, key in enumerate(keys):
         segments = options[key]
-        prices = [drawn.prices[_stock_key(s.spec.stock)] for s in segments]
+        prices = [drawn.prices[stock_key(s.spec.stock)] for s in segments]
         yearly = window_yearly(segments, window_start=window_start, years=years, prices=prices)
         values[:, i] = yearly[column].sum(axis=-1)
     return FutureValues(

@@ -1,9 +1,8 @@
 """The ledger of an option: every dated event of the window, each a line a calculator rebuilds.
 
 `window_ledger` lists what `window.window_yearly` sums, placed by the same functions
-(`window.segment_base`, `window.segment_payments`, `window.segment_vests`,
-`window.segment_tax_columns`, `tax.column_contributions`), so its lines add up to the window's
-figures: each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency
+(`segments.segment_base`, `segment_payments`, `segment_vests`, `segment_tax.segment_tax_columns`,
+`tax.column_contributions`), so its lines add up to the window's figures: each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency
 (negative for tax and contributions), and the lines of a window year add up to that year's
 ``net`` (``total`` without the tax and contribution lines). It values one deterministic price
 path per segment (shape ``(months,)``), the one the headline uses.
@@ -40,21 +39,21 @@ import numpy as np
 
 from .components import COMPONENTS
 from .dates import add_months
-from .errors import EngineInputError, check_int
 from .events import ONE_DAY
-from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, year_tax_parts
-from .window import (
+from .segment_tax import TaxColumns, segment_tax_columns, tax_groups
+from .segments import (
     Segment,
-    _segment_values,
+    SegmentBounds,
     liquidity_keep,
     segment_base,
     segment_bounds,
     segment_payments,
-    segment_tax_columns,
+    segment_values,
     segment_vests,
     stock_fx_to_home,
-    tax_groups,
 )
+from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, year_tax_parts
+from .window import checked_prices
 
 # The components of the ledger that are not pay: what comes off gross.
 LEVIES = ("tax", "contributions")
@@ -167,16 +166,26 @@ def _pay_lines(
     k: int, segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
 ) -> list[LedgerLine]:
     """Return the segment's base, payments and vests as lines."""
-    spec = segment.spec
-    fx = spec.fx_to_home
-    out: list[LedgerLine] = []
     bounds = segment_bounds(segment, window_start, months)
     if bounds.last < bounds.first:
-        return out
+        return []
+    return [
+        *_base_lines(k, segment, window_start, months),
+        *_payment_lines(k, segment, window_start, months),
+        *_vest_lines(k, segment, window_start, bounds, prices),
+    ]
+
+
+def _base_lines(
+    k: int, segment: Segment, window_start: datetime.date, months: int
+) -> list[LedgerLine]:
+    """Return the segment's base: a run of equal months inside one window year is one line."""
+    spec = segment.spec
+    fx = spec.fx_to_home
     base = segment_base(segment, window_start, months)
+    out: list[LedgerLine] = []
     run_start = 0
     for i in range(1, months + 1):
-        # A run of equal months inside one window year is one line: n months x base.
         if i < months and i % 12 and base[i] == base[run_start]:
             continue
         if base[run_start] > 0:
@@ -197,23 +206,41 @@ def _pay_lines(
                 )
             )
         run_start = i
-    for placed in segment_payments(segment, window_start, months):
-        payment = placed.payment
-        out.append(
-            LedgerLine(
-                year=(placed.month - 1) // 12 + 1,
-                day=payment.day,
-                segment=k,
-                component=payment.kind,
-                item=payment.kind,
-                quantity=1.0,
-                unit_price=payment.amount,
-                unit_currency=spec.currency,
-                share=placed.share,
-                fx=fx,
-                amount=placed.amount * fx,
-            )
+    return out
+
+
+def _payment_lines(
+    k: int, segment: Segment, window_start: datetime.date, months: int
+) -> list[LedgerLine]:
+    """Return the segment's bonus, sign-on and relocation payments, one line each."""
+    spec = segment.spec
+    return [
+        LedgerLine(
+            year=(placed.month - 1) // 12 + 1,
+            day=placed.payment.day,
+            segment=k,
+            component=placed.payment.kind,
+            item=placed.payment.kind,
+            quantity=1.0,
+            unit_price=placed.payment.amount,
+            unit_currency=spec.currency,
+            share=placed.share,
+            fx=spec.fx_to_home,
+            amount=placed.amount * spec.fx_to_home,
         )
+        for placed in segment_payments(segment, window_start, months)
+    ]
+
+
+def _vest_lines(
+    k: int,
+    segment: Segment,
+    window_start: datetime.date,
+    bounds: SegmentBounds,
+    prices: np.ndarray,
+) -> list[LedgerLine]:
+    """Return the segment's grant and refresher vests, one line each."""
+    spec = segment.spec
     keep = liquidity_keep(spec)
     stock_fx = stock_fx_to_home(segment)
     grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
@@ -238,7 +265,7 @@ def _pay_lines(
             taxable=shares * price * stock_fx,
         )
 
-    out += [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
+    out = [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
     for tranches in refreshers:
         for rv in tranches:
             at_grant = (
@@ -296,6 +323,12 @@ def _flat_tax_lines(
     return lines
 
 
+# A table's parts of one tax year and the year's cash and equity income they tax.
+Taxed = tuple[float, float, tuple[PartWorking, ...]]
+# A tax year's contributions of one segment: (amount, levied pay) by column, by (year, rule).
+ByRule = dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]
+
+
 def _tax_lines(
     group: Sequence[int],
     segments: Sequence[Segment],
@@ -304,10 +337,10 @@ def _tax_lines(
     prices: Sequence[np.ndarray],
     home: str,
 ) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
-    """Return the tax and contribution lines of segments taxed together (`window.tax_groups`)
-    and the workings of their tax years: each table of a tax year taxes, once, the income of
+    """Return the tax and contribution lines of segments taxed together (`tax_groups`) and
+    the workings of their tax years: each table of a tax year taxes, once, the income of
     every segment whose regime holds it (`tax.tables_for_year`)."""
-    values = [_segment_values(segments[k], window_start, months, prices[k]) for k in group]
+    values = [segment_values(segments[k], window_start, months, prices[k]) for k in group]
     found = [
         segment_tax_columns(segments[k], window_start, months, prices[k], v)
         for k, v in zip(group, values, strict=True)
@@ -325,110 +358,117 @@ def _tax_lines(
     regimes = [c.regime for c in columns]
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
-    for tax_year in np.unique(np.concatenate([c.tax_years for c in columns])):
+    for tax_year in (int(y) for y in np.unique(np.concatenate([c.tax_years for c in columns]))):
         # Each segment's whole income of the year in its regime's currency.
         incomes = [
-            (
-                float(c.cash[c.tax_years == tax_year].sum()) * c.to_regime,
-                float(c.equity[c.tax_years == tax_year].sum()) * c.to_regime,
-                float(d[c.tax_years == tax_year].sum()) * c.to_regime,
+            tuple(
+                float(a[c.tax_years == tax_year].sum()) * c.to_regime
+                for a in (c.cash, c.equity, deductible)
             )
-            for c, (_, d, _) in zip(columns, levied, strict=True)
+            for c, (_, deductible, _) in zip(columns, levied, strict=True)
         ]
         # Each table's parts on the income of the segments it taxes, and their share of it.
-        taxed: list[tuple[tuple[int, ...], float, float, tuple[PartWorking, ...]]] = []
-        for shared in tables_for_year(regimes, int(tax_year)):
-            cash, equity, off = (sum(incomes[i][kind] for i in shared.members) for kind in range(3))
-            year = TaxYear(int(tax_year), (shared.table,))
-            taxed.append((shared.members, cash, equity, year_tax_parts(year, cash, equity, off)))
+        shared = tables_for_year(regimes, tax_year)
+        taxed: list[tuple[tuple[int, ...], Taxed]] = []
+        for table in shared:
+            cash, equity, off = (sum(incomes[i][kind] for i in table.members) for kind in range(3))
+            parts = year_tax_parts(TaxYear(tax_year, (table.table,)), cash, equity, off)
+            taxed.append((table.members, (cash, equity, parts)))
         earners: list[int] = []
         for i, (k, c, (_, _, by_rule)) in enumerate(zip(group, columns, levied, strict=True)):
-            to = c.to_regime
             mine = c.tax_years == tax_year
-            inside = (c.months >= c.lead) & (c.months < c.lead + months)
-            in_window = mine & inside
             if (c.cash[mine].any() or c.equity[mine].any()) and k not in earners:
                 earners.append(k)
-            window_month = c.months - c.lead  # 0-based month of the window
-            for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
-                sel = in_window & (window_month // 12 + 1 == wy)
-                day = _last_day(window_start, int(window_month[sel].max()))
-                mc = float(c.cash[sel].sum()) * to
-                me = float(c.equity[sel].sum()) * to
-                for members, cash, equity, parts in taxed:
-                    if i not in members:
-                        continue
-                    for part in parts:
-                        share = _share(part, cash, equity, mc, me)
-                        if part.tax and share:
-                            lines.append(
-                                LedgerLine(
-                                    year=wy,
-                                    day=day,
-                                    segment=k,
-                                    component="tax",
-                                    item="tax",
-                                    quantity=1.0,
-                                    unit_price=part.tax,
-                                    unit_currency=c.regime.currency,
-                                    share=share,
-                                    fx=1.0 / to,
-                                    amount=-part.tax * share / to,
-                                    name=part.name,
-                                    tax_year=int(tax_year),
-                                )
-                            )
-                for rule in c.regime.for_year(int(tax_year)).contributions:
-                    amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
-                    amount = float(amount_cols[sel].sum())
-                    pay = float(pay_cols[sel].sum()) * to
-                    if amount:
-                        full = rule.rate * pay
-                        lines.append(
-                            LedgerLine(
-                                year=wy,
-                                day=day,
-                                segment=k,
-                                component="contributions",
-                                item="contribution",
-                                quantity=rule.rate,
-                                unit_price=pay,
-                                unit_currency=c.regime.currency,
-                                share=amount * to / full if full else 1.0,
-                                fx=1.0 / to,
-                                amount=-amount,
-                                name=rule.name,
-                                tax_year=int(tax_year),
-                            )
-                        )
-        cash = sum(x[0] for x in incomes)
-        equity = sum(x[1] for x in incomes)
+            mine_taxed = [t for members, t in taxed if i in members]
+            lines += _segment_tax_lines(k, c, by_rule, tax_year, window_start, months, mine_taxed)
+        cash, equity, deductible = (sum(x[kind] for x in incomes) for kind in range(3))
         if (cash == 0.0 and equity == 0.0) or not any(
-            (c.tax_years == tax_year)[(c.months >= c.lead) & (c.months < c.lead + months)].any()
-            for c in columns
+            (c.tax_years == tax_year)[c.in_window(months)].any() for c in columns
         ):
             # Nothing to work out for a tax year outside the window, or with no income in it
             # (a leaving option's current job after its last day): its tax is nil.
             continue
-        tables = TaxYear(
-            int(tax_year), tuple(s.table for s in tables_for_year(regimes, int(tax_year)))
-        )
+        tables = TaxYear(tax_year, tuple(s.table for s in shared))
         workings.append(
             TaxYearWorking(
                 segment=earners[0] if earners else group[0],
-                tax_year=int(tax_year),
-                label=tables.name_of(int(tax_year)),
+                tax_year=tax_year,
+                label=tables.name_of(tax_year),
                 table_label=tables.year_label,
                 currency=columns[0].regime.currency,
                 fx=1.0 / columns[0].to_regime,
                 cash=cash,
                 equity=equity,
-                deductible=sum(x[2] for x in incomes),
-                parts=tuple(p for _, _, _, parts in taxed for p in parts),
+                deductible=deductible,
+                parts=tuple(p for _, (_, _, parts) in taxed for p in parts),
                 segments=tuple(earners) or (group[0],),
             )
         )
     return lines, workings
+
+
+def _segment_tax_lines(
+    k: int,
+    c: TaxColumns,
+    by_rule: ByRule,
+    tax_year: int,
+    window_start: datetime.date,
+    months: int,
+    taxed: Sequence[Taxed],
+) -> list[LedgerLine]:
+    """Return segment ``k``'s lines of one tax year, in each window year it touches: its share
+    of each part of the tables ``taxed`` that tax it, and its contributions."""
+    to = c.to_regime
+    in_window = (c.tax_years == tax_year) & c.in_window(months)
+    window_month = c.months - c.lead  # 0-based month of the window
+    lines: list[LedgerLine] = []
+    for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
+        sel = in_window & (window_month // 12 + 1 == wy)
+        day = _last_day(window_start, int(window_month[sel].max()))
+        line = LedgerLine(
+            year=wy,
+            day=day,
+            segment=k,
+            component="tax",
+            item="tax",
+            quantity=1.0,
+            unit_price=0.0,
+            unit_currency=c.regime.currency,
+            share=1.0,
+            fx=1.0 / to,
+            amount=0.0,
+            tax_year=tax_year,
+        )
+        mc = float(c.cash[sel].sum()) * to
+        me = float(c.equity[sel].sum()) * to
+        for cash, equity, parts in taxed:
+            for part in parts:
+                share = _share(part, cash, equity, mc, me)
+                if part.tax and share:
+                    amount = -part.tax * share / to
+                    lines.append(
+                        replace(
+                            line, unit_price=part.tax, share=share, amount=amount, name=part.name
+                        )
+                    )
+        for rule in c.regime.for_year(tax_year).contributions:
+            amount_cols, pay_cols = by_rule[tax_year, rule.name]
+            amount = float(amount_cols[sel].sum())
+            pay = float(pay_cols[sel].sum()) * to
+            if amount:
+                full = rule.rate * pay
+                contribution = replace(
+                    line,
+                    component="contributions",
+                    item="contribution",
+                    quantity=rule.rate,
+                    unit_price=pay,
+                    share=amount * to / full if full else 1.0,
+                    amount=-amount,
+                    name=rule.name,
+                )
+                lines.append(contribution)
+    return lines
 
 
 _ORDER = {name: i for i, name in enumerate((*COMPONENTS, *LEVIES))}
@@ -447,23 +487,12 @@ def window_ledger(
     ``prices[i]`` is segment i's share price per window month, one path (``(months,)``), as
     `window.window_yearly` takes it; ``currency`` is the home currency the lines are in.
     """
-    years = check_int("years", years, minimum=1)
-    if not segments:
-        raise EngineInputError("segments", "needs at least one segment")
-    if len(prices) != len(segments):
-        raise EngineInputError("prices", "needs one price array per segment")
+    years, paths = checked_prices(segments, years, prices, one_path=True)
     months = 12 * years
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
-    paths: list[np.ndarray] = []
-    for k, (segment, path) in enumerate(zip(segments, prices, strict=True)):
-        path = np.asarray(path, dtype=np.float64)
-        if path.ndim != 1 or path.shape[0] < months:
-            raise EngineInputError("prices", f"needs one path of {months} monthly prices")
-        if not np.all(np.isfinite(path)) or np.any(path <= 0):
-            raise EngineInputError("prices", "prices must be positive and finite")
-        paths.append(path[:months])
-        lines += _pay_lines(k, segment, window_start, months, paths[-1])
+    for k, (segment, path) in enumerate(zip(segments, paths, strict=True)):
+        lines += _pay_lines(k, segment, window_start, months, path)
     for group in tax_groups(segments):
         levied, worked = _tax_lines(group, segments, window_start, months, paths, currency)
         lines += levied

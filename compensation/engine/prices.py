@@ -76,6 +76,11 @@ def simulate_price_paths(
     return z
 
 
+def median_path(prices: np.ndarray) -> np.ndarray:
+    """Return the median of many simulated (..., months) price paths, month by month."""
+    return np.asarray(np.median(prices.reshape(-1, prices.shape[-1]), axis=0))
+
+
 def _check_rng(rng: object) -> None:
     if not isinstance(rng, np.random.Generator):
         raise EngineInputError("rng", "must be a numpy Generator from np.random.default_rng")

@@ -26,7 +26,8 @@ from .events import (
 )
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
-from .window import Segment, window_yearly
+from .segments import Segment
+from .window import window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (

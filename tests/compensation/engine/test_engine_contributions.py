@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from compensation.engine import PackageSpec, SignOn, Stock, project_yearly
+from compensation.engine.segments import Segment
 from compensation.engine.tax import (
     TaxTableError,
     load_table,
@@ -23,7 +24,7 @@ from compensation.engine.tax import (
     yearly_contributions,
     yearly_tax,
 )
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 CENT = 0.01

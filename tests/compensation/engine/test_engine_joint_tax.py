@@ -10,7 +10,9 @@ import pytest
 
 from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
-from compensation.engine.window import Segment, tax_groups, window_yearly
+from compensation.engine.segment_tax import tax_groups
+from compensation.engine.segments import Segment
+from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2026, 1, 1)
 MOVE = dt.date(2026, 7, 1)

@@ -21,8 +21,9 @@ from compensation.engine import (
 )
 from compensation.engine.errors import EngineInputError
 from compensation.engine.ledger import window_ledger
+from compensation.engine.segments import Segment
 from compensation.engine.tax import bracket_slices, bracket_tax, regimes
-from compensation.engine.window import Segment, percentile_prices, window_yearly
+from compensation.engine.window import percentile_prices, window_yearly
 
 QUARTERLY = VestingSchedule(frequency_months=3)
 JAN_2026 = dt.date(2026, 1, 1)

@@ -18,8 +18,10 @@ import pytest
 
 from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
+from compensation.engine.segment_tax import tax_groups
+from compensation.engine.segments import Segment
 from compensation.engine.tax import regime_get, tables_for_year
-from compensation.engine.window import Segment, tax_groups, window_yearly
+from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2027, 1, 1)
 MOVE = dt.date(2027, 2, 15)

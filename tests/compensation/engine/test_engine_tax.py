@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from compensation.engine import PackageSpec, SignOn, Stock, project_yearly
 from compensation.engine.errors import EngineInputError
 from compensation.engine.montecarlo import simulate
+from compensation.engine.segments import Segment
 from compensation.engine.tax import (
     TaxTableError,
     load_regimes,
@@ -29,7 +30,7 @@ from compensation.engine.tax import (
     yearly_tax,
 )
 from compensation.engine.tax.tables import DATA_DIR
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 

@@ -24,6 +24,7 @@ from compensation.engine import (
     project_yearly,
 )
 from compensation.engine.io import package_from_dict
+from compensation.engine.segments import Segment
 from compensation.engine.tax import (
     TaxTableError,
     load_regimes,
@@ -32,7 +33,7 @@ from compensation.engine.tax import (
     yearly_contributions,
     yearly_tax,
 )
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 

@@ -26,7 +26,8 @@ from compensation.engine import (
     tranche_dates,
     unvested_schedule,
 )
-from compensation.engine.window import Segment, percentile_prices, window_yearly
+from compensation.engine.segments import Segment
+from compensation.engine.window import percentile_prices, window_yearly
 
 FLAT = Stock(price=10.0)
 META = VESTING_PRESETS["meta_quarterly"]
