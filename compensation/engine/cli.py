@@ -13,24 +13,10 @@ import numpy as np
 import pandas as pd
 
 from .breakeven import breakeven
-from .components import COMPONENTS
 from .errors import EngineInputError, check_int
 from .io import as_list, options_from_dict, package_from_dict
 from .montecarlo import simulate
-from .projection import annualized, project_yearly
-
-PROJECT_COLUMNS = (
-    *COMPONENTS,
-    "total",
-    "cumulative",
-    "total_home",
-    "cumulative_home",
-    "tax",
-    "contributions",
-    "total_net",
-    "total_net_home",
-)
-
+from .projection import YEARLY_COLUMNS, annualized, project_yearly
 
 # Keys whose numbers are not money: probabilities keep 4 decimals (a cent would round 0.4999
 # to 0.5 and hide a one-in-ten-thousand difference).
@@ -65,7 +51,7 @@ def run_project(data: Any) -> Any:
     out = []
     for spec in options_from_dict(data):
         yearly = project_yearly(spec)
-        rows = yearly[list(PROJECT_COLUMNS)].reset_index()
+        rows = yearly[list(YEARLY_COLUMNS)].reset_index()
         out.append(
             {
                 "name": spec.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 from typing import Any
 
@@ -48,6 +49,13 @@ def check_number(
         if not exclusive_maximum and number > maximum:
             raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
     return number
+
+
+def check_date(field: str, value: Any) -> datetime.date:
+    """Return ``value`` or raise if it is not a date (a datetime is not one)."""
+    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+        raise EngineInputError(field, f"must be a date (got {value!r})")
+    return value
 
 
 def check_int(

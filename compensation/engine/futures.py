@@ -22,8 +22,8 @@ import numpy as np
 
 from .errors import EngineInputError, check_int, check_number
 from .prices import DT, stream
-from .spec import Stock
 from .segments import Segment
+from .spec import Stock
 from .window import check_column, price_processes, stock_key, window_yearly
 
 DEFAULT_MARKET_CORRELATION = 0.5

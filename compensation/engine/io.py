@@ -167,20 +167,25 @@ def _stock(d: Mapping[str, Any]) -> Stock:
     )
 
 
-def _sign_on_item(item: Any, strict: bool) -> SignOn:
-    return _sign_on(_object("", item, SIGN_ON_KEYS, strict))
+def _item(
+    build: Callable[[Mapping[str, Any]], T], keys: frozenset[str], strict: bool, item: Any
+) -> T:
+    """Return ``build`` of ``item``, an object of ``keys`` (with ``strict``, of no others)."""
+    return build(_object("", item, keys, strict))
 
 
-def _grant_item(item: Any, strict: bool, start: datetime.date) -> Grant:
-    return _grant(_object("", item, GRANT_KEYS, strict), start)
-
-
-def _refresher_item(item: Any, strict: bool) -> Refresher:
-    return _refresher(_object("", item, REFRESHER_KEYS, strict))
-
-
-def _stock_item(item: Any, strict: bool) -> Stock:
-    return _stock(_object("", item, STOCK_KEYS, strict))
+def _items(
+    pkg: Mapping[str, Any],
+    field: str,
+    build: Callable[[Mapping[str, Any]], T],
+    keys: frozenset[str],
+    strict: bool,
+) -> tuple[T, ...]:
+    """Return each item of the list ``pkg[field]`` built (`_item`), errors naming its index."""
+    return tuple(
+        _nested(f"{field}[{i}]", partial(_item, build, keys, strict, item))
+        for i, item in enumerate(as_list(field, pkg.get(field)))
+    )
 
 
 def package_from_dict(
@@ -194,23 +199,14 @@ def package_from_dict(
     def build() -> PackageSpec:
         pkg = _object("", d, PACKAGE_KEYS, strict)
         start = parse_date("start", _required(pkg, "start"))
-        sign_on = tuple(
-            _nested(f"sign_on[{i}]", partial(_sign_on_item, item, strict))
-            for i, item in enumerate(as_list("sign_on", pkg.get("sign_on")))
-        )
-        grants = tuple(
-            _nested(f"grants[{i}]", partial(_grant_item, item, strict, start))
-            for i, item in enumerate(as_list("grants", pkg.get("grants")))
-        )
-        refreshers = tuple(
-            _nested(f"refreshers[{i}]", partial(_refresher_item, item, strict))
-            for i, item in enumerate(as_list("refreshers", pkg.get("refreshers")))
-        )
+        sign_on = _items(pkg, "sign_on", _sign_on, SIGN_ON_KEYS, strict)
+        grants = _items(pkg, "grants", partial(_grant, start=start), GRANT_KEYS, strict)
+        refreshers = _items(pkg, "refreshers", _refresher, REFRESHER_KEYS, strict)
         stock_dict = pkg.get("stock")
         stock = (
             Stock(price=1.0)
             if stock_dict is None
-            else _nested("stock", partial(_stock_item, stock_dict, strict))
+            else _nested("stock", partial(_item, _stock, STOCK_KEYS, strict, stock_dict))
         )
         if (grants or refreshers) and stock_dict is None:
             raise EngineInputError("stock", "is required when there are grants or refreshers")

@@ -131,19 +131,15 @@ class Ledger:
     lines: tuple[LedgerLine, ...]
     tax_years: tuple[TaxYearWorking, ...]
 
-    def total(self, after_tax: bool = True) -> float:
-        """Return the sum of the lines: after tax (all) or gross (without tax lines)."""
-        return float(
-            sum(line.amount for line in self.lines if after_tax or line.component not in LEVIES)
-        )
-
-    def year_total(self, year: int, after_tax: bool = True) -> float:
-        """Return the sum of one window year's lines (after tax or gross)."""
+    def total(self, after_tax: bool = True, year: int | None = None) -> float:
+        """Return the sum of the lines (of window ``year``; None: all): after tax (all lines)
+        or gross (without the tax and contribution lines)."""
         return float(
             sum(
                 line.amount
                 for line in self.lines
-                if line.year == year and (after_tax or line.component not in LEVIES)
+                if (year is None or line.year == year)
+                and (after_tax or line.component not in LEVIES)
             )
         )
 

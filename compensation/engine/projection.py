@@ -24,9 +24,9 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
+from .segments import Segment
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
-from .segments import Segment
 from .window import window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
@@ -197,6 +197,16 @@ def refresher_vest_value(
     return np.asarray((values * ratio).sum(axis=-2))
 
 
+def _refresher_vests(spec: PackageSpec, months: int, prices: np.ndarray) -> np.ndarray:
+    """Return the value at vest of the refresher tranches of each month (stock's currency)."""
+    refreshers = np.zeros(months)
+    for item in spec.refreshers:
+        refreshers += refresher_vest_value(
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
+        )
+    return refreshers
+
+
 def _equity_factor(spec: PackageSpec) -> float:
     """Return what one unit of vested stock value is worth in the package currency."""
     return (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
@@ -213,12 +223,7 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     frame = pd.DataFrame(fixed_components(spec, months), index=pd.RangeIndex(1, months + 1))
     per_grant = [grant_shares(spec, g, months) * prices * keep for g in spec.grants]
     frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
-    refreshers = np.zeros(months)
-    for item in spec.refreshers:
-        refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
-        )
-    frame["refreshers"] = refreshers * keep
+    frame["refreshers"] = _refresher_vests(spec, months, prices) * keep
     frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
     for i, values in enumerate(per_grant):
         frame[f"grant_{i}"] = values
@@ -236,11 +241,7 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     for g in spec.grants:
         equity += grant_shares(spec, g, months) * prices
     out["equity_grants"] = equity * keep
-    refreshers = np.zeros(months)
-    for item in spec.refreshers:
-        refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
-        )
+    refreshers = _refresher_vests(spec, months, prices)
     out["refreshers"] = refreshers * keep
     # Private stock is taxed at its full value at vest: the discount is the decision's only.
     out["equity_taxable"] = (equity + refreshers) * spec.stock.fx_to_package
@@ -365,42 +366,24 @@ def assumptions(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[s
     }
 
 
+NOTES = (
+    "Figures are gross in package currency unless marked home or net.",
+    "Equity is valued at the projected share price at each vest, less the "
+    "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
+    "its full value at vest: the discount lowers the value, not the tax.",
+    "Net figures apply the package's tax regime per tax year (or one flat rate when it "
+    "has none), equity taxed as income at vest.",
+    "Home-currency figures use one fixed exchange rate.",
+    "Share prices and grant prices are in the stock's currency; grant values "
+    "and vest values are converted into the package currency at one fixed rate.",
+    "Illustrative projection, not a forecast; check against the offer letter.",
+)
+
+
 def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
     """Return the package's terms and assumptions as stated, without projecting anything."""
     stock = spec.stock
-    grants: list[dict[str, Any]] = []
-    grant_value_total = 0.0
-    for i, grant in enumerate(spec.grants):
-        shares = grant.share_count(stock.price)
-        price = grant.grant_price if grant.grant_price is not None else stock.price
-        in_stock_currency = grant.value if grant.value is not None else shares * price
-        total = in_stock_currency * stock.fx_to_package
-        vest_start = grant.vest_start or spec.start
-        grant_value_total += total
-        grants.append(
-            {
-                "label": f"grant_{i}",
-                "shares": shares,
-                "grant_price": price,
-                "price_currency": spec.stock_currency,
-                "value_at_grant_stock_currency": in_stock_currency,
-                "value_at_grant": total,
-                "value_per_year_at_grant": total / grant.schedule.years,
-                "schedule": describe_schedule(grant.schedule),
-                "vest_start": vest_start.isoformat(),
-                "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
-            }
-        )
-    refreshers = [
-        {
-            "yearly_value": r.yearly_value,
-            "first_year": r.first_year,
-            "schedule": describe_schedule(r.schedule),
-            "granted_on": "each package anniversary from year "
-            f"{r.first_year}, at the then-projected price",
-        }
-        for r in spec.refreshers
-    ]
+    grants = [_grant_terms(spec, i, grant) for i, grant in enumerate(spec.grants)]
     return {
         "name": spec.name,
         "currency": spec.currency,
@@ -428,7 +411,16 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
         ],
         "relocation": spec.relocation,
         "grants": grants,
-        "refreshers": refreshers,
+        "refreshers": [
+            {
+                "yearly_value": r.yearly_value,
+                "first_year": r.first_year,
+                "schedule": describe_schedule(r.schedule),
+                "granted_on": "each package anniversary from year "
+                f"{r.first_year}, at the then-projected price",
+            }
+            for r in spec.refreshers
+        ],
         "stock": {
             "price": stock.price,
             "currency": spec.stock_currency,
@@ -441,21 +433,32 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
                 stock.price_at_month(12 * y) for y in range(1, spec.horizon_years + 1)
             ],
         },
-        "grant_value_total": grant_value_total,
+        "grant_value_total": sum((g["value_at_grant"] for g in grants), 0.0),
         "fx_to_home": spec.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
         "tax_regime": spec.tax_regime,
         "tax": spec.tax_words,
-        "notes": [
-            "Figures are gross in package currency unless marked home or net.",
-            "Equity is valued at the projected share price at each vest, less the "
-            "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
-            "its full value at vest: the discount lowers the value, not the tax.",
-            "Net figures apply the package's tax regime per tax year (or one flat rate when it "
-            "has none), equity taxed as income at vest.",
-            "Home-currency figures use one fixed exchange rate.",
-            "Share prices and grant prices are in the stock's currency; grant values "
-            "and vest values are converted into the package currency at one fixed rate.",
-            "Illustrative projection, not a forecast; check against the offer letter.",
-        ],
+        "notes": list(NOTES),
+    }
+
+
+def _grant_terms(spec: PackageSpec, i: int, grant: Grant) -> dict[str, Any]:
+    """Return grant ``i``'s terms: its shares, price, value at grant and vesting."""
+    stock = spec.stock
+    shares = grant.share_count(stock.price)
+    price = grant.grant_price if grant.grant_price is not None else stock.price
+    in_stock_currency = grant.value if grant.value is not None else shares * price
+    total = in_stock_currency * stock.fx_to_package
+    vest_start = grant.vest_start or spec.start
+    return {
+        "label": f"grant_{i}",
+        "shares": shares,
+        "grant_price": price,
+        "price_currency": spec.stock_currency,
+        "value_at_grant_stock_currency": in_stock_currency,
+        "value_at_grant": total,
+        "value_per_year_at_grant": total / grant.schedule.years,
+        "schedule": describe_schedule(grant.schedule),
+        "vest_start": vest_start.isoformat(),
+        "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
     }

@@ -109,10 +109,6 @@ class VestingSchedule:
             known = ", ".join(sorted(VESTING_PRESETS))
             raise EngineInputError("preset", f"unknown preset {name!r} (known: {known})") from None
 
-    def describe(self) -> str:
-        """Return a one-line human description of the schedule."""
-        return describe_schedule(self)
-
 
 def _check_frequency(field: str, value: Any) -> int:
     frequency = check_int(field, value, minimum=1)

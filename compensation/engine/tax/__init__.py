@@ -8,7 +8,6 @@ published; each tax year is taxed by its own (`TaxRegime.for_year`). See docs/en
 from __future__ import annotations
 
 from .compute import (
-    BracketSlice,
     BracketWorking,
     PartWorking,
     TaxedIncome,
@@ -20,25 +19,17 @@ from .compute import (
     month_tax_years,
     monthly_tax,
     monthly_tax_and_contributions,
-    part_tax,
     top_rate,
     year_tax_parts,
     yearly_contributions,
     yearly_tax,
 )
 from .tables import (
-    Brackets,
-    Contribution,
-    SharedTable,
-    TableUse,
-    TaxPart,
     TaxRegime,
-    TaxTable,
     TaxTableError,
     TaxYear,
     load_regimes,
     load_table,
-    parse_table,
     regime_get,
     regimes,
     tables_for_year,
@@ -46,16 +37,9 @@ from .tables import (
 )
 
 __all__ = [
-    "BracketSlice",
     "BracketWorking",
     "PartWorking",
-    "Brackets",
-    "Contribution",
-    "SharedTable",
-    "TableUse",
-    "TaxPart",
     "TaxRegime",
-    "TaxTable",
     "TaxTableError",
     "TaxYear",
     "bracket_slices",
@@ -69,8 +53,6 @@ __all__ = [
     "month_tax_years",
     "monthly_tax",
     "monthly_tax_and_contributions",
-    "parse_table",
-    "part_tax",
     "regime_get",
     "regimes",
     "tables_for_year",

@@ -60,8 +60,8 @@ def both(segments, window_start, years=4, prices=None, currency="TWD"):
 def assert_adds_up(yearly, ledger) -> None:
     """The ledger's lines add up to the window's figures, year by year, net and gross."""
     for year in range(1, ledger.years + 1):
-        assert ledger.year_total(year) == pytest.approx(yearly["net"][year - 1], abs=1e-6)
-        assert ledger.year_total(year, after_tax=False) == pytest.approx(
+        assert ledger.total(year=year) == pytest.approx(yearly["net"][year - 1], abs=1e-6)
+        assert ledger.total(after_tax=False, year=year) == pytest.approx(
             yearly["total"][year - 1], abs=1e-6
         )
     assert round(ledger.total()) == round(float(yearly["net"].sum()))
