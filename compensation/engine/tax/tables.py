@@ -484,40 +484,47 @@ def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
     tables = {p.stem: load_table(p) for p in sorted(data_dir.glob("*.toml")) if p.stem != "regimes"}
     with (data_dir / "regimes.toml").open("rb") as handle:
         spec = tomllib.load(handle)
-    regimes: dict[str, TaxRegime] = {}
-    for key, entry in spec.items():
-        where = f"regimes.toml: [{key}]"
-        if not isinstance(entry, dict):
-            raise TaxTableError(f"{where} must be a table")
-        names = _need(entry, "tables", list, where)
-        missing = [n for n in names if n not in tables]
-        if not names or missing:
-            raise TaxTableError(f"{where}: unknown or no tables {missing}")
-        chosen = [tables[n] for n in names]
-        if len({(t.currency, t.year_starts_month) for t in chosen}) != 1:
-            raise TaxTableError(f"{where}: tables differ in currency or tax year start")
-        by_year: dict[int, list[TaxTable]] = {}
-        for table in chosen:
-            by_year.setdefault(table.tax_year, []).append(table)
-        # Every year has the same tables (by name without the year: us_federal_2025 ->
-        # us_federal), so a year whose state table is missing is not taxed by federal alone.
-        kinds = {year: sorted(t.kind for t in group) for year, group in by_year.items()}
-        if len({tuple(k) for k in kinds.values()}) != 1:
-            raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
-        for year, group in by_year.items():
-            if len({t.year_label for t in group}) != 1:
-                raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
-            names = [c.name for t in group for c in t.contributions]
-            if len(set(names)) != len(names):
-                raise TaxTableError(f"{where}: two {year} contributions have the same name")
-        if len(key) > 16:
-            raise TaxTableError(f"{where}: keys are at most 16 characters")
-        regimes[key] = TaxRegime(
-            key=key,
-            place=_need(entry, "place", str, where),
-            years=tuple(TaxYear(y, tuple(by_year[y])) for y in sorted(by_year)),
-        )
-    return regimes
+    return {key: _regime(key, entry, tables) for key, entry in spec.items()}
+
+
+def _regime(key: str, entry: Any, tables: dict[str, TaxTable]) -> TaxRegime:
+    """Return the regime ``key`` of ``regimes.toml``: its place and its named tables by year."""
+    where = f"regimes.toml: [{key}]"
+    if not isinstance(entry, dict):
+        raise TaxTableError(f"{where} must be a table")
+    names = _need(entry, "tables", list, where)
+    missing = [n for n in names if n not in tables]
+    if not names or missing:
+        raise TaxTableError(f"{where}: unknown or no tables {missing}")
+    by_year = _by_tax_year([tables[n] for n in names], where)
+    if len(key) > 16:
+        raise TaxTableError(f"{where}: keys are at most 16 characters")
+    return TaxRegime(
+        key=key,
+        place=_need(entry, "place", str, where),
+        years=tuple(TaxYear(y, tuple(by_year[y])) for y in sorted(by_year)),
+    )
+
+
+def _by_tax_year(chosen: list[TaxTable], where: str) -> dict[int, list[TaxTable]]:
+    """Return a regime's tables by tax year, checking that they fit together."""
+    if len({(t.currency, t.year_starts_month) for t in chosen}) != 1:
+        raise TaxTableError(f"{where}: tables differ in currency or tax year start")
+    by_year: dict[int, list[TaxTable]] = {}
+    for table in chosen:
+        by_year.setdefault(table.tax_year, []).append(table)
+    # Every year has the same tables (by name without the year: us_federal_2025 ->
+    # us_federal), so a year whose state table is missing is not taxed by federal alone.
+    kinds = {year: sorted(t.kind for t in group) for year, group in by_year.items()}
+    if len({tuple(k) for k in kinds.values()}) != 1:
+        raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
+    for year, group in by_year.items():
+        if len({t.year_label for t in group}) != 1:
+            raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
+        names = [c.name for t in group for c in t.contributions]
+        if len(set(names)) != len(names):
+            raise TaxTableError(f"{where}: two {year} contributions have the same name")
+    return by_year
 
 
 @cache
