@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -13,47 +14,19 @@ from .vesting import SCHEDULE_KEYS, VestingSchedule, schedule_from_dict
 
 T = TypeVar("T")
 
-PACKAGE_KEYS = frozenset(
-    {
-        "name",
-        "start",
-        "horizon_years",
-        "currency",
-        "base",
-        "raise_pct",
-        "bonus_target_pct",
-        "bonus_multiplier",
-        "bonus_cycle",
-        "sign_on",
-        "grants",
-        "refreshers",
-        "stock",
-        "relocation",
-        "fx_to_home",
-        "tax_rate_pct",
-        "tax_regime",
-        "fx_to_tax",
-        "current_job",
-        "as_of",
-    }
-)
-SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
-BONUS_CYCLE_KEYS = frozenset(
-    {"start_month", "payout_month", "payout_day", "prorate_first_year", "cutoff", "paid_if_left"}
-)
-GRANT_KEYS = SCHEDULE_KEYS | {"value", "shares", "grant_price", "vest_start"}
-REFRESHER_KEYS = SCHEDULE_KEYS | {"yearly_value", "first_year"}
-STOCK_KEYS = frozenset(
-    {
-        "price",
-        "growth_pct",
-        "volatility_pct",
-        "liquidity_discount_pct",
-        "ticker",
-        "currency",
-        "fx_to_package",
-    }
-)
+
+def _keys(kind: type) -> frozenset[str]:
+    """Return the keys a JSON object of dataclass ``kind`` may hold: its fields' names."""
+    return frozenset(f.name for f in dataclasses.fields(kind))
+
+
+# ``tax_unknown`` is the app's flag, not an input; a schedule's keys stand for its ``schedule``.
+PACKAGE_KEYS = _keys(PackageSpec) - {"tax_unknown"}
+SIGN_ON_KEYS = _keys(SignOn)
+BONUS_CYCLE_KEYS = _keys(BonusCycle)
+GRANT_KEYS = SCHEDULE_KEYS | (_keys(Grant) - {"schedule"})
+REFRESHER_KEYS = SCHEDULE_KEYS | (_keys(Refresher) - {"schedule"})
+STOCK_KEYS = _keys(Stock)
 
 
 def _nested(prefix: str, build: Callable[[], T]) -> T:

@@ -52,7 +52,7 @@ from .segments import (
     segment_vests,
     stock_fx_to_home,
 )
-from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, year_tax_parts
+from .tax import PartWorking, TaxYear, tables_for_year, year_tax_parts
 from .window import checked_prices
 
 # The components of the ledger that are not pay: what comes off gross.
@@ -148,11 +148,6 @@ class Ledger:
         return [(y, [x for x in self.lines if x.year == y]) for y in range(1, self.years + 1)]
 
 
-def _month_day(window_start: datetime.date, index: int) -> datetime.date:
-    """Return the first day of window month ``index`` (0-based)."""
-    return add_months(window_start, index)
-
-
 def _last_day(window_start: datetime.date, index: int) -> datetime.date:
     """Return the last day of window month ``index`` (0-based)."""
     return add_months(window_start, index + 1) - ONE_DAY
@@ -189,7 +184,7 @@ def _base_lines(
             out.append(
                 LedgerLine(
                     year=run_start // 12 + 1,
-                    day=_month_day(window_start, run_start),
+                    day=add_months(window_start, run_start),
                     segment=k,
                     component="base",
                     item="base",
@@ -321,8 +316,6 @@ def _flat_tax_lines(
 
 # A table's parts of one tax year and the year's cash and equity income they tax.
 Taxed = tuple[float, float, tuple[PartWorking, ...]]
-# A tax year's contributions of one segment: (amount, levied pay) by column, by (year, rule).
-ByRule = dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]
 
 
 def _tax_lines(
@@ -345,12 +338,7 @@ def _tax_lines(
     if not columns:
         (k,) = group
         return _flat_tax_lines(k, segments[k], window_start, months, values[0], home), []
-    levied = [
-        column_contributions(
-            c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
-        )
-        for c in columns
-    ]
+    levied = [c.contributions() for c in columns]
     regimes = [c.regime for c in columns]
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
@@ -406,7 +394,7 @@ def _tax_lines(
 def _segment_tax_lines(
     k: int,
     c: TaxColumns,
-    by_rule: ByRule,
+    by_rule: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]],
     tax_year: int,
     window_start: datetime.date,
     months: int,

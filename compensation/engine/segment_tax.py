@@ -77,16 +77,13 @@ def pay_before_start(
     before the package's first month, at its first month's rate (0 for the others), and the
     bonuses its terms would have paid in them, at its first year's base.
 
-    A progressive tax on a year's income must see the whole tax year. The package a person
-    holds on the decision date (the current job, whose package the demo, like many users,
-    starts on the decision date) is their pay in the months of the first tax year before
-    the window too: its annualised base counts toward that year's brackets, and so does the
-    bonus its bonus cycle paid in those months (the demo's calendar-year bonus paid on 15
-    March). Only the tax attributable to the window's months is counted: a tax year's tax is
-    shared among its months in proportion to their income (`option_tax`), and the months
-    outside the window are dropped. Only a ``Segment.current`` gets them: a new job starting
-    on the decision date says nothing of what was earned before (perhaps in another place).
-    A bonus is placed at its window month from ``outer_start`` (`PlacedPayment.month`).
+    A progressive tax must see the whole tax year. The job held on the decision date (whose
+    package the demo, like many users, starts on that date) was the pay of the first tax
+    year's months before the window too: its base and the bonus its cycle paid then (the
+    demo's, on 15 March) count toward that year's brackets, though only the window months'
+    share of the tax is counted (`option_tax`). Only a ``Segment.current`` gets them: a new
+    job says nothing of what was earned before (perhaps elsewhere). A bonus is placed at its
+    month from ``outer_start`` (`PlacedPayment.month`).
     """
     out = np.zeros(lead)
     first = 1 - whole_months_between(spec.start, outer_start)  # outer month of package month 1
@@ -105,6 +102,8 @@ def pay_before_start(
 
 
 Income = tuple[np.ndarray, np.ndarray, np.ndarray]  # cash, equity, ordinary wages
+# Contributions by column, their deductible part, and by (tax year, name) (amount, levied pay).
+Levied = tuple[np.ndarray, np.ndarray, dict[tuple[int, str], tuple[np.ndarray, np.ndarray]]]
 
 
 def _cash_and_equity(values: dict[str, np.ndarray]) -> Income:
@@ -152,24 +151,17 @@ def option_tax(
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Return each segment's home-currency tax and employee contributions per window month.
 
-    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross and no
-    contributions. With one: the contributions its tables levy on each month's cash pay of
-    the segment (`tax.column_contributions`; base is the ordinary wages, the other cash pay
-    the additional wages), and each tax year's income (stock taxed at vest, everything else
-    when paid) taxed with that year's tables in the regime's currency, the tax shared among
-    the year's months in proportion to their income. The segments whose regimes share a
-    table are taxed together (`tax_groups`, `tax.joint_tax`), one return a table a tax year:
-    a person who leaves a job in Singapore for another in Singapore on 1 July is taxed on the
-    year's combined income, each job's months bearing their share, and one who moves from
-    California to Washington files one federal return (one standard deduction, the Social
-    Security wage base once) while each state taxes the income earned there. Each payment and vest is in the tax year of its own day, even when its month
-    is mostly in another (a vest on 1 Jan in the month from 1 Dec). A tax year cut by the
-    window's edges also counts the segment's income in its months outside the window (before
-    the window at today's share price, after it at the last one; on the median path when
-    ``prices`` holds many paths), so a window starting in December does not tax that December
-    as if it were the year's only income. For the job held on the decision date
-    (``segment.current``) those months count its base and bonuses even before its package's
-    start date (`pay_before_start`).
+    Without a tax regime: the flat ``tax_rate_pct`` on each month's gross, no contributions.
+    With one: the contributions its tables levy on each month's cash pay (base the ordinary
+    wages, the other cash the additional ones: `tax.column_contributions`), and each tax
+    year's income (stock at vest, the rest when paid, each in the tax year of its own day)
+    taxed with that year's tables, the tax shared among the year's months by their income.
+    Segments whose regimes share a table are taxed together, one return a table a tax year
+    (`tax_groups`, `tax.joint_tax`: a move from one job to another in Singapore, or from
+    California to Washington). A tax year cut by the window's edges counts the months outside
+    it too (`segment_tax_columns`), so a window starting in December does not tax that
+    December as the year's only income; the job held on the decision date counts its pay
+    there even before its package's start (`pay_before_start`).
     """
     out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * len(segments)
     for group in tax_groups(segments):
@@ -191,12 +183,7 @@ def option_tax(
             out[i] = (flat, np.zeros_like(flat))
             continue
         columns = [c for c in found if c is not None]
-        levied = [
-            column_contributions(
-                c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
-            )
-            for c in columns
-        ]
+        levied = [c.contributions() for c in columns]
         incomes = [
             TaxedIncome(c.regime, c.tax_years, c.cash, c.equity, deductible, c.to_regime)
             for c, (_, deductible, _) in zip(columns, levied, strict=True)
@@ -243,6 +230,17 @@ class TaxColumns:
     to_regime: float
     lead: int
     tail: int
+
+    def contributions(self) -> Levied:
+        """Return the contributions levied on the columns (`tax.column_contributions`)."""
+        return column_contributions(
+            self.regime,
+            self.tax_years,
+            self.cash,
+            self.to_regime,
+            months=self.months,
+            ordinary=self.ordinary,
+        )
 
     def in_window(self, months: int) -> np.ndarray:
         """Return which columns are of the window's ``months`` (not the padding around it)."""

@@ -254,11 +254,6 @@ class TaxRegime:
             words += f" ({use.earlier[0]} table used for {use.earlier[1]} and before)"
         return words
 
-    @property
-    def sources(self) -> tuple[str, ...]:
-        """Return the official sources of every table."""
-        return tuple(dict.fromkeys(s for y in self.years for t in y.tables for s in t.sources))
-
 
 @dataclass(frozen=True)
 class SharedTable:
