@@ -52,7 +52,8 @@ from .segments import (
     segment_vests,
     stock_fx_to_home,
 )
-from .tax import PartWorking, TaxYear, tables_for_year, year_tax_parts
+from .tax.compute import PartWorking, year_tax_parts
+from .tax.tables import TaxYear, tables_for_year
 from .window import checked_prices
 
 # The components of the ledger that are not pay: what comes off gross.

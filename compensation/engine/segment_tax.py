@@ -16,16 +16,14 @@ from .events import ONE_DAY, bonus_payments, cash_month
 from .prices import median_path
 from .segments import PlacedPayment, Segment, segment_values
 from .spec import PackageSpec, monthly_base
-from .tax import (
+from .tax.compute import (
     TaxedIncome,
-    TaxRegime,
     column_contributions,
     joint_tax,
     month_other_tax_years,
     month_tax_years,
-    regime_get,
-    tax_year_of,
 )
+from .tax.tables import TaxRegime, regime_get, tax_year_of
 
 
 def _tax_padding(

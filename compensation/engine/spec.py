@@ -281,7 +281,7 @@ class PackageSpec:
 
     def _check_tax_regime(self) -> None:
         """Raise unless ``tax_regime`` is a known regime and ``fx_to_tax`` fits its currency."""
-        from .tax import regime_get
+        from .tax.tables import regime_get
 
         if not isinstance(self.tax_regime, str):
             raise EngineInputError(
@@ -341,7 +341,7 @@ class PackageSpec:
         """Return the tax rule in words: the regime and the tables taxing the projected years
         (`TaxRegime.label_for`), or the flat rate as a fallback."""
         if self.tax_regime is not None:
-            from .tax import regime_get
+            from .tax.tables import regime_get
 
             regime = regime_get(self.tax_regime)
             return regime.label_for(*self.tax_years)
@@ -353,7 +353,7 @@ class PackageSpec:
     def tax_years(self) -> tuple[int, int]:
         """Return the first and last tax year of the projected months (calendar years without a
         regime)."""
-        from .tax import regime_get, tax_year_of
+        from .tax.tables import regime_get, tax_year_of
 
         starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
         last = add_months(self.start, self.months) - datetime.timedelta(days=1)

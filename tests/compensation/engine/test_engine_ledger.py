@@ -22,7 +22,8 @@ from compensation.engine import (
 from compensation.engine.errors import EngineInputError
 from compensation.engine.ledger import window_ledger
 from compensation.engine.segments import Segment
-from compensation.engine.tax import bracket_slices, bracket_tax, regimes
+from compensation.engine.tax.compute import bracket_slices, bracket_tax
+from compensation.engine.tax.tables import regimes
 from compensation.engine.window import percentile_prices, window_yearly
 
 QUARTERLY = VestingSchedule(frequency_months=3)

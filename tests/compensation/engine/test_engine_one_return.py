@@ -20,7 +20,7 @@ from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
 from compensation.engine.segment_tax import tax_groups
 from compensation.engine.segments import Segment
-from compensation.engine.tax import regime_get, tables_for_year
+from compensation.engine.tax.tables import regime_get, tables_for_year
 from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2027, 1, 1)

@@ -20,7 +20,7 @@ from compensation.engine import BonusCycle, Grant, PackageSpec, Stock, VestingSc
 from compensation.engine.ledger import window_ledger
 from compensation.engine.segment_tax import segment_tax_columns
 from compensation.engine.segments import Segment, segment_values
-from compensation.engine.tax import month_tax_years
+from compensation.engine.tax.compute import month_tax_years
 from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0

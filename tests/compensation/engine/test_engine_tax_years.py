@@ -25,14 +25,8 @@ from compensation.engine import (
 )
 from compensation.engine.io import package_from_dict
 from compensation.engine.segments import Segment
-from compensation.engine.tax import (
-    TaxTableError,
-    load_regimes,
-    load_table,
-    regime_get,
-    yearly_contributions,
-    yearly_tax,
-)
+from compensation.engine.tax.compute import yearly_contributions, yearly_tax
+from compensation.engine.tax.tables import TaxTableError, load_regimes, load_table, regime_get
 from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
