@@ -1,28 +1,23 @@
 """The ledger of an option: every dated event of the window, each a line a calculator rebuilds.
 
-`window_ledger` lists what `window.window_yearly` sums, placed by the same functions
-(`segments.segment_base`, `segment_payments`, `segment_vests`, `segment_tax.segment_tax_columns`,
-`tax.column_contributions`), so its lines add up to the window's figures: each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency
-(negative for tax and contributions), and the lines of a window year add up to that year's
-``net`` (``total`` without the tax and contribution lines). It values one deterministic price
-path per segment (shape ``(months,)``), the one the headline uses.
-
-Lines by item:
+`window_ledger` lists what `window.window_yearly` sums on one price path per segment, placed by
+the same functions (`segments`, `segment_tax`), so its lines add up to the window's figures:
+each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency (negative
+for tax and contributions), and a window year's lines add up to its ``net`` (``total``
+without the tax and contribution lines). Lines by item:
 
 * ``base``: ``quantity`` months of ``unit_price`` monthly base (a run of equal months in one
   window year), ``fx`` into home currency;
 * ``bonus``, ``sign_on``, ``relocation``: one payment of ``unit_price``; ``share`` is the share
   of its bonus year worked when it is paid after leaving (else 1);
-* ``grant_vest`` / ``refresher_vest``: ``quantity`` shares at ``unit_price`` (the price of the
-  vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
-  currency; a refresher tranche's shares are its value at grant over the price at grant.
-  ``taxable`` is the vest's full value (``quantity x unit_price x fx``): the income its tax
-  year's working counts, the discount lowering only the ``amount`` a decision counts;
+* ``grant_vest`` / ``refresher_vest``: ``quantity`` shares (a refresher tranche's: its value
+  at grant over the price at grant) at ``unit_price`` (the price of the vest's month),
+  ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home currency;
+  ``taxable`` is the vest's full value (``quantity x unit_price x fx``), the income taxed;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
   year's income its table taxes (its slices in `Ledger.tax_years`; both jobs' when a leaving
-  option's two jobs share the table, as the federal return of a move from California to
-  Washington, `tax.tables_for_year`), ``share`` the part of that income earned by the line's
-  segment in this window year (the engine shares a tax year's tax among its months by income);
+  option's two jobs share the table: `tax.tables.tables_for_year`), ``share`` the part of
+  that income earned by the line's segment in this window year;
 * ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's taxable gross: stock
   at its full value);
 * ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
@@ -34,6 +29,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 
 import numpy as np
 
@@ -176,28 +172,25 @@ def _base_lines(
     fx = spec.fx_to_home
     base = segment_base(segment, window_start, months)
     out: list[LedgerLine] = []
-    run_start = 0
-    for i in range(1, months + 1):
-        if i < months and i % 12 and base[i] == base[run_start]:
-            continue
-        if base[run_start] > 0:
-            n = i - run_start
+    for (year, monthly), run in groupby(range(months), key=lambda i: (i // 12, base[i])):
+        first, *rest = run
+        n = 1 + len(rest)
+        if monthly > 0:
             out.append(
                 LedgerLine(
-                    year=run_start // 12 + 1,
-                    day=add_months(window_start, run_start),
+                    year=year + 1,
+                    day=add_months(window_start, first),
                     segment=k,
                     component="base",
                     item="base",
                     quantity=float(n),
-                    unit_price=float(base[run_start]),
+                    unit_price=float(monthly),
                     unit_currency=spec.currency,
                     share=1.0,
                     fx=fx,
-                    amount=float(n * base[run_start] * fx),
+                    amount=float(n * monthly * fx),
                 )
             )
-        run_start = i
     return out
 
 
@@ -289,30 +282,28 @@ def _flat_tax_lines(
     home: str,
 ) -> list[LedgerLine]:
     """Return a segment's lines of tax at its flat rate, one a window year."""
-    lines: list[LedgerLine] = []
     if segment.spec.tax_rate_pct == 0.0:
-        return lines
+        return []
     gross = np.asarray(sum(values.values()))
     rate = segment.spec.tax_rate_pct / 100.0
-    for year in range(1, months // 12 + 1):
-        g = float(gross[12 * (year - 1) : 12 * year].sum())
-        if g:
-            lines.append(
-                LedgerLine(
-                    year=year,
-                    day=_last_day(window_start, 12 * year - 1),
-                    segment=k,
-                    component="tax",
-                    item="flat_tax",
-                    quantity=rate,
-                    unit_price=g,
-                    unit_currency=home,
-                    share=1.0,
-                    fx=1.0,
-                    amount=-rate * g,
-                )
-            )
-    return lines
+    yearly = [float(gross[12 * (y - 1) : 12 * y].sum()) for y in range(1, months // 12 + 1)]
+    return [
+        LedgerLine(
+            year=year,
+            day=_last_day(window_start, 12 * year - 1),
+            segment=k,
+            component="tax",
+            item="flat_tax",
+            quantity=rate,
+            unit_price=g,
+            unit_currency=home,
+            share=1.0,
+            fx=1.0,
+            amount=-rate * g,
+        )
+        for year, g in enumerate(yearly, start=1)
+        if g
+    ]
 
 
 # A table's parts of one tax year and the year's cash and equity income they tax.
@@ -329,7 +320,7 @@ def _tax_lines(
 ) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
     """Return the tax and contribution lines of segments taxed together (`tax_groups`) and
     the workings of their tax years: each table of a tax year taxes, once, the income of
-    every segment whose regime holds it (`tax.tables_for_year`)."""
+    every segment whose regime holds it (`tax.tables.tables_for_year`)."""
     values = [segment_values(segments[k], window_start, months, prices[k]) for k in group]
     found = [
         segment_tax_columns(segments[k], window_start, months, prices[k], v)

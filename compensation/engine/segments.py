@@ -227,25 +227,29 @@ def segment_vests(
     """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
     days ``first`` to ``last`` (a vest on the window start is already vested)."""
     first = max(first, window_start + ONE_DAY)
-    grants: list[GrantVest] = []
-    for i, grant in enumerate(spec.grants):
-        for day, count in grant_tranches(spec, grant):
-            if not first <= day <= last:
-                continue
-            m = vest_month(window_start, day)
-            if only is None or only(day, m):
-                grants.append(GrantVest(i, day, m, count))
+
+    def month_of(day: datetime.date) -> int:
+        """Return the window month of a vest on ``day`` the window counts (0: not counted)."""
+        if not first <= day <= last:
+            return 0
+        m = vest_month(window_start, day)
+        return m if only is None or only(day, m) else 0
+
+    grants = [
+        GrantVest(i, day, m, count)
+        for i, grant in enumerate(spec.grants)
+        for day, count in grant_tranches(spec, grant)
+        if (m := month_of(day))
+    ]
     refreshers: list[list[RefresherVest]] = []
     for j, refresher in enumerate(spec.refreshers):
         for _, granted in refresher_grant_days(spec.start, refresher, last, spec.as_of):
             at = max(0, vest_month(window_start, granted))
-            row = []
-            for day, value in refresher_tranches(refresher, granted):
-                if not first <= day <= last:
-                    continue
-                m = vest_month(window_start, day)
-                if only is None or only(day, m):
-                    row.append(RefresherVest(j, granted, at, day, m, value))
+            row = [
+                RefresherVest(j, granted, at, day, m, value)
+                for day, value in refresher_tranches(refresher, granted)
+                if (m := month_of(day))
+            ]
             if any(v.value for v in row):
                 refreshers.append(row)
     return grants, refreshers
@@ -274,21 +278,16 @@ def _equity(
     equity = shares * prices
     if not refresher_vests:
         return np.asarray(equity)
-    values: list[np.ndarray] = []
-    grant_months: list[int] = []
-    for tranches in refresher_vests:
-        row = np.zeros(months)
-        for tranche in tranches:
-            row[tranche.month - 1] += tranche.value
-        values.append(row)
-        grant_months.append(tranches[0].granted_month)
     today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
     with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
     # One refresher grant at a time, added in grant order: the sums of a (..., grants, months)
     # array over its grants, without building it (paths x grants x months on many paths).
     refreshed = None
-    for row, at in zip(values, grant_months, strict=True):
-        vested = row / with_today[..., at, None] * prices
+    for tranches in refresher_vests:
+        row = np.zeros(months)
+        for tranche in tranches:
+            row[tranche.month - 1] += tranche.value
+        vested = row / with_today[..., tranches[0].granted_month, None] * prices
         refreshed = vested if refreshed is None else refreshed + vested
     return np.asarray(equity + refreshed)
 

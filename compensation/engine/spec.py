@@ -246,7 +246,7 @@ class PackageSpec:
     tax_unknown: bool = False
     # The job held on ``start`` (the decision date): a projection taxes the first tax year's
     # months before ``start`` at its pay too, as the board does for the current job
-    # (`window.Segment.current`); a new job says nothing of what was earned before it.
+    # (`segments.Segment.current`); a new job says nothing of what was earned before it.
     current_job: bool = False
     # The day the terms are stated on: the decision date (None: the start). A package started
     # before it is a job held on it: ``base`` is its base on that day, raised on each

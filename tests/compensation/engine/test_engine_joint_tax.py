@@ -1,5 +1,5 @@
 """A leaving option's two jobs in one place are taxed together in a shared tax year
-(`window.option_tax`, `tax.joint_tax`): the brackets do not start again at the new job."""
+(`segment_tax.option_tax`, `tax.joint_tax`): the brackets do not start again at the new job."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One return per person per tax year: rules that share a table are taxed on the combined
-income (`tables.tables_for_year`, `tax.joint_tax`, `window.tax_groups`). A move from
+income (`tables.tables_for_year`, `tax.joint_tax`, `segment_tax.tax_groups`). A move from
 California to Washington files one federal return (one standard deduction, one set of
 brackets, the Social Security wage base and the Additional Medicare threshold once), each
 state taxing the income earned there; a move from an Employment Pass to CPF in Singapore files
