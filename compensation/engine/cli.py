@@ -37,11 +37,6 @@ def _clean(value: Any, decimals: int = 2) -> Any:
     return value
 
 
-def _seed(seed: Any) -> int:
-    """Return a valid seed (a whole number, 0 or more) or raise EngineInputError."""
-    return check_int("seed", seed, minimum=0)
-
-
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): v for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
@@ -67,7 +62,7 @@ def run_project(data: Any) -> Any:
 
 def run_simulate(data: Any, paths: int, seed: int) -> Any:
     """Return Monte Carlo percentiles and win probabilities for the packages in ``data``."""
-    seed = _seed(seed)
+    seed = check_int("seed", seed, minimum=0)
     specs = options_from_dict(data)
     result = simulate(specs, paths, np.random.default_rng(seed))
     prob = {
@@ -87,7 +82,7 @@ def run_simulate(data: Any, paths: int, seed: int) -> Any:
 
 def run_breakeven(data: Any, paths: int, seed: int) -> Any:
     """Return the break-even extra stock or sign-on for ``{"a": ..., "b": ..., "years": N}``."""
-    seed = _seed(seed)
+    seed = check_int("seed", seed, minimum=0)
     if not isinstance(data, Mapping):
         raise EngineInputError("a", "input must be an object with a, b and years")
     if "options" in data:

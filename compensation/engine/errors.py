@@ -30,7 +30,6 @@ def check_number(
     minimum: float | None = None,
     maximum: float | None = None,
     exclusive_minimum: bool = False,
-    exclusive_maximum: bool = False,
 ) -> float:
     """Return ``value`` as a float or raise if it is not a finite number in range."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -43,11 +42,8 @@ def check_number(
             raise EngineInputError(field, f"must be greater than {minimum:g} (got {value!r})")
         if not exclusive_minimum and number < minimum:
             raise EngineInputError(field, f"must be at least {minimum:g} (got {value!r})")
-    if maximum is not None:
-        if exclusive_maximum and number >= maximum:
-            raise EngineInputError(field, f"must be less than {maximum:g} (got {value!r})")
-        if not exclusive_maximum and number > maximum:
-            raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
+    if maximum is not None and number > maximum:
+        raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
     return number
 
 

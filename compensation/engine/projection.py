@@ -285,12 +285,10 @@ def package_tax(
     """Return the tax and the employee contributions per package year in the package currency.
 
     Without a regime, the flat rate on the yearly taxable gross ``total`` (stock at its full
-    value at vest, before the liquidity discount) and no contributions. With
-    one, the common window's tax and contributions (`segment_tax.option_tax`)
-    of the package counted from its start on the same share prices, so that a projection and
-    the board tax a package alike: each tax year on its whole income, the months after the
-    horizon counting for the rate, and those before the start too for the job held on it
-    (``spec.current_job``, the board's current job: `segments.Segment.current`).
+    value at vest) and no contributions. With one, the window's (`segment_tax.option_tax`) on
+    the package from its start on the same share prices, so a projection and the board tax a
+    package alike: the months after the horizon set the rate, and those before the start too
+    for the job held on it (``spec.current_job``: `segments.Segment.current`).
     """
     if spec.tax_regime is None:
         flat = np.asarray(total * spec.tax_rate_pct / 100.0)

@@ -107,16 +107,11 @@ def segment_values(
 ) -> dict[str, np.ndarray]:
     """Return this segment's monthly home-currency gross components over the window months.
 
-    Base is counted by whole months (`segment_base`). Everything else is placed by its real
-    day (see `events`): a payment on a day the segment covers, in the month holding it
-    (`cash_month`); a vest after the window start on a day the segment covers, in the month
-    holding it (`vest_month`). A leaving option's current job covers the days before the new
-    job's start: a tranche vesting on the start date is forfeited, and a bonus paid on or
-    after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
-    With ``only``, just the payments and vests it accepts (by day and month), without base.
-    Equity is shaped like ``prices``, at its full (taxable) value: `decision_values` takes
-    the liquidity discount off; the cash components, the same on every price path, are
-    one row (months,).
+    Base is counted by whole months (`segment_base`), payments and vests on the days the
+    segment covers in the months holding them (`segment_payments`, `segment_vests`). With
+    ``only``, just the payments and vests it accepts (by day and month), without base.
+    Equity is shaped like ``prices``, at its full (taxable) value (`decision_values` takes
+    the liquidity discount off); cash, the same on every price path, is one row (months,).
     """
     spec = segment.spec
     lead = prices.shape[:-1]
@@ -168,7 +163,11 @@ class PlacedPayment:
 def segment_payments(
     segment: Segment, window_start: datetime.date, months: int, only: EventFilter = None
 ) -> list[PlacedPayment]:
-    """Return the segment's payments the window counts, each at its window month."""
+    """Return the segment's payments the window counts, each at its window month (`cash_month`).
+
+    A leaving option's current job covers the days before the new job's start: a bonus paid
+    on or after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
+    """
     spec = segment.spec
     bounds = segment_bounds(segment, window_start, months)
     first, last, window_end = bounds.first, bounds.last, bounds.window_end
@@ -225,7 +224,8 @@ def segment_vests(
     only: EventFilter = None,
 ) -> tuple[list[GrantVest], list[list[RefresherVest]]]:
     """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
-    days ``first`` to ``last`` (a vest on the window start is already vested)."""
+    days ``first`` to ``last``, each in its window month (`vest_month`): a vest on the window
+    start is already vested, one on a leaving option's start date forfeited."""
     first = max(first, window_start + ONE_DAY)
 
     def month_of(day: datetime.date) -> int:

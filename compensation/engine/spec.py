@@ -12,6 +12,7 @@ import numpy as np
 from .currencies import check_currency
 from .dates import add_months, whole_months_between
 from .errors import EngineInputError, check_date, check_int, check_number
+from .tax.tables import regime_get, tax_year_of
 from .vesting import VestingSchedule, check_calendar_dates
 
 MAX_HORIZON_YEARS = 10
@@ -115,10 +116,9 @@ class Grant:
     def __post_init__(self) -> None:
         if (self.value is None) == (self.shares is None):
             raise EngineInputError("value", "give exactly one of value or shares")
-        if self.value is not None:
-            _check_field(self, "value", minimum=0.0)
-        if self.shares is not None:
-            _check_field(self, "shares", minimum=0.0)
+        for name in ("value", "shares"):
+            if getattr(self, name) is not None:
+                _check_field(self, name, minimum=0.0)
         if self.grant_price is not None:
             _check_field(self, "grant_price", minimum=0.0, exclusive_minimum=True)
         _check_schedule("schedule", self.schedule)
@@ -281,8 +281,6 @@ class PackageSpec:
 
     def _check_tax_regime(self) -> None:
         """Raise unless ``tax_regime`` is a known regime and ``fx_to_tax`` fits its currency."""
-        from .tax.tables import regime_get
-
         if not isinstance(self.tax_regime, str):
             raise EngineInputError(
                 "tax_regime", f"must be a tax regime key or None (got {self.tax_regime!r})"
@@ -341,8 +339,6 @@ class PackageSpec:
         """Return the tax rule in words: the regime and the tables taxing the projected years
         (`TaxRegime.label_for`), or the flat rate as a fallback."""
         if self.tax_regime is not None:
-            from .tax.tables import regime_get
-
             regime = regime_get(self.tax_regime)
             return regime.label_for(*self.tax_years)
         if self.tax_unknown:
@@ -353,8 +349,6 @@ class PackageSpec:
     def tax_years(self) -> tuple[int, int]:
         """Return the first and last tax year of the projected months (calendar years without a
         regime)."""
-        from .tax.tables import regime_get, tax_year_of
-
         starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
         last = add_months(self.start, self.months) - datetime.timedelta(days=1)
         return tax_year_of(self.start, starts), tax_year_of(last, starts)

@@ -28,13 +28,6 @@ from .segments import Segment, decision_values, segment_values
 from .spec import Stock
 
 
-def quantile_z(percentile: float) -> float:
-    """Return the standard-normal quantile of ``percentile`` (0 < p < 100)."""
-    if not 0.0 < percentile < 100.0:
-        raise EngineInputError("percentile", f"must be between 0 and 100 (got {percentile!r})")
-    return float(NormalDist().inv_cdf(percentile / 100.0))
-
-
 def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np.ndarray:
     """Return the month-end share price at ``percentile`` of its GBM outcomes, months 1..months.
 
@@ -44,10 +37,12 @@ def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np
     basis is the assumed price (`projection.assumed_prices`), the outcomes' mean.
     """
     months = check_int("months", months, minimum=1)
+    if not 0.0 < percentile < 100.0:
+        raise EngineInputError("percentile", f"must be between 0 and 100 (got {percentile!r})")
     t = np.arange(1, months + 1, dtype=np.float64) / 12.0
     mu = math.log1p(stock.growth_pct / 100.0)
     sigma = stock.volatility_pct / 100.0
-    z = quantile_z(percentile)
+    z = float(NormalDist().inv_cdf(percentile / 100.0))
     return np.asarray(stock.price * np.exp((mu - 0.5 * sigma**2) * t + sigma * np.sqrt(t) * z))
 
 

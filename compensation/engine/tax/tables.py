@@ -1,17 +1,9 @@
 """Tax tables as data: load and validate the TOML files in ``data/`` and the regimes built on them.
 
-A table is one jurisdiction's tax for one tax year (``us_federal_2025.toml``): its currency,
-the month its tax year starts, the filing status assumed, the official sources and one or more
-parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
-deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
-standard rate) is computed too and the lower of the two applies. A table may also levy
-employee ``contributions`` on cash pay month by month (Hong Kong's MPF, Singapore's CPF,
-Taiwan's labour and health insurance, mainland China's social insurance): they come off
-take-home pay, and a deductible one off the income its parts tax. A table of contributions
-alone (no parts) adds them to the tables of a regime. A regime (``regimes.toml``)
-is the tables whose taxes add up for one place, e.g. US federal + FICA + California, for each
-tax year a table is published for: a tax year is taxed by its own tables, a later year by the
-latest ones and an earlier year by the earliest (`TaxRegime.for_year`).
+A table (``us_federal_2025.toml``) is one jurisdiction's tax for one tax year: parts taxing
+one kind of income with progressive brackets, and employee contributions levied on cash pay.
+A regime (``regimes.toml``) is the tables whose taxes add up for one place, for each tax year
+published (`TaxRegime.for_year`). The format is docs/engine.md's, "Tax".
 """
 
 from __future__ import annotations
@@ -25,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..currencies import is_currency
 from ..errors import EngineInputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -415,8 +408,6 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
     """Return a validated table from a parsed TOML document (``where`` names it in errors)."""
     key = _need(data, "key", str, where)
     currency = _need(data, "currency", str, where)
-    from ..currencies import is_currency
-
     if not is_currency(currency):
         raise TaxTableError(f"{where}: {currency!r} is not an ISO 4217 currency code")
     start_month = _need(data, "year_starts_month", int, where)
