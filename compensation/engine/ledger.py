@@ -62,10 +62,9 @@ class LedgerLine:
 
     ``year`` is the window year (1-based); ``segment`` the index of the segment it belongs to
     (a leaving option's current job is 0). ``component`` is a pay component (`COMPONENTS`),
-    ``tax`` or ``contributions``; ``item`` says what the line is (see the module).
-    ``name`` names a tax part or a contribution; ``grant`` is the grant's (or refresher's)
-    index in its package and ``granted`` a refresher grant's day; ``tax_year`` the tax year
-    of a tax or contribution line.
+    ``tax`` or ``contributions``; ``item`` says what the line is (see the module). ``name``
+    names a tax part or a contribution; ``grant`` is the grant's (or refresher's) index in its
+    package, ``granted`` a refresher grant's day; ``tax_year`` a levy line's tax year.
     """
 
     year: int
@@ -148,20 +147,6 @@ class Ledger:
 def _last_day(window_start: datetime.date, index: int) -> datetime.date:
     """Return the last day of window month ``index`` (0-based)."""
     return add_months(window_start, index + 1) - ONE_DAY
-
-
-def _pay_lines(
-    k: int, segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
-) -> list[LedgerLine]:
-    """Return the segment's base, payments and vests as lines."""
-    bounds = segment_bounds(segment, window_start, months)
-    if bounds.last < bounds.first:
-        return []
-    return [
-        *_base_lines(k, segment, window_start, months),
-        *_payment_lines(k, segment, window_start, months),
-        *_vest_lines(k, segment, window_start, bounds, prices),
-    ]
 
 
 def _base_lines(
@@ -468,7 +453,11 @@ def window_ledger(
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
     for k, (segment, path) in enumerate(zip(segments, paths, strict=True)):
-        lines += _pay_lines(k, segment, window_start, months, path)
+        bounds = segment_bounds(segment, window_start, months)
+        if bounds.first <= bounds.last:  # the segment's base, payments and vests
+            lines += _base_lines(k, segment, window_start, months)
+            lines += _payment_lines(k, segment, window_start, months)
+            lines += _vest_lines(k, segment, window_start, bounds, path)
     for group in tax_groups(segments):
         levied, worked = _tax_lines(group, segments, window_start, months, paths, currency)
         lines += levied

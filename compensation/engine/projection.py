@@ -27,7 +27,7 @@ from .events import (
 from .segments import Segment
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
-from .window import window_yearly
+from .window import per_year, window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -47,11 +47,10 @@ YEARLY_COLUMNS = (
 class CashflowMatrix:
     """Per-option monthly inputs of the vectorised core (options first, months last).
 
-    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant
-    price, of the refresher granted at month ``12 * g`` that vests in month ``t + 1``;
-    at vest it is worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's
-    price). Prices are in the stock's currency; ``stock_fx`` turns a vest value into the
-    package currency.
+    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant price, of
+    the refresher granted at month ``12 * g`` that vests in month ``t + 1``; at vest it is
+    worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's price). Prices are
+    in the stock's currency; ``stock_fx`` turns a vest value into the package currency.
     """
 
     fixed: np.ndarray  # (options, months) base + bonus + sign-on + relocation
@@ -256,20 +255,16 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     """
     monthly = _monthly_arrays(spec, price_path)
     years = spec.horizon_years
-
-    def per_year(values: np.ndarray) -> np.ndarray:
-        return np.asarray(values[: 12 * years].reshape(years, 12).sum(axis=1))
-
     monthly["equity"] = monthly["equity_grants"] + monthly["refreshers"]
     # The components in the registry's order (`YEARLY_COLUMNS`), a new one included.
-    columns = {c: per_year(monthly[c]) for c in COMPONENTS}
+    columns = {c: per_year(monthly[c], years) for c in COMPONENTS}
     total = np.sum([columns[c] for c in COMPONENTS], axis=0)
     columns["total"] = total
     columns["cumulative"] = np.cumsum(total)
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"])
+    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"], years)
     tax, contributions = package_tax(spec, taxable, _prices(spec, price_path))
     columns["tax"] = tax
     columns["contributions"] = contributions

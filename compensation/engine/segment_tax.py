@@ -55,10 +55,9 @@ def _in_other_tax_year(
 ) -> Callable[[datetime.date, int], bool]:
     """Return the filter of events on a day of another tax year than their month's.
 
-    Month m counted from ``origin`` is in the tax year of its first day (see
-    `month_tax_years`); a vest on ``origin + m months`` (1 Jan in the month from 1 Dec) or a
-    payment late in a month that a tax year starts inside (1 Jan in the month from 2 Dec) is
-    not.
+    Month m counted from ``origin`` is in the tax year of its first day (`month_tax_years`);
+    a vest on ``origin + m months`` (1 Jan in the month from 1 Dec) or a payment late in a
+    month that a tax year starts inside (1 Jan in the month from 2 Dec) is not.
     """
 
     def other(day: datetime.date, m: int) -> bool:
@@ -212,11 +211,11 @@ class TaxColumns:
     """A segment's income as its regime taxes it: one column per month and tax year.
 
     ``cash``, ``equity`` and ``ordinary`` (the base within cash) are home-currency income
-    shaped (..., columns) (cash and ordinary wages (columns,) on many simulated paths: they
-    do not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead``
-    months before the window start) in tax year ``tax_years[i]``. A month whose income falls in two
-    tax years has a second column after the first run of ``lead + window + tail`` columns.
-    ``to_regime`` converts home currency into the regime's.
+    shaped (..., columns) (cash and ordinary wages (columns,) on many simulated paths: they do
+    not depend on the share price); column i is padded month ``months[i]`` (0 is ``lead``
+    months before the window start) in tax year ``tax_years[i]``. A month whose income falls
+    in two tax years has a second column after the first run of ``lead + window + tail``
+    columns. ``to_regime`` converts home currency into the regime's.
     """
 
     regime: TaxRegime

@@ -33,9 +33,9 @@ class Segment:
 
     ``stock_fx_to_home`` converts the stock's currency into home currency (None: through the
     package currency, ``spec.stock.fx_to_package * spec.fx_to_home``). ``current`` marks the
-    job held on the decision date (staying, or a leaving option's months until its start):
-    the first tax year's months before its package started were paid by it too
-    (`pay_before_start`); a new job is not, whatever its start date.
+    job held on the decision date (staying, or a leaving option's months until its start): the
+    first tax year's months before its package started were paid by it too
+    (`segment_tax.pay_before_start`); a new job is not, whatever its start date.
     """
 
     spec: PackageSpec

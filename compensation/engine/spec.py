@@ -71,7 +71,7 @@ class SignOn:
     ``months`` after the first day of package year ``year`` (default: all of it on that day).
     Each instalment is clawed back if you leave within ``clawback_months`` of its payment:
     ``clawback_kind="prorated"`` repays it times the whole months not served over
-    ``clawback_months``, ``"full"`` repays all of it.
+    ``clawback_months``, ``"full"`` all of it.
     """
 
     amount: float
@@ -155,10 +155,10 @@ class Refresher:
 class Stock:
     """The share price today and its assumed annual growth, volatility and liquidity haircut.
 
-    ``price`` is in ``currency`` (None: the package's currency); grant values, grant
-    prices and refresher values are in that currency too. ``fx_to_package`` is how many
-    units of the package currency one unit of ``currency`` buys: vest values are
-    converted into the package currency at that rate (1 when the currencies agree).
+    ``price`` is in ``currency`` (None: the package's currency); grant values, grant prices
+    and refresher values are in that currency too. ``fx_to_package`` is how many units of the
+    package currency one unit of ``currency`` buys: vest values are converted into the
+    package currency at that rate (1 when the currencies agree).
     """
 
     price: float

@@ -1,12 +1,12 @@
 """Value options over one common window: from a decision date, for whole years, in home currency.
 
-An option is a sequence of :class:`Segment` s: for a leaving option, the current job until the
-new start date, then the new package; for staying, the current job for the whole window. Each
-segment counts only its own months of the window, so pay and vesting until a start date are not
-lost and nothing is counted twice. Share prices are given per window month (month-end, month 1
-ends one month after the window starts): one deterministic path (shape ``(months,)``) or many
-simulated paths (``(paths, months)``); the same code values both, so a Monte Carlo over the window
-and the deterministic figures agree by construction.
+An option is a sequence of `segments.Segment` s: for a leaving option, the current job until
+the new start date, then the new package; for staying, the current job for the whole window.
+Each segment counts only its own months of the window, so nothing is lost or counted twice.
+Share prices are given per window month (month-end, month 1 ends one month after the window
+starts): one deterministic path (shape ``(months,)``) or many simulated paths (``(paths,
+months)``); the same code values both, so a Monte Carlo over the window and the deterministic
+figures agree by construction.
 """
 
 from __future__ import annotations
@@ -81,12 +81,11 @@ def window_yearly(
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
     ``prices[i]`` is segment i's share price per window month; on many simulated paths,
-    ``medians[i]`` may give their median path (`median_path`, else worked out here). Keys:
-    the five components (stock less its liquidity discount: `decision_values`), ``total``
-    (gross), ``tax`` (each tax year's tax on the income of the segments its regime taxes in
-    it, together, stock at its full value at vest: see `option_tax`),
-    ``contributions`` (the employee contributions its tax tables levy on its pay, such as
-    Hong Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
+    ``medians[i]`` may give their median path (`prices.median_path`, else worked out here).
+    Keys: the pay components (stock less its liquidity discount: `decision_values`), ``total``
+    (gross), ``tax`` (each tax year's, stock at its full value at vest: `option_tax`),
+    ``contributions`` (the employee contributions its tax tables levy on its pay, such as Hong
+    Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
     """
     years, paths = checked_prices(segments, years, prices)
     months = 12 * years
@@ -108,14 +107,14 @@ def window_yearly(
     for levied in levies:
         tax = tax + levied[0]
         contributions = contributions + levied[1]
-    out = {name: _per_year(monthly, years) for name, monthly in total.items()}
+    out = {name: per_year(monthly, years) for name, monthly in total.items()}
     out["total"] = sum(out[c] for c in COMPONENTS)  # type: ignore[assignment]
     for name in COMPONENTS:  # pay without stock is one row for all paths: give it their shape
         if out[name].shape != out["total"].shape:
             out[name] = np.broadcast_to(out[name], out["total"].shape)
     shape = out["total"].shape[:-1] + (months,)
-    out["tax"] = _per_year(np.broadcast_to(tax, shape), years)
-    out["contributions"] = _per_year(np.broadcast_to(contributions, shape), years)
+    out["tax"] = per_year(np.broadcast_to(tax, shape), years)
+    out["contributions"] = per_year(np.broadcast_to(contributions, shape), years)
     out["net"] = out["total"] - out["tax"] - out["contributions"]
     return out
 
@@ -163,7 +162,8 @@ def _one_path_tax(
     return levies
 
 
-def _per_year(monthly: np.ndarray, years: int) -> np.ndarray:
+def per_year(monthly: np.ndarray, years: int) -> np.ndarray:
+    """Return the sums of ``years`` window years of (..., 12 x years) monthly figures."""
     return np.asarray(monthly.reshape(*monthly.shape[:-1], years, 12).sum(axis=-1))
 
 
@@ -282,10 +282,10 @@ def summarise_paths(
     cumulative: dict[str, np.ndarray] = {}
     finals: dict[str, np.ndarray] = {}
     paths = years = 0
-    for key, per_year in per_option.items():
-        paths, years = per_year.shape
-        yearly[key] = np.percentile(per_year, qs, axis=0)
-        running = np.cumsum(per_year, axis=1)
+    for key, values in per_option.items():
+        paths, years = values.shape
+        yearly[key] = np.percentile(values, qs, axis=0)
+        running = np.cumsum(values, axis=1)
         cumulative[key] = np.percentile(running, qs, axis=0)
         finals[key] = running[:, -1]
     # One vectorised row per option (a loop of n x n means took minutes at 1,000 options).
