@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from compensation.engine import VESTING_PRESETS, Grant, PackageSpec, Refresher, Stock  # noqa: E402
 from compensation.engine.futures import window_futures  # noqa: E402
-from compensation.engine.window import Segment, window_paths  # noqa: E402
+from compensation.engine.segments import Segment  # noqa: E402
+from compensation.engine.window import window_paths  # noqa: E402
 from offers.logic.choice import Futures, choice_chances, estimate_mean  # noqa: E402
 from offers.logic.ranking import OptionFacts, RankingPrefs  # noqa: E402
 

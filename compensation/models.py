@@ -334,7 +334,7 @@ def tax_regime_label(regime: Any, years: tuple[int, int] | None = None) -> str:
 
 
 def _regime_choices() -> list[tuple[str, str]]:
-    from compensation.engine.tax import regimes
+    from compensation.engine.tax.tables import regimes
 
     return [(key, tax_regime_label(r)) for key, r in regimes().items()]
 

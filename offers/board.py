@@ -30,21 +30,19 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import EngineInputError, PackageSpec, Stock
+from compensation.engine.components import COMPONENTS
 from compensation.engine.ledger import Ledger, window_ledger
 from compensation.engine.projection import assumed_prices
+from compensation.engine.segments import Segment
+from compensation.engine.segments import stock_fx_to_home as window_stock_fx
 from compensation.engine.transfer import keep_held_grants
 from compensation.engine.window import (
-    COMPONENTS,
-    Segment,
     WindowSimulation,
     path_stocks,
     percentile_prices,
     summarise_paths,
     window_paths,
     window_yearly,
-)
-from compensation.engine.window import (
-    stock_fx_to_home as window_stock_fx,
 )
 from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from compensation.engine.components import DATED_COMPONENTS
 from compensation.engine.ledger import LEVIES, Ledger, LedgerLine, TaxYearWorking
-from compensation.engine.tax import BracketWorking
+from compensation.engine.tax.compute import BracketWorking
 from compensation.tax_words import tax_word
 from offers.board import Evaluation, evaluation_ledger
 from offers.charts import component_label

@@ -88,12 +88,11 @@ def breakeven(
 ) -> dict[str, Any]:
     """Return the extra stock per year (or year-1 sign-on) that makes A's N-year total equal B's.
 
-    Totals are cumulative gross in home currency; the extra (and its grant value) is in
-    A's package currency, converted into A's stock currency for the grant.
-    Extra stock is a new grant of ``years_of_schedule x X`` on A's first grant's
-    schedule (4-year even monthly if none) priced at A's current share price.
-    With ``paths > 0`` the Monte Carlo medians are matched too, using common
-    random numbers (``rng`` defaults to ``np.random.default_rng(0)``).
+    Totals are cumulative gross in home currency; the extra (and its grant value) is in A's
+    package currency, converted into A's stock currency for the grant. Extra stock is a new
+    grant of ``years_of_schedule x X`` on A's first grant's schedule (4-year even monthly if
+    none) priced at A's current share price. With ``paths > 0`` the Monte Carlo medians are
+    matched too, using common random numbers (``rng`` defaults to ``default_rng(0)``).
     """
     if component not in ("stock", "sign_on"):
         raise EngineInputError("component", f"must be 'stock' or 'sign_on' (got {component!r})")

@@ -13,24 +13,10 @@ import numpy as np
 import pandas as pd
 
 from .breakeven import breakeven
-from .components import COMPONENTS
 from .errors import EngineInputError, check_int
 from .io import as_list, options_from_dict, package_from_dict
 from .montecarlo import simulate
-from .projection import annualized, project_yearly
-
-PROJECT_COLUMNS = (
-    *COMPONENTS,
-    "total",
-    "cumulative",
-    "total_home",
-    "cumulative_home",
-    "tax",
-    "contributions",
-    "total_net",
-    "total_net_home",
-)
-
+from .projection import YEARLY_COLUMNS, annualized, project_yearly
 
 # Keys whose numbers are not money: probabilities keep 4 decimals (a cent would round 0.4999
 # to 0.5 and hide a one-in-ten-thousand difference).
@@ -51,11 +37,6 @@ def _clean(value: Any, decimals: int = 2) -> Any:
     return value
 
 
-def _seed(seed: Any) -> int:
-    """Return a valid seed (a whole number, 0 or more) or raise EngineInputError."""
-    return check_int("seed", seed, minimum=0)
-
-
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return [{str(k): v for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
@@ -65,7 +46,7 @@ def run_project(data: Any) -> Any:
     out = []
     for spec in options_from_dict(data):
         yearly = project_yearly(spec)
-        rows = yearly[list(PROJECT_COLUMNS)].reset_index()
+        rows = yearly[list(YEARLY_COLUMNS)].reset_index()
         out.append(
             {
                 "name": spec.name,
@@ -81,7 +62,7 @@ def run_project(data: Any) -> Any:
 
 def run_simulate(data: Any, paths: int, seed: int) -> Any:
     """Return Monte Carlo percentiles and win probabilities for the packages in ``data``."""
-    seed = _seed(seed)
+    seed = check_int("seed", seed, minimum=0)
     specs = options_from_dict(data)
     result = simulate(specs, paths, np.random.default_rng(seed))
     prob = {
@@ -101,7 +82,7 @@ def run_simulate(data: Any, paths: int, seed: int) -> Any:
 
 def run_breakeven(data: Any, paths: int, seed: int) -> Any:
     """Return the break-even extra stock or sign-on for ``{"a": ..., "b": ..., "years": N}``."""
-    seed = _seed(seed)
+    seed = check_int("seed", seed, minimum=0)
     if not isinstance(data, Mapping):
         raise EngineInputError("a", "input must be an object with a, b and years")
     if "options" in data:

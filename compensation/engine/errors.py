@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 from typing import Any
 
@@ -29,7 +30,6 @@ def check_number(
     minimum: float | None = None,
     maximum: float | None = None,
     exclusive_minimum: bool = False,
-    exclusive_maximum: bool = False,
 ) -> float:
     """Return ``value`` as a float or raise if it is not a finite number in range."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -42,12 +42,16 @@ def check_number(
             raise EngineInputError(field, f"must be greater than {minimum:g} (got {value!r})")
         if not exclusive_minimum and number < minimum:
             raise EngineInputError(field, f"must be at least {minimum:g} (got {value!r})")
-    if maximum is not None:
-        if exclusive_maximum and number >= maximum:
-            raise EngineInputError(field, f"must be less than {maximum:g} (got {value!r})")
-        if not exclusive_maximum and number > maximum:
-            raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
+    if maximum is not None and number > maximum:
+        raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
     return number
+
+
+def check_date(field: str, value: Any) -> datetime.date:
+    """Return ``value`` or raise if it is not a date (a datetime is not one)."""
+    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+        raise EngineInputError(field, f"must be a date (got {value!r})")
+    return value
 
 
 def check_int(

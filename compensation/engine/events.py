@@ -134,11 +134,11 @@ def bonus_payments(spec: PackageSpec, until: datetime.date) -> list[Payment]:
 
 def sign_on_payments(spec: PackageSpec) -> list[Payment]:
     """Return every sign-on instalment on its payment day."""
-    out = []
-    for item in spec.sign_on:
-        for day, amount in item.payments(spec.start):
-            out.append(Payment(day, amount, "sign_on", day, day))
-    return out
+    return [
+        Payment(day, amount, "sign_on", day, day)
+        for item in spec.sign_on
+        for day, amount in item.payments(spec.start)
+    ]
 
 
 def cash_payments(spec: PackageSpec, until: datetime.date) -> list[Payment]:

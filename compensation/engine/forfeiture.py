@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .dates import add_months, whole_months_between
-from .errors import EngineInputError, check_number
+from .errors import check_date, check_number
 from .events import (
     ONE_DAY,
     bonus_payments,
@@ -43,12 +43,6 @@ def vest_events(spec: PackageSpec) -> pd.DataFrame:
     return frame.sort_values(["date", "source"], kind="stable").reset_index(drop=True)
 
 
-def _check_day(field: str, value: object) -> datetime.date:
-    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
-        raise EngineInputError(field, f"must be a date (got {value!r})")
-    return value
-
-
 def projected_price_on(spec: PackageSpec, day: datetime.date) -> float:
     """Return the deterministic projected share price on ``day`` (stock's currency)."""
     return spec.stock.price_at_month((day - spec.start).days / DAYS_PER_MONTH)
@@ -62,7 +56,7 @@ def unvested_schedule(
     Value is shares x ``price`` (in the stock's currency; default: projected price on
     ``after``) less the liquidity discount, converted into the package currency.
     """
-    _check_day("after", after)
+    check_date("after", after)
     if price is None:
         price = projected_price_on(spec, after)
     price = check_number("price", price, minimum=0.0)
@@ -81,7 +75,7 @@ def unvested_schedule(
 
 def next_vest_date(spec: PackageSpec, after: datetime.date) -> datetime.date | None:
     """Return the first vest date strictly after ``after``, or None if nothing is left."""
-    _check_day("after", after)
+    check_date("after", after)
     events = vest_events(spec)
     later = events.loc[events["date"] > after, "date"]
     return None if later.empty else later.iloc[0]
@@ -131,7 +125,7 @@ def forfeited_on_leave(
     sign-on instalments paid before it may be clawed back. ``price`` (default: the
     projected price then) is in the stock's currency.
     """
-    _check_day("leave_date", leave_date)
+    check_date("leave_date", leave_date)
     if price is None:
         price = projected_price_on(spec, leave_date)
     price = check_number("price", price, minimum=0.0)

@@ -16,14 +16,15 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from .errors import EngineInputError, check_int, check_number
 from .prices import DT, stream
+from .segments import Segment
 from .spec import Stock
-from .window import Segment, _stock_key, window_yearly
+from .window import check_column, price_processes, stock_key, window_yearly
 
 DEFAULT_MARKET_CORRELATION = 0.5
 MARKET_KEY = ("market",)
@@ -34,22 +35,28 @@ SAMPLE_FACTOR = 8
 
 
 @dataclass(frozen=True)
-class PricePaths:
-    """Month-end prices of each share-price process, and what variance reduction uses.
+class Reduction:
+    """What variance reduction uses of simulated futures (`offers.logic.choice`).
 
-    ``prices[key]`` is (paths, months). ``controls`` (paths, k) have exact means
-    ``control_means`` (k,): each volatile stock's price over its expectation, averaged over
-    each window year. ``features`` (paths, j) are the stocks' prices over their expectations
-    every ``FEATURE_MONTHS`` months; ``feature_sample`` (SAMPLE_FACTOR x paths, j) the same
-    features in independent futures drawn without the months between (cheap, many).
+    ``controls`` (paths, k) have exact means ``control_means`` (k,): each volatile stock's
+    price over its expectation, averaged over each window year. ``features`` (paths, j) are
+    the stocks' prices over their expectations every ``FEATURE_MONTHS`` months;
+    ``feature_sample`` (SAMPLE_FACTOR x paths, j) the same features in independent futures
+    drawn without the months between (cheap, many); ``antithetic``: paths come in pairs.
     """
 
-    prices: dict[tuple[object, ...], np.ndarray]
     controls: np.ndarray
     control_means: np.ndarray
     features: np.ndarray
     feature_sample: np.ndarray
     antithetic: bool
+
+
+@dataclass(frozen=True)
+class PricePaths(Reduction):
+    """Month-end prices of each share-price process, ``prices[key]`` (paths, months)."""
+
+    prices: dict[tuple[object, ...], np.ndarray]
 
 
 def _shocks(
@@ -125,30 +132,22 @@ def correlated_prices(
 
     stacked = stack(controls, paths)
     return PricePaths(
-        prices,
         stacked,
         np.ones(stacked.shape[1]),
         stack(features, paths),
         stack(sample, big),
         antithetic,
+        prices,
     )
 
 
 @dataclass(frozen=True)
-class FutureValues:
-    """Each option's whole-window value in each simulated future, and the price controls.
-
-    ``values`` is (paths, options) in the order of ``keys``; ``controls`` and
-    ``control_means`` are the prices' control variates (`PricePaths`).
-    """
+class FutureValues(Reduction):
+    """Each option's whole-window value in each simulated future, ``values`` (paths, options)
+    in the order of ``keys``, and the prices' `Reduction`."""
 
     keys: tuple[str, ...]
     values: np.ndarray
-    controls: np.ndarray
-    control_means: np.ndarray
-    features: np.ndarray
-    feature_sample: np.ndarray
-    antithetic: bool
 
 
 def window_futures(
@@ -163,17 +162,12 @@ def window_futures(
     antithetic: bool = True,
 ) -> FutureValues:
     """Return each option's window value (``total`` gross or ``net``) in simulated futures."""
-    if column not in ("total", "net"):
-        raise EngineInputError("column", f"must be 'total' or 'net' (got {column!r})")
+    check_column(column)
     if not options:
         raise EngineInputError("options", "needs at least one option")
     months = 12 * check_int("years", years, minimum=1)
-    stocks: dict[tuple[object, ...], Stock] = {}
-    for segments in options.values():
-        for segment in segments:
-            stocks.setdefault(_stock_key(segment.spec.stock), segment.spec.stock)
     drawn = correlated_prices(
-        stocks,
+        price_processes(options),
         months=months,
         paths=paths,
         rng=rng,
@@ -184,18 +178,11 @@ def window_futures(
     values = np.empty((paths, len(keys)))
     for i, key in enumerate(keys):
         segments = options[key]
-        prices = [drawn.prices[_stock_key(s.spec.stock)] for s in segments]
+        prices = [drawn.prices[stock_key(s.spec.stock)] for s in segments]
         yearly = window_yearly(segments, window_start=window_start, years=years, prices=prices)
         values[:, i] = yearly[column].sum(axis=-1)
-    return FutureValues(
-        keys,
-        values,
-        drawn.controls,
-        drawn.control_means,
-        drawn.features,
-        drawn.feature_sample,
-        antithetic,
-    )
+    reduction = {f.name: getattr(drawn, f.name) for f in fields(Reduction)}
+    return FutureValues(**reduction, keys=keys, values=values)
 
 
 def stock_values(

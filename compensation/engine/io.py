@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from collections.abc import Callable, Mapping
 from functools import partial
@@ -13,47 +14,19 @@ from .vesting import SCHEDULE_KEYS, VestingSchedule, schedule_from_dict
 
 T = TypeVar("T")
 
-PACKAGE_KEYS = frozenset(
-    {
-        "name",
-        "start",
-        "horizon_years",
-        "currency",
-        "base",
-        "raise_pct",
-        "bonus_target_pct",
-        "bonus_multiplier",
-        "bonus_cycle",
-        "sign_on",
-        "grants",
-        "refreshers",
-        "stock",
-        "relocation",
-        "fx_to_home",
-        "tax_rate_pct",
-        "tax_regime",
-        "fx_to_tax",
-        "current_job",
-        "as_of",
-    }
-)
-SIGN_ON_KEYS = frozenset({"amount", "year", "clawback_months", "instalments", "clawback_kind"})
-BONUS_CYCLE_KEYS = frozenset(
-    {"start_month", "payout_month", "payout_day", "prorate_first_year", "cutoff", "paid_if_left"}
-)
-GRANT_KEYS = SCHEDULE_KEYS | {"value", "shares", "grant_price", "vest_start"}
-REFRESHER_KEYS = SCHEDULE_KEYS | {"yearly_value", "first_year"}
-STOCK_KEYS = frozenset(
-    {
-        "price",
-        "growth_pct",
-        "volatility_pct",
-        "liquidity_discount_pct",
-        "ticker",
-        "currency",
-        "fx_to_package",
-    }
-)
+
+def _keys(kind: type) -> frozenset[str]:
+    """Return the keys a JSON object of dataclass ``kind`` may hold: its fields' names."""
+    return frozenset(f.name for f in dataclasses.fields(kind))
+
+
+# ``tax_unknown`` is the app's flag, not an input; a schedule's keys stand for its ``schedule``.
+PACKAGE_KEYS = _keys(PackageSpec) - {"tax_unknown"}
+SIGN_ON_KEYS = _keys(SignOn)
+BONUS_CYCLE_KEYS = _keys(BonusCycle)
+GRANT_KEYS = SCHEDULE_KEYS | (_keys(Grant) - {"schedule"})
+REFRESHER_KEYS = SCHEDULE_KEYS | (_keys(Refresher) - {"schedule"})
+STOCK_KEYS = _keys(Stock)
 
 
 def _nested(prefix: str, build: Callable[[], T]) -> T:
@@ -167,20 +140,25 @@ def _stock(d: Mapping[str, Any]) -> Stock:
     )
 
 
-def _sign_on_item(item: Any, strict: bool) -> SignOn:
-    return _sign_on(_object("", item, SIGN_ON_KEYS, strict))
+def _item(
+    build: Callable[[Mapping[str, Any]], T], keys: frozenset[str], strict: bool, item: Any
+) -> T:
+    """Return ``build`` of ``item``, an object of ``keys`` (with ``strict``, of no others)."""
+    return build(_object("", item, keys, strict))
 
 
-def _grant_item(item: Any, strict: bool, start: datetime.date) -> Grant:
-    return _grant(_object("", item, GRANT_KEYS, strict), start)
-
-
-def _refresher_item(item: Any, strict: bool) -> Refresher:
-    return _refresher(_object("", item, REFRESHER_KEYS, strict))
-
-
-def _stock_item(item: Any, strict: bool) -> Stock:
-    return _stock(_object("", item, STOCK_KEYS, strict))
+def _items(
+    pkg: Mapping[str, Any],
+    field: str,
+    build: Callable[[Mapping[str, Any]], T],
+    keys: frozenset[str],
+    strict: bool,
+) -> tuple[T, ...]:
+    """Return each item of the list ``pkg[field]`` built (`_item`), errors naming its index."""
+    return tuple(
+        _nested(f"{field}[{i}]", partial(_item, build, keys, strict, item))
+        for i, item in enumerate(as_list(field, pkg.get(field)))
+    )
 
 
 def package_from_dict(
@@ -194,23 +172,14 @@ def package_from_dict(
     def build() -> PackageSpec:
         pkg = _object("", d, PACKAGE_KEYS, strict)
         start = parse_date("start", _required(pkg, "start"))
-        sign_on = tuple(
-            _nested(f"sign_on[{i}]", partial(_sign_on_item, item, strict))
-            for i, item in enumerate(as_list("sign_on", pkg.get("sign_on")))
-        )
-        grants = tuple(
-            _nested(f"grants[{i}]", partial(_grant_item, item, strict, start))
-            for i, item in enumerate(as_list("grants", pkg.get("grants")))
-        )
-        refreshers = tuple(
-            _nested(f"refreshers[{i}]", partial(_refresher_item, item, strict))
-            for i, item in enumerate(as_list("refreshers", pkg.get("refreshers")))
-        )
+        sign_on = _items(pkg, "sign_on", _sign_on, SIGN_ON_KEYS, strict)
+        grants = _items(pkg, "grants", partial(_grant, start=start), GRANT_KEYS, strict)
+        refreshers = _items(pkg, "refreshers", _refresher, REFRESHER_KEYS, strict)
         stock_dict = pkg.get("stock")
         stock = (
             Stock(price=1.0)
             if stock_dict is None
-            else _nested("stock", partial(_stock_item, stock_dict, strict))
+            else _nested("stock", partial(_item, _stock, STOCK_KEYS, strict, stock_dict))
         )
         if (grants or refreshers) and stock_dict is None:
             raise EngineInputError("stock", "is required when there are grants or refreshers")

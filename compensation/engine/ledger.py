@@ -1,29 +1,23 @@
 """The ledger of an option: every dated event of the window, each a line a calculator rebuilds.
 
-`window_ledger` lists what `window.window_yearly` sums, placed by the same functions
-(`window.segment_base`, `window.segment_payments`, `window.segment_vests`,
-`window.segment_tax_columns`, `tax.column_contributions`), so its lines add up to the window's
-figures: each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency
-(negative for tax and contributions), and the lines of a window year add up to that year's
-``net`` (``total`` without the tax and contribution lines). It values one deterministic price
-path per segment (shape ``(months,)``), the one the headline uses.
-
-Lines by item:
+`window_ledger` lists what `window.window_yearly` sums on one price path per segment, placed by
+the same functions (`segments`, `segment_tax`), so its lines add up to the window's figures:
+each line's ``amount`` is ``quantity x unit_price x share x fx`` in home currency (negative
+for tax and contributions), and a window year's lines add up to its ``net`` (``total``
+without the tax and contribution lines). Lines by item:
 
 * ``base``: ``quantity`` months of ``unit_price`` monthly base (a run of equal months in one
   window year), ``fx`` into home currency;
 * ``bonus``, ``sign_on``, ``relocation``: one payment of ``unit_price``; ``share`` is the share
   of its bonus year worked when it is paid after leaving (else 1);
-* ``grant_vest`` / ``refresher_vest``: ``quantity`` shares at ``unit_price`` (the price of the
-  vest's month), ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home
-  currency; a refresher tranche's shares are its value at grant over the price at grant.
-  ``taxable`` is the vest's full value (``quantity x unit_price x fx``): the income its tax
-  year's working counts, the discount lowering only the ``amount`` a decision counts;
+* ``grant_vest`` / ``refresher_vest``: ``quantity`` shares (a refresher tranche's: its value
+  at grant over the price at grant) at ``unit_price`` (the price of the vest's month),
+  ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home currency;
+  ``taxable`` is the vest's full value (``quantity x unit_price x fx``), the income taxed;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
   year's income its table taxes (its slices in `Ledger.tax_years`; both jobs' when a leaving
-  option's two jobs share the table, as the federal return of a move from California to
-  Washington, `tax.tables_for_year`), ``share`` the part of that income earned by the line's
-  segment in this window year (the engine shares a tax year's tax among its months by income);
+  option's two jobs share the table: `tax.tables.tables_for_year`), ``share`` the part of
+  that income earned by the line's segment in this window year;
 * ``flat_tax``: ``quantity`` (the flat rate) of ``unit_price`` (the year's taxable gross: stock
   at its full value);
 * ``contribution``: ``quantity`` (the rate) of ``unit_price`` (the pay it is levied on);
@@ -35,26 +29,28 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 
 import numpy as np
 
 from .components import COMPONENTS
 from .dates import add_months
-from .errors import EngineInputError, check_int
 from .events import ONE_DAY
-from .tax import PartWorking, TaxYear, column_contributions, tables_for_year, year_tax_parts
-from .window import (
+from .segment_tax import TaxColumns, segment_tax_columns, tax_groups
+from .segments import (
     Segment,
-    _segment_values,
+    SegmentBounds,
     liquidity_keep,
     segment_base,
     segment_bounds,
     segment_payments,
-    segment_tax_columns,
+    segment_values,
     segment_vests,
     stock_fx_to_home,
-    tax_groups,
 )
+from .tax.compute import PartWorking, year_tax_parts
+from .tax.tables import TaxYear, tables_for_year
+from .window import checked_prices
 
 # The components of the ledger that are not pay: what comes off gross.
 LEVIES = ("tax", "contributions")
@@ -66,10 +62,9 @@ class LedgerLine:
 
     ``year`` is the window year (1-based); ``segment`` the index of the segment it belongs to
     (a leaving option's current job is 0). ``component`` is a pay component (`COMPONENTS`),
-    ``tax`` or ``contributions``; ``item`` says what the line is (see the module).
-    ``name`` names a tax part or a contribution; ``grant`` is the grant's (or refresher's)
-    index in its package and ``granted`` a refresher grant's day; ``tax_year`` the tax year
-    of a tax or contribution line.
+    ``tax`` or ``contributions``; ``item`` says what the line is (see the module). ``name``
+    names a tax part or a contribution; ``grant`` is the grant's (or refresher's) index in its
+    package, ``granted`` a refresher grant's day; ``tax_year`` a levy line's tax year.
     """
 
     year: int
@@ -132,19 +127,15 @@ class Ledger:
     lines: tuple[LedgerLine, ...]
     tax_years: tuple[TaxYearWorking, ...]
 
-    def total(self, after_tax: bool = True) -> float:
-        """Return the sum of the lines: after tax (all) or gross (without tax lines)."""
-        return float(
-            sum(line.amount for line in self.lines if after_tax or line.component not in LEVIES)
-        )
-
-    def year_total(self, year: int, after_tax: bool = True) -> float:
-        """Return the sum of one window year's lines (after tax or gross)."""
+    def total(self, after_tax: bool = True, year: int | None = None) -> float:
+        """Return the sum of the lines (of window ``year``; None: all): after tax (all lines)
+        or gross (without the tax and contribution lines)."""
         return float(
             sum(
                 line.amount
                 for line in self.lines
-                if line.year == year and (after_tax or line.component not in LEVIES)
+                if (year is None or line.year == year)
+                and (after_tax or line.component not in LEVIES)
             )
         )
 
@@ -153,67 +144,73 @@ class Ledger:
         return [(y, [x for x in self.lines if x.year == y]) for y in range(1, self.years + 1)]
 
 
-def _month_day(window_start: datetime.date, index: int) -> datetime.date:
-    """Return the first day of window month ``index`` (0-based)."""
-    return add_months(window_start, index)
-
-
 def _last_day(window_start: datetime.date, index: int) -> datetime.date:
     """Return the last day of window month ``index`` (0-based)."""
     return add_months(window_start, index + 1) - ONE_DAY
 
 
-def _pay_lines(
-    k: int, segment: Segment, window_start: datetime.date, months: int, prices: np.ndarray
+def _base_lines(
+    k: int, segment: Segment, window_start: datetime.date, months: int
 ) -> list[LedgerLine]:
-    """Return the segment's base, payments and vests as lines."""
+    """Return the segment's base: a run of equal months inside one window year is one line."""
     spec = segment.spec
     fx = spec.fx_to_home
-    out: list[LedgerLine] = []
-    bounds = segment_bounds(segment, window_start, months)
-    if bounds.last < bounds.first:
-        return out
     base = segment_base(segment, window_start, months)
-    run_start = 0
-    for i in range(1, months + 1):
-        # A run of equal months inside one window year is one line: n months x base.
-        if i < months and i % 12 and base[i] == base[run_start]:
-            continue
-        if base[run_start] > 0:
-            n = i - run_start
+    out: list[LedgerLine] = []
+    for (year, monthly), run in groupby(range(months), key=lambda i: (i // 12, base[i])):
+        first, *rest = run
+        n = 1 + len(rest)
+        if monthly > 0:
             out.append(
                 LedgerLine(
-                    year=run_start // 12 + 1,
-                    day=_month_day(window_start, run_start),
+                    year=year + 1,
+                    day=add_months(window_start, first),
                     segment=k,
                     component="base",
                     item="base",
                     quantity=float(n),
-                    unit_price=float(base[run_start]),
+                    unit_price=float(monthly),
                     unit_currency=spec.currency,
                     share=1.0,
                     fx=fx,
-                    amount=float(n * base[run_start] * fx),
+                    amount=float(n * monthly * fx),
                 )
             )
-        run_start = i
-    for placed in segment_payments(segment, window_start, months):
-        payment = placed.payment
-        out.append(
-            LedgerLine(
-                year=(placed.month - 1) // 12 + 1,
-                day=payment.day,
-                segment=k,
-                component=payment.kind,
-                item=payment.kind,
-                quantity=1.0,
-                unit_price=payment.amount,
-                unit_currency=spec.currency,
-                share=placed.share,
-                fx=fx,
-                amount=placed.amount * fx,
-            )
+    return out
+
+
+def _payment_lines(
+    k: int, segment: Segment, window_start: datetime.date, months: int
+) -> list[LedgerLine]:
+    """Return the segment's bonus, sign-on and relocation payments, one line each."""
+    spec = segment.spec
+    return [
+        LedgerLine(
+            year=(placed.month - 1) // 12 + 1,
+            day=placed.payment.day,
+            segment=k,
+            component=placed.payment.kind,
+            item=placed.payment.kind,
+            quantity=1.0,
+            unit_price=placed.payment.amount,
+            unit_currency=spec.currency,
+            share=placed.share,
+            fx=spec.fx_to_home,
+            amount=placed.amount * spec.fx_to_home,
         )
+        for placed in segment_payments(segment, window_start, months)
+    ]
+
+
+def _vest_lines(
+    k: int,
+    segment: Segment,
+    window_start: datetime.date,
+    bounds: SegmentBounds,
+    prices: np.ndarray,
+) -> list[LedgerLine]:
+    """Return the segment's grant and refresher vests, one line each."""
+    spec = segment.spec
     keep = liquidity_keep(spec)
     stock_fx = stock_fx_to_home(segment)
     grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
@@ -238,7 +235,7 @@ def _pay_lines(
             taxable=shares * price * stock_fx,
         )
 
-    out += [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
+    out = [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
     for tranches in refreshers:
         for rv in tranches:
             at_grant = (
@@ -270,30 +267,32 @@ def _flat_tax_lines(
     home: str,
 ) -> list[LedgerLine]:
     """Return a segment's lines of tax at its flat rate, one a window year."""
-    lines: list[LedgerLine] = []
     if segment.spec.tax_rate_pct == 0.0:
-        return lines
+        return []
     gross = np.asarray(sum(values.values()))
     rate = segment.spec.tax_rate_pct / 100.0
-    for year in range(1, months // 12 + 1):
-        g = float(gross[12 * (year - 1) : 12 * year].sum())
-        if g:
-            lines.append(
-                LedgerLine(
-                    year=year,
-                    day=_last_day(window_start, 12 * year - 1),
-                    segment=k,
-                    component="tax",
-                    item="flat_tax",
-                    quantity=rate,
-                    unit_price=g,
-                    unit_currency=home,
-                    share=1.0,
-                    fx=1.0,
-                    amount=-rate * g,
-                )
-            )
-    return lines
+    yearly = [float(gross[12 * (y - 1) : 12 * y].sum()) for y in range(1, months // 12 + 1)]
+    return [
+        LedgerLine(
+            year=year,
+            day=_last_day(window_start, 12 * year - 1),
+            segment=k,
+            component="tax",
+            item="flat_tax",
+            quantity=rate,
+            unit_price=g,
+            unit_currency=home,
+            share=1.0,
+            fx=1.0,
+            amount=-rate * g,
+        )
+        for year, g in enumerate(yearly, start=1)
+        if g
+    ]
+
+
+# A table's parts of one tax year and the year's cash and equity income they tax.
+Taxed = tuple[float, float, tuple[PartWorking, ...]]
 
 
 def _tax_lines(
@@ -304,10 +303,10 @@ def _tax_lines(
     prices: Sequence[np.ndarray],
     home: str,
 ) -> tuple[list[LedgerLine], list[TaxYearWorking]]:
-    """Return the tax and contribution lines of segments taxed together (`window.tax_groups`)
-    and the workings of their tax years: each table of a tax year taxes, once, the income of
-    every segment whose regime holds it (`tax.tables_for_year`)."""
-    values = [_segment_values(segments[k], window_start, months, prices[k]) for k in group]
+    """Return the tax and contribution lines of segments taxed together (`tax_groups`) and
+    the workings of their tax years: each table of a tax year taxes, once, the income of
+    every segment whose regime holds it (`tax.tables.tables_for_year`)."""
+    values = [segment_values(segments[k], window_start, months, prices[k]) for k in group]
     found = [
         segment_tax_columns(segments[k], window_start, months, prices[k], v)
         for k, v in zip(group, values, strict=True)
@@ -316,119 +315,121 @@ def _tax_lines(
     if not columns:
         (k,) = group
         return _flat_tax_lines(k, segments[k], window_start, months, values[0], home), []
-    levied = [
-        column_contributions(
-            c.regime, c.tax_years, c.cash, c.to_regime, months=c.months, ordinary=c.ordinary
-        )
-        for c in columns
-    ]
+    levied = [c.contributions() for c in columns]
     regimes = [c.regime for c in columns]
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
-    for tax_year in np.unique(np.concatenate([c.tax_years for c in columns])):
+    for tax_year in (int(y) for y in np.unique(np.concatenate([c.tax_years for c in columns]))):
         # Each segment's whole income of the year in its regime's currency.
         incomes = [
-            (
-                float(c.cash[c.tax_years == tax_year].sum()) * c.to_regime,
-                float(c.equity[c.tax_years == tax_year].sum()) * c.to_regime,
-                float(d[c.tax_years == tax_year].sum()) * c.to_regime,
+            tuple(
+                float(a[c.tax_years == tax_year].sum()) * c.to_regime
+                for a in (c.cash, c.equity, deductible)
             )
-            for c, (_, d, _) in zip(columns, levied, strict=True)
+            for c, (_, deductible, _) in zip(columns, levied, strict=True)
         ]
         # Each table's parts on the income of the segments it taxes, and their share of it.
-        taxed: list[tuple[tuple[int, ...], float, float, tuple[PartWorking, ...]]] = []
-        for shared in tables_for_year(regimes, int(tax_year)):
-            cash, equity, off = (sum(incomes[i][kind] for i in shared.members) for kind in range(3))
-            year = TaxYear(int(tax_year), (shared.table,))
-            taxed.append((shared.members, cash, equity, year_tax_parts(year, cash, equity, off)))
+        shared = tables_for_year(regimes, tax_year)
+        taxed: list[tuple[tuple[int, ...], Taxed]] = []
+        for table in shared:
+            cash, equity, off = (sum(incomes[i][kind] for i in table.members) for kind in range(3))
+            parts = year_tax_parts(TaxYear(tax_year, (table.table,)), cash, equity, off)
+            taxed.append((table.members, (cash, equity, parts)))
         earners: list[int] = []
         for i, (k, c, (_, _, by_rule)) in enumerate(zip(group, columns, levied, strict=True)):
-            to = c.to_regime
             mine = c.tax_years == tax_year
-            inside = (c.months >= c.lead) & (c.months < c.lead + months)
-            in_window = mine & inside
             if (c.cash[mine].any() or c.equity[mine].any()) and k not in earners:
                 earners.append(k)
-            window_month = c.months - c.lead  # 0-based month of the window
-            for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
-                sel = in_window & (window_month // 12 + 1 == wy)
-                day = _last_day(window_start, int(window_month[sel].max()))
-                mc = float(c.cash[sel].sum()) * to
-                me = float(c.equity[sel].sum()) * to
-                for members, cash, equity, parts in taxed:
-                    if i not in members:
-                        continue
-                    for part in parts:
-                        share = _share(part, cash, equity, mc, me)
-                        if part.tax and share:
-                            lines.append(
-                                LedgerLine(
-                                    year=wy,
-                                    day=day,
-                                    segment=k,
-                                    component="tax",
-                                    item="tax",
-                                    quantity=1.0,
-                                    unit_price=part.tax,
-                                    unit_currency=c.regime.currency,
-                                    share=share,
-                                    fx=1.0 / to,
-                                    amount=-part.tax * share / to,
-                                    name=part.name,
-                                    tax_year=int(tax_year),
-                                )
-                            )
-                for rule in c.regime.for_year(int(tax_year)).contributions:
-                    amount_cols, pay_cols = by_rule[int(tax_year), rule.name]
-                    amount = float(amount_cols[sel].sum())
-                    pay = float(pay_cols[sel].sum()) * to
-                    if amount:
-                        full = rule.rate * pay
-                        lines.append(
-                            LedgerLine(
-                                year=wy,
-                                day=day,
-                                segment=k,
-                                component="contributions",
-                                item="contribution",
-                                quantity=rule.rate,
-                                unit_price=pay,
-                                unit_currency=c.regime.currency,
-                                share=amount * to / full if full else 1.0,
-                                fx=1.0 / to,
-                                amount=-amount,
-                                name=rule.name,
-                                tax_year=int(tax_year),
-                            )
-                        )
-        cash = sum(x[0] for x in incomes)
-        equity = sum(x[1] for x in incomes)
+            mine_taxed = [t for members, t in taxed if i in members]
+            lines += _segment_tax_lines(k, c, by_rule, tax_year, window_start, months, mine_taxed)
+        cash, equity, deductible = (sum(x[kind] for x in incomes) for kind in range(3))
         if (cash == 0.0 and equity == 0.0) or not any(
-            (c.tax_years == tax_year)[(c.months >= c.lead) & (c.months < c.lead + months)].any()
-            for c in columns
+            (c.tax_years == tax_year)[c.in_window(months)].any() for c in columns
         ):
             # Nothing to work out for a tax year outside the window, or with no income in it
             # (a leaving option's current job after its last day): its tax is nil.
             continue
-        tables = TaxYear(
-            int(tax_year), tuple(s.table for s in tables_for_year(regimes, int(tax_year)))
-        )
+        tables = TaxYear(tax_year, tuple(s.table for s in shared))
         workings.append(
             TaxYearWorking(
                 segment=earners[0] if earners else group[0],
-                tax_year=int(tax_year),
-                label=tables.name_of(int(tax_year)),
+                tax_year=tax_year,
+                label=tables.name_of(tax_year),
                 table_label=tables.year_label,
                 currency=columns[0].regime.currency,
                 fx=1.0 / columns[0].to_regime,
                 cash=cash,
                 equity=equity,
-                deductible=sum(x[2] for x in incomes),
-                parts=tuple(p for _, _, _, parts in taxed for p in parts),
+                deductible=deductible,
+                parts=tuple(p for _, (_, _, parts) in taxed for p in parts),
                 segments=tuple(earners) or (group[0],),
             )
         )
     return lines, workings
+
+
+def _segment_tax_lines(
+    k: int,
+    c: TaxColumns,
+    by_rule: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]],
+    tax_year: int,
+    window_start: datetime.date,
+    months: int,
+    taxed: Sequence[Taxed],
+) -> list[LedgerLine]:
+    """Return segment ``k``'s lines of one tax year, in each window year it touches: its share
+    of each part of the tables ``taxed`` that tax it, and its contributions."""
+    to = c.to_regime
+    in_window = (c.tax_years == tax_year) & c.in_window(months)
+    window_month = c.months - c.lead  # 0-based month of the window
+    lines: list[LedgerLine] = []
+    for wy in sorted({int(m) // 12 + 1 for m in window_month[in_window]}):
+        sel = in_window & (window_month // 12 + 1 == wy)
+        day = _last_day(window_start, int(window_month[sel].max()))
+        line = LedgerLine(
+            year=wy,
+            day=day,
+            segment=k,
+            component="tax",
+            item="tax",
+            quantity=1.0,
+            unit_price=0.0,
+            unit_currency=c.regime.currency,
+            share=1.0,
+            fx=1.0 / to,
+            amount=0.0,
+            tax_year=tax_year,
+        )
+        mc = float(c.cash[sel].sum()) * to
+        me = float(c.equity[sel].sum()) * to
+        for cash, equity, parts in taxed:
+            for part in parts:
+                share = _share(part, cash, equity, mc, me)
+                if part.tax and share:
+                    amount = -part.tax * share / to
+                    lines.append(
+                        replace(
+                            line, unit_price=part.tax, share=share, amount=amount, name=part.name
+                        )
+                    )
+        for rule in c.regime.for_year(tax_year).contributions:
+            amount_cols, pay_cols = by_rule[tax_year, rule.name]
+            amount = float(amount_cols[sel].sum())
+            pay = float(pay_cols[sel].sum()) * to
+            if amount:
+                full = rule.rate * pay
+                contribution = replace(
+                    line,
+                    component="contributions",
+                    item="contribution",
+                    quantity=rule.rate,
+                    unit_price=pay,
+                    share=amount * to / full if full else 1.0,
+                    amount=-amount,
+                    name=rule.name,
+                )
+                lines.append(contribution)
+    return lines
 
 
 _ORDER = {name: i for i, name in enumerate((*COMPONENTS, *LEVIES))}
@@ -447,23 +448,16 @@ def window_ledger(
     ``prices[i]`` is segment i's share price per window month, one path (``(months,)``), as
     `window.window_yearly` takes it; ``currency`` is the home currency the lines are in.
     """
-    years = check_int("years", years, minimum=1)
-    if not segments:
-        raise EngineInputError("segments", "needs at least one segment")
-    if len(prices) != len(segments):
-        raise EngineInputError("prices", "needs one price array per segment")
+    years, paths = checked_prices(segments, years, prices, one_path=True)
     months = 12 * years
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
-    paths: list[np.ndarray] = []
-    for k, (segment, path) in enumerate(zip(segments, prices, strict=True)):
-        path = np.asarray(path, dtype=np.float64)
-        if path.ndim != 1 or path.shape[0] < months:
-            raise EngineInputError("prices", f"needs one path of {months} monthly prices")
-        if not np.all(np.isfinite(path)) or np.any(path <= 0):
-            raise EngineInputError("prices", "prices must be positive and finite")
-        paths.append(path[:months])
-        lines += _pay_lines(k, segment, window_start, months, paths[-1])
+    for k, (segment, path) in enumerate(zip(segments, paths, strict=True)):
+        bounds = segment_bounds(segment, window_start, months)
+        if bounds.first <= bounds.last:  # the segment's base, payments and vests
+            lines += _base_lines(k, segment, window_start, months)
+            lines += _payment_lines(k, segment, window_start, months)
+            lines += _vest_lines(k, segment, window_start, bounds, path)
     for group in tax_groups(segments):
         levied, worked = _tax_lines(group, segments, window_start, months, paths, currency)
         lines += levied

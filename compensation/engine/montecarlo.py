@@ -77,8 +77,8 @@ def _labels(specs: Sequence[PackageSpec]) -> list[str]:
     return labels
 
 
-def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
-    """Precompute everything that does not depend on the random draws."""
+def _check_basis(specs: Sequence[PackageSpec], basis: str) -> None:
+    """Raise unless ``basis`` is known; the net basis takes flat tax rates only."""
     if basis not in BASES:
         raise EngineInputError("basis", f"must be one of {', '.join(BASES)} (got {basis!r})")
     if basis == "net_home":
@@ -89,6 +89,11 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
                     "the net_home basis takes flat tax rates only; value progressive tax "
                     "with window.simulate_window",
                 )
+
+
+def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
+    """Precompute everything that does not depend on the random draws."""
+    _check_basis(specs, basis)
     months = 12 * years
     cm = cashflow_matrix(specs, months)
     factor = np.ones(len(specs))
@@ -136,26 +141,11 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
         row = noise_rows.setdefault(ticker, len(noise_rows))
         key: tuple[object, ...] = (ticker, s0, drift, sigma)
         if key not in groups:
-            groups[key] = _StockGroup(
-                noise=row,
-                s0=s0,
-                scale=sigma * math.sqrt(DT),
-                log_path=log_path,
-                weights=np.zeros((months, 0)),
-            )
+            scale = sigma * math.sqrt(DT)  # the zero-noise log price and no columns yet
+            groups[key] = _StockGroup(row, s0, scale, log_path, np.zeros((months, 0)))
             group_blocks[key] = []
-        group = groups[key]
-        blocks = group_blocks[key]
-        width = sum(b.shape[1] for b in blocks)
-        if has_grants:
-            blocks.append(grant_block)
-            group.grant_cols.append((o, slice(width, width + years)))
-            width += years
-        if live:
-            blocks.extend(ref_blocks)
-            group.refresher_cols.append(
-                (o, np.array(live), slice(width, width + years * len(live)))
-            )
+        grants = grant_block if has_grants else None
+        _add_columns(groups[key], group_blocks[key], o, years, grants, dict(zip(live, ref_blocks)))
         option_group.append(list(groups).index(key))
     for key, group in groups.items():
         group.weights = np.ascontiguousarray(np.concatenate(group_blocks[key], axis=1).T)
@@ -171,6 +161,27 @@ def _plan(specs: Sequence[PackageSpec], years: int, basis: str) -> _Plan:
         option_group=option_group,
         option_stock=option_stock,
     )
+
+
+def _add_columns(
+    group: _StockGroup,
+    blocks: list[np.ndarray],
+    option: int,
+    years: int,
+    grants: np.ndarray | None,
+    refreshers: dict[int, np.ndarray],
+) -> None:
+    """Add an option's weight blocks to its stock group's: its grants' (None: none), then its
+    refreshers' by grant year, noting the columns each takes."""
+    width = sum(b.shape[1] for b in blocks)
+    if grants is not None:
+        blocks.append(grants)
+        group.grant_cols.append((option, slice(width, width + years)))
+        width += years
+    if refreshers:
+        blocks.extend(refreshers.values())
+        cols = slice(width, width + years * len(refreshers))
+        group.refresher_cols.append((option, np.array(list(refreshers)), cols))
 
 
 def _iter_chunks(

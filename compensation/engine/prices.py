@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from typing import Any
 
 import numpy as np
 
@@ -33,13 +34,7 @@ def simulate_prices(
     months = check_int("months", months, minimum=1)
     paths = check_int("paths", paths, minimum=1)
     _check_rng(rng)
-    z = rng.standard_normal((paths, months, s0_.shape[0]))
-    z *= sigma_ * math.sqrt(DT)
-    z += (mu_ - 0.5 * sigma_**2) * DT
-    np.cumsum(z, axis=1, out=z)
-    np.exp(z, out=z)
-    z *= s0_
-    return z
+    return _gbm(rng.standard_normal((paths, months, s0_.shape[0])), s0_, mu_, sigma_)
 
 
 def stream(rng: np.random.Generator, key: object) -> np.random.Generator:
@@ -67,13 +62,23 @@ def simulate_price_paths(
     s0: float, mu: float, sigma: float, months: int, paths: int, rng: np.random.Generator
 ) -> np.ndarray:
     """Return one stock's GBM month-end prices shaped (paths, months); path i uses draws i."""
-    z = rng.standard_normal((paths, months))
+    return _gbm(rng.standard_normal((paths, months)), s0, mu, sigma)
+
+
+def _gbm(z: np.ndarray, s0: Any, mu: Any, sigma: Any) -> np.ndarray:
+    """Return GBM month-end prices from standard-normal monthly shocks ``z`` (paths, months,
+    ...), in place; ``s0``, ``mu`` and ``sigma`` (annual) broadcast over the trailing axes."""
     z *= sigma * math.sqrt(DT)
     z += (mu - 0.5 * sigma**2) * DT
     np.cumsum(z, axis=1, out=z)
     np.exp(z, out=z)
     z *= s0
     return z
+
+
+def median_path(prices: np.ndarray) -> np.ndarray:
+    """Return the median of many simulated (..., months) price paths, month by month."""
+    return np.asarray(np.median(prices.reshape(-1, prices.shape[-1]), axis=0))
 
 
 def _check_rng(rng: object) -> None:

@@ -24,9 +24,10 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
+from .segments import Segment
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
-from .window import Segment, window_yearly
+from .window import per_year, window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -46,11 +47,10 @@ YEARLY_COLUMNS = (
 class CashflowMatrix:
     """Per-option monthly inputs of the vectorised core (options first, months last).
 
-    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant
-    price, of the refresher granted at month ``12 * g`` that vests in month ``t + 1``;
-    at vest it is worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's
-    price). Prices are in the stock's currency; ``stock_fx`` turns a vest value into the
-    package currency.
+    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant price, of
+    the refresher granted at month ``12 * g`` that vests in month ``t + 1``; at vest it is
+    worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's price). Prices are
+    in the stock's currency; ``stock_fx`` turns a vest value into the package currency.
     """
 
     fixed: np.ndarray  # (options, months) base + bonus + sign-on + relocation
@@ -196,6 +196,16 @@ def refresher_vest_value(
     return np.asarray((values * ratio).sum(axis=-2))
 
 
+def _refresher_vests(spec: PackageSpec, months: int, prices: np.ndarray) -> np.ndarray:
+    """Return the value at vest of the refresher tranches of each month (stock's currency)."""
+    refreshers = np.zeros(months)
+    for item in spec.refreshers:
+        refreshers += refresher_vest_value(
+            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
+        )
+    return refreshers
+
+
 def _equity_factor(spec: PackageSpec) -> float:
     """Return what one unit of vested stock value is worth in the package currency."""
     return (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
@@ -212,12 +222,7 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
     frame = pd.DataFrame(fixed_components(spec, months), index=pd.RangeIndex(1, months + 1))
     per_grant = [grant_shares(spec, g, months) * prices * keep for g in spec.grants]
     frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
-    refreshers = np.zeros(months)
-    for item in spec.refreshers:
-        refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
-        )
-    frame["refreshers"] = refreshers * keep
+    frame["refreshers"] = _refresher_vests(spec, months, prices) * keep
     frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
     for i, values in enumerate(per_grant):
         frame[f"grant_{i}"] = values
@@ -235,11 +240,7 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     for g in spec.grants:
         equity += grant_shares(spec, g, months) * prices
     out["equity_grants"] = equity * keep
-    refreshers = np.zeros(months)
-    for item in spec.refreshers:
-        refreshers += refresher_vest_value(
-            refresher_values(item, months, spec.start, spec.as_of), prices, spec.stock.price
-        )
+    refreshers = _refresher_vests(spec, months, prices)
     out["refreshers"] = refreshers * keep
     # Private stock is taxed at its full value at vest: the discount is the decision's only.
     out["equity_taxable"] = (equity + refreshers) * spec.stock.fx_to_package
@@ -254,20 +255,16 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     """
     monthly = _monthly_arrays(spec, price_path)
     years = spec.horizon_years
-
-    def per_year(values: np.ndarray) -> np.ndarray:
-        return np.asarray(values[: 12 * years].reshape(years, 12).sum(axis=1))
-
     monthly["equity"] = monthly["equity_grants"] + monthly["refreshers"]
     # The components in the registry's order (`YEARLY_COLUMNS`), a new one included.
-    columns = {c: per_year(monthly[c]) for c in COMPONENTS}
+    columns = {c: per_year(monthly[c], years) for c in COMPONENTS}
     total = np.sum([columns[c] for c in COMPONENTS], axis=0)
     columns["total"] = total
     columns["cumulative"] = np.cumsum(total)
     total_home = total * spec.fx_to_home
     columns["total_home"] = total_home
     columns["cumulative_home"] = np.cumsum(total_home)
-    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"])
+    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"], years)
     tax, contributions = package_tax(spec, taxable, _prices(spec, price_path))
     columns["tax"] = tax
     columns["contributions"] = contributions
@@ -283,12 +280,10 @@ def package_tax(
     """Return the tax and the employee contributions per package year in the package currency.
 
     Without a regime, the flat rate on the yearly taxable gross ``total`` (stock at its full
-    value at vest, before the liquidity discount) and no contributions. With
-    one, the common window's tax and contributions (`window.option_tax`)
-    of the package counted from its start on the same share prices, so that a projection and
-    the board tax a package alike: each tax year on its whole income, the months after the
-    horizon counting for the rate, and those before the start too for the job held on it
-    (``spec.current_job``, the board's current job: `window.Segment.current`).
+    value at vest) and no contributions. With one, the window's (`segment_tax.option_tax`) on
+    the package from its start on the same share prices, so a projection and the board tax a
+    package alike: the months after the horizon set the rate, and those before the start too
+    for the job held on it (``spec.current_job``: `segments.Segment.current`).
     """
     if spec.tax_regime is None:
         flat = np.asarray(total * spec.tax_rate_pct / 100.0)
@@ -364,42 +359,24 @@ def assumptions(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[s
     }
 
 
+NOTES = (
+    "Figures are gross in package currency unless marked home or net.",
+    "Equity is valued at the projected share price at each vest, less the "
+    "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
+    "its full value at vest: the discount lowers the value, not the tax.",
+    "Net figures apply the package's tax regime per tax year (or one flat rate when it "
+    "has none), equity taxed as income at vest.",
+    "Home-currency figures use one fixed exchange rate.",
+    "Share prices and grant prices are in the stock's currency; grant values "
+    "and vest values are converted into the package currency at one fixed rate.",
+    "Illustrative projection, not a forecast; check against the offer letter.",
+)
+
+
 def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
     """Return the package's terms and assumptions as stated, without projecting anything."""
     stock = spec.stock
-    grants: list[dict[str, Any]] = []
-    grant_value_total = 0.0
-    for i, grant in enumerate(spec.grants):
-        shares = grant.share_count(stock.price)
-        price = grant.grant_price if grant.grant_price is not None else stock.price
-        in_stock_currency = grant.value if grant.value is not None else shares * price
-        total = in_stock_currency * stock.fx_to_package
-        vest_start = grant.vest_start or spec.start
-        grant_value_total += total
-        grants.append(
-            {
-                "label": f"grant_{i}",
-                "shares": shares,
-                "grant_price": price,
-                "price_currency": spec.stock_currency,
-                "value_at_grant_stock_currency": in_stock_currency,
-                "value_at_grant": total,
-                "value_per_year_at_grant": total / grant.schedule.years,
-                "schedule": describe_schedule(grant.schedule),
-                "vest_start": vest_start.isoformat(),
-                "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
-            }
-        )
-    refreshers = [
-        {
-            "yearly_value": r.yearly_value,
-            "first_year": r.first_year,
-            "schedule": describe_schedule(r.schedule),
-            "granted_on": "each package anniversary from year "
-            f"{r.first_year}, at the then-projected price",
-        }
-        for r in spec.refreshers
-    ]
+    grants = [_grant_terms(spec, i, grant) for i, grant in enumerate(spec.grants)]
     return {
         "name": spec.name,
         "currency": spec.currency,
@@ -427,7 +404,16 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
         ],
         "relocation": spec.relocation,
         "grants": grants,
-        "refreshers": refreshers,
+        "refreshers": [
+            {
+                "yearly_value": r.yearly_value,
+                "first_year": r.first_year,
+                "schedule": describe_schedule(r.schedule),
+                "granted_on": "each package anniversary from year "
+                f"{r.first_year}, at the then-projected price",
+            }
+            for r in spec.refreshers
+        ],
         "stock": {
             "price": stock.price,
             "currency": spec.stock_currency,
@@ -440,21 +426,32 @@ def assumption_terms(spec: PackageSpec) -> dict[str, Any]:
                 stock.price_at_month(12 * y) for y in range(1, spec.horizon_years + 1)
             ],
         },
-        "grant_value_total": grant_value_total,
+        "grant_value_total": sum((g["value_at_grant"] for g in grants), 0.0),
         "fx_to_home": spec.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
         "tax_regime": spec.tax_regime,
         "tax": spec.tax_words,
-        "notes": [
-            "Figures are gross in package currency unless marked home or net.",
-            "Equity is valued at the projected share price at each vest, less the "
-            "liquidity discount; growth compounds yearly, applied monthly. It is taxed at "
-            "its full value at vest: the discount lowers the value, not the tax.",
-            "Net figures apply the package's tax regime per tax year (or one flat rate when it "
-            "has none), equity taxed as income at vest.",
-            "Home-currency figures use one fixed exchange rate.",
-            "Share prices and grant prices are in the stock's currency; grant values "
-            "and vest values are converted into the package currency at one fixed rate.",
-            "Illustrative projection, not a forecast; check against the offer letter.",
-        ],
+        "notes": list(NOTES),
+    }
+
+
+def _grant_terms(spec: PackageSpec, i: int, grant: Grant) -> dict[str, Any]:
+    """Return grant ``i``'s terms: its shares, price, value at grant and vesting."""
+    stock = spec.stock
+    shares = grant.share_count(stock.price)
+    price = grant.grant_price if grant.grant_price is not None else stock.price
+    in_stock_currency = grant.value if grant.value is not None else shares * price
+    total = in_stock_currency * stock.fx_to_package
+    vest_start = grant.vest_start or spec.start
+    return {
+        "label": f"grant_{i}",
+        "shares": shares,
+        "grant_price": price,
+        "price_currency": spec.stock_currency,
+        "value_at_grant_stock_currency": in_stock_currency,
+        "value_at_grant": total,
+        "value_per_year_at_grant": total / grant.schedule.years,
+        "schedule": describe_schedule(grant.schedule),
+        "vest_start": vest_start.isoformat(),
+        "vest_end": tranche_dates(grant.schedule, vest_start)[-1][0].isoformat(),
     }

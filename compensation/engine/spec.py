@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,22 +11,24 @@ import numpy as np
 
 from .currencies import check_currency
 from .dates import add_months, whole_months_between
-from .errors import EngineInputError, check_int, check_number
+from .errors import EngineInputError, check_date, check_int, check_number
+from .tax.tables import regime_get, tax_year_of
 from .vesting import VestingSchedule, check_calendar_dates
 
 MAX_HORIZON_YEARS = 10
-
-
-def _check_date(name: str, value: object) -> datetime.date:
-    if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
-        raise EngineInputError(name, f"must be a date (got {value!r})")
-    return value
 
 
 def _check_schedule(name: str, value: object) -> VestingSchedule:
     if not isinstance(value, VestingSchedule):
         raise EngineInputError(name, f"must be a VestingSchedule (got {value!r})")
     return value
+
+
+def _check_field(
+    obj: object, name: str, check: Callable[..., Any] = check_number, **limits: Any
+) -> None:
+    """Check the field ``name`` of frozen ``obj`` with ``check`` and keep what it returns."""
+    object.__setattr__(obj, name, check(name, getattr(obj, name), **limits))
 
 
 CLAWBACK_KINDS = ("prorated", "full")
@@ -68,7 +71,7 @@ class SignOn:
     ``months`` after the first day of package year ``year`` (default: all of it on that day).
     Each instalment is clawed back if you leave within ``clawback_months`` of its payment:
     ``clawback_kind="prorated"`` repays it times the whole months not served over
-    ``clawback_months``, ``"full"`` repays all of it.
+    ``clawback_months``, ``"full"`` all of it.
     """
 
     amount: float
@@ -78,12 +81,10 @@ class SignOn:
     clawback_kind: str = "prorated"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "amount", check_number("amount", self.amount, minimum=0.0))
-        object.__setattr__(self, "year", check_int("year", self.year, minimum=1))
-        object.__setattr__(
-            self, "clawback_months", check_int("clawback_months", self.clawback_months, minimum=0)
-        )
-        object.__setattr__(self, "instalments", check_instalments("instalments", self.instalments))
+        _check_field(self, "amount", minimum=0.0)
+        _check_field(self, "year", check_int, minimum=1)
+        _check_field(self, "clawback_months", check_int, minimum=0)
+        _check_field(self, "instalments", check_instalments)
         if self.clawback_kind not in CLAWBACK_KINDS:
             raise EngineInputError(
                 "clawback_kind", f"must be 'prorated' or 'full' (got {self.clawback_kind!r})"
@@ -115,19 +116,14 @@ class Grant:
     def __post_init__(self) -> None:
         if (self.value is None) == (self.shares is None):
             raise EngineInputError("value", "give exactly one of value or shares")
-        if self.value is not None:
-            object.__setattr__(self, "value", check_number("value", self.value, minimum=0.0))
-        if self.shares is not None:
-            object.__setattr__(self, "shares", check_number("shares", self.shares, minimum=0.0))
+        for name in ("value", "shares"):
+            if getattr(self, name) is not None:
+                _check_field(self, name, minimum=0.0)
         if self.grant_price is not None:
-            object.__setattr__(
-                self,
-                "grant_price",
-                check_number("grant_price", self.grant_price, minimum=0.0, exclusive_minimum=True),
-            )
+            _check_field(self, "grant_price", minimum=0.0, exclusive_minimum=True)
         _check_schedule("schedule", self.schedule)
         if self.vest_start is not None:
-            _check_date("vest_start", self.vest_start)
+            check_date("vest_start", self.vest_start)
 
     def share_count(self, stock_price: float) -> float:
         """Return the number of shares, converting a dollar value at the grant price."""
@@ -150,21 +146,19 @@ class Refresher:
     first_year: int = 2
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "yearly_value", check_number("yearly_value", self.yearly_value, minimum=0.0)
-        )
+        _check_field(self, "yearly_value", minimum=0.0)
         _check_schedule("schedule", self.schedule)
-        object.__setattr__(self, "first_year", check_int("first_year", self.first_year, minimum=1))
+        _check_field(self, "first_year", check_int, minimum=1)
 
 
 @dataclass(frozen=True)
 class Stock:
     """The share price today and its assumed annual growth, volatility and liquidity haircut.
 
-    ``price`` is in ``currency`` (None: the package's currency); grant values, grant
-    prices and refresher values are in that currency too. ``fx_to_package`` is how many
-    units of the package currency one unit of ``currency`` buys: vest values are
-    converted into the package currency at that rate (1 when the currencies agree).
+    ``price`` is in ``currency`` (None: the package's currency); grant values, grant prices
+    and refresher values are in that currency too. ``fx_to_package`` is how many units of the
+    package currency one unit of ``currency`` buys: vest values are converted into the
+    package currency at that rate (1 when the currencies agree).
     """
 
     price: float
@@ -178,37 +172,11 @@ class Stock:
     def __post_init__(self) -> None:
         if self.currency is not None:
             check_currency("currency", self.currency)
-        object.__setattr__(
-            self,
-            "fx_to_package",
-            check_number("fx_to_package", self.fx_to_package, minimum=0.0, exclusive_minimum=True),
-        )
-        object.__setattr__(
-            self, "price", check_number("price", self.price, minimum=0.0, exclusive_minimum=True)
-        )
-        object.__setattr__(
-            self,
-            "growth_pct",
-            check_number(
-                "growth_pct",
-                self.growth_pct,
-                minimum=-100.0,
-                exclusive_minimum=True,
-                maximum=1000.0,
-            ),
-        )
-        object.__setattr__(
-            self,
-            "volatility_pct",
-            check_number("volatility_pct", self.volatility_pct, minimum=0.0, maximum=500.0),
-        )
-        object.__setattr__(
-            self,
-            "liquidity_discount_pct",
-            check_number(
-                "liquidity_discount_pct", self.liquidity_discount_pct, minimum=0.0, maximum=100.0
-            ),
-        )
+        _check_field(self, "fx_to_package", minimum=0.0, exclusive_minimum=True)
+        _check_field(self, "price", minimum=0.0, exclusive_minimum=True)
+        _check_field(self, "growth_pct", minimum=-100.0, exclusive_minimum=True, maximum=1000.0)
+        _check_field(self, "volatility_pct", minimum=0.0, maximum=500.0)
+        _check_field(self, "liquidity_discount_pct", minimum=0.0, maximum=100.0)
         if self.ticker is not None and (not isinstance(self.ticker, str) or not self.ticker):
             raise EngineInputError("ticker", f"must be a non-empty string (got {self.ticker!r})")
 
@@ -239,14 +207,8 @@ class BonusCycle:
     paid_if_left: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "start_month", check_int("start_month", self.start_month, minimum=1, maximum=12)
-        )
-        object.__setattr__(
-            self,
-            "payout_month",
-            check_int("payout_month", self.payout_month, minimum=1, maximum=12),
-        )
+        _check_field(self, "start_month", check_int, minimum=1, maximum=12)
+        _check_field(self, "payout_month", check_int, minimum=1, maximum=12)
         (pair,) = check_calendar_dates("payout", ((self.payout_month, self.payout_day),))
         object.__setattr__(self, "payout_day", pair[1])
         if self.cutoff is not None:
@@ -284,7 +246,7 @@ class PackageSpec:
     tax_unknown: bool = False
     # The job held on ``start`` (the decision date): a projection taxes the first tax year's
     # months before ``start`` at its pay too, as the board does for the current job
-    # (`window.Segment.current`); a new job says nothing of what was earned before it.
+    # (`segments.Segment.current`); a new job says nothing of what was earned before it.
     current_job: bool = False
     # The day the terms are stated on: the decision date (None: the start). A package started
     # before it is a job held on it: ``base`` is its base on that day, raised on each
@@ -300,70 +262,46 @@ class PackageSpec:
             raise EngineInputError(
                 "current_job", f"must be true or false (got {self.current_job!r})"
             )
-        _check_date("start", self.start)
+        check_date("start", self.start)
         if self.as_of is not None:
-            _check_date("as_of", self.as_of)
-        object.__setattr__(
-            self,
-            "horizon_years",
-            check_int("horizon_years", self.horizon_years, minimum=1, maximum=MAX_HORIZON_YEARS),
-        )
+            check_date("as_of", self.as_of)
+        _check_field(self, "horizon_years", check_int, minimum=1, maximum=MAX_HORIZON_YEARS)
         check_currency("currency", self.currency)
-        object.__setattr__(self, "base", check_number("base", self.base, minimum=0.0))
-        object.__setattr__(
-            self,
-            "raise_pct",
-            check_number("raise_pct", self.raise_pct, minimum=-100.0, exclusive_minimum=True),
-        )
-        object.__setattr__(
-            self,
-            "bonus_target_pct",
-            check_number("bonus_target_pct", self.bonus_target_pct, minimum=0.0),
-        )
-        object.__setattr__(
-            self,
-            "bonus_multiplier",
-            check_number("bonus_multiplier", self.bonus_multiplier, minimum=0.0),
-        )
-        object.__setattr__(
-            self, "relocation", check_number("relocation", self.relocation, minimum=0.0)
-        )
-        object.__setattr__(
-            self,
-            "fx_to_home",
-            check_number("fx_to_home", self.fx_to_home, minimum=0.0, exclusive_minimum=True),
-        )
-        object.__setattr__(
-            self,
-            "tax_rate_pct",
-            check_number("tax_rate_pct", self.tax_rate_pct, minimum=0.0, maximum=100.0),
-        )
+        _check_field(self, "base", minimum=0.0)
+        _check_field(self, "raise_pct", minimum=-100.0, exclusive_minimum=True)
+        for name in ("bonus_target_pct", "bonus_multiplier", "relocation"):
+            _check_field(self, name, minimum=0.0)
+        _check_field(self, "fx_to_home", minimum=0.0, exclusive_minimum=True)
+        _check_field(self, "tax_rate_pct", minimum=0.0, maximum=100.0)
         if self.tax_regime is not None:
-            from .tax import regime_get
-
-            if not isinstance(self.tax_regime, str):
-                raise EngineInputError(
-                    "tax_regime", f"must be a tax regime key or None (got {self.tax_regime!r})"
-                )
-            regime = regime_get(self.tax_regime)
-            if regime.currency == self.currency and self.fx_to_tax not in (None, 1.0):
-                raise EngineInputError(
-                    "fx_to_tax",
-                    f"must be 1 when the tax is in the package currency (got {self.fx_to_tax!r})",
-                )
-            # Taxing USD pay as if it were SGD is a silent error: the rate must be given.
-            if regime.currency != self.currency and self.fx_to_tax is None:
-                raise EngineInputError(
-                    "fx_to_tax",
-                    f"is required: the {regime.key} tax is in {regime.currency} and the package "
-                    f"in {self.currency}; give how many {regime.currency} one {self.currency} buys",
-                )
+            self._check_tax_regime()
         if self.fx_to_tax is not None:
-            object.__setattr__(
-                self,
-                "fx_to_tax",
-                check_number("fx_to_tax", self.fx_to_tax, minimum=0.0, exclusive_minimum=True),
+            _check_field(self, "fx_to_tax", minimum=0.0, exclusive_minimum=True)
+        self._check_parts()
+
+    def _check_tax_regime(self) -> None:
+        """Raise unless ``tax_regime`` is a known regime and ``fx_to_tax`` fits its currency."""
+        if not isinstance(self.tax_regime, str):
+            raise EngineInputError(
+                "tax_regime", f"must be a tax regime key or None (got {self.tax_regime!r})"
             )
+        regime = regime_get(self.tax_regime)
+        if regime.currency == self.currency and self.fx_to_tax not in (None, 1.0):
+            raise EngineInputError(
+                "fx_to_tax",
+                f"must be 1 when the tax is in the package currency (got {self.fx_to_tax!r})",
+            )
+        # Taxing USD pay as if it were SGD is a silent error: the rate must be given.
+        if regime.currency != self.currency and self.fx_to_tax is None:
+            raise EngineInputError(
+                "fx_to_tax",
+                f"is required: the {regime.key} tax is in {regime.currency} and the package "
+                f"in {self.currency}; give how many {regime.currency} one {self.currency} buys",
+            )
+
+    def _check_parts(self) -> None:
+        """Raise unless the sign-ons, grants, refreshers, bonus cycle and stock are of their
+        kinds (keeping the sequences as tuples) and the stock's rate fits its currency."""
         for name, kind in (("sign_on", SignOn), ("grants", Grant), ("refreshers", Refresher)):
             items = tuple(getattr(self, name))
             for i, item in enumerate(items):
@@ -401,8 +339,6 @@ class PackageSpec:
         """Return the tax rule in words: the regime and the tables taxing the projected years
         (`TaxRegime.label_for`), or the flat rate as a fallback."""
         if self.tax_regime is not None:
-            from .tax import regime_get
-
             regime = regime_get(self.tax_regime)
             return regime.label_for(*self.tax_years)
         if self.tax_unknown:
@@ -413,8 +349,6 @@ class PackageSpec:
     def tax_years(self) -> tuple[int, int]:
         """Return the first and last tax year of the projected months (calendar years without a
         regime)."""
-        from .tax import regime_get, tax_year_of
-
         starts = 1 if self.tax_regime is None else regime_get(self.tax_regime).year_starts_month
         last = add_months(self.start, self.months) - datetime.timedelta(days=1)
         return tax_year_of(self.start, starts), tax_year_of(last, starts)

@@ -20,11 +20,10 @@ def held_grants(
 ) -> tuple[Grant, ...]:
     """Return the current job's grants made before ``move``, in its stock's currency.
 
-    Each grant as it is, with its vesting start; each refresher grant made before the move
-    as a grant of its value at the share price on its grant day: ``prices[m - 1]`` for a
-    grant in window month m (``prices`` is the current job's price path from
-    ``window_start``), today's price for one made on or before the window start, as the
-    window values a refresher.
+    Each grant as it is, with its vesting start; each refresher grant made before the move as
+    a grant of its value at the share price on its grant day, as the window values one:
+    ``prices[m - 1]`` for a grant in window month m (``prices`` is the current job's price
+    path from ``window_start``), today's price for one made on or before the window start.
     """
     held = [
         dataclasses.replace(g, vest_start=grant_vest_start(current, g))

@@ -8,6 +8,7 @@ import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Any
 
 import numpy as np
@@ -108,10 +109,6 @@ class VestingSchedule:
         except KeyError:
             known = ", ".join(sorted(VESTING_PRESETS))
             raise EngineInputError("preset", f"unknown preset {name!r} (known: {known})") from None
-
-    def describe(self) -> str:
-        """Return a one-line human description of the schedule."""
-        return describe_schedule(self)
 
 
 def _check_frequency(field: str, value: Any) -> int:
@@ -255,12 +252,11 @@ def describe_schedule(schedule: VestingSchedule) -> str:
     else:
         parts: list[str] = []
         start = 1
-        freqs = schedule.year_frequencies
-        for y in range(2, len(freqs) + 2):
-            if y > len(freqs) or freqs[y - 1] != freqs[start - 1]:
-                span = f"year {start}" if y - 1 == start else f"years {start}-{y - 1}"
-                parts.append(f"{words[freqs[start - 1]]} in {span}")
-                start = y
+        for frequency, run in groupby(schedule.year_frequencies):
+            end = start + len(list(run)) - 1
+            span = f"year {start}" if end == start else f"years {start}-{end}"
+            parts.append(f"{words[frequency]} in {span}")
+            start = end + 1
         cadence = ", ".join(parts)
     months = schedule.total_months
     length = f"{months // 12} years" if months % 12 == 0 else f"{months} months"

@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 
 from compensation import engine
-from compensation.engine import tax as engine_tax
+from compensation.engine.tax import tables as engine_tax
 from compensation.models import (
     BonusCycle,
     Company,

@@ -17,7 +17,7 @@ import io
 from collections.abc import Iterator
 from typing import Any, Final
 
-from compensation.engine.tax import BracketWorking
+from compensation.engine.tax.compute import BracketWorking
 from offers.export import neutralise, utf8
 from offers.ledger import LedgerView, TaxYearView
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from compensation.engine.tax import regimes
+from compensation.engine.tax.tables import regimes
 from compensation.models import TAX_PLACES, tax_regime_choices, tax_regime_label
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from compensation.engine.tax import regimes
+from compensation.engine.tax.tables import regimes
 from compensation.tax_words import TAX_WORDS, tax_word
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from accounts.wording import fit_percent
-from compensation.engine.tax import regimes
+from compensation.engine.tax.tables import regimes
 from compensation.engine.vesting import VESTING_PRESETS
 from offers.board import COMPONENTS, board_build
 from offers.export.comparison import comparison_build

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from compensation import selectors
-from compensation.engine.tax import regime_get, yearly_tax
+from compensation.engine.tax.compute import yearly_tax
+from compensation.engine.tax.tables import regime_get
 from compensation.models import Package
 from offers.board import board_build
 from offers.models import Offer

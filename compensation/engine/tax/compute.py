@@ -420,16 +420,11 @@ def monthly_tax_and_contributions(
     months); ``to_regime`` converts it into the regime's currency, and the amounts come back
     in the income's currency. ``ordinary`` is the part of ``cash`` that is ordinary wages
     (the base salary; None: all of it), the rest being additional wages (bonus, sign-on...).
-    Contributions are levied on each month's pay by the rules of its tax year's tables, a
-    tax year's columns taken in date order (the order given) for the yearly rules. Each tax
-    year's cash (less its deductible contributions) and equity income is taxed by that year's
-    tables (`TaxRegime.for_year`), and the tax on each kind is shared among the year's months
-    in proportion to their income of it.
-
-    ``months`` names the month of each column when a month's income is split over two
-    columns (in two tax years: the ceilings, caps and floors of contributions apply to the
-    month's whole pay, shared between its columns in proportion to their pay); None: each
-    column is a month of its own.
+    Contributions are levied on each month's pay by its tax year's tables (the yearly rules
+    over the year's columns in the order given: `_levy`). Each tax year's cash (less its
+    deductible contributions) and equity is taxed by that year's tables, the tax on each kind
+    shared among the year's months by their income of it. ``months`` names each column's
+    month when a month is split over two columns (two tax years); None: one column a month.
     """
     cash = np.asarray(cash, dtype=np.float64)
     equity = np.asarray(equity, dtype=np.float64)
@@ -475,14 +470,12 @@ def joint_tax(incomes: Sequence[TaxedIncome]) -> list[np.ndarray]:
     """Return each income's tax by column: one return a tax, a tax year, on all of them.
 
     One person's jobs in a tax year file one return for each tax their regimes share
-    (`tables.tables_for_year`): two jobs under one regime share all of its tables, a job in
-    California and then one in Washington the US federal and FICA tables (one standard
-    deduction, one set of brackets, the Social Security wage base and the Additional Medicare
-    threshold once), while each state's table taxes the income of the jobs under it. Each
-    table taxes the year's cash (less its deductible contributions) and equity summed over
-    the incomes holding it, in its currency; the tax on each kind is then shared among every
-    column of that year of those incomes in proportion to its income of that kind (one rate
-    a kind a year), so the shares add up to the table's tax.
+    (`tables.tables_for_year`): a job in California and then one in Washington share the US
+    federal and FICA tables (one standard deduction, one Social Security wage base), while
+    each state's table taxes its own jobs. Each table taxes the year's cash (less deductible
+    contributions) and equity summed over the incomes holding it; the tax on each kind is
+    shared among those incomes' columns of the year by their income of it (one rate a kind
+    a year), so the shares add up to the table's tax.
     """
     tax_years = [np.asarray(x.tax_years) for x in incomes]
     years = np.unique(np.concatenate(tax_years))

@@ -1,17 +1,9 @@
 """Tax tables as data: load and validate the TOML files in ``data/`` and the regimes built on them.
 
-A table is one jurisdiction's tax for one tax year (``us_federal_2025.toml``): its currency,
-the month its tax year starts, the filing status assumed, the official sources and one or more
-parts. A part taxes one kind of income (``all``, ``cash`` or ``equity``) less a fixed
-deduction with progressive brackets (``[from, rate %]``); an ``alternative`` (Hong Kong's
-standard rate) is computed too and the lower of the two applies. A table may also levy
-employee ``contributions`` on cash pay month by month (Hong Kong's MPF, Singapore's CPF,
-Taiwan's labour and health insurance, mainland China's social insurance): they come off
-take-home pay, and a deductible one off the income its parts tax. A table of contributions
-alone (no parts) adds them to the tables of a regime. A regime (``regimes.toml``)
-is the tables whose taxes add up for one place, e.g. US federal + FICA + California, for each
-tax year a table is published for: a tax year is taxed by its own tables, a later year by the
-latest ones and an earlier year by the earliest (`TaxRegime.for_year`).
+A table (``us_federal_2025.toml``) is one jurisdiction's tax for one tax year: parts taxing
+one kind of income with progressive brackets, and employee contributions levied on cash pay.
+A regime (``regimes.toml``) is the tables whose taxes add up for one place, for each tax year
+published (`TaxRegime.for_year`). The format is docs/engine.md's, "Tax".
 """
 
 from __future__ import annotations
@@ -25,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..currencies import is_currency
 from ..errors import EngineInputError
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -254,11 +247,6 @@ class TaxRegime:
             words += f" ({use.earlier[0]} table used for {use.earlier[1]} and before)"
         return words
 
-    @property
-    def sources(self) -> tuple[str, ...]:
-        """Return the official sources of every table."""
-        return tuple(dict.fromkeys(s for y in self.years for t in y.tables for s in t.sources))
-
 
 @dataclass(frozen=True)
 class SharedTable:
@@ -420,8 +408,6 @@ def parse_table(data: dict[str, Any], where: str) -> TaxTable:
     """Return a validated table from a parsed TOML document (``where`` names it in errors)."""
     key = _need(data, "key", str, where)
     currency = _need(data, "currency", str, where)
-    from ..currencies import is_currency
-
     if not is_currency(currency):
         raise TaxTableError(f"{where}: {currency!r} is not an ISO 4217 currency code")
     start_month = _need(data, "year_starts_month", int, where)
@@ -484,40 +470,47 @@ def load_regimes(data_dir: Path = DATA_DIR) -> dict[str, TaxRegime]:
     tables = {p.stem: load_table(p) for p in sorted(data_dir.glob("*.toml")) if p.stem != "regimes"}
     with (data_dir / "regimes.toml").open("rb") as handle:
         spec = tomllib.load(handle)
-    regimes: dict[str, TaxRegime] = {}
-    for key, entry in spec.items():
-        where = f"regimes.toml: [{key}]"
-        if not isinstance(entry, dict):
-            raise TaxTableError(f"{where} must be a table")
-        names = _need(entry, "tables", list, where)
-        missing = [n for n in names if n not in tables]
-        if not names or missing:
-            raise TaxTableError(f"{where}: unknown or no tables {missing}")
-        chosen = [tables[n] for n in names]
-        if len({(t.currency, t.year_starts_month) for t in chosen}) != 1:
-            raise TaxTableError(f"{where}: tables differ in currency or tax year start")
-        by_year: dict[int, list[TaxTable]] = {}
-        for table in chosen:
-            by_year.setdefault(table.tax_year, []).append(table)
-        # Every year has the same tables (by name without the year: us_federal_2025 ->
-        # us_federal), so a year whose state table is missing is not taxed by federal alone.
-        kinds = {year: sorted(t.kind for t in group) for year, group in by_year.items()}
-        if len({tuple(k) for k in kinds.values()}) != 1:
-            raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
-        for year, group in by_year.items():
-            if len({t.year_label for t in group}) != 1:
-                raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
-            names = [c.name for t in group for c in t.contributions]
-            if len(set(names)) != len(names):
-                raise TaxTableError(f"{where}: two {year} contributions have the same name")
-        if len(key) > 16:
-            raise TaxTableError(f"{where}: keys are at most 16 characters")
-        regimes[key] = TaxRegime(
-            key=key,
-            place=_need(entry, "place", str, where),
-            years=tuple(TaxYear(y, tuple(by_year[y])) for y in sorted(by_year)),
-        )
-    return regimes
+    return {key: _regime(key, entry, tables) for key, entry in spec.items()}
+
+
+def _regime(key: str, entry: Any, tables: dict[str, TaxTable]) -> TaxRegime:
+    """Return the regime ``key`` of ``regimes.toml``: its place and its named tables by year."""
+    where = f"regimes.toml: [{key}]"
+    if not isinstance(entry, dict):
+        raise TaxTableError(f"{where} must be a table")
+    names = _need(entry, "tables", list, where)
+    missing = [n for n in names if n not in tables]
+    if not names or missing:
+        raise TaxTableError(f"{where}: unknown or no tables {missing}")
+    by_year = _by_tax_year([tables[n] for n in names], where)
+    if len(key) > 16:
+        raise TaxTableError(f"{where}: keys are at most 16 characters")
+    return TaxRegime(
+        key=key,
+        place=_need(entry, "place", str, where),
+        years=tuple(TaxYear(y, tuple(by_year[y])) for y in sorted(by_year)),
+    )
+
+
+def _by_tax_year(chosen: list[TaxTable], where: str) -> dict[int, list[TaxTable]]:
+    """Return a regime's tables by tax year, checking that they fit together."""
+    if len({(t.currency, t.year_starts_month) for t in chosen}) != 1:
+        raise TaxTableError(f"{where}: tables differ in currency or tax year start")
+    by_year: dict[int, list[TaxTable]] = {}
+    for table in chosen:
+        by_year.setdefault(table.tax_year, []).append(table)
+    # Every year has the same tables (by name without the year: us_federal_2025 ->
+    # us_federal), so a year whose state table is missing is not taxed by federal alone.
+    kinds = {year: sorted(t.kind for t in group) for year, group in by_year.items()}
+    if len({tuple(k) for k in kinds.values()}) != 1:
+        raise TaxTableError(f"{where}: every tax year needs the same tables ({kinds})")
+    for year, group in by_year.items():
+        if len({t.year_label for t in group}) != 1:
+            raise TaxTableError(f"{where}: the {year} tables differ in their tax year label")
+        names = [c.name for t in group for c in t.contributions]
+        if len(set(names)) != len(names):
+            raise TaxTableError(f"{where}: two {year} contributions have the same name")
+    return by_year
 
 
 @cache

@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-from compensation.engine.cli import PROJECT_COLUMNS
 from compensation.engine.components import COMPONENTS, EQUITY_COMPONENTS, PAY_COMPONENTS
 from compensation.engine.projection import YEARLY_COLUMNS
 from compensation.engine.tax.tables import APPLIES_TO
@@ -24,7 +23,6 @@ def test_every_component_has_a_label_colour_and_a_tax_kind():
 
 
 def test_the_engines_columns_start_with_the_registry():
-    assert PROJECT_COLUMNS[: len(COMPONENTS)] == COMPONENTS
     assert YEARLY_COLUMNS[: len(COMPONENTS)] == COMPONENTS
 
 

@@ -17,7 +17,8 @@ from compensation.engine.cli import main
 from compensation.engine.currencies import ISO_4217
 from compensation.engine.errors import EngineInputError
 from compensation.engine.io import package_from_dict
-from compensation.engine.window import Segment, window_paths
+from compensation.engine.segments import Segment
+from compensation.engine.window import window_paths
 from tests.compensation.engine.test_engine_cli import OFFER
 
 

@@ -15,15 +15,14 @@ import numpy as np
 import pytest
 
 from compensation.engine import PackageSpec, SignOn, Stock, project_yearly
-from compensation.engine.tax import (
-    TaxTableError,
-    load_table,
+from compensation.engine.segments import Segment
+from compensation.engine.tax.compute import (
     monthly_tax_and_contributions,
-    regime_get,
     yearly_contributions,
     yearly_tax,
 )
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.tax.tables import TaxTableError, load_table, regime_get
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 CENT = 0.01

@@ -11,7 +11,7 @@ import pytest
 from compensation.engine import VESTING_PRESETS, Grant, PackageSpec, Stock
 from compensation.engine.errors import EngineInputError
 from compensation.engine.futures import correlated_prices, window_futures
-from compensation.engine.window import Segment
+from compensation.engine.segments import Segment
 from offers.logic.choice import Futures, choice_chances, estimate_mean
 from offers.logic.ranking import OptionFacts, RankingPrefs
 

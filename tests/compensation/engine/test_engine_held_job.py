@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compensation.engine import PackageSpec, Refresher, Stock, VestingSchedule
+from compensation.engine.segments import Segment, segment_base
 from compensation.engine.transfer import held_grants
-from compensation.engine.window import Segment, segment_base, window_yearly
+from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2026, 12, 1)
 HIRED = dt.date(2023, 1, 9)

@@ -1,5 +1,5 @@
 """A leaving option's two jobs in one place are taxed together in a shared tax year
-(`window.option_tax`, `tax.joint_tax`): the brackets do not start again at the new job."""
+(`segment_tax.option_tax`, `tax.joint_tax`): the brackets do not start again at the new job."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import pytest
 
 from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
-from compensation.engine.window import Segment, tax_groups, window_yearly
+from compensation.engine.segment_tax import tax_groups
+from compensation.engine.segments import Segment
+from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2026, 1, 1)
 MOVE = dt.date(2026, 7, 1)

@@ -21,8 +21,10 @@ from compensation.engine import (
 )
 from compensation.engine.errors import EngineInputError
 from compensation.engine.ledger import window_ledger
-from compensation.engine.tax import bracket_slices, bracket_tax, regimes
-from compensation.engine.window import Segment, percentile_prices, window_yearly
+from compensation.engine.segments import Segment
+from compensation.engine.tax.compute import bracket_slices, bracket_tax
+from compensation.engine.tax.tables import regimes
+from compensation.engine.window import percentile_prices, window_yearly
 
 QUARTERLY = VestingSchedule(frequency_months=3)
 JAN_2026 = dt.date(2026, 1, 1)
@@ -59,8 +61,8 @@ def both(segments, window_start, years=4, prices=None, currency="TWD"):
 def assert_adds_up(yearly, ledger) -> None:
     """The ledger's lines add up to the window's figures, year by year, net and gross."""
     for year in range(1, ledger.years + 1):
-        assert ledger.year_total(year) == pytest.approx(yearly["net"][year - 1], abs=1e-6)
-        assert ledger.year_total(year, after_tax=False) == pytest.approx(
+        assert ledger.total(year=year) == pytest.approx(yearly["net"][year - 1], abs=1e-6)
+        assert ledger.total(after_tax=False, year=year) == pytest.approx(
             yearly["total"][year - 1], abs=1e-6
         )
     assert round(ledger.total()) == round(float(yearly["net"].sum()))

@@ -1,5 +1,5 @@
 """One return per person per tax year: rules that share a table are taxed on the combined
-income (`tables.tables_for_year`, `tax.joint_tax`, `window.tax_groups`). A move from
+income (`tables.tables_for_year`, `tax.joint_tax`, `segment_tax.tax_groups`). A move from
 California to Washington files one federal return (one standard deduction, one set of
 brackets, the Social Security wage base and the Additional Medicare threshold once), each
 state taxing the income earned there; a move from an Employment Pass to CPF in Singapore files
@@ -18,8 +18,10 @@ import pytest
 
 from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
-from compensation.engine.tax import regime_get, tables_for_year
-from compensation.engine.window import Segment, tax_groups, window_yearly
+from compensation.engine.segment_tax import tax_groups
+from compensation.engine.segments import Segment
+from compensation.engine.tax.tables import regime_get, tables_for_year
+from compensation.engine.window import window_yearly
 
 DECISION = dt.date(2027, 1, 1)
 MOVE = dt.date(2027, 2, 15)

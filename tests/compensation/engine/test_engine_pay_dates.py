@@ -18,13 +18,10 @@ from hypothesis import strategies as st
 
 from compensation.engine import BonusCycle, Grant, PackageSpec, Stock, VestingSchedule
 from compensation.engine.ledger import window_ledger
-from compensation.engine.tax import month_tax_years
-from compensation.engine.window import (
-    Segment,
-    _segment_values,
-    segment_tax_columns,
-    window_yearly,
-)
+from compensation.engine.segment_tax import segment_tax_columns
+from compensation.engine.segments import Segment, segment_values
+from compensation.engine.tax.compute import month_tax_years
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 MOVE = dt.date(2027, 2, 15)
@@ -52,7 +49,7 @@ def test_a_window_from_2_december_has_a_2026_tax_year_holding_decembers_pay():
     spec = taipei(decision)
     segment = Segment(spec, decision, current=True)
     columns = segment_tax_columns(
-        segment, decision, 12, np.ones(12), _segment_values(segment, decision, 12, np.ones(12))
+        segment, decision, 12, np.ones(12), segment_values(segment, decision, 12, np.ones(12))
     )
     assert columns is not None
     december = columns.lead  # the first window month's column
@@ -127,7 +124,7 @@ def _income_by_tax_year(
     """Return the cash and stock of each tax year the window holds income in, whole years."""
     segment = Segment(spec, decision, current=True)
     prices = np.ones(months)
-    values = _segment_values(segment, decision, months, prices)
+    values = segment_values(segment, decision, months, prices)
     columns = segment_tax_columns(segment, decision, months, prices, values)
     assert columns is not None
     inside = (columns.months >= columns.lead) & (columns.months < columns.lead + months)

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from compensation.engine import Grant, PackageSpec, Stock, VestingSchedule
 from compensation.engine.ledger import window_ledger
 from compensation.engine.projection import project_yearly
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.segments import Segment
+from compensation.engine.window import window_yearly
 
 START = dt.date(2027, 1, 1)
 EVEN = VestingSchedule(total_months=48, frequency_months=3)

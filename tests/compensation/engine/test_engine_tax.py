@@ -17,19 +17,22 @@ from hypothesis import strategies as st
 from compensation.engine import PackageSpec, SignOn, Stock, project_yearly
 from compensation.engine.errors import EngineInputError
 from compensation.engine.montecarlo import simulate
-from compensation.engine.tax import (
-    TaxTableError,
-    load_regimes,
-    load_table,
+from compensation.engine.segments import Segment
+from compensation.engine.tax.compute import (
     monthly_tax,
     monthly_tax_and_contributions,
-    regime_get,
-    regimes,
     top_rate,
     yearly_tax,
 )
-from compensation.engine.tax.tables import DATA_DIR
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.tax.tables import (
+    DATA_DIR,
+    TaxTableError,
+    load_regimes,
+    load_table,
+    regime_get,
+    regimes,
+)
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 

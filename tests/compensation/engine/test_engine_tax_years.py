@@ -24,15 +24,10 @@ from compensation.engine import (
     project_yearly,
 )
 from compensation.engine.io import package_from_dict
-from compensation.engine.tax import (
-    TaxTableError,
-    load_regimes,
-    load_table,
-    regime_get,
-    yearly_contributions,
-    yearly_tax,
-)
-from compensation.engine.window import Segment, window_yearly
+from compensation.engine.segments import Segment
+from compensation.engine.tax.compute import yearly_contributions, yearly_tax
+from compensation.engine.tax.tables import TaxTableError, load_regimes, load_table, regime_get
+from compensation.engine.window import window_yearly
 
 ONE_UNIT = 1.0
 

@@ -19,6 +19,7 @@ from compensation.engine import (
     SignOn,
     Stock,
     VestingSchedule,
+    describe_schedule,
     forfeited_on_leave,
     package_from_dict,
     project,
@@ -26,7 +27,8 @@ from compensation.engine import (
     tranche_dates,
     unvested_schedule,
 )
-from compensation.engine.window import Segment, percentile_prices, window_yearly
+from compensation.engine.segments import Segment
+from compensation.engine.window import percentile_prices, window_yearly
 
 FLAT = Stock(price=10.0)
 META = VESTING_PRESETS["meta_quarterly"]
@@ -173,7 +175,7 @@ def test_calendar_dates_allow_29_feb_and_round_trip_through_a_dict():
         }
     )
     assert spec.grants[0].schedule.vest_dates == ((2, 15), (5, 15), (8, 15), (11, 15))
-    assert spec.grants[0].schedule.describe() == (
+    assert describe_schedule(spec.grants[0].schedule) == (
         "4 years: 25/25/25/25% per year, vesting quarterly on Feb/May/Aug/Nov 15, no cliff"
     )
 

@@ -12,12 +12,8 @@ from hypothesis import strategies as st
 
 from compensation.engine import Grant, PackageSpec, Stock, VestingSchedule
 from compensation.engine.errors import EngineInputError
-from compensation.engine.window import (
-    Segment,
-    percentile_prices,
-    simulate_window,
-    window_yearly,
-)
+from compensation.engine.segments import Segment
+from compensation.engine.window import percentile_prices, simulate_window, window_yearly
 
 D = dt.date(2026, 12, 1)
 START = dt.date(2027, 3, 1)  # three months after the decision date

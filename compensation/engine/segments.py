@@ -1,0 +1,300 @@
+"""Where a segment's events fall in the common window: its months of base, its payments and
+its vests, by window month, in home currency (`window` sums them, `segment_tax` taxes them)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .components import COMPONENTS, EQUITY_COMPONENTS
+from .dates import add_months, whole_months_between
+from .events import (
+    ONE_DAY,
+    Payment,
+    cash_month,
+    cash_payments,
+    grant_tranches,
+    refresher_grant_days,
+    refresher_tranches,
+    vest_month,
+)
+from .spec import PackageSpec, monthly_base
+
+# Which dated events to count: called with an event's day and its month; None counts all.
+EventFilter = Callable[[datetime.date, int], bool] | None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One package counted from ``start`` (inclusive) until ``end`` (exclusive, None: window end).
+
+    ``stock_fx_to_home`` converts the stock's currency into home currency (None: through the
+    package currency, ``spec.stock.fx_to_package * spec.fx_to_home``). ``current`` marks the
+    job held on the decision date (staying, or a leaving option's months until its start): the
+    first tax year's months before its package started were paid by it too
+    (`segment_tax.pay_before_start`); a new job is not, whatever its start date.
+    """
+
+    spec: PackageSpec
+    start: datetime.date
+    end: datetime.date | None = None
+    stock_fx_to_home: float | None = None
+    current: bool = False
+
+
+def window_months(window_start: datetime.date, day: datetime.date) -> int:
+    """Return the whole months from the window start to ``day`` (0 if before the start)."""
+    return max(0, whole_months_between(window_start, day))
+
+
+@dataclass(frozen=True)
+class SegmentBounds:
+    """The window months and days a segment counts: months ``lo``+1..``hi`` of its base and
+    the days ``first`` to ``last`` of its payments and vests (``last < first``: none)."""
+
+    lo: int
+    hi: int
+    first: datetime.date
+    last: datetime.date
+    window_end: datetime.date
+
+
+def segment_bounds(segment: Segment, window_start: datetime.date, months: int) -> SegmentBounds:
+    """Return the months and days of the window ``segment`` counts."""
+    lo = window_months(window_start, segment.start)
+    hi = months if segment.end is None else min(months, window_months(window_start, segment.end))
+    window_end = add_months(window_start, months)
+    first = max(segment.start, window_start)
+    last = window_end if segment.end is None else min(window_end, segment.end - ONE_DAY)
+    return SegmentBounds(lo, hi, first, last, window_end)
+
+
+def segment_base(segment: Segment, window_start: datetime.date, months: int) -> np.ndarray:
+    """Return the segment's monthly base (package currency) in window months 1..months.
+
+    Base is counted by whole months (`window_months`): package month n (1-based) is window
+    month n - offset; months the segment does not cover are 0.
+    """
+    spec = segment.spec
+    bounds = segment_bounds(segment, window_start, months)
+    offset = whole_months_between(spec.start, window_start)
+    n_pkg = offset + months
+    if bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
+        return np.zeros(months)
+    k = np.arange(1, n_pkg + 1) - offset
+    base = monthly_base(spec, n_pkg)
+    active = (k >= bounds.lo + 1) & (k <= bounds.hi)
+    return _to_window(np.where(active, base, 0.0), k, months)
+
+
+def stock_fx_to_home(segment: Segment) -> float:
+    """Return home currency per unit of the segment's stock currency."""
+    spec = segment.spec
+    if segment.stock_fx_to_home is None:
+        return spec.stock.fx_to_package * spec.fx_to_home
+    return segment.stock_fx_to_home
+
+
+def segment_values(
+    segment: Segment,
+    window_start: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    only: EventFilter = None,
+) -> dict[str, np.ndarray]:
+    """Return this segment's monthly home-currency gross components over the window months.
+
+    Base is counted by whole months (`segment_base`), payments and vests on the days the
+    segment covers in the months holding them (`segment_payments`, `segment_vests`). With
+    ``only``, just the payments and vests it accepts (by day and month), without base.
+    Equity is shaped like ``prices``, at its full (taxable) value (`decision_values` takes
+    the liquidity discount off); cash, the same on every price path, is one row (months,).
+    """
+    spec = segment.spec
+    lead = prices.shape[:-1]
+    out = {c: np.zeros((*lead, months) if c in EQUITY_COMPONENTS else months) for c in COMPONENTS}
+    bounds = segment_bounds(segment, window_start, months)
+    if bounds.last < bounds.first:
+        return out
+    fx = spec.fx_to_home
+    if only is None:
+        out["base"] = segment_base(segment, window_start, months) * fx
+    for placed in segment_payments(segment, window_start, months, only):
+        out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
+    equity = _equity(spec, window_start, bounds.first, bounds.last, months, prices, only)
+    # At its full value: the taxable income at vest (`decision_values` applies the discount).
+    out["equity"] = equity * stock_fx_to_home(segment)
+    return out
+
+
+def liquidity_keep(spec: PackageSpec) -> float:
+    """Return the share of a vest's value a decision counts: 1 - the liquidity discount."""
+    return 1.0 - spec.stock.liquidity_discount_pct / 100.0
+
+
+def decision_values(spec: PackageSpec, values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return a segment's monthly components as a decision counts them: its stock less the
+    liquidity discount.
+
+    Private stock is taxed at its full value at vest (`segment_values` is that value, which
+    `option_tax` taxes); the discount, a haircut for selling it only in buybacks, lowers the
+    value the options are compared on, never the income a tax table sees.
+    """
+    keep = liquidity_keep(spec)
+    if keep == 1.0:
+        return values
+    return {k: v * keep if k in EQUITY_COMPONENTS else v for k, v in values.items()}
+
+
+@dataclass(frozen=True)
+class PlacedPayment:
+    """A payment the window counts: its ``amount`` (package currency; a bonus paid after
+    leaving is the ``share`` of its bonus year worked, else 1) in window month ``month``."""
+
+    payment: Payment
+    amount: float
+    share: float
+    month: int
+
+
+def segment_payments(
+    segment: Segment, window_start: datetime.date, months: int, only: EventFilter = None
+) -> list[PlacedPayment]:
+    """Return the segment's payments the window counts, each at its window month (`cash_month`).
+
+    A leaving option's current job covers the days before the new job's start: a bonus paid
+    on or after it is not paid unless its bonus cycle pays the share worked (``paid_if_left``).
+    """
+    spec = segment.spec
+    bounds = segment_bounds(segment, window_start, months)
+    first, last, window_end = bounds.first, bounds.last, bounds.window_end
+    out: list[PlacedPayment] = []
+    if last < first:
+        return out
+    for payment in cash_payments(spec, window_end - ONE_DAY):
+        share = 1.0
+        if not first <= payment.day <= last or payment.day == window_end:
+            if not (
+                payment.paid_if_left
+                and segment.end is not None
+                and segment.end <= payment.day < window_end
+            ):
+                continue
+            # Paid after leaving: the share of its bonus year worked before the end.
+            share = payment.earned_share_before(segment.end)
+        m = cash_month(window_start, payment.day)
+        if 1 <= m <= months and (only is None or only(payment.day, m)):
+            out.append(PlacedPayment(payment, payment.amount * share, share, m))
+    return out
+
+
+@dataclass(frozen=True)
+class GrantVest:
+    """A tranche of a grant the window counts: its day, window month and shares."""
+
+    grant: int
+    day: datetime.date
+    month: int
+    shares: float
+
+
+@dataclass(frozen=True)
+class RefresherVest:
+    """A tranche of a refresher grant the window counts: its value at the grant price.
+
+    ``granted_month`` is the window month whose price is the grant price (0: today's).
+    """
+
+    refresher: int
+    granted: datetime.date
+    granted_month: int
+    day: datetime.date
+    month: int
+    value: float
+
+
+def segment_vests(
+    spec: PackageSpec,
+    window_start: datetime.date,
+    first: datetime.date,
+    last: datetime.date,
+    only: EventFilter = None,
+) -> tuple[list[GrantVest], list[list[RefresherVest]]]:
+    """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
+    days ``first`` to ``last``, each in its window month (`vest_month`): a vest on the window
+    start is already vested, one on a leaving option's start date forfeited."""
+    first = max(first, window_start + ONE_DAY)
+
+    def month_of(day: datetime.date) -> int:
+        """Return the window month of a vest on ``day`` the window counts (0: not counted)."""
+        if not first <= day <= last:
+            return 0
+        m = vest_month(window_start, day)
+        return m if only is None or only(day, m) else 0
+
+    grants = [
+        GrantVest(i, day, m, count)
+        for i, grant in enumerate(spec.grants)
+        for day, count in grant_tranches(spec, grant)
+        if (m := month_of(day))
+    ]
+    refreshers: list[list[RefresherVest]] = []
+    for j, refresher in enumerate(spec.refreshers):
+        for _, granted in refresher_grant_days(spec.start, refresher, last, spec.as_of):
+            at = max(0, vest_month(window_start, granted))
+            row = [
+                RefresherVest(j, granted, at, day, m, value)
+                for day, value in refresher_tranches(refresher, granted)
+                if (m := month_of(day))
+            ]
+            if any(v.value for v in row):
+                refreshers.append(row)
+    return grants, refreshers
+
+
+def _equity(
+    spec: PackageSpec,
+    window_start: datetime.date,
+    first: datetime.date,
+    last: datetime.date,
+    months: int,
+    prices: np.ndarray,
+    only: EventFilter = None,
+) -> np.ndarray:
+    """Return the stock-currency value of the vests on days ``first`` to ``last`` by month.
+
+    A vest on the window start is already vested. A refresher tranche is worth its
+    grant-price value times the price at vest over the price at grant (today's price for a
+    grant made on or before the window start).
+    """
+    lead = prices.shape[:-1]
+    grant_vests, refresher_vests = segment_vests(spec, window_start, first, last, only)
+    shares = np.zeros(months)
+    for vest in grant_vests:
+        shares[vest.month - 1] += vest.shares
+    equity = shares * prices
+    if not refresher_vests:
+        return np.asarray(equity)
+    today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
+    with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
+    # One refresher grant at a time, added in grant order: the sums of a (..., grants, months)
+    # array over its grants, without building it (paths x grants x months on many paths).
+    refreshed = None
+    for tranches in refresher_vests:
+        row = np.zeros(months)
+        for tranche in tranches:
+            row[tranche.month - 1] += tranche.value
+        vested = row / with_today[..., tranches[0].granted_month, None] * prices
+        refreshed = vested if refreshed is None else refreshed + vested
+    return np.asarray(equity + refreshed)
+
+
+def _to_window(values: np.ndarray, k: np.ndarray, months: int) -> np.ndarray:
+    """Place package-month values at their window months (those inside the window)."""
+    inside = (k >= 1) & (k <= months)
+    out = np.zeros((*values.shape[:-1], months))
+    out[..., k[inside] - 1] = values[..., inside]
+    return out
