@@ -18,6 +18,7 @@ from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from compensation import engine, selectors, services
+from compensation.band_import import CSV_COLUMNS, CSV_EXAMPLE, band_import_csv
 from compensation.forms import (
     BandForm,
     BandImportForm,
@@ -244,7 +245,7 @@ def band_import(request: HttpRequest) -> HttpResponse:
     form = BandImportForm(request.POST or None, request.FILES or None)
     result = None
     if request.method == "POST" and form.is_valid():
-        result = services.band_import_csv(user=request.user, file=form.cleaned_data["file"])
+        result = band_import_csv(user=request.user, file=form.cleaned_data["file"])
         if result.ok:
             messages.success(
                 request,
@@ -255,14 +256,14 @@ def band_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "compensation/band_import.html",
-        {"form": form, "result": result, "columns": services.CSV_COLUMNS},
+        {"form": form, "result": result, "columns": CSV_COLUMNS},
     )
 
 
 @require_GET
 def band_import_example(request: HttpRequest) -> HttpResponse:
     """Download an example bands CSV."""
-    response = HttpResponse(services.CSV_EXAMPLE, content_type="text/csv; charset=utf-8")
+    response = HttpResponse(CSV_EXAMPLE, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="bands-example.csv"'
     return response
 
