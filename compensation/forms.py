@@ -28,8 +28,8 @@ from compensation.services import (
     COMPANY_FIELDS,
     LOCATION_FIELDS,
     PACKAGE_FIELDS,
-    SIGN_ON_FIELDS,
 )
+from compensation.terms import SIGN_ON_FIELDS
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 

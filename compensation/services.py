@@ -34,7 +34,14 @@ from compensation.models import (
     SignOn,
 )
 from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
-from compensation.terms import TERM_FIELDS, PackageTerms
+from compensation.terms import (
+    GRANT_FIELDS,
+    REFRESHER_FIELDS,
+    SIGN_ON_FIELDS,
+    TERM_FIELDS,
+    VESTING_FIELDS,
+    PackageTerms,
+)
 
 COMPANY_FIELDS = (
     "name",
@@ -64,24 +71,6 @@ BAND_FIELDS = (
 )
 # The package's identity, then its terms (`compensation.terms.TERM_FIELDS`).
 PACKAGE_FIELDS = ("name", "company", "is_current_job", *TERM_FIELDS)
-SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
-VESTING_FIELDS = (
-    "weights",
-    "cliff_months",
-    "frequency_months",
-    "year_frequencies",
-    "vest_dates",
-)
-GRANT_FIELDS = (
-    "label",
-    "value",
-    "shares",
-    "grant_price",
-    "price_currency",
-    "vest_start",
-    *VESTING_FIELDS,
-)
-REFRESHER_FIELDS = ("yearly_value", "first_year", *VESTING_FIELDS)
 
 
 def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:

@@ -188,36 +188,9 @@ def rows_terms(
     company = package.company
     return PackageTerms(
         **{name: getattr(package, name) for name in TERM_FIELDS},
-        sign_ons=tuple(
-            SignOnTerms(
-                amount=s.amount,
-                year=s.year,
-                clawback_months=s.clawback_months,
-                clawback_kind=s.clawback_kind,
-                instalments=s.instalments,
-                id=s.pk,
-            )
-            for s in sign_ons
-        ),
-        grants=tuple(
-            GrantTerms(
-                label=g.label,
-                value=g.value,
-                shares=g.shares,
-                grant_price=g.grant_price,
-                price_currency=g.price_currency,
-                vest_start=g.vest_start,
-                vesting=Vesting.of(g),
-                id=g.pk,
-            )
-            for g in grants
-        ),
-        refreshers=tuple(
-            RefresherTerms(
-                yearly_value=r.yearly_value, first_year=r.first_year, vesting=Vesting.of(r), id=r.pk
-            )
-            for r in refreshers
-        ),
+        sign_ons=tuple(SignOnTerms.of(s) for s in sign_ons),
+        grants=tuple(GrantTerms.of(g) for g in grants),
+        refreshers=tuple(RefresherTerms.of(r) for r in refreshers),
         stock_currency=stock_currency(package),
         share_price=company.share_price if company is not None else Decimal(0),
         usual_vesting=usual_vesting(company),
