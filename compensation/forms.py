@@ -12,17 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.locking import require_version
 from compensation import engine, selectors, vesting_labels
 from compensation.form_fields import checked_formfield
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.services import (
     BAND_FIELDS,
     COMPANY_FIELDS,

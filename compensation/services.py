@@ -22,17 +22,8 @@ from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
 from compensation import engine
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
 from compensation.terms import (
     GRANT_FIELDS,

@@ -32,7 +32,8 @@ from compensation.forms import (
     SignOnFormSet,
     formset_rows,
 )
-from compensation.models import EquityGrant, Equivalence, Package, Refresher, SignOn
+from compensation.models import Equivalence, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.plausibility import message_warnings
 from compensation.vesting_labels import schedule_description
 

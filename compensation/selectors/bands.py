@@ -10,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
-from compensation.models import Band, EquityGrant, Level, Package
+from compensation.models import Band, Level, Package
+from compensation.package_parts import EquityGrant
 from compensation.selectors.charts import band_position_figure
 from compensation.selectors.fx import FxTable, fx_rate_for_owner
 from compensation.selectors.queries import band_list

@@ -10,15 +10,8 @@ from django.utils.translation import gettext as _
 
 from compensation import engine
 from compensation.engine import tax as engine_tax
-from compensation.models import (
-    BonusCycle,
-    Company,
-    EquityGrant,
-    Package,
-    Refresher,
-    SignOn,
-    tax_regime_label,
-)
+from compensation.models import BonusCycle, Company, Package, tax_regime_label
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.selectors.fx import FxTable, fx_rate_for_owner
 from compensation.terms import (
     TERM_FIELDS,
