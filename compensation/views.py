@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import plotly.graph_objects as go
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -40,6 +43,22 @@ from compensation.vesting_labels import schedule_description
 DEFAULT_HORIZON = 4
 
 
+def _saved(request: HttpRequest, form: BaseForm, save: Callable[..., Any], done: str) -> Any:
+    """Return what ``save`` (a service) wrote from a valid posted form, saying ``done``; else None.
+
+    The service takes the user and the form's fields; its refusal shows on the form.
+    """
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        saved = save(user=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        form_add_service_errors(form, error)
+        return None
+    messages.success(request, done)
+    return saved
+
+
 # Companies -------------------------------------------------------------------------------
 
 
@@ -63,14 +82,8 @@ def company_list(request: HttpRequest) -> HttpResponse:
 def company_create(request: HttpRequest) -> HttpResponse:
     """Add one of the user's own companies."""
     form = CompanyForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            company = services.company_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Company added."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if company := _saved(request, form, services.company_create, _("Company added.")):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/company_form.html", {"form": form, "company": None})
 
 
@@ -79,14 +92,10 @@ def company_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own companies."""
     company = selectors.company_get_own(user=request.user, pk=pk)
     form = CompanyForm(request.POST or None, instance=company)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.company_update(user=request.user, company=company, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Company saved."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if _saved(
+        request, form, partial(services.company_update, company=company), _("Company saved.")
+    ):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/company_form.html", {"form": form, "company": company})
 
 
@@ -184,14 +193,8 @@ def level_create(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "POST"):
         return refused
     form = LevelForm(request.POST)
-    if form.is_valid():
-        try:
-            services.level_create(user=request.user, company=company, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Level added."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if _saved(request, form, partial(services.level_create, company=company), _("Level added.")):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/level_form.html", {"form": form, "company": company})
 
 
@@ -202,14 +205,8 @@ def level_create(request: HttpRequest, pk: int) -> HttpResponse:
 def band_create(request: HttpRequest) -> HttpResponse:
     """Add one of the user's own bands."""
     form = BandForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            band = services.band_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Band saved."))
-            return redirect("compensation:company_detail", pk=band.level.company_id)
+    if band := _saved(request, form, services.band_create, _("Band saved.")):
+        return redirect("compensation:company_detail", pk=band.level.company_id)
     return render(request, "compensation/band_form.html", {"form": form, "band": None})
 
 
@@ -218,14 +215,8 @@ def band_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own bands."""
     band = selectors.band_get_own(user=request.user, pk=pk)
     form = BandForm(request.POST or None, instance=band, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.band_update(user=request.user, band=band, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Band saved."))
-            return redirect("compensation:company_detail", pk=band.level.company_id)
+    if _saved(request, form, partial(services.band_update, band=band), _("Band saved.")):
+        return redirect("compensation:company_detail", pk=band.level.company_id)
     return render(request, "compensation/band_form.html", {"form": form, "band": band})
 
 
@@ -276,14 +267,8 @@ def band_import_example(request: HttpRequest) -> HttpResponse:
 def fx_list(request: HttpRequest) -> HttpResponse:
     """List shared and own exchange rates; add one of the user's own."""
     form = FxRateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.fx_rate_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Exchange rate added."))
-            return redirect("compensation:fx_list")
+    if _saved(request, form, services.fx_rate_create, _("Exchange rate added.")):
+        return redirect("compensation:fx_list")
     rates = selectors.fx_list(user=request.user)
     return render(request, "compensation/fx_list.html", {"form": form, "rates": rates})
 
@@ -293,14 +278,8 @@ def fx_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own exchange rates."""
     fx = selectors.fx_get_own(user=request.user, pk=pk)
     form = FxRateForm(request.POST or None, instance=fx)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.fx_rate_update(user=request.user, fx=fx, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Exchange rate saved."))
-            return redirect("compensation:fx_list")
+    if _saved(request, form, partial(services.fx_rate_update, fx=fx), _("Exchange rate saved.")):
+        return redirect("compensation:fx_list")
     return render(request, "compensation/simple_form.html", {"form": form, "title": str(fx)})
 
 
@@ -308,14 +287,8 @@ def fx_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def location_list(request: HttpRequest) -> HttpResponse:
     """List shared and own location presets; add one of the user's own."""
     form = LocationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.location_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Location added."))
-            return redirect("compensation:location_list")
+    if _saved(request, form, services.location_create, _("Location added.")):
+        return redirect("compensation:location_list")
     places = selectors.location_list(user=request.user)
     return render(request, "compensation/location_list.html", {"form": form, "places": places})
 
@@ -325,14 +298,10 @@ def location_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own location presets."""
     place = selectors.location_get_own(user=request.user, pk=pk)
     form = LocationForm(request.POST or None, instance=place)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.location_update(user=request.user, location=place, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Location saved."))
-            return redirect("compensation:location_list")
+    if _saved(
+        request, form, partial(services.location_update, location=place), _("Location saved.")
+    ):
+        return redirect("compensation:location_list")
     return render(request, "compensation/simple_form.html", {"form": form, "title": place.name})
 
 
