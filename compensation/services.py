@@ -6,10 +6,10 @@ The bands' CSV import is `compensation.band_import`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -60,6 +60,7 @@ BAND_FIELDS = (
     "source",
     "as_of",
 )
+Own = TypeVar("Own", bound=models.Model)  # a row with an owner
 # The package's identity, then its terms (`compensation.terms.TERM_FIELDS`).
 PACKAGE_FIELDS = ("name", "company", "is_current_job", *TERM_FIELDS)
 
@@ -71,28 +72,42 @@ def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
         )
 
 
+def _own_saved(
+    user: AbstractBaseUser,
+    obj: Own,
+    fields: Mapping[str, Any],
+    allowed: Sequence[str],
+    what: str,
+    check: Callable[[AbstractBaseUser, Own], None] | None = None,
+) -> Own:
+    """Save one of the user's own rows with ``fields`` (of ``allowed``), checked.
+
+    ``check`` runs before the model's checks; another user's or a shared row raises
+    PermissionError ("not your <what>").
+    """
+    if obj.owner_id != user.pk:  # type: ignore[attr-defined]
+        raise PermissionError(f"not your {what}")
+    fields_assign(obj, fields, allowed)
+    if check is not None:
+        check(user, obj)
+    obj.full_clean()
+    obj.save()
+    return obj
+
+
 # Companies and levels --------------------------------------------------------------------
 
 
 @transaction.atomic
 def company_create(*, user: AbstractBaseUser, **fields: Any) -> Company:
     """Create one of the user's own companies."""
-    company = Company(owner=user)
-    fields_assign(company, fields, COMPANY_FIELDS)
-    company.full_clean()
-    company.save()
-    return company
+    return _own_saved(user, Company(owner=user), fields, COMPANY_FIELDS, "company")
 
 
 @transaction.atomic
 def company_update(*, user: AbstractBaseUser, company: Company, **fields: Any) -> Company:
     """Change one of the user's own companies (shared ones are read-only)."""
-    if company.owner_id != user.pk:
-        raise PermissionError("not your company")
-    fields_assign(company, fields, COMPANY_FIELDS)
-    company.full_clean()
-    company.save()
-    return company
+    return _own_saved(user, company, fields, COMPANY_FIELDS, "company")
 
 
 @transaction.atomic
@@ -119,28 +134,18 @@ def level_create(
 
 def _check_band(user: AbstractBaseUser, band: Band) -> None:
     _check_visible(user, band.level.company.owner_id, "level")
-    band.full_clean()
 
 
 @transaction.atomic
 def band_create(*, user: AbstractBaseUser, **fields: Any) -> Band:
     """Create one of the user's own bands (for a shared or own company's level)."""
-    band = Band(owner=user)
-    fields_assign(band, fields, BAND_FIELDS)
-    _check_band(user, band)
-    band.save()
-    return band
+    return _own_saved(user, Band(owner=user), fields, BAND_FIELDS, "band", _check_band)
 
 
 @transaction.atomic
 def band_update(*, user: AbstractBaseUser, band: Band, **fields: Any) -> Band:
     """Change one of the user's own bands."""
-    if band.owner_id != user.pk:
-        raise PermissionError("not your band")
-    fields_assign(band, fields, BAND_FIELDS)
-    _check_band(user, band)
-    band.save()
-    return band
+    return _own_saved(user, band, fields, BAND_FIELDS, "band", _check_band)
 
 
 @transaction.atomic
@@ -154,37 +159,28 @@ def band_delete(*, user: AbstractBaseUser, band: Band) -> Revision:
 # FX rates and location presets -----------------------------------------------------------
 
 
+FX_FIELDS = ("currency", "to_currency", "rate", "as_of")
+
+
+def _check_fx(user: AbstractBaseUser, fx: FxRate) -> None:
+    fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
+    if fx.currency == fx.to_currency:
+        raise ValidationError({"to_currency": _("Choose two different currencies.")})
+
+
 @transaction.atomic
 def fx_rate_create(
     *, user: AbstractBaseUser, currency: str, to_currency: str, rate: Decimal, as_of: dt.date
 ) -> FxRate:
     """Create one of the user's own exchange rates."""
-    fx = FxRate(
-        owner=user,
-        currency=currency.upper(),
-        to_currency=to_currency.upper(),
-        rate=rate,
-        as_of=as_of,
-    )
-    if fx.currency == fx.to_currency:
-        raise ValidationError({"to_currency": _("Choose two different currencies.")})
-    fx.full_clean()
-    fx.save()
-    return fx
+    fields = {"currency": currency, "to_currency": to_currency, "rate": rate, "as_of": as_of}
+    return _own_saved(user, FxRate(owner=user), fields, FX_FIELDS, "rate", _check_fx)
 
 
 @transaction.atomic
 def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRate:
     """Change one of the user's own exchange rates."""
-    if fx.owner_id != user.pk:
-        raise PermissionError("not your rate")
-    fields_assign(fx, fields, ("currency", "to_currency", "rate", "as_of"))
-    fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
-    if fx.currency == fx.to_currency:
-        raise ValidationError({"to_currency": _("Choose two different currencies.")})
-    fx.full_clean()
-    fx.save()
-    return fx
+    return _own_saved(user, fx, fields, FX_FIELDS, "rate", _check_fx)
 
 
 LOCATION_FIELDS = (
@@ -200,11 +196,7 @@ LOCATION_FIELDS = (
 @transaction.atomic
 def location_create(*, user: AbstractBaseUser, **fields: Any) -> LocationPreset:
     """Create one of the user's own location presets."""
-    place = LocationPreset(owner=user)
-    fields_assign(place, fields, LOCATION_FIELDS)
-    place.full_clean()
-    place.save()
-    return place
+    return _own_saved(user, LocationPreset(owner=user), fields, LOCATION_FIELDS, "location")
 
 
 @transaction.atomic
@@ -212,12 +204,7 @@ def location_update(
     *, user: AbstractBaseUser, location: LocationPreset, **fields: Any
 ) -> LocationPreset:
     """Change one of the user's own location presets."""
-    if location.owner_id != user.pk:
-        raise PermissionError("not your location")
-    fields_assign(location, fields, LOCATION_FIELDS)
-    location.full_clean()
-    location.save()
-    return location
+    return _own_saved(user, location, fields, LOCATION_FIELDS, "location")
 
 
 # Packages --------------------------------------------------------------------------------
