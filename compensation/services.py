@@ -257,27 +257,35 @@ def _check_schedule(item: EquityGrant | Refresher) -> None:
         raise ValidationError({name: error.message}) from None
 
 
-def _sync_children(
-    package: Package,
-    model: type[models.Model],
-    rows: Sequence[Mapping[str, Any]],
-    allowed: Sequence[str],
-) -> list[models.Model]:
-    """Make the package's children of ``model`` exactly ``rows`` (with "id" to keep one)."""
-    existing = {obj.pk: obj for obj in model.objects.filter(package=package)}  # type: ignore[attr-defined]
-    kept: list[models.Model] = []
-    for index, row in enumerate(rows):
-        values = dict(row)
-        pk = values.pop("id", None)
-        obj = existing.pop(pk, None) if pk is not None else None
-        if obj is None:
-            obj = model(package=package)
-        _child_checked(obj, index, values, allowed)
-        obj.save()
-        kept.append(obj)
-    for obj in existing.values():
-        obj.delete()
-    return kept
+# A package's children: their key in the terms' rows, their model, the fields their writer takes.
+CHILDREN: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
+    ("sign_ons", SignOn, SIGN_ON_FIELDS),
+    ("grants", EquityGrant, GRANT_FIELDS),
+    ("refreshers", Refresher, REFRESHER_FIELDS),
+)
+Rows = Sequence[Mapping[str, Any]]
+
+
+def _sync_children(package: Package, given: Mapping[str, Rows | None]) -> None:
+    """Make each kind of the package's children exactly its rows (with "id" to keep one).
+
+    A kind given as None stays as it is.
+    """
+    for key, model, allowed in CHILDREN:
+        rows = given[key]
+        if rows is None:
+            continue
+        existing = {obj.pk: obj for obj in model._default_manager.filter(package=package)}
+        for index, row in enumerate(rows):
+            values = dict(row)
+            pk = values.pop("id", None)
+            obj = existing.pop(pk, None) if pk is not None else None
+            if obj is None:
+                obj = model(package=package)
+            _child_checked(obj, index, values, allowed)
+            obj.save()
+        for obj in existing.values():
+            obj.delete()
 
 
 def _child_checked(
@@ -324,9 +332,7 @@ class ChildValidationError(ValidationError):
 
 def _children(package: Package) -> list[models.Model]:
     return [
-        *SignOn.objects.filter(package=package),
-        *EquityGrant.objects.filter(package=package),
-        *Refresher.objects.filter(package=package),
+        obj for _, model, _ in CHILDREN for obj in model._default_manager.filter(package=package)
     ]
 
 
@@ -335,9 +341,9 @@ def package_create(
     *,
     user: AbstractBaseUser,
     fields: Mapping[str, Any],
-    sign_ons: Sequence[Mapping[str, Any]] = (),
-    grants: Sequence[Mapping[str, Any]] = (),
-    refreshers: Sequence[Mapping[str, Any]] = (),
+    sign_ons: Rows = (),
+    grants: Rows = (),
+    refreshers: Rows = (),
     record: bool = True,
 ) -> Package:
     """Create a package with its sign-ons, grants and refreshers; record a revision.
@@ -347,9 +353,7 @@ def package_create(
     package = Package(owner=user)
     _package_checked(user, package, fields)
     package.save()
-    _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
-    _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
-    _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
+    _sync_children(package, {"sign_ons": sign_ons, "grants": grants, "refreshers": refreshers})
     if record:
         revision_record(
             user=user, obj=package, action=Revision.Action.CREATED, children=_children(package)
@@ -364,9 +368,9 @@ def package_update(
     package: Package,
     expected_version: int,
     fields: Mapping[str, Any],
-    sign_ons: Sequence[Mapping[str, Any]] | None = None,
-    grants: Sequence[Mapping[str, Any]] | None = None,
-    refreshers: Sequence[Mapping[str, Any]] | None = None,
+    sign_ons: Rows | None = None,
+    grants: Rows | None = None,
+    refreshers: Rows | None = None,
     record: bool = True,
 ) -> Package:
     """Save a package and its children if nobody changed it since ``expected_version``.
@@ -383,13 +387,7 @@ def package_update(
     save_if_unchanged(
         package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]
     )
-    for model, rows, allowed in (
-        (SignOn, sign_ons, SIGN_ON_FIELDS),
-        (EquityGrant, grants, GRANT_FIELDS),
-        (Refresher, refreshers, REFRESHER_FIELDS),
-    ):
-        if rows is not None:
-            _sync_children(package, model, rows, allowed)
+    _sync_children(package, {"sign_ons": sign_ons, "grants": grants, "refreshers": refreshers})
     if record:
         revision_record(
             user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
@@ -399,11 +397,7 @@ def package_update(
 
 def _terms_rows(terms: PackageTerms) -> dict[str, list[dict[str, Any]]]:
     """Return the children rows of terms as the package service takes them."""
-    return {
-        "sign_ons": [s.fields() for s in terms.sign_ons],
-        "grants": [g.fields() for g in terms.grants],
-        "refreshers": [r.fields() for r in terms.refreshers],
-    }
+    return {key: [row.fields() for row in getattr(terms, key)] for key, _, _ in CHILDREN}
 
 
 @dataclass
@@ -438,11 +432,7 @@ def package_rows_build(
     _package_checked(user, package, {**terms.fields(), **identity}, constraints=constraints)
     rows = _terms_rows(terms)
     built: dict[str, list[Any]] = {}
-    for key, model, allowed in (
-        ("sign_ons", SignOn, SIGN_ON_FIELDS),
-        ("grants", EquityGrant, GRANT_FIELDS),
-        ("refreshers", Refresher, REFRESHER_FIELDS),
-    ):
+    for key, model, allowed in CHILDREN:
         built[key] = []
         for index, row in enumerate(rows[key]):
             values = dict(row)
