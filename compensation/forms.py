@@ -36,13 +36,18 @@ def preset_choices() -> list[tuple[str, str]]:
     return vesting_labels.preset_choices(empty_label=_("— custom —"))
 
 
-class CompanyForm(forms.ModelForm):
-    vesting_preset = forms.ChoiceField(
-        label=_("usual vesting schedule"),
+def preset_field(label: str) -> forms.ChoiceField:
+    """Return a choice of the vesting presets; blank: the schedule typed in the fields below."""
+    return forms.ChoiceField(
+        label=label,
         choices=preset_choices,
         required=False,
         help_text=_("Custom: the schedule typed in the fields below."),
     )
+
+
+class CompanyForm(forms.ModelForm):
+    vesting_preset = preset_field(_("usual vesting schedule"))
 
     class Meta:
         model = Company
@@ -246,12 +251,7 @@ def format_weights(weights: Any) -> str:
 class VestingFormMixin(forms.ModelForm):
     """Weights typed as "25,25,25,25" or picked from a preset (which wins when chosen)."""
 
-    preset = forms.ChoiceField(
-        label=_("preset"),
-        choices=preset_choices,
-        required=False,
-        help_text=_("Custom: the schedule typed in the fields below."),
-    )
+    preset = preset_field(_("preset"))
     weights_text = forms.CharField(
         label=_("yearly vesting %"),
         initial="25,25,25,25",

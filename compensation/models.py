@@ -23,6 +23,18 @@ PCT = {"max_digits": 7, "decimal_places": 3}
 NON_NEGATIVE = [MinValueValidator(Decimal("0"))]
 
 
+def _shared_owner(related_name: str, **options: Any) -> models.ForeignKey:
+    """Return the owner of a row that is a user's own or, empty, shared reference data."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name=related_name,
+        **options,
+    )
+
+
 class Equivalence(models.IntegerChoices):
     """Cross-company seniority stage, so that Meta E5, Google L5 and Apple ICT4 line up."""
 
@@ -37,14 +49,7 @@ class Equivalence(models.IntegerChoices):
 class Company(models.Model):
     """A company: its stock and, for a private company, the discount its RSUs deserve."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="companies",
-        help_text=_("Empty for shared reference data."),
-    )
+    owner = _shared_owner("companies", help_text=_("Empty for shared reference data."))
     name = models.CharField(_("name"), max_length=120)
     ticker = models.CharField(_("ticker"), max_length=12, blank=True)
     is_private = models.BooleanField(_("private company"), default=False)
@@ -128,13 +133,7 @@ class Level(models.Model):
 class Band(models.Model):
     """Pay band of a level: base, yearly stock and bonus target, with its source and date."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="bands",
-    )
+    owner = _shared_owner("bands")
     level = models.ForeignKey(Level, on_delete=models.CASCADE, related_name="bands")
     currency = models.CharField(
         _("currency"), max_length=3, default="USD", validators=[currency_validator]
@@ -196,13 +195,7 @@ def location_regime_choices() -> list[tuple[str, str]]:
 class LocationPreset(models.Model):
     """Effective tax rate and cost-of-living index of a place (editable presets)."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="locations",
-    )
+    owner = _shared_owner("locations")
     name = models.CharField(_("name"), max_length=80)
     currency = models.CharField(_("currency"), max_length=3, validators=[currency_validator])
     effective_tax_pct = models.DecimalField(
@@ -254,13 +247,7 @@ class LocationPreset(models.Model):
 class FxRate(models.Model):
     """How many units of `to_currency` one unit of `currency` buys, as of a date."""
 
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="fx_rates",
-    )
+    owner = _shared_owner("fx_rates")
     currency = models.CharField(_("currency"), max_length=3, validators=[currency_validator])
     to_currency = models.CharField(_("to currency"), max_length=3, validators=[currency_validator])
     rate = models.DecimalField(
