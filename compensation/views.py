@@ -354,16 +354,11 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
     band = selectors.band_for(
         user=request.user, level=package.level, currency=package.currency, location=location
     )
-    position = None
-    position_error = ""
+    position, position_error = None, ""
     if band is not None:
-        up = selectors.next_level(band.level)
-        next_band = (
-            selectors.band_for(
-                user=request.user, level=up, currency=package.currency, location=location
-            )
-            if up
-            else None
+        up = selectors.next_level(band.level)  # at the top, no level and so no band
+        next_band = selectors.band_for(
+            user=request.user, level=up, currency=package.currency, location=location
         )
         try:
             position = selectors.band_position(package=package, band=band, next_band=next_band)
@@ -411,10 +406,8 @@ def _child_error(formsets: dict[type, Any], error: services.ChildValidationError
         for f in formset.forms
         if (f.has_changed() or f.instance.pk) and not formset._should_delete_form(f)
     ]
-    form = kept[error.index] if error.index < len(kept) else None
-    if form is None:
-        return
-    form_add_service_errors(form, error)
+    if error.index < len(kept):
+        form_add_service_errors(kept[error.index], error)
 
 
 @require_http_methods(["GET", "POST"])
