@@ -12,16 +12,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from compensation.models import (
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.models import Offer, Preferences, Scenario
 

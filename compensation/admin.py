@@ -9,17 +9,8 @@ from __future__ import annotations
 from django.contrib import admin
 
 from accounts.admin import ViewOnlyAdmin, ViewOnlyInline
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 
 
 class LevelInline(ViewOnlyInline, admin.TabularInline):

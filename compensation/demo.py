@@ -47,7 +47,8 @@ LADDERS: dict[str, list[LadderRow]] = {
 }
 
 # (company, level, currency, location, base min/mid/max, stock min/mid/max in thousands, bonus %)
-BANDS: list[tuple[str, str, str, str, tuple[int, int, int], tuple[int, int, int], str]] = [
+Thousands = tuple[int, int, int]
+BANDS: list[tuple[str, str, str, str, Thousands, Thousands, str]] = [
     ("Google", "L5", "USD", "", (185, 208, 232), (90, 120, 160), "15"),
     ("Google", "L6", "USD", "", (232, 260, 290), (170, 230, 300), "20"),
     ("Meta", "E5", "USD", "", (196, 218, 240), (80, 115, 150), "15"),
@@ -63,6 +64,16 @@ BANDS: list[tuple[str, str, str, str, tuple[int, int, int], tuple[int, int, int]
     ("Northwind AI", "E5", "USD", "", (175, 195, 215), (60, 85, 110), "15"),
     ("Northwind AI", "E6", "USD", "", (215, 238, 260), (120, 160, 200), "20"),
 ]
+
+
+def _band_figures(base: Thousands, stock: Thousands, bonus: str, as_of: dt.date) -> dict[str, Any]:
+    """Return a band's base and stock min, mid and max, its bonus target % and its date."""
+    return {
+        **{f"base_{k}": v * K for k, v in zip(("min", "mid", "max"), base, strict=True)},
+        **{f"stock_{k}": v * K for k, v in zip(("min", "mid", "max"), stock, strict=True)},
+        "bonus_target_pct": Decimal(bonus),
+        "as_of": as_of,
+    }
 
 
 @transaction.atomic
@@ -81,16 +92,7 @@ def seed_reference() -> dict[str, Any]:
             currency=cur,
             location=place,
             source=ILLUSTRATIVE,
-            defaults={
-                "base_min": base[0] * K,
-                "base_mid": base[1] * K,
-                "base_max": base[2] * K,
-                "stock_min": stock[0] * K,
-                "stock_mid": stock[1] * K,
-                "stock_max": stock[2] * K,
-                "bonus_target_pct": Decimal(bonus),
-                "as_of": BAND_AS_OF,
-            },
+            defaults=_band_figures(base, stock, bonus, BAND_AS_OF),
         )
     return {**ref, "bands": bands}
 
@@ -109,16 +111,7 @@ def seed_user(user: AbstractBaseUser) -> dict[str, Any]:
         currency="USD",
         location="",
         source="Meta recruiter call (illustrative): recruiter said top of band is 240k",
-        defaults={
-            "base_min": Decimal("200000"),
-            "base_mid": Decimal("220000"),
-            "base_max": Decimal("240000"),
-            "stock_min": Decimal("90000"),
-            "stock_mid": Decimal("120000"),
-            "stock_max": Decimal("150000"),
-            "bonus_target_pct": Decimal("15"),
-            "as_of": dt.date(2026, 10, 20),
-        },
+        defaults=_band_figures((200, 220, 240), (90, 120, 150), "15", dt.date(2026, 10, 20)),
     )
     return {
         "companies": ref["companies"],

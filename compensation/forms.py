@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -12,23 +13,19 @@ from django.utils.translation import gettext_lazy as _
 from accounts.locking import require_version
 from compensation import engine, selectors, vesting_labels
 from compensation.form_fields import checked_formfield
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.services import (
     BAND_FIELDS,
     COMPANY_FIELDS,
     LOCATION_FIELDS,
     PACKAGE_FIELDS,
+)
+from compensation.terms import (
+    GRANT_OWN_FIELDS,
+    REFRESHER_OWN_FIELDS,
     SIGN_ON_FIELDS,
+    VESTING_FIELDS,
 )
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -39,13 +36,18 @@ def preset_choices() -> list[tuple[str, str]]:
     return vesting_labels.preset_choices(empty_label=_("— custom —"))
 
 
-class CompanyForm(forms.ModelForm):
-    vesting_preset = forms.ChoiceField(
-        label=_("usual vesting schedule"),
+def preset_field(label: str) -> forms.ChoiceField:
+    """Return a choice of the vesting presets; blank: the schedule typed in the fields below."""
+    return forms.ChoiceField(
+        label=label,
         choices=preset_choices,
         required=False,
         help_text=_("Custom: the schedule typed in the fields below."),
     )
+
+
+class CompanyForm(forms.ModelForm):
+    vesting_preset = preset_field(_("usual vesting schedule"))
 
     class Meta:
         model = Company
@@ -198,22 +200,30 @@ def parse_weights(text: str) -> list[float]:
     return weights
 
 
+def _pairs(
+    text: str, sep: str, read: Callable[[str, str], list[Any]], message: Any
+) -> list[list[Any]]:
+    """Return the comma-separated "a<sep>b" pairs of text, each read by ``read`` (empty: [])."""
+    pairs: list[list[Any]] = []
+    for part in (p.strip() for p in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        first, found, second = part.partition(sep)
+        try:
+            if not found:
+                raise ValueError(part)
+            pairs.append(read(first, second))
+        except ValueError:
+            raise ValidationError(message) from None
+    return pairs
+
+
 def parse_vest_dates(text: str) -> list[list[int]] | None:
     """Return [month, day] pairs from text like "02-15, 05-15, 08-15, 11-15" (empty: None)."""
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    if not parts:
+    message = _("Write each date as month-day, e.g. 02-15, 05-15, 08-15, 11-15.")
+    pairs = _pairs(text.replace("/", "-"), "-", lambda m, d: [int(m), int(d)], message)
+    if not pairs:
         return None
-    pairs: list[list[int]] = []
-    for part in parts:
-        month, sep, day = part.replace("/", "-").partition("-")
-        try:
-            if not sep:
-                raise ValueError(part)
-            pairs.append([int(month), int(day)])
-        except ValueError:
-            raise ValidationError(
-                _("Write each date as month-day, e.g. 02-15, 05-15, 08-15, 11-15.")
-            ) from None
     try:
         checked = engine.check_calendar_dates("vest_dates", pairs)
     except engine.EngineInputError as error:
@@ -241,12 +251,7 @@ def format_weights(weights: Any) -> str:
 class VestingFormMixin(forms.ModelForm):
     """Weights typed as "25,25,25,25" or picked from a preset (which wins when chosen)."""
 
-    preset = forms.ChoiceField(
-        label=_("preset"),
-        choices=preset_choices,
-        required=False,
-        help_text=_("Custom: the schedule typed in the fields below."),
-    )
+    preset = preset_field(_("preset"))
     weights_text = forms.CharField(
         label=_("yearly vesting %"),
         initial="25,25,25,25",
@@ -277,16 +282,7 @@ class VestingFormMixin(forms.ModelForm):
         data = super().clean()
         preset = data.get("preset")
         if preset:
-            schedule = engine.VESTING_PRESETS[preset]
-            data["weights"] = list(schedule.year_weights)
-            data["cliff_months"] = schedule.cliff_months
-            data["frequency_months"] = schedule.frequency_months
-            data["year_frequencies"] = (
-                list(schedule.year_frequencies) if schedule.year_frequencies else None
-            )
-            data["vest_dates"] = (
-                [list(pair) for pair in schedule.vest_dates] if schedule.vest_dates else None
-            )
+            data.update(selectors.preset_vesting(preset).fields())
         else:
             try:
                 data["vest_dates"] = parse_vest_dates(data.get("vest_dates_text") or "")
@@ -321,28 +317,20 @@ class VestingFormMixin(forms.ModelForm):
         return data
 
     def vesting_values(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        keys = ("weights", "cliff_months", "frequency_months", "year_frequencies", "vest_dates")
-        return {k: data[k] for k in keys}
+        return {k: self.cleaned_data[k] for k in VESTING_FIELDS}
 
 
 def parse_instalments(text: str) -> list[list[float]] | None:
     """Return [months, share] pairs from text like "0:50%, 12:50%" (empty: None, all at once)."""
-    parts = [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
-    if not parts:
+
+    def read(months: str, share: str) -> list[Any]:
+        pct = float(share.replace("%", "").strip())
+        return [int(months.strip()), pct / 100.0]
+
+    message = _("Write each instalment as months:share, e.g. 0:50%, 12:50%.")
+    pairs = _pairs(text, ":", read, message)
+    if not pairs:
         return None
-    pairs: list[list[float]] = []
-    for part in parts:
-        months, sep, share = part.partition(":")
-        try:
-            if not sep:
-                raise ValueError(part)
-            pct = float(share.replace("%", "").strip())
-            pairs.append([int(months.strip()), pct / 100.0])
-        except ValueError:
-            raise ValidationError(
-                _("Write each instalment as months:share, e.g. 0:50%, 12:50%.")
-            ) from None
     try:
         checked = engine.check_instalments("instalments", pairs)
     except engine.EngineInputError as error:
@@ -397,16 +385,7 @@ class SignOnForm(forms.ModelForm):
 class GrantForm(VestingFormMixin):
     class Meta:
         model = EquityGrant
-        fields = [
-            "label",
-            "value",
-            "shares",
-            "grant_price",
-            "price_currency",
-            "vest_start",
-            "cliff_months",
-            "frequency_months",
-        ]
+        fields = [*GRANT_OWN_FIELDS, "cliff_months", "frequency_months"]
         widgets = {"vest_start": DATE}
         formfield_callback = checked_formfield
 
@@ -430,31 +409,19 @@ class GrantForm(VestingFormMixin):
 
     def row(self) -> dict[str, Any]:
         d = self.cleaned_data
-        keys = ("label", "value", "shares", "grant_price", "price_currency", "vest_start")
-        return {
-            **{k: d.get(k) for k in keys},
-            "price_currency": d.get("price_currency") or "",
-            **self.vesting_values(),
-        }
+        own = {k: d.get(k) for k in GRANT_OWN_FIELDS}
+        return {**own, "price_currency": d.get("price_currency") or "", **self.vesting_values()}
 
 
 class RefresherForm(VestingFormMixin):
     class Meta:
         model = Refresher
-        fields = ["yearly_value", "first_year", "cliff_months", "frequency_months"]
+        fields = [*REFRESHER_OWN_FIELDS, "cliff_months", "frequency_months"]
         formfield_callback = checked_formfield
 
     def row(self) -> dict[str, Any]:
-        d = self.cleaned_data
-        return {
-            "yearly_value": d["yearly_value"],
-            "first_year": d["first_year"],
-            **self.vesting_values(),
-        }
-
-
-def _row_of_sign_on(form: forms.ModelForm) -> dict[str, Any]:
-    return {k: form.cleaned_data[k] for k in ("amount", "year", "clawback_months")}
+        own = {k: self.cleaned_data[k] for k in REFRESHER_OWN_FIELDS}
+        return {**own, **self.vesting_values()}
 
 
 SignOnFormSet = forms.inlineformset_factory(
@@ -476,7 +443,7 @@ def formset_rows(formset: forms.BaseInlineFormSet) -> list[dict[str, Any]]:
             continue
         if formset.can_delete and formset._should_delete_form(form):
             continue
-        row = form.row() if hasattr(form, "row") else _row_of_sign_on(form)
+        row = form.row()
         if form.instance.pk:
             row["id"] = form.instance.pk
         rows.append(row)

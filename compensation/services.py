@@ -1,14 +1,15 @@
-"""Writes: the user's own companies, levels, bands (and their CSV import), FX, places, packages."""
+"""Writes: the user's own companies, levels, bands, FX rates, places and packages.
+
+The bands' CSV import is `compensation.band_import`.
+"""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -16,33 +17,22 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.dates import date_refusal
 from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.locking import save_if_unchanged
 from accounts.models import Revision
-from accounts.text import text_refusal
 from compensation import engine
-from compensation.form_fields import parse_number, validate_currency
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
+from compensation.selectors import bonus_cycle_of, schedule_of, sign_on_of
+from compensation.terms import (
+    GRANT_FIELDS,
+    REFRESHER_FIELDS,
+    SIGN_ON_FIELDS,
+    TERM_FIELDS,
+    VESTING_FIELDS,
+    PackageTerms,
 )
-from compensation.selectors import (
-    bonus_cycle_of,
-    companies_by_name,
-    levels_by_code,
-    schedule_of,
-    sign_on_of,
-)
-from compensation.terms import TERM_FIELDS, PackageTerms
 
 COMPANY_FIELDS = (
     "name",
@@ -70,26 +60,9 @@ BAND_FIELDS = (
     "source",
     "as_of",
 )
+Own = TypeVar("Own", bound=models.Model)  # a row with an owner
 # The package's identity, then its terms (`compensation.terms.TERM_FIELDS`).
 PACKAGE_FIELDS = ("name", "company", "is_current_job", *TERM_FIELDS)
-SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
-VESTING_FIELDS = (
-    "weights",
-    "cliff_months",
-    "frequency_months",
-    "year_frequencies",
-    "vest_dates",
-)
-GRANT_FIELDS = (
-    "label",
-    "value",
-    "shares",
-    "grant_price",
-    "price_currency",
-    "vest_start",
-    *VESTING_FIELDS,
-)
-REFRESHER_FIELDS = ("yearly_value", "first_year", *VESTING_FIELDS)
 
 
 def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
@@ -99,28 +72,42 @@ def _check_visible(user: AbstractBaseUser, owner_id: Any, what: str) -> None:
         )
 
 
+def _own_saved(
+    user: AbstractBaseUser,
+    obj: Own,
+    fields: Mapping[str, Any],
+    allowed: Sequence[str],
+    what: str,
+    check: Callable[[AbstractBaseUser, Own], None] | None = None,
+) -> Own:
+    """Save one of the user's own rows with ``fields`` (of ``allowed``), checked.
+
+    ``check`` runs before the model's checks; another user's or a shared row raises
+    PermissionError ("not your <what>").
+    """
+    if obj.owner_id != user.pk:  # type: ignore[attr-defined]
+        raise PermissionError(f"not your {what}")
+    fields_assign(obj, fields, allowed)
+    if check is not None:
+        check(user, obj)
+    obj.full_clean()
+    obj.save()
+    return obj
+
+
 # Companies and levels --------------------------------------------------------------------
 
 
 @transaction.atomic
 def company_create(*, user: AbstractBaseUser, **fields: Any) -> Company:
     """Create one of the user's own companies."""
-    company = Company(owner=user)
-    fields_assign(company, fields, COMPANY_FIELDS)
-    company.full_clean()
-    company.save()
-    return company
+    return _own_saved(user, Company(owner=user), fields, COMPANY_FIELDS, "company")
 
 
 @transaction.atomic
 def company_update(*, user: AbstractBaseUser, company: Company, **fields: Any) -> Company:
     """Change one of the user's own companies (shared ones are read-only)."""
-    if company.owner_id != user.pk:
-        raise PermissionError("not your company")
-    fields_assign(company, fields, COMPANY_FIELDS)
-    company.full_clean()
-    company.save()
-    return company
+    return _own_saved(user, company, fields, COMPANY_FIELDS, "company")
 
 
 @transaction.atomic
@@ -147,28 +134,18 @@ def level_create(
 
 def _check_band(user: AbstractBaseUser, band: Band) -> None:
     _check_visible(user, band.level.company.owner_id, "level")
-    band.full_clean()
 
 
 @transaction.atomic
 def band_create(*, user: AbstractBaseUser, **fields: Any) -> Band:
     """Create one of the user's own bands (for a shared or own company's level)."""
-    band = Band(owner=user)
-    fields_assign(band, fields, BAND_FIELDS)
-    _check_band(user, band)
-    band.save()
-    return band
+    return _own_saved(user, Band(owner=user), fields, BAND_FIELDS, "band", _check_band)
 
 
 @transaction.atomic
 def band_update(*, user: AbstractBaseUser, band: Band, **fields: Any) -> Band:
     """Change one of the user's own bands."""
-    if band.owner_id != user.pk:
-        raise PermissionError("not your band")
-    fields_assign(band, fields, BAND_FIELDS)
-    _check_band(user, band)
-    band.save()
-    return band
+    return _own_saved(user, band, fields, BAND_FIELDS, "band", _check_band)
 
 
 @transaction.atomic
@@ -179,246 +156,16 @@ def band_delete(*, user: AbstractBaseUser, band: Band) -> Revision:
     return object_trash(user=user, obj=band)
 
 
-# Band CSV import -------------------------------------------------------------------------
-
-CSV_COLUMNS = (
-    "company",
-    "level",
-    "currency",
-    "base_min",
-    "base_mid",
-    "base_max",
-    "stock_min",
-    "stock_mid",
-    "stock_max",
-    "bonus_target_pct",
-    "location",
-    "source",
-    "as_of",
-)
-CSV_REQUIRED = ("company", "level", "currency", "base_min", "base_mid", "base_max")
-CSV_MAX_BYTES = 5 * 1024 * 1024
-CSV_EXAMPLE = (
-    ",".join(CSV_COLUMNS)
-    + "\n"
-    + "Meta,E5,USD,196000,218000,240000,80000,115000,150000,15,,recruiter call (illustrative),2026-10-20\n"
-    + "TikTok,2-2,SGD,180000,215000,250000,60000,90000,120000,25,Singapore,levels.fyi (illustrative),2026-10-01\n"
-)
-
-
-@dataclass
-class ImportResult:
-    """Outcome of a CSV import: counts when it was written, else the errors by line."""
-
-    created: int = 0
-    updated: int = 0
-    errors: list[str] = field(default_factory=list)
-    bands: list[Band] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        """Return True when the file was valid and written."""
-        return not self.errors
-
-
-def _money(raw: str) -> Decimal:
-    """Return a cell's amount, read as a form reads it (spaces between digits allowed)."""
-    try:
-        value = parse_number(raw.replace(" ", ""))
-    except ValidationError as error:
-        if error.code == "invalid":
-            raise ValueError(_("not a number (%(raw)r)") % {"raw": raw[:40]}) from None
-        raise ValueError(error.messages[0]) from None
-    if value < 0:
-        raise ValueError(_("must not be negative"))
-    return value
-
-
-def _csv_text(file: Any) -> str:
-    size = getattr(file, "size", None)
-    if size is not None and size > CSV_MAX_BYTES:
-        raise ValueError(_("The file is larger than 5 MB."))
-    data = file.read(CSV_MAX_BYTES + 1)
-    if len(data) > CSV_MAX_BYTES:
-        raise ValueError(_("The file is larger than 5 MB."))
-    if isinstance(data, str):
-        return data
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(_("The file is not UTF-8 text; save it as CSV UTF-8.")) from None
-
-
-def _parse_row(
-    row: dict[str, str],
-    companies: dict[str, Company],
-    levels: dict[tuple[int, str], Level],
-) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """Return the band fields of one CSV row and its (column, message) errors."""
-    errors: list[tuple[str, str]] = []
-    values: dict[str, Any] = {}
-    cell = {k: (row.get(k) or "").strip() for k in CSV_COLUMNS}
-    for col in CSV_COLUMNS:
-        refusal = text_refusal(cell[col])
-        if refusal:
-            errors.append((col, refusal))
-    if errors:
-        return values, errors
-    for col in CSV_REQUIRED:
-        if not cell[col]:
-            errors.append((col, _("is required")))
-    company = companies.get(cell["company"].casefold()) if cell["company"] else None
-    if cell["company"] and company is None:
-        errors.append(("company", _("unknown company %(name)r") % {"name": cell["company"][:60]}))
-    if company is not None and cell["level"]:
-        level = levels.get((company.pk, cell["level"].casefold()))
-        if level is None:
-            errors.append(
-                (
-                    "level",
-                    _("unknown level %(code)r of %(company)s")
-                    % {"code": cell["level"][:20], "company": company.name},
-                )
-            )
-        values["level"] = level
-    if cell["currency"]:
-        currency = cell["currency"].upper()
-        try:
-            validate_currency(currency)
-        except ValidationError as error:
-            errors.append(("currency", error.messages[0]))
-        values["currency"] = currency
-    for col in ("base_min", "base_mid", "base_max", "stock_min", "stock_mid", "stock_max"):
-        if not cell[col]:
-            if col.startswith("stock"):
-                values[col] = Decimal(0)
-            continue
-        try:
-            values[col] = _money(cell[col])
-        except ValueError as error:
-            errors.append((col, str(error)))
-    for prefix in ("base", "stock"):
-        lo, mid, hi = (values.get(f"{prefix}_{k}") for k in ("min", "mid", "max"))
-        if lo is not None and mid is not None and mid < lo:
-            errors.append((f"{prefix}_mid", _("must be >= %(col)s") % {"col": f"{prefix}_min"}))
-        if mid is not None and hi is not None and hi < mid:
-            errors.append((f"{prefix}_max", _("must be >= %(col)s") % {"col": f"{prefix}_mid"}))
-        elif mid is None and lo is not None and hi is not None and hi < lo:
-            errors.append((f"{prefix}_max", _("must be >= %(col)s") % {"col": f"{prefix}_min"}))
-    if cell["bonus_target_pct"]:
-        try:
-            bonus = _money(cell["bonus_target_pct"].rstrip("%"))
-            if bonus > 200:
-                raise ValueError(_("must be at most 200"))
-            values["bonus_target_pct"] = bonus
-        except ValueError as error:
-            errors.append(("bonus_target_pct", str(error)))
-    else:
-        values["bonus_target_pct"] = Decimal(0)
-    values["as_of"] = None
-    if cell["as_of"]:
-        try:
-            values["as_of"] = dt.date.fromisoformat(cell["as_of"])
-        except ValueError:
-            errors.append(("as_of", _("use a date like 2026-10-01")))
-        else:
-            if refusal := date_refusal(values["as_of"]):  # the range a restore takes
-                errors.append(("as_of", refusal))
-    for col, limit in (("location", 80), ("source", 200)):
-        if len(cell[col]) > limit:
-            errors.append((col, _("at most %(n)d characters") % {"n": limit}))
-        values[col] = cell[col]  # kept as plain text, even when it looks like a formula
-    return values, errors
-
-
-def band_import_csv(*, user: AbstractBaseUser, file: Any) -> ImportResult:
-    """Import the user's own bands from CSV: all rows or, at the first invalid one, none.
-
-    Columns: company, level, currency, base_min, base_mid, base_max, stock_min, stock_mid,
-    stock_max, bonus_target_pct, location, source, as_of. The company (shared or own) and
-    its level must exist: an unknown company or level is an error, never created. A row
-    matching one of the user's bands (level, currency, location, as_of) updates it.
-    Errors read "line 7: base_max: must be >= base_mid". Files over 5 MB or not UTF-8 are
-    refused; cells are stored as plain text.
-    """
-    result = ImportResult()
-    try:
-        text = _csv_text(file)
-    except ValueError as error:
-        result.errors.append(str(error))
-        return result
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
-    missing = [c for c in CSV_REQUIRED if c not in header]
-    if missing:
-        result.errors.append(_("line 1: missing columns: %(cols)s") % {"cols": ", ".join(missing)})
-        return result
-    reader.fieldnames = header
-    companies = companies_by_name(user=user)
-    levels = levels_by_code(companies.values())
-    pending: list[tuple[int, dict[str, Any]]] = []
-    line = 1
-    try:
-        for row in reader:
-            line = reader.line_num
-            if not any((v or "").strip() for k, v in row.items() if k is not None):
-                continue
-            values, errors = _parse_row(row, companies, levels)
-            for col, message in errors:
-                result.errors.append(f"line {line}: {col}: {message}")
-            if not errors:
-                pending.append((line, values))
-    except csv.Error as error:
-        result.errors.append(_("line %(n)d: %(e)s") % {"n": line, "e": error})
-    if not pending and not result.errors:
-        result.errors.append(_("The file has no rows to import."))
-    if result.errors:
-        return result
-    _write_bands(user, pending, result)
-    return result
-
-
-def _write_bands(
-    user: AbstractBaseUser, pending: list[tuple[int, dict[str, Any]]], result: ImportResult
-) -> None:
-    try:
-        with transaction.atomic():
-            for line, values in pending:
-                band = Band.objects.filter(
-                    owner=user,
-                    level=values["level"],
-                    currency=values["currency"],
-                    location=values["location"],
-                    as_of=values["as_of"],
-                ).first()
-                created = band is None
-                band = band or Band(owner=user)
-                fields_assign(band, values, BAND_FIELDS)
-                try:
-                    band.full_clean()
-                except ValidationError as error:
-                    for col, messages in error.message_dict.items():
-                        for message in messages:
-                            result.errors.append(f"line {line}: {col}: {message}")
-                    continue
-                band.save()
-                result.bands.append(band)
-                if created:
-                    result.created += 1
-                else:
-                    result.updated += 1
-            if result.errors:
-                raise _Rollback
-    except _Rollback:
-        result.created = result.updated = 0
-        result.bands = []
-
-
-class _Rollback(Exception):
-    """Undo a partly written import."""
-
-
 # FX rates and location presets -----------------------------------------------------------
+
+
+FX_FIELDS = ("currency", "to_currency", "rate", "as_of")
+
+
+def _check_fx(user: AbstractBaseUser, fx: FxRate) -> None:
+    fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
+    if fx.currency == fx.to_currency:
+        raise ValidationError({"to_currency": _("Choose two different currencies.")})
 
 
 @transaction.atomic
@@ -426,32 +173,14 @@ def fx_rate_create(
     *, user: AbstractBaseUser, currency: str, to_currency: str, rate: Decimal, as_of: dt.date
 ) -> FxRate:
     """Create one of the user's own exchange rates."""
-    fx = FxRate(
-        owner=user,
-        currency=currency.upper(),
-        to_currency=to_currency.upper(),
-        rate=rate,
-        as_of=as_of,
-    )
-    if fx.currency == fx.to_currency:
-        raise ValidationError({"to_currency": _("Choose two different currencies.")})
-    fx.full_clean()
-    fx.save()
-    return fx
+    fields = {"currency": currency, "to_currency": to_currency, "rate": rate, "as_of": as_of}
+    return _own_saved(user, FxRate(owner=user), fields, FX_FIELDS, "rate", _check_fx)
 
 
 @transaction.atomic
 def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRate:
     """Change one of the user's own exchange rates."""
-    if fx.owner_id != user.pk:
-        raise PermissionError("not your rate")
-    fields_assign(fx, fields, ("currency", "to_currency", "rate", "as_of"))
-    fx.currency, fx.to_currency = fx.currency.upper(), fx.to_currency.upper()
-    if fx.currency == fx.to_currency:
-        raise ValidationError({"to_currency": _("Choose two different currencies.")})
-    fx.full_clean()
-    fx.save()
-    return fx
+    return _own_saved(user, fx, fields, FX_FIELDS, "rate", _check_fx)
 
 
 LOCATION_FIELDS = (
@@ -467,11 +196,7 @@ LOCATION_FIELDS = (
 @transaction.atomic
 def location_create(*, user: AbstractBaseUser, **fields: Any) -> LocationPreset:
     """Create one of the user's own location presets."""
-    place = LocationPreset(owner=user)
-    fields_assign(place, fields, LOCATION_FIELDS)
-    place.full_clean()
-    place.save()
-    return place
+    return _own_saved(user, LocationPreset(owner=user), fields, LOCATION_FIELDS, "location")
 
 
 @transaction.atomic
@@ -479,12 +204,7 @@ def location_update(
     *, user: AbstractBaseUser, location: LocationPreset, **fields: Any
 ) -> LocationPreset:
     """Change one of the user's own location presets."""
-    if location.owner_id != user.pk:
-        raise PermissionError("not your location")
-    fields_assign(location, fields, LOCATION_FIELDS)
-    location.full_clean()
-    location.save()
-    return location
+    return _own_saved(user, location, fields, LOCATION_FIELDS, "location")
 
 
 # Packages --------------------------------------------------------------------------------
@@ -537,27 +257,35 @@ def _check_schedule(item: EquityGrant | Refresher) -> None:
         raise ValidationError({name: error.message}) from None
 
 
-def _sync_children(
-    package: Package,
-    model: type[models.Model],
-    rows: Sequence[Mapping[str, Any]],
-    allowed: Sequence[str],
-) -> list[models.Model]:
-    """Make the package's children of ``model`` exactly ``rows`` (with "id" to keep one)."""
-    existing = {obj.pk: obj for obj in model.objects.filter(package=package)}  # type: ignore[attr-defined]
-    kept: list[models.Model] = []
-    for index, row in enumerate(rows):
-        values = dict(row)
-        pk = values.pop("id", None)
-        obj = existing.pop(pk, None) if pk is not None else None
-        if obj is None:
-            obj = model(package=package)
-        _child_checked(obj, index, values, allowed)
-        obj.save()
-        kept.append(obj)
-    for obj in existing.values():
-        obj.delete()
-    return kept
+# A package's children: their key in the terms' rows, their model, the fields their writer takes.
+CHILDREN: tuple[tuple[str, type[models.Model], tuple[str, ...]], ...] = (
+    ("sign_ons", SignOn, SIGN_ON_FIELDS),
+    ("grants", EquityGrant, GRANT_FIELDS),
+    ("refreshers", Refresher, REFRESHER_FIELDS),
+)
+Rows = Sequence[Mapping[str, Any]]
+
+
+def _sync_children(package: Package, given: Mapping[str, Rows | None]) -> None:
+    """Make each kind of the package's children exactly its rows (with "id" to keep one).
+
+    A kind given as None stays as it is.
+    """
+    for key, model, allowed in CHILDREN:
+        rows = given[key]
+        if rows is None:
+            continue
+        existing = {obj.pk: obj for obj in model._default_manager.filter(package=package)}
+        for index, row in enumerate(rows):
+            values = dict(row)
+            pk = values.pop("id", None)
+            obj = existing.pop(pk, None) if pk is not None else None
+            if obj is None:
+                obj = model(package=package)
+            _child_checked(obj, index, values, allowed)
+            obj.save()
+        for obj in existing.values():
+            obj.delete()
 
 
 def _child_checked(
@@ -604,9 +332,7 @@ class ChildValidationError(ValidationError):
 
 def _children(package: Package) -> list[models.Model]:
     return [
-        *SignOn.objects.filter(package=package),
-        *EquityGrant.objects.filter(package=package),
-        *Refresher.objects.filter(package=package),
+        obj for _, model, _ in CHILDREN for obj in model._default_manager.filter(package=package)
     ]
 
 
@@ -615,9 +341,9 @@ def package_create(
     *,
     user: AbstractBaseUser,
     fields: Mapping[str, Any],
-    sign_ons: Sequence[Mapping[str, Any]] = (),
-    grants: Sequence[Mapping[str, Any]] = (),
-    refreshers: Sequence[Mapping[str, Any]] = (),
+    sign_ons: Rows = (),
+    grants: Rows = (),
+    refreshers: Rows = (),
     record: bool = True,
 ) -> Package:
     """Create a package with its sign-ons, grants and refreshers; record a revision.
@@ -627,9 +353,7 @@ def package_create(
     package = Package(owner=user)
     _package_checked(user, package, fields)
     package.save()
-    _sync_children(package, SignOn, sign_ons, SIGN_ON_FIELDS)
-    _sync_children(package, EquityGrant, grants, GRANT_FIELDS)
-    _sync_children(package, Refresher, refreshers, REFRESHER_FIELDS)
+    _sync_children(package, {"sign_ons": sign_ons, "grants": grants, "refreshers": refreshers})
     if record:
         revision_record(
             user=user, obj=package, action=Revision.Action.CREATED, children=_children(package)
@@ -644,9 +368,9 @@ def package_update(
     package: Package,
     expected_version: int,
     fields: Mapping[str, Any],
-    sign_ons: Sequence[Mapping[str, Any]] | None = None,
-    grants: Sequence[Mapping[str, Any]] | None = None,
-    refreshers: Sequence[Mapping[str, Any]] | None = None,
+    sign_ons: Rows | None = None,
+    grants: Rows | None = None,
+    refreshers: Rows | None = None,
     record: bool = True,
 ) -> Package:
     """Save a package and its children if nobody changed it since ``expected_version``.
@@ -663,13 +387,7 @@ def package_update(
     save_if_unchanged(
         package, expected_version=expected_version, fields=[*PACKAGE_FIELDS, "updated_at"]
     )
-    for model, rows, allowed in (
-        (SignOn, sign_ons, SIGN_ON_FIELDS),
-        (EquityGrant, grants, GRANT_FIELDS),
-        (Refresher, refreshers, REFRESHER_FIELDS),
-    ):
-        if rows is not None:
-            _sync_children(package, model, rows, allowed)
+    _sync_children(package, {"sign_ons": sign_ons, "grants": grants, "refreshers": refreshers})
     if record:
         revision_record(
             user=user, obj=package, action=Revision.Action.CHANGED, children=_children(package)
@@ -679,11 +397,7 @@ def package_update(
 
 def _terms_rows(terms: PackageTerms) -> dict[str, list[dict[str, Any]]]:
     """Return the children rows of terms as the package service takes them."""
-    return {
-        "sign_ons": [s.fields() for s in terms.sign_ons],
-        "grants": [g.fields() for g in terms.grants],
-        "refreshers": [r.fields() for r in terms.refreshers],
-    }
+    return {key: [row.fields() for row in getattr(terms, key)] for key, _, _ in CHILDREN}
 
 
 @dataclass
@@ -718,11 +432,7 @@ def package_rows_build(
     _package_checked(user, package, {**terms.fields(), **identity}, constraints=constraints)
     rows = _terms_rows(terms)
     built: dict[str, list[Any]] = {}
-    for key, model, allowed in (
-        ("sign_ons", SignOn, SIGN_ON_FIELDS),
-        ("grants", EquityGrant, GRANT_FIELDS),
-        ("refreshers", Refresher, REFRESHER_FIELDS),
-    ):
+    for key, model, allowed in CHILDREN:
         built[key] = []
         for index, row in enumerate(rows[key]):
             values = dict(row)

@@ -59,7 +59,19 @@ def _json(value: Any) -> Any:
     return value
 
 
+# The model fields of the rows a package holds, as the package service takes them.
 VESTING_FIELDS = ("weights", "cliff_months", "frequency_months", "year_frequencies", "vest_dates")
+SIGN_ON_FIELDS = ("amount", "year", "clawback_months", "clawback_kind", "instalments")
+GRANT_OWN_FIELDS = ("label", "value", "shares", "grant_price", "price_currency", "vest_start")
+GRANT_FIELDS = (*GRANT_OWN_FIELDS, *VESTING_FIELDS)
+REFRESHER_OWN_FIELDS = ("yearly_value", "first_year")
+REFRESHER_FIELDS = (*REFRESHER_OWN_FIELDS, *VESTING_FIELDS)
+
+
+def _row_fields(item: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """Return a row's ``names`` as the package service takes them ("id" keeps a stored one)."""
+    kept = {"id": item.id} if item.id is not None else {}
+    return {**kept, **{name: _json(getattr(item, name)) for name in names}}
 
 
 @dataclass(frozen=True)
@@ -103,16 +115,14 @@ class SignOnTerms:
     instalments: Any = None
     id: int | None = None
 
+    @classmethod
+    def of(cls, row: Any) -> SignOnTerms:
+        """Return the terms of a sign-on row (saved or not)."""
+        return cls(**{name: getattr(row, name) for name in SIGN_ON_FIELDS}, id=row.pk)
+
     def fields(self) -> dict[str, Any]:
         """Return the row as the package service takes it ("id" keeps a stored one)."""
-        return {
-            **({"id": self.id} if self.id is not None else {}),
-            "amount": self.amount,
-            "year": self.year,
-            "clawback_months": self.clawback_months,
-            "clawback_kind": self.clawback_kind,
-            "instalments": _json(self.instalments),
-        }
+        return _row_fields(self, SIGN_ON_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -131,18 +141,15 @@ class GrantTerms:
     vesting: Vesting = Vesting()
     id: int | None = None
 
+    @classmethod
+    def of(cls, row: Any) -> GrantTerms:
+        """Return the terms of a grant row (saved or not)."""
+        own = {name: getattr(row, name) for name in GRANT_OWN_FIELDS}
+        return cls(**own, vesting=Vesting.of(row), id=row.pk)
+
     def fields(self) -> dict[str, Any]:
         """Return the row as the package service takes it ("id" keeps a stored one)."""
-        return {
-            **({"id": self.id} if self.id is not None else {}),
-            "label": self.label,
-            "value": self.value,
-            "shares": self.shares,
-            "grant_price": self.grant_price,
-            "price_currency": self.price_currency,
-            "vest_start": self.vest_start,
-            **self.vesting.fields(),
-        }
+        return {**_row_fields(self, GRANT_OWN_FIELDS), **self.vesting.fields()}
 
 
 @dataclass(frozen=True)
@@ -154,14 +161,15 @@ class RefresherTerms:
     vesting: Vesting = Vesting()
     id: int | None = None
 
+    @classmethod
+    def of(cls, row: Any) -> RefresherTerms:
+        """Return the terms of a refresher row (saved or not)."""
+        own = {name: getattr(row, name) for name in REFRESHER_OWN_FIELDS}
+        return cls(**own, vesting=Vesting.of(row), id=row.pk)
+
     def fields(self) -> dict[str, Any]:
         """Return the row as the package service takes it ("id" keeps a stored one)."""
-        return {
-            **({"id": self.id} if self.id is not None else {}),
-            "yearly_value": self.yearly_value,
-            "first_year": self.first_year,
-            **self.vesting.fields(),
-        }
+        return {**_row_fields(self, REFRESHER_OWN_FIELDS), **self.vesting.fields()}
 
 
 # The package's own fields that are its terms, in the model's names (`PackageTerms.fields`).

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import plotly.graph_objects as go
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,6 +21,7 @@ from accounts.forms import form_add_service_errors
 from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from compensation import engine, selectors, services
+from compensation.band_import import CSV_COLUMNS, CSV_EXAMPLE, band_import_csv
 from compensation.forms import (
     BandForm,
     BandImportForm,
@@ -31,11 +35,28 @@ from compensation.forms import (
     SignOnFormSet,
     formset_rows,
 )
-from compensation.models import EquityGrant, Equivalence, Package, Refresher, SignOn
+from compensation.models import Equivalence, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.plausibility import message_warnings
 from compensation.vesting_labels import schedule_description
 
 DEFAULT_HORIZON = 4
+
+
+def _saved(request: HttpRequest, form: BaseForm, save: Callable[..., Any], done: str) -> Any:
+    """Return what ``save`` (a service) wrote from a valid posted form, saying ``done``; else None.
+
+    The service takes the user and the form's fields; its refusal shows on the form.
+    """
+    if request.method != "POST" or not form.is_valid():
+        return None
+    try:
+        saved = save(user=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        form_add_service_errors(form, error)
+        return None
+    messages.success(request, done)
+    return saved
 
 
 # Companies -------------------------------------------------------------------------------
@@ -61,14 +82,8 @@ def company_list(request: HttpRequest) -> HttpResponse:
 def company_create(request: HttpRequest) -> HttpResponse:
     """Add one of the user's own companies."""
     form = CompanyForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            company = services.company_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Company added."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if company := _saved(request, form, services.company_create, _("Company added.")):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/company_form.html", {"form": form, "company": None})
 
 
@@ -77,14 +92,10 @@ def company_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own companies."""
     company = selectors.company_get_own(user=request.user, pk=pk)
     form = CompanyForm(request.POST or None, instance=company)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.company_update(user=request.user, company=company, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Company saved."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if _saved(
+        request, form, partial(services.company_update, company=company), _("Company saved.")
+    ):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/company_form.html", {"form": form, "company": company})
 
 
@@ -182,14 +193,8 @@ def level_create(request: HttpRequest, pk: int) -> HttpResponse:
     if refused := method_refused(request, "POST"):
         return refused
     form = LevelForm(request.POST)
-    if form.is_valid():
-        try:
-            services.level_create(user=request.user, company=company, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Level added."))
-            return redirect("compensation:company_detail", pk=company.pk)
+    if _saved(request, form, partial(services.level_create, company=company), _("Level added.")):
+        return redirect("compensation:company_detail", pk=company.pk)
     return render(request, "compensation/level_form.html", {"form": form, "company": company})
 
 
@@ -200,14 +205,8 @@ def level_create(request: HttpRequest, pk: int) -> HttpResponse:
 def band_create(request: HttpRequest) -> HttpResponse:
     """Add one of the user's own bands."""
     form = BandForm(request.POST or None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            band = services.band_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Band saved."))
-            return redirect("compensation:company_detail", pk=band.level.company_id)
+    if band := _saved(request, form, services.band_create, _("Band saved.")):
+        return redirect("compensation:company_detail", pk=band.level.company_id)
     return render(request, "compensation/band_form.html", {"form": form, "band": None})
 
 
@@ -216,14 +215,8 @@ def band_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own bands."""
     band = selectors.band_get_own(user=request.user, pk=pk)
     form = BandForm(request.POST or None, instance=band, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.band_update(user=request.user, band=band, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Band saved."))
-            return redirect("compensation:company_detail", pk=band.level.company_id)
+    if _saved(request, form, partial(services.band_update, band=band), _("Band saved.")):
+        return redirect("compensation:company_detail", pk=band.level.company_id)
     return render(request, "compensation/band_form.html", {"form": form, "band": band})
 
 
@@ -244,7 +237,7 @@ def band_import(request: HttpRequest) -> HttpResponse:
     form = BandImportForm(request.POST or None, request.FILES or None)
     result = None
     if request.method == "POST" and form.is_valid():
-        result = services.band_import_csv(user=request.user, file=form.cleaned_data["file"])
+        result = band_import_csv(user=request.user, file=form.cleaned_data["file"])
         if result.ok:
             messages.success(
                 request,
@@ -255,14 +248,14 @@ def band_import(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "compensation/band_import.html",
-        {"form": form, "result": result, "columns": services.CSV_COLUMNS},
+        {"form": form, "result": result, "columns": CSV_COLUMNS},
     )
 
 
 @require_GET
 def band_import_example(request: HttpRequest) -> HttpResponse:
     """Download an example bands CSV."""
-    response = HttpResponse(services.CSV_EXAMPLE, content_type="text/csv; charset=utf-8")
+    response = HttpResponse(CSV_EXAMPLE, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="bands-example.csv"'
     return response
 
@@ -274,14 +267,8 @@ def band_import_example(request: HttpRequest) -> HttpResponse:
 def fx_list(request: HttpRequest) -> HttpResponse:
     """List shared and own exchange rates; add one of the user's own."""
     form = FxRateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.fx_rate_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Exchange rate added."))
-            return redirect("compensation:fx_list")
+    if _saved(request, form, services.fx_rate_create, _("Exchange rate added.")):
+        return redirect("compensation:fx_list")
     rates = selectors.fx_list(user=request.user)
     return render(request, "compensation/fx_list.html", {"form": form, "rates": rates})
 
@@ -291,14 +278,8 @@ def fx_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own exchange rates."""
     fx = selectors.fx_get_own(user=request.user, pk=pk)
     form = FxRateForm(request.POST or None, instance=fx)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.fx_rate_update(user=request.user, fx=fx, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Exchange rate saved."))
-            return redirect("compensation:fx_list")
+    if _saved(request, form, partial(services.fx_rate_update, fx=fx), _("Exchange rate saved.")):
+        return redirect("compensation:fx_list")
     return render(request, "compensation/simple_form.html", {"form": form, "title": str(fx)})
 
 
@@ -306,14 +287,8 @@ def fx_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def location_list(request: HttpRequest) -> HttpResponse:
     """List shared and own location presets; add one of the user's own."""
     form = LocationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.location_create(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Location added."))
-            return redirect("compensation:location_list")
+    if _saved(request, form, services.location_create, _("Location added.")):
+        return redirect("compensation:location_list")
     places = selectors.location_list(user=request.user)
     return render(request, "compensation/location_list.html", {"form": form, "places": places})
 
@@ -323,14 +298,10 @@ def location_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Change one of the user's own location presets."""
     place = selectors.location_get_own(user=request.user, pk=pk)
     form = LocationForm(request.POST or None, instance=place)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.location_update(user=request.user, location=place, **form.cleaned_data)
-        except ValidationError as error:
-            form_add_service_errors(form, error)
-        else:
-            messages.success(request, _("Location saved."))
-            return redirect("compensation:location_list")
+    if _saved(
+        request, form, partial(services.location_update, location=place), _("Location saved.")
+    ):
+        return redirect("compensation:location_list")
     return render(request, "compensation/simple_form.html", {"form": form, "title": place.name})
 
 
@@ -383,16 +354,11 @@ def package_detail(request: HttpRequest, pk: int) -> HttpResponse:
     band = selectors.band_for(
         user=request.user, level=package.level, currency=package.currency, location=location
     )
-    position = None
-    position_error = ""
+    position, position_error = None, ""
     if band is not None:
-        up = selectors.next_level(band.level)
-        next_band = (
-            selectors.band_for(
-                user=request.user, level=up, currency=package.currency, location=location
-            )
-            if up
-            else None
+        up = selectors.next_level(band.level)  # at the top, no level and so no band
+        next_band = selectors.band_for(
+            user=request.user, level=up, currency=package.currency, location=location
         )
         try:
             position = selectors.band_position(package=package, band=band, next_band=next_band)
@@ -440,10 +406,8 @@ def _child_error(formsets: dict[type, Any], error: services.ChildValidationError
         for f in formset.forms
         if (f.has_changed() or f.instance.pk) and not formset._should_delete_form(f)
     ]
-    form = kept[error.index] if error.index < len(kept) else None
-    if form is None:
-        return
-    form_add_service_errors(form, error)
+    if error.index < len(kept):
+        form_add_service_errors(kept[error.index], error)
 
 
 @require_http_methods(["GET", "POST"])

@@ -9,15 +9,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from compensation.models import (
-    Company,
-    EquityGrant,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Company, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from offers import services
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 

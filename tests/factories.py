@@ -10,17 +10,8 @@ from typing import Any
 import factory
 from django.contrib.auth import get_user_model
 
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from offers.models import Offer, Preferences, Scenario
 from offers.scenarios.adjustments import offer_stock_currency
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
-from compensation.models import Band, EquityGrant, Level, Package
+from compensation.models import Band, Level, Package
+from compensation.package_parts import EquityGrant
 from compensation.selectors.charts import band_position_figure
 from compensation.selectors.fx import FxTable, fx_rate_for_owner
 from compensation.selectors.queries import band_list
@@ -28,6 +29,11 @@ def next_level(level: Level) -> Level | None:
     )
 
 
+def _first_when(condition: Q) -> Case:
+    """Return a rank to order by: 0 where ``condition`` holds, else 1."""
+    return Case(When(condition, then=Value(0)), default=Value(1), output_field=IntegerField())
+
+
 def _ranked_bands(
     qs: QuerySet[Band],
     *,
@@ -39,20 +45,10 @@ def _ranked_bands(
     ``currency``, the user's own, the newest."""
     applies = Q(currency=currency or "") & (Q(location="") | Q(location__iexact=location or ""))
     qs = qs.annotate(
-        applies_rank=Case(
-            When(applies, then=Value(0)), default=Value(1), output_field=IntegerField()
-        ),
-        mine=Case(When(owner=user, then=Value(0)), default=Value(1), output_field=IntegerField()),
-        cur_rank=Case(
-            When(currency=currency or "", then=Value(0)),
-            default=Value(1),
-            output_field=IntegerField(),
-        ),
-        loc_rank=Case(
-            When(location__iexact=location or "", then=Value(0)),
-            default=Value(1),
-            output_field=IntegerField(),
-        ),
+        applies_rank=_first_when(applies),
+        mine=_first_when(Q(owner=user)),
+        cur_rank=_first_when(Q(currency=currency or "")),
+        loc_rank=_first_when(Q(location__iexact=location or "")),
     )
     order: list[Any] = ["mine", F("as_of").desc(nulls_last=True), "-id"]
     if currency:
@@ -157,20 +153,10 @@ def yearly_stock_value(package: Package, fx: FxTable | None = None) -> Decimal:
 
 
 def _band_figures(band: Band, factor: Decimal) -> dict[str, dict[str, float]]:
-    def conv(v: Decimal) -> float:
-        return float(v * factor)
-
+    """Return the band's base and stock min, mid and max, times ``factor``."""
     return {
-        "base": {
-            "min": conv(band.base_min),
-            "mid": conv(band.base_mid),
-            "max": conv(band.base_max),
-        },
-        "stock": {
-            "min": conv(band.stock_min),
-            "mid": conv(band.stock_mid),
-            "max": conv(band.stock_max),
-        },
+        kind: {k: float(getattr(band, f"{kind}_{k}") * factor) for k in ("min", "mid", "max")}
+        for kind in ("base", "stock")
     }
 
 

@@ -30,9 +30,7 @@ def _best_rate(
         else:
             continue
         mine = 1 if row.owner_id is not None and row.owner_id == owner_id else 0
-        if on is None:
-            when = (1, row.as_of.toordinal())
-        elif row.as_of <= on:
+        if on is None or row.as_of <= on:
             when = (1, row.as_of.toordinal())  # the latest rate known on that day
         else:
             when = (0, -row.as_of.toordinal())  # else the earliest rate after it

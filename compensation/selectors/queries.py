@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Prefetch, Q, QuerySet
@@ -10,10 +11,18 @@ from django.shortcuts import get_object_or_404
 
 from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
 
+Named = TypeVar("Named", Company, LocationPreset)
+
 
 def _visible(user: AbstractBaseUser, prefix: str = "") -> Q:
     """Return a filter for shared rows and the user's own rows."""
     return Q(**{f"{prefix}owner__isnull": True}) | Q(**{f"{prefix}owner": user})
+
+
+def _by_name(rows: QuerySet[Named]) -> dict[str, Named]:
+    """Return rows by case-folded name, a user's own over a shared one of the same name."""
+    ordered = rows.order_by(F("owner").asc(nulls_first=True), "id")
+    return {row.name.casefold(): row for row in ordered}
 
 
 def company_list(*, user: AbstractBaseUser) -> QuerySet[Company]:
@@ -30,12 +39,7 @@ def companies_by_name(*, user: AbstractBaseUser) -> dict[str, Company]:
 
     What an import matches a typed company name against.
     """
-    found: dict[str, Company] = {}
-    for company in Company.objects.filter(_visible(user)).order_by(
-        F("owner").asc(nulls_first=True), "id"
-    ):
-        found[company.name.casefold()] = company
-    return found
+    return _by_name(Company.objects.filter(_visible(user)))
 
 
 def levels_by_code(companies: Iterable[Company]) -> dict[tuple[int, str], Level]:
@@ -98,12 +102,7 @@ def location_list(*, user: AbstractBaseUser) -> QuerySet[LocationPreset]:
 
 def locations_by_name(*, user: AbstractBaseUser) -> dict[str, LocationPreset]:
     """Return the location presets the user sees by case-folded name (their own wins)."""
-    found: dict[str, LocationPreset] = {}
-    for location in LocationPreset.objects.filter(_visible(user)).order_by(
-        F("owner").asc(nulls_first=True), "id"
-    ):
-        found[location.name.casefold()] = location
-    return found
+    return _by_name(LocationPreset.objects.filter(_visible(user)))
 
 
 def location_get_own(*, user: AbstractBaseUser, pk: int) -> LocationPreset:

@@ -5,20 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from compensation import engine
 from compensation.engine.tax import tables as engine_tax
-from compensation.models import (
-    BonusCycle,
-    Company,
-    EquityGrant,
-    Package,
-    Refresher,
-    SignOn,
-    tax_regime_label,
-)
+from compensation.models import BonusCycle, Company, Package, tax_regime_label
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.selectors.fx import FxTable, fx_rate_for_owner
 from compensation.terms import (
     TERM_FIELDS,
@@ -188,36 +182,9 @@ def rows_terms(
     company = package.company
     return PackageTerms(
         **{name: getattr(package, name) for name in TERM_FIELDS},
-        sign_ons=tuple(
-            SignOnTerms(
-                amount=s.amount,
-                year=s.year,
-                clawback_months=s.clawback_months,
-                clawback_kind=s.clawback_kind,
-                instalments=s.instalments,
-                id=s.pk,
-            )
-            for s in sign_ons
-        ),
-        grants=tuple(
-            GrantTerms(
-                label=g.label,
-                value=g.value,
-                shares=g.shares,
-                grant_price=g.grant_price,
-                price_currency=g.price_currency,
-                vest_start=g.vest_start,
-                vesting=Vesting.of(g),
-                id=g.pk,
-            )
-            for g in grants
-        ),
-        refreshers=tuple(
-            RefresherTerms(
-                yearly_value=r.yearly_value, first_year=r.first_year, vesting=Vesting.of(r), id=r.pk
-            )
-            for r in refreshers
-        ),
+        sign_ons=tuple(SignOnTerms.of(s) for s in sign_ons),
+        grants=tuple(GrantTerms.of(g) for g in grants),
+        refreshers=tuple(RefresherTerms.of(r) for r in refreshers),
         stock_currency=stock_currency(package),
         share_price=company.share_price if company is not None else Decimal(0),
         usual_vesting=usual_vesting(company),
@@ -281,55 +248,19 @@ def package_to_spec(
     EngineInputError for inconsistent data.
     """
     terms = terms if terms is not None else package_terms(package)
-    company = package.company
     start = start or terms.start_date
-    shift = start - terms.start_date
     rate = package_rate(package, fx)
-    has_stock = bool(terms.grants or terms.refreshers)
-    currency = (terms.stock_currency or terms.currency) if has_stock else terms.currency
-    # Nothing vests without grants or refreshers: no rate is needed then.
-    stock_fx = rate(currency, terms.currency) if currency != terms.currency else 1.0
-    stock = engine.Stock(
-        price=_price_of(terms, rate) if has_stock else 1.0,
-        growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
-        volatility_pct=_f(
-            volatility_pct if volatility_pct is not None else company and company.volatility_pct
-        ),
-        liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
-        ticker=(company.ticker or None) if company else None,
-        currency=currency if currency != terms.currency else None,
-        fx_to_package=stock_fx,
-    )
-    spec_grants = []
-    for g in terms.grants:
-        # Value and price move together into the stock's currency: the shares stay put.
-        k = rate(terms.grant_currency(g), currency)
-        spec_grants.append(
-            engine.Grant(
-                value=_f(g.value) * k if g.value is not None else None,
-                shares=_f(g.shares) if g.value is None else None,
-                grant_price=float(g.grant_price) * k,
-                schedule=schedule_of(g.vesting),
-                vest_start=g.vest_start + shift,
-            )
-        )
-    refreshers = [
+    stock = _stock(terms, package.company, rate, growth_pct, volatility_pct)
+    grants = _grants(terms, rate, stock.currency or terms.currency, start - terms.start_date)
+    refreshers = tuple(
         engine.Refresher(
             yearly_value=float(r.yearly_value),
             schedule=schedule_of(r.vesting),
             first_year=r.first_year,
         )
         for r in terms.refreshers
-    ]
-    location = terms.location
-    # Its own rule, else its place's tables; with neither and no place, the tax is unknown.
-    regime = terms.tax_regime or (location.tax_regime if location is not None else "") or None
-    fx_to_tax = 1.0
-    if regime is not None:
-        regime_currency = engine_tax.regime_get(regime).currency
-        if regime_currency != terms.currency:
-            fx_to_tax = rate(terms.currency, regime_currency)
-    flat = location.effective_tax_pct if location is not None else Decimal(0)
+    )
+    tax = _tax(terms, rate, tax_rate_pct)
     return engine.PackageSpec(
         name=package.name,
         start=start,
@@ -341,13 +272,78 @@ def package_to_spec(
         bonus_multiplier=float(terms.bonus_multiplier),
         bonus_cycle=bonus_cycle_of(terms),
         sign_on=tuple(sign_on_of(s) for s in terms.sign_ons),
-        grants=tuple(spec_grants),
-        refreshers=tuple(refreshers),
+        grants=grants,
+        refreshers=refreshers,
         stock=stock,
         relocation=float(terms.relocation),
         fx_to_home=float(fx_to_home),
-        tax_rate_pct=_f(tax_rate_pct if tax_rate_pct is not None else flat),
-        tax_regime=regime,
-        fx_to_tax=fx_to_tax,
-        tax_unknown=regime is None and location is None and tax_rate_pct is None,
+        **tax,
     )
+
+
+def _stock(
+    terms: PackageTerms,
+    company: Company | None,
+    rate: Rate,
+    growth_pct: float | Decimal | None,
+    volatility_pct: float | Decimal | None,
+) -> engine.Stock:
+    """Return the stock the grants vest in: the company's assumptions unless overridden.
+
+    Its currency is None when it is the package's (always so without grants or refreshers:
+    nothing vests, so no rate is needed).
+    """
+    has_stock = bool(terms.grants or terms.refreshers)
+    currency = (terms.stock_currency or terms.currency) if has_stock else terms.currency
+    own = currency == terms.currency
+    fx_to_package = 1.0 if own else rate(currency, terms.currency)
+    return engine.Stock(
+        price=_price_of(terms, rate) if has_stock else 1.0,
+        growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
+        volatility_pct=_f(
+            volatility_pct if volatility_pct is not None else company and company.volatility_pct
+        ),
+        liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
+        ticker=(company.ticker or None) if company else None,
+        currency=None if own else currency,
+        fx_to_package=fx_to_package,
+    )
+
+
+def _grants(
+    terms: PackageTerms, rate: Rate, currency: str, shift: dt.timedelta
+) -> tuple[engine.Grant, ...]:
+    """Return the grants in the stock's ``currency``, their vesting starts moved by ``shift``."""
+    grants = []
+    for g in terms.grants:
+        # Value and price move together into the stock's currency: the shares stay put.
+        k = rate(terms.grant_currency(g), currency)
+        grants.append(
+            engine.Grant(
+                value=_f(g.value) * k if g.value is not None else None,
+                shares=_f(g.shares) if g.value is None else None,
+                grant_price=float(g.grant_price) * k,
+                schedule=schedule_of(g.vesting),
+                vest_start=g.vest_start + shift,
+            )
+        )
+    return tuple(grants)
+
+
+def _tax(terms: PackageTerms, rate: Rate, tax_rate_pct: float | None) -> dict[str, Any]:
+    """Return the spec's tax fields: the package's rule, else its place's, else a flat rate."""
+    location = terms.location
+    # Its own rule, else its place's tables; with neither and no place, the tax is unknown.
+    regime = terms.tax_regime or (location.tax_regime if location is not None else "") or None
+    fx_to_tax = 1.0
+    if regime is not None:
+        regime_currency = engine_tax.regime_get(regime).currency
+        if regime_currency != terms.currency:
+            fx_to_tax = rate(terms.currency, regime_currency)
+    flat = location.effective_tax_pct if location is not None else Decimal(0)
+    return {
+        "tax_rate_pct": _f(tax_rate_pct if tax_rate_pct is not None else flat),
+        "tax_regime": regime,
+        "fx_to_tax": fx_to_tax,
+        "tax_unknown": regime is None and location is None and tax_rate_pct is None,
+    }

@@ -19,17 +19,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import models
 from django.utils import timezone
 
-from compensation.models import (
-    Band,
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-)
+from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from interviews.models import Debrief, Process, Question, Round, StageChange, TeamMatch
 from offers.models import NegotiationEntry, Offer, Preferences, Scenario
 

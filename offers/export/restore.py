@@ -30,18 +30,8 @@ from accounts.text import text_refusal
 from accounts.zones import TIME_ZONE_FIELDS, known_zone
 from compensation.engine import EngineInputError
 from compensation.form_fields import validate_currency
-from compensation.models import (
-    Company,
-    EquityGrant,
-    FxRate,
-    Level,
-    LocationPreset,
-    Package,
-    Refresher,
-    SignOn,
-    VestingFields,
-    currency_validator,
-)
+from compensation.models import Company, FxRate, Level, LocationPreset, Package, currency_validator
+from compensation.package_parts import EquityGrant, Refresher, SignOn, VestingFields
 from compensation.selectors import bonus_cycle_of, rows_terms, schedule_of, sign_on_of
 from compensation.services import ChildValidationError, package_rows_build
 from offers.board_cache import board_changed

@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from compensation import services
+from compensation.band_import import band_import_csv
 from compensation.models import Band
 from tests.factories import BandFactory, CompanyFactory, LevelFactory
 
@@ -29,7 +29,7 @@ def upload(text: str | bytes, name="bands.csv"):
 
 
 def run(user, text):
-    return services.band_import_csv(user=user, file=upload(text))
+    return band_import_csv(user=user, file=upload(text))
 
 
 def test_good_file_is_imported(alice, meta):
@@ -52,7 +52,7 @@ def test_reimport_updates_instead_of_duplicating(alice, meta):
 
 def test_bom_and_thousand_separators(alice, meta):
     text = HEADER + 'Meta,E5,USD,"196,000","218,000","240,000",0,0,0,15%,,,\n'
-    result = services.band_import_csv(user=alice, file=upload(("\ufeff" + text).encode()))
+    result = band_import_csv(user=alice, file=upload(("\ufeff" + text).encode()))
     assert result.ok, result.errors
 
 
@@ -153,7 +153,7 @@ def test_oversized_file_is_refused(alice, meta):
 
 
 def test_non_utf8_file_is_refused(alice, meta):
-    result = services.band_import_csv(
+    result = band_import_csv(
         user=alice, file=upload((HEADER + "Méta,E5,USD,1,2,3,,,,,,,\n").encode("latin-1"))
     )
     assert result.errors == ["The file is not UTF-8 text; save it as CSV UTF-8."]

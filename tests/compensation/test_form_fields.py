@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from compensation.form_fields import NumberField, parse_number, plain_figure
-from compensation.models import Band, Company, EquityGrant, FxRate, LocationPreset, Package
+from compensation.models import Band, Company, FxRate, LocationPreset, Package
+from compensation.package_parts import EquityGrant
 from tests.compensation.test_views import package_post
 from tests.factories import CompanyFactory, LevelFactory
 

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from compensation import engine, selectors
 from compensation.forms import GrantForm
-from compensation.models import EquityGrant, Package
+from compensation.models import Package
+from compensation.package_parts import EquityGrant
 from tests.compensation.test_views import package_post
 from tests.factories import CompanyFactory, EquityGrantFactory, FxRateFactory, PackageFactory
 

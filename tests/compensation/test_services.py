@@ -9,7 +9,8 @@ from django.core.exceptions import ValidationError
 from accounts.locking import StaleEditError
 from accounts.models import Revision
 from compensation import services
-from compensation.models import Band, Company, EquityGrant, Package, Refresher, SignOn
+from compensation.models import Band, Company, Package
+from compensation.package_parts import EquityGrant, Refresher, SignOn
 from tests.factories import (
     BandFactory,
     CompanyFactory,

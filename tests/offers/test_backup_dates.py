@@ -13,7 +13,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.dates import DATE_MAX, DATE_MIN
-from compensation.models import EquityGrant, FxRate
+from compensation.models import FxRate
+from compensation.package_parts import EquityGrant
 from offers.export.backup import BackupError, backup_build
 from offers.export.restore import backup_restore
 from offers.models import Offer

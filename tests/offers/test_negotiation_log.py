@@ -12,7 +12,8 @@ from django.urls import reverse
 from accounts.history import history_for, revision_restore, trash_list
 from accounts.locking import StaleEditError
 from accounts.models import Revision
-from compensation.models import EquityGrant, Package, SignOn
+from compensation.models import Package
+from compensation.package_parts import EquityGrant, SignOn
 from offers import services
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer

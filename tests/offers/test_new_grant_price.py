@@ -11,7 +11,7 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compensation.models import EquityGrant
+from compensation.package_parts import EquityGrant
 from compensation.terms import (
     NEGOTIATED_GRANT,
     GrantTerms,

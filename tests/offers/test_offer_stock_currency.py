@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from compensation import engine, selectors
-from compensation.models import EquityGrant, Package
+from compensation.models import Package
+from compensation.package_parts import EquityGrant
 from offers.export.backup import BackupError, backup_build
 from offers.export.restore import backup_restore
 from offers.models import Offer

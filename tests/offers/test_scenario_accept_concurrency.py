@@ -10,7 +10,7 @@ from django.db import connection, connections
 from django.urls import reverse
 
 from accounts.locking import StaleEditError
-from compensation.models import EquityGrant, SignOn
+from compensation.package_parts import EquityGrant, SignOn
 from offers import services
 from offers.models import Scenario
 from tests.factories import EquityGrantFactory, OfferFactory, ScenarioFactory

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from django.urls import reverse
 
-from compensation.models import EquityGrant
+from compensation.package_parts import EquityGrant
 from offers.export.backup import backup_build
 from offers.export.restore import backup_restore
 from offers.logic.plan import Ask

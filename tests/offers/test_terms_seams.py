@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from compensation.models import EquityGrant
+from compensation.package_parts import EquityGrant
 from offers.board import board_build
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer

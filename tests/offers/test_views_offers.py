@@ -278,7 +278,7 @@ def test_offer_list_query_count_constant(client_alice, alice):
 
 def test_restoring_a_version_drops_children_added_later(client_alice, alice):
     from accounts.history import history_for
-    from compensation.models import SignOn
+    from compensation.package_parts import SignOn
     from offers import services
 
     offer = OfferFactory(owner=alice)
