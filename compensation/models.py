@@ -10,17 +10,21 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import formats
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-currency_validator = RegexValidator(r"^[A-Z]{3}$", _("Use a three-letter ISO 4217 code, e.g. USD."))
-MONEY = {"max_digits": 14, "decimal_places": 2}
-PCT = {"max_digits": 7, "decimal_places": 3}
-NON_NEGATIVE = [MinValueValidator(Decimal("0"))]
+# default_weights: migration 0001 names it here.
+from compensation.model_fields import (  # noqa: F401
+    MONEY,
+    NON_NEGATIVE,
+    PCT,
+    currency_validator,
+    default_weights,
+)
 
 
 def _shared_owner(related_name: str, **options: Any) -> models.ForeignKey:
@@ -520,11 +524,6 @@ class Package(models.Model):
         return dt.date(2000, self.bonus_payout_month, 15)
 
 
-def default_weights() -> list[float]:
-    """Return even 25/25/25/25 yearly vesting weights."""
-    return [25.0, 25.0, 25.0, 25.0]
-
-
-# A package's sign-ons, grants and refreshers have their own module: importing it here registers
-# them with the app, whichever module a caller imports first.
+# A package's sign-ons, grants and refreshers have their own module (which names the package
+# by its label, never importing this one): importing it here registers them with the app.
 from compensation import package_parts  # noqa: E402, F401

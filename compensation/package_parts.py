@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from compensation.models import MONEY, NON_NEGATIVE, Package, currency_validator, default_weights
+from compensation.model_fields import MONEY, NON_NEGATIVE, currency_validator, default_weights
 
 
 class Clawback(models.TextChoices):
@@ -29,7 +29,10 @@ class SignOn(models.Model):
     """A sign-on payment, paid in a year of the package, clawed back if leaving early."""
 
     package = models.ForeignKey(
-        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="sign_ons"
+        "compensation.Package",
+        verbose_name=_("package"),
+        on_delete=models.CASCADE,
+        related_name="sign_ons",
     )
     amount = models.DecimalField(_("amount"), validators=NON_NEGATIVE, **MONEY)
     year = models.PositiveSmallIntegerField(
@@ -121,7 +124,10 @@ class EquityGrant(VestingFields):
     """
 
     package = models.ForeignKey(
-        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="grants"
+        "compensation.Package",
+        verbose_name=_("package"),
+        on_delete=models.CASCADE,
+        related_name="grants",
     )
     label = models.CharField(_("label"), max_length=80, blank=True)
     value = models.DecimalField(
@@ -186,7 +192,10 @@ class Refresher(VestingFields):
     """
 
     package = models.ForeignKey(
-        Package, verbose_name=_("package"), on_delete=models.CASCADE, related_name="refreshers"
+        "compensation.Package",
+        verbose_name=_("package"),
+        on_delete=models.CASCADE,
+        related_name="refreshers",
     )
     yearly_value = models.DecimalField(
         _("yearly value"),
