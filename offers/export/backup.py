@@ -1,5 +1,6 @@
 """Backup of everything a user owns, as one JSON file (see docs/export.md): its sections,
-the document a backup is, and its JSON schema. Reading one back is `offers.export.restore`.
+the document a backup is, and its JSON schema. Reading one back: `offers.export.restore_parse`,
+`restore_check` and `restore`.
 
 Records refer to each other by local ids (their position in the file, from 1); shared
 reference data (companies, levels and places with no owner) is referred to by natural key:
@@ -110,9 +111,8 @@ SECTION_KEYS = tuple(s.key for s in SECTIONS)
 NOT_BACKED_UP = (
     "accounts.Revision",
     "accounts.FormToken",
-    "accounts.RestoreJob",
     "accounts.CalendarFeed",
-    "offers.ExportJob",
+    "offers.Job",
     "offers.ReminderSent",
 )
 # Links into the history (not in a backup): a restored log entry keeps its offer versions
