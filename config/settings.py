@@ -326,8 +326,7 @@ TASK_TIME_LIMITS = {
     "offers.tasks.reminders_send_task": (240, 300),
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
     "offers.tasks.export_files_purge_task": (300, 360),
-    # A background export or restore (offers.export.jobs): the longest a restore may take.
-    "offers.export.jobs.job_run_task": (1800, 1900),
+    "offers.export.jobs.job_run_task": (1800, 1900),  # an export or a restore
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360

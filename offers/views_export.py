@@ -105,7 +105,6 @@ def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
     jobs = list(Job.objects.filter(owner=request.user, kind=Job.Kind.EXPORT)[:10])
     context: dict[str, object] = {
         "form": ExportForm(),
-        "import_form": ImportForm(),
         "jobs": jobs,
         "large": export_is_large(user=request.user),
         "large_options": LARGE_OPTIONS,
@@ -237,15 +236,14 @@ def backup_import(request: HttpRequest) -> HttpResponse:
             except DuplicateSubmission as exc:
                 return _restore_sent_twice(request, exc.object_id)
             else:
-                if started.job is not None:  # in the background
-                    return redirect("offers:export_job", pk=started.job.pk)
-                assert started.result is not None
+                if isinstance(started, Job):  # in the background
+                    return redirect("offers:export_job", pk=started.pk)
                 done = (
                     _("Backup restored: your data was replaced by its %(n)s records.")
                     if replace
                     else _("Backup restored: %(n)s records added to your account.")
                 )
-                messages.success(request, done % {"n": started.result.total})
+                messages.success(request, done % {"n": started.total})
                 if replace:
                     messages.info(request, REPLACED_IN_TRASH % {"days": TRASH_DAYS})
                 return redirect("offers:export")

@@ -10,7 +10,6 @@ that queues it and the one it runs are one, and nothing imports back.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import secrets
 import uuid
 from collections.abc import Callable
@@ -87,7 +86,9 @@ def _publish(job: Job) -> None:
     try:
         job_run_task.apply_async((job.pk,), task_id=job.task_id)
     except PUBLISH_ERRORS as exc:
-        message = _("The job queue could not be reached, so this job never started. Try again shortly.")
+        message = _(
+            "The job queue could not be reached, so this job never started. Try again shortly."
+        )
         if not job_end(job, Job.Status.FAILED, was=Job.Status.QUEUED, errors=[message]):
             raise  # the task ran (eager tasks run inside the publish) and failed on its own
         raise ServiceUnavailable("The task queue") from exc
@@ -103,19 +104,11 @@ def restore_job_create(*, user: AbstractBaseUser, raw: bytes, replace: bool = Fa
     return job_create(user=user, kind=Job.Kind.RESTORE, file_path=file_path, replace=replace)
 
 
-@dataclasses.dataclass(frozen=True)
-class RestoreStarted:
-    """What posting a backup did: restored it at once (``result``) or queued ``job``."""
-
-    result: RestoreResult | None = None
-    job: Job | None = None
-
-
 @transaction.atomic
 def backup_import_start(
     *, user: AbstractBaseUser, raw: bytes, form_token: str = "", replace: bool = False
-) -> RestoreStarted:
-    """Restore a backup now, or queue it as a job when it holds more than LARGE_RECORDS.
+) -> RestoreResult | Job:
+    """Restore a backup now (its result), or queue it as a job if it has over LARGE_RECORDS.
 
     With ``form_token`` (the restore form's one-time token) a second post of the same form
     raises DuplicateSubmission (its ``object_id``: the first post's job, if it made one)
@@ -123,14 +116,13 @@ def backup_import_start(
     so the same form can send a corrected file. ``replace``: see `backup_restore`.
     """
     claim = form_token_claim(user=user, token=form_token) if form_token else None
-    if backup_record_count(backup_parse(raw)) > LARGE_RECORDS:
-        started = RestoreStarted(job=restore_job_create(user=user, raw=raw, replace=replace))
-    else:
-        started = RestoreStarted(result=backup_restore(user=user, raw=raw, replace=replace))
-    if claim is not None and started.job is not None:
-        claim.object_id = started.job.pk
+    if backup_record_count(backup_parse(raw)) <= LARGE_RECORDS:
+        return backup_restore(user=user, raw=raw, replace=replace)
+    job = restore_job_create(user=user, raw=raw, replace=replace)
+    if claim is not None:
+        claim.object_id = job.pk
         claim.save(update_fields=["object_id"])
-    return started
+    return job
 
 
 # Run ---------------------------------------------------------------------------------------
@@ -228,8 +220,5 @@ def job_run(*, job_id: int, task_id: str | None = None) -> str:
 
 @shared_task(bind=True, acks_late=True)
 def job_run_task(self, job_id: int) -> str:  # type: ignore[no-untyped-def]
-    """Run one background job (time limits: TASK_TIME_LIMITS); running it twice is harmless.
-
-    Its own task id lets a message redelivered after its worker died take the job back.
-    """
+    """Run one background job (`job_run`, with the task's own id); running it twice is harmless."""
     return job_run(job_id=job_id, task_id=self.request.id)

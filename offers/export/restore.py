@@ -36,30 +36,22 @@ class RestoreResult:
 
 
 def owned_data_trash(*, user: AbstractBaseUser) -> Revision | None:
-    """Keep the user's data in the trash as one entry (their backup), then delete it.
+    """Keep the user's data in the trash as one entry (their backup), then delete its rows.
 
     What "Replace my data" replaces, restorable for TRASH_DAYS days with
     `replaced_data_restore`. Run inside the restore's transaction: a refused or failed restore
-    keeps nothing and deletes nothing. An account with no data keeps no entry.
+    keeps nothing and deletes nothing. An account with no data keeps no entry. History,
+    trash, jobs and the account stay; the preferences row is the restore's to replace.
     """
     document = backup_build(user=user)
     records = backup_record_count(document) + int(document["preferences"] is not None)
     kept = replaced_data_keep(user=user, document=document, records=records) if records else None
-    owned_data_delete(user=user)
-    return kept
-
-
-def owned_data_delete(*, user: AbstractBaseUser) -> None:
-    """Delete every row a backup holds for ``user`` (what "Replace my data" replaces).
-
-    Sections in reverse order: an offer before the package it protects, a process before its
-    company; the children of a row go with it. History, trash, jobs and the account stay; the
-    preferences row is replaced by the backup's (its version moves on), or deleted when the
-    backup has none.
-    """
+    # In reverse order: an offer before the package it protects, a process before its company;
+    # the children of a row go with it.
     for section in reversed(SECTIONS):
         if section.has_owner:
             section.model.objects.filter(owner=user).delete()  # type: ignore[misc]
+    return kept
 
 
 def backup_restore(

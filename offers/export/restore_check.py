@@ -10,6 +10,7 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -40,6 +41,7 @@ from compensation.services import ChildValidationError, package_rows_build
 from offers.export.backup import (
     _INT_TYPES,
     MAX_VESTING_YEARS,
+    OWN_SECTIONS,
     SECTIONS,
     BackupError,
     Section,
@@ -50,10 +52,14 @@ from offers.export.restore_parse import backup_upgrade, describe
 from offers.models import Preferences, Scenario
 
 MAX_ERRORS = 25
-# A reference to the user's own company, level or place: the section it is in, by local id;
-# to a shared one: the fields of its natural key.
-OWN_SECTIONS = {"company": "companies", "level": "levels", "location": "locations"}
+# A reference to a shared company, level or place: the fields of its natural key.
 SHARED_KEYS = {"company": ("name",), "level": ("company", "code"), "location": ("name",)}
+# A record's level is on its company's ladder: (section, its level fields, the company's path).
+LEVEL_ON_LADDER = (
+    ("processes", ("target_level", "offered_level"), "company"),
+    ("negotiation_entries", ("revised_level",), "offer.company"),
+    ("debriefs", ("level_decided",), "process.company"),
+)
 MC_SHAPE = (
     'expected {"paths": n, "currency": "...", "options": [{"key", "name", "is_scenario", '
     '"cumulative": {"p10", "p50", "p90"}, "prob_scenario_beats"}, ...]}'
@@ -78,6 +84,21 @@ def _currency_fields(model: type[models.Model]) -> frozenset[str]:
     return frozenset(
         f.name for f in model._meta.concrete_fields if currency_validator in f.validators
     )
+
+
+def _type_refusal(field: models.Field, raw: Any) -> str:
+    """Return what the file should hold for ``field`` if ``raw`` (not null) is not that, or ""."""
+    if isinstance(field, models.BooleanField):
+        ok, expected = isinstance(raw, bool), "true or false"
+    elif isinstance(field, _INT_TYPES):
+        ok, expected = _whole(raw), "a whole number"
+    elif isinstance(field, models.DecimalField):
+        ok, expected = _whole(raw) or isinstance(raw, str | float), "a number"
+    elif isinstance(field, models.JSONField):
+        return ""
+    else:  # text, dates and times are strings in the file
+        ok, expected = isinstance(raw, str), "a string"
+    return "" if ok else f"expected {expected}, got {describe(raw)}"
 
 
 def _unstorable(value: Any) -> str:
@@ -224,36 +245,17 @@ class BackupCheck:
     def value(self, where: str, field: models.Field, raw: Any) -> tuple[bool, Any]:
         """Return (ok, python value) of one plain field, recording an error if it is wrong."""
         if raw is None:
-            if field.null:
-                return True, None
-            self.error(where, "may not be null")
-            return False, None
-        if isinstance(field, models.BooleanField):
-            ok = isinstance(raw, bool)
-            expected = "true or false"
-        elif isinstance(field, _INT_TYPES):
-            ok, expected = _whole(raw), "a whole number"
-        elif isinstance(field, models.DecimalField):
-            ok = isinstance(raw, str | int | float) and not isinstance(raw, bool)
-            expected = "a number"
-            if ok and isinstance(raw, float):
-                raw = repr(raw)
-        elif isinstance(field, models.JSONField):
-            ok, expected = True, ""
-        else:  # text, dates and times are strings in the file
-            ok = isinstance(raw, str)
-            expected = "a string"
-        if not ok:
-            self.error(where, f"expected {expected}, got {describe(raw)}")
-            return False, None
-        refusal = _unstorable(raw)
+            if not field.null:
+                self.error(where, "may not be null")
+            return field.null, None
+        refusal = _type_refusal(field, raw) or _unstorable(raw)
         if refusal:
             self.error(where, refusal)
             return False, None
         if isinstance(field, models.JSONField):
             return True, raw
         try:
-            value = field.to_python(raw)
+            value = field.to_python(repr(raw) if isinstance(raw, float) else raw)
         except ValidationError as exc:
             self.error(where, " ".join(exc.messages))
             return False, None
@@ -337,9 +339,7 @@ class BackupCheck:
             obj.clean_fields(exclude=[*refs, "owner"])
             obj.clean()
         except ValidationError as exc:
-            for field_name, messages in exc.message_dict.items():
-                at = where if field_name == NON_FIELD_ERRORS else f"{where}.{field_name}"
-                self.error(at, " ".join(messages))
+            self._errors_at(where, exc)
             return None
         if not self.sane(where, obj):
             return None
@@ -542,25 +542,11 @@ class BackupCheck:
         )
         self.unique("debriefs", ("process",), set())
         self.unique("offers", ("package",), set())
-        for local, process in self.objects["processes"].items():
-            for name in ("target_level", "offered_level"):
-                self.same_company(
-                    f"{self.where('processes', local)}.{name}",
-                    getattr(process, name),
-                    process.company,
-                )
-        for local, entry in self.objects["negotiation_entries"].items():
-            self.same_company(
-                f"{self.where('negotiation_entries', local)}.revised_level",
-                entry.revised_level,  # type: ignore[attr-defined]
-                entry.offer.company,  # type: ignore[attr-defined]
-            )
-        for local, debrief in self.objects["debriefs"].items():
-            self.same_company(
-                f"{self.where('debriefs', local)}.level_decided",
-                debrief.level_decided,
-                debrief.process.company,
-            )
+        for section, names, company in LEVEL_ON_LADDER:
+            for local, obj in self.objects[section].items():
+                for name in names:
+                    at = f"{self.where(section, local)}.{name}"
+                    self.same_company(at, getattr(obj, name), attrgetter(company)(obj))
 
 
 def backup_check(

@@ -80,8 +80,7 @@ def test_no_export_module_is_in_an_import_cycle():
     export_modules = [
         m
         for m in graph
-        if m.startswith("offers.export")
-        or m in ("offers.views_export", "offers.models")
+        if m.startswith("offers.export") or m in ("offers.views_export", "offers.models")
     ]
     assert "offers.export.jobs" in export_modules
     cycles = {m: cycle_through(graph, m) for m in export_modules}
