@@ -9,7 +9,6 @@ that queues it and the one it runs are one, and nothing imports back.
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 import uuid
 from collections.abc import Callable
@@ -31,7 +30,8 @@ from offers.export import LARGE_OPTIONS, LARGE_RECORDS, LARGE_ROUNDS
 from offers.export.backup import BackupError
 from offers.export.comparison import Progress, comparison_build
 from offers.export.formats import export_format
-from offers.export.restore import RestoreResult, backup_restore
+from offers.export.restore import RestoreResult, backup_restore, backup_write
+from offers.export.restore_check import backup_check
 from offers.export.restore_parse import backup_parse, backup_record_count
 from offers.models import Job, Offer
 
@@ -161,8 +161,8 @@ def job_end(job: Job, status: str, *, was: str = Job.Status.RUNNING, **values: A
     return bool(ended)
 
 
-def _export(job: Job) -> dict[str, Any]:
-    """Build an export job's file; return what the finished job records."""
+def _export(job: Job) -> None:
+    """Build an export job's file and end the job with it."""
 
     def progress(pct: int) -> None:
         Job.objects.filter(pk=job.pk).update(progress=pct)
@@ -176,19 +176,28 @@ def _export(job: Job) -> dict[str, Any]:
     # An unguessable name: the file is only ever served through the owner-checked view.
     name = f"{job.pk}-{secrets.token_hex(8)}.{export_format(job.format).extension}"
     (folder / name).write_bytes(data)
-    return {"file_path": f"exports/{job.owner_id}/{name}", "file_bytes": len(data)}
+    job_end(job, Job.Status.DONE, file_path=f"exports/{job.owner_id}/{name}", file_bytes=len(data))
 
 
-def _restore(job: Job) -> dict[str, Any]:
-    """Restore a restore job's upload, all of it or nothing; return what the job records."""
+def _restore(job: Job) -> None:
+    """Restore a restore job's upload as `backup_restore` does: all of it, or nothing.
+
+    The file is checked first, outside the transaction (on SQLite that holds the write lock);
+    the rows and the job's end are then one commit: a worker killed before it restored nothing
+    (the redelivered message restores from the start), after it the job is done.
+    """
     path = job_path(job)
     if not job.file_path or not path.is_file():
         raise BackupError(["file: the upload is gone"])
-    result = backup_restore(user=job.owner, raw=path.read_bytes(), replace=job.replace)
-    return {"counts": {**result.counts, "preferences": int(result.preferences)}}
+    checked = backup_check(user=job.owner, doc=backup_parse(path.read_bytes()), replace=job.replace)
+    with transaction.atomic():
+        result = backup_write(checked)
+        job_end(
+            job, Job.Status.DONE, counts={**result.counts, "preferences": int(result.preferences)}
+        )
 
 
-RUNNERS: dict[str, Callable[[Job], dict[str, Any]]] = {
+RUNNERS: dict[str, Callable[[Job], None]] = {
     Job.Kind.EXPORT: _export,
     Job.Kind.RESTORE: _restore,
 }
@@ -198,17 +207,13 @@ def job_run(*, job_id: int, task_id: str | None = None) -> str:
     """Run a queued job; a job already claimed is left alone (safe to run twice).
 
     ``task_id`` (the task's own id) lets a redelivered message take back the job its dead
-    attempt left running, and run it again from the start. A restore and its job's end are
-    one transaction: a worker killed before its commit restored nothing, after it the job is
-    done (the redelivered message skips it).
+    attempt left running, and run it again from the start.
     """
     if not job_claim(job_id=job_id, task_id=task_id):
         return "skipped"
     job = Job.objects.select_related("owner").get(pk=job_id)
-    one_step = transaction.atomic() if job.kind == Job.Kind.RESTORE else contextlib.nullcontext()
     try:
-        with one_step:
-            job_end(job, Job.Status.DONE, **RUNNERS[job.kind](job))
+        RUNNERS[job.kind](job)
     except BackupError as exc:
         job_end(job, Job.Status.FAILED, errors=exc.errors)
         return "failed"

@@ -7,7 +7,6 @@ owned by the target user: all of the backup, or nothing.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -16,7 +15,7 @@ from accounts.history import replaced_data_keep, revision_restored_mark
 from accounts.models import Revision
 from offers.board_cache import board_changed
 from offers.export.backup import SECTIONS, BackupError, backup_build
-from offers.export.restore_check import backup_check
+from offers.export.restore_check import BackupCheck, backup_check
 from offers.export.restore_parse import backup_document_read, backup_parse, backup_record_count
 from offers.models import Preferences
 
@@ -63,13 +62,12 @@ def backup_restore(
     deleted first, so the account then holds exactly the backup's data; a refused file
     deletes nothing and keeps nothing.
     """
-    return _document_restore(user=user, doc=backup_parse(raw), replace=replace)
+    return backup_write(backup_check(user=user, doc=backup_parse(raw), replace=replace))
 
 
-def _document_restore(
-    *, user: AbstractBaseUser, doc: dict[str, Any], replace: bool
-) -> RestoreResult:
-    restore = backup_check(user=user, doc=doc, replace=replace)
+def backup_write(restore: BackupCheck) -> RestoreResult:
+    """Write a checked backup for its user in one transaction: all of it, or BackupError."""
+    user, replace = restore.user, restore.replace
     counts: dict[str, int] = {}
     try:
         with transaction.atomic():
@@ -105,6 +103,7 @@ def replaced_data_restore(*, user: AbstractBaseUser, revision: Revision) -> Rest
     entry = Revision.objects.select_for_update().get(pk=revision.pk)  # restored once
     if entry.owner_id != user.pk or not entry.is_replaced_data or not entry.in_trash:
         raise PermissionError("not replaced data of this user still in the trash")
-    result = _document_restore(user=user, doc=backup_document_read(entry.snapshot), replace=True)
+    doc = backup_document_read(entry.snapshot)
+    result = backup_write(backup_check(user=user, doc=doc, replace=True))
     revision_restored_mark(revision=entry)
     return result
