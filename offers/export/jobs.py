@@ -1,10 +1,8 @@
-"""Background jobs (`offers.models.Job`): what goes to one, and its queueing, claim, run and end.
+"""Background exports and restores (`offers.models.Job`): when, and their queue, claim, run, end.
 
-An export goes to a job when its format cannot be built inline or the user has many options
-or rounds; a restore when its backup holds many records. A job is published on commit with a
-task id it keeps: a message redelivered after its worker died carries the same id, and only
-that message may take back a job left "running". The task lives here too, so that the module
-that queues it and the one it runs are one, and nothing imports back.
+A job is published on commit with a task id it keeps: a message redelivered after its worker
+died carries the same id, and only that message may take back a job left "running". The task
+is defined here, beside what it runs and what queues it, so nothing imports back.
 """
 
 from __future__ import annotations
@@ -60,12 +58,12 @@ def export_needs_job(*, user: AbstractBaseUser, fmt: str) -> bool:
 
 
 def media_dir(name: str) -> Path:
-    """Return a MEDIA_ROOT folder of per-user files: "exports" or "restores"."""
+    """Return a MEDIA_ROOT folder of per-user files ("exports", "restores")."""
     return Path(settings.MEDIA_ROOT) / name
 
 
 def job_path(job: Job) -> Path:
-    """Return the job's file on disk: an export's download, a restore's upload."""
+    """Return the job's file: an export's download, a restore's upload."""
     return Path(settings.MEDIA_ROOT) / job.file_path
 
 
@@ -144,10 +142,7 @@ def job_claim(*, job_id: int, task_id: str | None = None) -> bool:
 
 
 def job_end(job: Job, status: str, *, was: str = Job.Status.RUNNING, **values: Any) -> bool:
-    """End a job still ``was`` (one ended already stays as it is); False if it was not.
-
-    A restore's upload goes: it was kept until now for a redelivered message to read.
-    """
+    """End a job still ``was``, and delete a restore's upload; False if it was not ``was``."""
     if job.kind == Job.Kind.RESTORE:
         values["file_path"] = ""
     if status == Job.Status.DONE:

@@ -54,6 +54,21 @@ from offers.models import Preferences, Scenario
 MAX_ERRORS = 25
 # A reference to a shared company, level or place: the fields of its natural key.
 SHARED_KEYS = {"company": ("name",), "level": ("company", "code"), "location": ("name",)}
+# A package's children, by model: their sections, in the order `rows_terms` reads them.
+CHILDREN: dict[type[models.Model], str] = {
+    SignOn: "sign_ons",
+    EquityGrant: "grants",
+    Refresher: "refreshers",
+}
+# What no two records share, nor a record and the user's own rows of ``model`` (when named).
+UNIQUE: tuple[tuple[str, tuple[str, ...], type[models.Model] | None], ...] = (
+    ("companies", ("name",), Company),
+    ("levels", ("company", "code"), None),
+    ("locations", ("name",), LocationPreset),
+    ("fx_rates", ("currency", "to_currency", "as_of"), FxRate),
+    ("debriefs", ("process",), None),
+    ("offers", ("package",), None),
+)
 # A record's level is on its company's ladder: (section, its level fields, the company's path).
 LEVEL_ON_LADDER = (
     ("processes", ("target_level", "offered_level"), "company"),
@@ -479,9 +494,7 @@ class BackupCheck:
         is filled in place (offers refer to it); its children are the constructor's rows, in
         the file's order, in place of the ones read.
         """
-        children: dict[str, dict[int, list[int]]] = {
-            key: {} for key in ("sign_ons", "grants", "refreshers")
-        }
+        children: dict[str, dict[int, list[int]]] = {key: {} for key in CHILDREN.values()}
         by_row = {id(p): local for local, p in self.objects["packages"].items()}
         for key, rows in children.items():
             for local, child in self.objects[key].items():
@@ -490,10 +503,7 @@ class BackupCheck:
             mine = {key: rows.get(local, []) for key, rows in children.items()}
             terms = rows_terms(
                 package,  # type: ignore[arg-type]
-                *(
-                    [self.objects[key][i] for i in mine[key]]  # type: ignore[misc]
-                    for key in ("sign_ons", "grants", "refreshers")
-                ),
+                *([self.objects[key][i] for i in mine[key]] for key in CHILDREN.values()),  # type: ignore[misc]
             )
             identity = {f: getattr(package, f) for f in ("name", "company", "is_current_job")}
             try:
@@ -506,15 +516,13 @@ class BackupCheck:
                     constraints=False,
                 )
             except ChildValidationError as exc:
-                key = {SignOn: "sign_ons", EquityGrant: "grants", Refresher: "refreshers"}[
-                    exc.model  # type: ignore[index]
-                ]
+                key = CHILDREN[exc.model]  # type: ignore[index]
                 self._errors_at(self.where(key, mine[key][exc.index]), exc)
                 continue
             except ValidationError as exc:
                 self._errors_at(self.where("packages", local), exc)
                 continue
-            for key in ("sign_ons", "grants", "refreshers"):
+            for key in CHILDREN.values():
                 for i, row in zip(mine[key], getattr(built, key), strict=True):
                     self.objects[key][i] = row
 
@@ -524,24 +532,12 @@ class BackupCheck:
             self.error(at, " ".join(messages))
 
     def cross_checks(self) -> None:
-        user = self.user
-
-        def existing(model: type[models.Model], *fields: str) -> set[tuple[Any, ...]]:
+        for section, fields, model in UNIQUE:
+            mine: set[tuple[Any, ...]] = set()
             # Replacing: the user's rows are deleted first, so none of them is a conflict.
-            if self.replace:
-                return set()
-            return set(model.objects.filter(owner=user).values_list(*fields))  # type: ignore[attr-defined]
-
-        self.unique("companies", ("name",), existing(Company, "name"))
-        self.unique("levels", ("company", "code"), set())
-        self.unique("locations", ("name",), existing(LocationPreset, "name"))
-        self.unique(
-            "fx_rates",
-            ("currency", "to_currency", "as_of"),
-            existing(FxRate, "currency", "to_currency", "as_of"),
-        )
-        self.unique("debriefs", ("process",), set())
-        self.unique("offers", ("package",), set())
+            if model is not None and not self.replace:
+                mine = set(model.objects.filter(owner=self.user).values_list(*fields))  # type: ignore[attr-defined]
+            self.unique(section, fields, mine)
         for section, names, company in LEVEL_ON_LADDER:
             for local, obj in self.objects[section].items():
                 for name in names:
