@@ -1,4 +1,4 @@
-"""Delete RestoreJob: background restores are offers.Job (offers 0019) now.
+"""Delete RestoreJob: background restores are kept by the app that runs them now (one job model).
 
 The old restore jobs are dropped: a queued one was published to a task that no longer exists
 (its upload stays in MEDIA_ROOT/restores/<user id> until that account is deleted), a
