@@ -16,23 +16,8 @@ from django.http import HttpRequest
 from accounts.models import Revision
 
 
-class ViewOnlyAdmin(admin.ModelAdmin):
-    """A model admin that lists and shows, and adds, changes or deletes nothing."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ViewOnlyInline(admin.options.InlineModelAdmin):
-    """An inline (tabular or stacked) that shows its rows and adds, changes or deletes none."""
-
-    extra = 0
+class _ViewOnly:
+    """Shows, and adds, changes or deletes nothing (a model admin's or an inline's permissions)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -42,6 +27,16 @@ class ViewOnlyInline(admin.options.InlineModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ViewOnlyAdmin(_ViewOnly, admin.ModelAdmin):
+    """A model admin that lists and shows, and adds, changes or deletes nothing."""
+
+
+class ViewOnlyInline(_ViewOnly, admin.options.InlineModelAdmin):
+    """An inline (tabular or stacked) that shows its rows and adds, changes or deletes none."""
+
+    extra = 0
 
 
 @admin.register(Revision)

@@ -57,21 +57,3 @@ def require_version(form: forms.BaseForm) -> None:
                 "not saved; reload the page and make them again."
             ),
         )
-
-
-def job_claim(
-    model: type[models.Model], *, job_id: int, task_id: str | None, progress: int
-) -> bool:
-    """Claim a queued background job with a compare-and-set; False if another task has it.
-
-    The model has ``status`` (`accounts.models.JobStatus`), ``task_id`` and ``progress``. A
-    message redelivered after its worker died carries the same task id, so it may take back
-    the job that the dead attempt left "running" (and no other message may).
-    """
-    claimable = models.Q(status="queued")
-    if task_id:
-        claimable |= models.Q(status="running", task_id=task_id)
-    rows = model.objects.filter(claimable, pk=job_id)  # type: ignore[attr-defined]
-    if task_id:
-        rows = rows.filter(models.Q(task_id=task_id) | models.Q(task_id=""))
-    return bool(rows.update(status="running", progress=progress) == 1)

@@ -88,55 +88,6 @@ class FormToken(models.Model):
         return self.token
 
 
-class JobStatus(models.TextChoices):
-    """Where a background job stands: queued, running, done or failed."""
-
-    QUEUED = "queued", _("Queued")
-    RUNNING = "running", _("Running")
-    DONE = "done", _("Done")
-    FAILED = "failed", _("Failed")
-
-
-class RestoreJob(models.Model):
-    """A large backup restored in the background, in batches, all of it or nothing."""
-
-    Status = JobStatus
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="restore_jobs"
-    )
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
-    progress = models.PositiveSmallIntegerField(default=0)
-    file_path = models.CharField(max_length=300, blank=True, help_text="The uploaded file.")
-    errors = models.JSONField(default=list, blank=True)
-    counts = models.JSONField(default=dict, blank=True)
-    task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
-    # "Replace my data with this backup": the owner's data is deleted in the hand-over.
-    replace = models.BooleanField(default=False)
-    # The inactive user the rows are written for until the last step hands them over: what a
-    # worker killed mid-way leaves behind, deleted before the job runs again.
-    stand_in = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=models.Q(progress__lte=100), name="restorejob_progress_range"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"restore {self.pk} ({self.status})"
-
-
 class CalendarFeed(models.Model):
     """A user's private calendar subscription: the SHA-256 of its token, never the token."""
 

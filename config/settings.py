@@ -325,9 +325,8 @@ TASK_TIME_LIMITS = {
     "accounts.tasks.password_reset_mail_task": (60, 90),
     "offers.tasks.reminders_send_task": (240, 300),
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
-    "offers.tasks_export.export_comparison_task": (600, 660),
-    "offers.tasks_export.export_files_purge_task": (300, 360),
-    "offers.tasks_export.backup_restore_task": (1800, 1900),
+    "offers.tasks.export_files_purge_task": (300, 360),
+    "offers.export.jobs.job_run_task": (1800, 1900),  # an export or a restore
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
@@ -386,7 +385,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # Export files older than EXPORT_RETENTION_DAYS.
     "export-files-purge": {
-        "task": "offers.tasks_export.export_files_purge_task",
+        "task": "offers.tasks.export_files_purge_task",
         "schedule": float(CLEANUP_EVERY_SECONDS),
     },
     # Deadline and interview reminders by email (offers.reminders), each sent once.

@@ -2,8 +2,8 @@
 
 Writes to offers, preferences and scenarios go through `offers.services` (revisions, optimistic
 locking, the 30-day trash), which the admin's forms would bypass; so these pages are view-only
-(`accounts.admin.ViewOnlyAdmin`). Export jobs may be deleted (their files go with the periodic
-clean-up).
+(`accounts.admin.ViewOnlyAdmin`). Background jobs may be deleted (their files go with the
+periodic clean-up).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from accounts.admin import ViewOnlyAdmin, ViewOnlyInline
-from offers.models import ExportJob, NegotiationEntry, Offer, Preferences, Scenario
+from offers.models import Job, NegotiationEntry, Offer, Preferences, Scenario
 
 
 class ScenarioInline(ViewOnlyInline, admin.TabularInline):
@@ -62,10 +62,10 @@ class NegotiationEntryAdmin(ViewOnlyAdmin):
     raw_id_fields = ("owner", "offer", "revised_level", "revision_before", "revision_after")
 
 
-@admin.register(ExportJob)
-class ExportJobAdmin(ViewOnlyAdmin):
-    list_display = ("__str__", "owner", "format", "status", "progress", "file_bytes", "created_at")
-    list_filter = ("status", "format")
+@admin.register(Job)
+class JobAdmin(ViewOnlyAdmin):
+    list_display = ("__str__", "owner", "kind", "status", "progress", "file_bytes", "created_at")
+    list_filter = ("kind", "status", "format")
     search_fields = ("owner__username",)
     list_select_related = ("owner",)
     raw_id_fields = ("owner",)

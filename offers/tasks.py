@@ -1,4 +1,4 @@
-"""Background work for offers: the scenario Monte Carlo.
+"""Background work for offers: the scenario Monte Carlo, reminders, the export files' purge.
 
 Time limits: TASK_TIME_LIMITS in config/settings.py.
 """
@@ -67,8 +67,8 @@ def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  
     return "stored" if stored else "superseded"
 
 
-# Celery's autodiscovery imports `tasks` modules only: register the export task here too.
-from offers.tasks_export import export_comparison_task, export_files_purge_task  # noqa: E402, F401
+# Celery's autodiscovery imports `tasks` modules only: register the background jobs' task too.
+from offers.export.jobs import job_run_task  # noqa: E402, F401
 
 
 @shared_task(acks_late=True)
@@ -77,3 +77,11 @@ def reminders_send_task() -> int:
     from offers.reminders import reminders_send
 
     return reminders_send()
+
+
+@shared_task(acks_late=True)
+def export_files_purge_task() -> int:
+    """Delete finished jobs and export files past EXPORT_RETENTION_DAYS (scheduled by beat)."""
+    from offers.export.retention import export_files_purge
+
+    return export_files_purge()

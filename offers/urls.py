@@ -87,5 +87,4 @@ urlpatterns = [
     ),
     path("export/backup/", views_export.backup_download, name="backup_download"),
     path("export/restore/", views_export.backup_import, name="backup_import"),
-    path("export/restore/<int:pk>/", views_export.backup_import_job, name="backup_import_job"),
 ]

@@ -1,4 +1,4 @@
-"""Export page: comparison downloads, background export jobs, the report, backup and restore."""
+"""Export page: comparison downloads, the report, backup and restore, and their background jobs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language, gettext_lazy
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.idempotency import DuplicateSubmission, new_form_token
-from accounts.models import TRASH_DAYS, RestoreJob
+from accounts.models import TRASH_DAYS
 from accounts.reauth import reauth_required
 from config.health import worker_missing
 from offers.board_cache import board_get
@@ -24,9 +24,15 @@ from offers.export.backup import BackupError, backup_bytes
 from offers.export.comparison import SCHEMA_VERSION, comparison_build
 from offers.export.formats import FORMAT_CHOICES, export_format
 from offers.export.html import report_context
-from offers.export.job_queue import backup_import_start, export_job_create
-from offers.export.jobs import comparison_file, export_is_large, export_job_path, export_needs_job
-from offers.models import ExportJob
+from offers.export.jobs import (
+    backup_import_start,
+    comparison_file,
+    export_is_large,
+    export_needs_job,
+    job_create,
+    job_path,
+)
+from offers.models import Job
 
 
 class ExportForm(forms.Form):
@@ -96,10 +102,9 @@ def _stamp() -> str:
 
 
 def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
-    jobs = list(ExportJob.objects.filter(owner=request.user)[:10])
+    jobs = list(Job.objects.filter(owner=request.user, kind=Job.Kind.EXPORT)[:10])
     context: dict[str, object] = {
         "form": ExportForm(),
-        "import_form": ImportForm(),
         "jobs": jobs,
         "large": export_is_large(user=request.user),
         "large_options": LARGE_OPTIONS,
@@ -126,7 +131,9 @@ def export_start(request: HttpRequest) -> HttpResponse:
         return render(request, "offers/export.html", _page(request, form=form), status=400)
     fmt = form.cleaned_data["format"]
     if export_needs_job(user=request.user, fmt=fmt):
-        job = export_job_create(user=request.user, fmt=fmt, language=get_language())
+        job = job_create(
+            user=request.user, kind=Job.Kind.EXPORT, format=fmt, language=get_language()
+        )
         messages.info(request, _("Your export is being prepared; this page shows its progress."))
         return redirect("offers:export_job", pk=job.pk)
     spec = export_format(fmt)
@@ -145,37 +152,42 @@ def export_report(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _own_job(request: HttpRequest, pk: int) -> ExportJob:
-    job = get_object_or_404(ExportJob, pk=pk, owner=request.user)
+def _own_job(request: HttpRequest, pk: int) -> Job:
+    job = get_object_or_404(Job, pk=pk, owner=request.user)
     if request.method not in ("GET", "HEAD", "POST"):
         raise Http404
     return job
 
 
-def _no_worker(job: ExportJob | RestoreJob) -> bool:
-    """Return True when the job still waits for a worker and none answers."""
-    return job.status == job.Status.QUEUED and worker_missing(queued_at=job.created_at)
-
-
 def export_job(request: HttpRequest, pk: int) -> HttpResponse:
-    """Show one background export's progress (polled by htmx) and its download link."""
+    """Show a background export's or restore's progress (polled by htmx), then its result."""
     job = _own_job(request, pk)
     partial = bool(request.htmx)  # type: ignore[attr-defined]
     template = "offers/export_job_status.html" if partial else "offers/export_job.html"
-    return render(request, template, {"job": job, "no_worker": _no_worker(job)})
+    # Still waiting for a worker, and none answers: the page says so.
+    no_worker = job.status == Job.Status.QUEUED and worker_missing(queued_at=job.created_at)
+    context = {
+        "job": job,
+        "no_worker": no_worker,
+        "total": sum(job.counts.values()),
+        "trash_days": TRASH_DAYS,
+    }
+    return render(request, template, context)
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
     """Send the file of a finished background export to its owner (asks for the password)."""
     job = _own_job(request, pk)  # someone else's job is a 404 before anything else
+    if job.kind != Job.Kind.EXPORT:
+        raise Http404
     return _download(request, job)
 
 
 @reauth_required
-def _download(request: HttpRequest, job: ExportJob) -> HttpResponse:
-    if job.status != ExportJob.Status.DONE:
+def _download(request: HttpRequest, job: Job) -> HttpResponse:
+    if job.status != Job.Status.DONE:
         return redirect("offers:export_job", pk=job.pk)  # not ready: show its progress
-    path = export_job_path(job)
+    path = job_path(job)
     if not job.file_path or not path.is_file():
         raise Http404
     return FileResponse(
@@ -224,15 +236,14 @@ def backup_import(request: HttpRequest) -> HttpResponse:
             except DuplicateSubmission as exc:
                 return _restore_sent_twice(request, exc.object_id)
             else:
-                if started.job is not None:  # in the background, in batches
-                    return redirect("offers:backup_import_job", pk=started.job.pk)
-                assert started.result is not None
+                if isinstance(started, Job):  # in the background
+                    return redirect("offers:export_job", pk=started.pk)
                 done = (
                     _("Backup restored: your data was replaced by its %(n)s records.")
                     if replace
                     else _("Backup restored: %(n)s records added to your account.")
                 )
-                messages.success(request, done % {"n": started.result.total})
+                messages.success(request, done % {"n": started.total})
                 if replace:
                     messages.info(request, REPLACED_IN_TRASH % {"days": TRASH_DAYS})
                 return redirect("offers:export")
@@ -246,23 +257,7 @@ def backup_import(request: HttpRequest) -> HttpResponse:
 
 def _restore_sent_twice(request: HttpRequest, job_id: int | None) -> HttpResponse:
     """Answer a second post of the same restore form: the first post's job, or its result."""
-    if job_id is not None and RestoreJob.objects.filter(pk=job_id, owner=request.user).exists():
-        return redirect("offers:backup_import_job", pk=job_id)
+    if job_id is not None and Job.objects.filter(pk=job_id, owner=request.user).exists():
+        return redirect("offers:export_job", pk=job_id)
     messages.info(request, _("This form was already sent: the backup was restored once."))
     return redirect("offers:export")
-
-
-def backup_import_job(request: HttpRequest, pk: int) -> HttpResponse:
-    """Show a background restore's progress (polled by htmx), then what it added or why not."""
-    job = get_object_or_404(RestoreJob, pk=pk, owner=request.user)  # another's: 404 first
-    if request.method not in ("GET", "HEAD"):
-        return HttpResponseNotAllowed(["GET", "HEAD"])
-    partial = request.headers.get("HX-Request") == "true"
-    template = "offers/export_restore_status.html" if partial else "offers/export_restore_job.html"
-    context = {
-        "job": job,
-        "total": sum(job.counts.values()),
-        "no_worker": _no_worker(job),
-        "trash_days": TRASH_DAYS,
-    }
-    return render(request, template, context)

@@ -16,7 +16,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
 from accounts.models import Revision
-from offers.models import ExportJob
+from offers.models import Job
 from tests.conftest import ROOT, _worker_env
 
 
@@ -90,10 +90,10 @@ def test_beat_purges_old_trash_and_export_files(periodic_env, beat_process, djan
     folder.mkdir(parents=True)
     files = {}
     for label, days in (("old", 8), ("recent", 1)):
-        job = ExportJob.objects.create(owner=user, format="csv", status=ExportJob.Status.DONE)
+        job = Job.objects.create(owner=user, kind="export", format="csv", status=Job.Status.DONE)
         (folder / f"{job.pk}.csv").write_bytes(b"a\n")
         when = timezone.now() - timedelta(days=days)
-        ExportJob.objects.filter(pk=job.pk).update(
+        Job.objects.filter(pk=job.pk).update(
             file_path=f"exports/{user.pk}/{job.pk}.csv", created_at=when, finished_at=when
         )
         files[label] = (job.pk, folder / f"{job.pk}.csv")
@@ -108,6 +108,6 @@ def test_beat_purges_old_trash_and_export_files(periodic_env, beat_process, djan
     assert not Revision.objects.filter(pk=old_trash.pk).exists()
     assert Revision.objects.filter(pk=recent_trash.pk).exists()
     assert not files["old"][1].exists()
-    assert not ExportJob.objects.filter(pk=files["old"][0]).exists()
+    assert not Job.objects.filter(pk=files["old"][0]).exists()
     assert files["recent"][1].is_file()
-    assert ExportJob.objects.filter(pk=files["recent"][0]).exists()
+    assert Job.objects.filter(pk=files["recent"][0]).exists()

@@ -9,6 +9,8 @@ FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 # More than this many options or interview rounds: the export runs as a background job.
 LARGE_OPTIONS = 50
 LARGE_ROUNDS = 5000
+# More records than this in a backup: the restore runs as a background job.
+LARGE_RECORDS = 5000
 # A lone surrogate has no UTF-8 (a string read from SQLite or a JSON escape may carry one).
 SURROGATE = re.compile("[\ud800-\udfff]")
 

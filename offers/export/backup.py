@@ -1,5 +1,6 @@
 """Backup of everything a user owns, as one JSON file (see docs/export.md): its sections,
-the document a backup is, and its JSON schema. Reading one back is `offers.export.restore`.
+the document a backup is, and its JSON schema. Reading one back: `offers.export.restore_parse`,
+`restore_check` and `restore`.
 
 Records refer to each other by local ids (their position in the file, from 1); shared
 reference data (companies, levels and places with no owner) is referred to by natural key:
@@ -95,15 +96,16 @@ SECTIONS: tuple[Section, ...] = (
     ),
 )
 SECTION_KEYS = tuple(s.key for s in SECTIONS)
+# A reference to the user's own company, level or place: a record of this section.
+OWN_SECTIONS = {"company": "companies", "level": "levels", "location": "locations"}
 # Also stored by the app, on purpose not in a backup: history and trash (snapshots of the
 # rows above), export and restore jobs, one-time form tokens, the calendar feed's token and
 # which reminders were emailed (a restored deadline still to come is reminded again).
 NOT_BACKED_UP = (
     "accounts.Revision",
     "accounts.FormToken",
-    "accounts.RestoreJob",
     "accounts.CalendarFeed",
-    "offers.ExportJob",
+    "offers.Job",
     "offers.ReminderSent",
 )
 # Links into the history (not in a backup): a restored log entry keeps its offer versions
@@ -129,9 +131,8 @@ def data_fields(model: type[models.Model], refs: Iterable[str]) -> list[models.F
     skip = {"id", "owner", *refs, *NOT_BACKED_UP_FIELDS.get(model._meta.label, ())}
     fields = []
     for field in model._meta.concrete_fields:
-        if field.name in skip or getattr(field, "auto_now", False):
-            continue
-        if getattr(field, "auto_now_add", False):
+        timestamp = getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+        if field.name in skip or timestamp:
             continue
         if field.is_relation:
             raise TypeError(f"{model.__name__}.{field.name} is a reference with no rule")
@@ -155,32 +156,34 @@ class _Refs:
 
     def __init__(self, user: AbstractBaseUser) -> None:
         self.local: dict[str, dict[int, int]] = {}
-        self.companies = dict(Company.objects.filter(owner__isnull=True).values_list("pk", "name"))
-        self.levels = {
-            pk: {"company": name, "code": code}
-            for pk, name, code in Level.objects.filter(company__owner__isnull=True).values_list(
-                "pk", "company__name", "code"
-            )
+        levels = Level.objects.filter(company__owner__isnull=True)
+        self.shared: dict[str, dict[int, dict[str, str]]] = {
+            "company": {
+                pk: {"name": name}
+                for pk, name in Company.objects.filter(owner__isnull=True).values_list("pk", "name")
+            },
+            "level": {
+                pk: {"company": name, "code": code}
+                for pk, name, code in levels.values_list("pk", "company__name", "code")
+            },
+            "location": {
+                pk: {"name": name}
+                for pk, name in LocationPreset.objects.filter(owner__isnull=True).values_list(
+                    "pk", "name"
+                )
+            },
         }
-        self.locations = dict(
-            LocationPreset.objects.filter(owner__isnull=True).values_list("pk", "name")
-        )
 
     def ref(self, kind: str, pk: int | None) -> Any:
         if pk is None:
             return None
         if kind.startswith("@"):
             return self.local[kind[1:]].get(pk)
-        own = {"company": "companies", "level": "levels", "location": "locations"}[kind]
-        if pk in self.local[own]:
-            return self.local[own][pk]
-        if kind == "company" and pk in self.companies:
-            return {"name": self.companies[pk]}
-        if kind == "level" and pk in self.levels:
-            return dict(self.levels[pk])
-        if kind == "location" and pk in self.locations:
-            return {"name": self.locations[pk]}
-        return None  # someone else's row: never leaks into this user's file
+        own = self.local[OWN_SECTIONS[kind]]
+        if pk in own:
+            return own[pk]
+        shared = self.shared[kind].get(pk)
+        return dict(shared) if shared else None  # someone else's row: never leaks into the file
 
 
 def backup_build(*, user: AbstractBaseUser) -> dict[str, Any]:

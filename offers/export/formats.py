@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 class ExportFormat:
     """One downloadable form of the comparison."""
 
-    key: str  # stored in ExportJob.format (at most 4 characters)
+    key: str  # stored in Job.format (at most 4 characters)
     label: str | Promise
     content_type: str
     extension: str

@@ -10,15 +10,15 @@ from django.urls import reverse
 
 from compensation.models import Band, Company, Package
 from interviews.models import Process
-from offers.models import ExportJob
+from offers.models import Job
 from tests.factories import BandFactory, CompanyFactory, PackageFactory, ProcessFactory
 
 pytestmark = pytest.mark.django_db
 
 # The project's own apps: every model of theirs in the admin is user data.
 APPS = {"accounts", "compensation", "interviews", "offers"}
-# Export jobs may be deleted by a superuser (their files go with the periodic clean-up).
-DELETABLE = {ExportJob}
+# Background jobs may be deleted by a superuser (their files go with the periodic clean-up).
+DELETABLE = {Job}
 
 
 def project_admins():

@@ -31,8 +31,7 @@ def test_a_visibility_timeout_below_a_task_limit_fails_the_check(settings):
     errors = visibility_timeout_check()
     assert {e.id for e in errors} == {"offerdesk.E002"}
     named = " ".join(e.msg for e in errors)
-    assert "backup_restore_task (1900 s)" in named
-    assert "export_comparison_task (660 s)" in named
+    assert "job_run_task (1900 s)" in named
     assert "scenario_monte_carlo_task" not in named  # 300 s: under 600
 
 
@@ -52,4 +51,4 @@ def test_manage_py_check_refuses_a_short_visibility_timeout():
     )
     assert out.returncode != 0
     assert "offerdesk.E002" in out.stderr
-    assert "backup_restore_task" in out.stderr
+    assert "job_run_task" in out.stderr

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
-from offers.models import ExportJob, NegotiationEntry, Offer, Preferences, Scenario
+from offers.models import Job, NegotiationEntry, Offer, Preferences, Scenario
 from tests.factories import OfferFactory, PreferencesFactory, ScenarioFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,14 +18,15 @@ def admin_client_with_data(admin_client, alice):
     offer = OfferFactory(owner=alice, name="Acme offer")
     PreferencesFactory(owner=alice)
     ScenarioFactory(owner=alice, offer=offer, name="Ask more")
-    ExportJob.objects.create(owner=alice, format="csv")
+    Job.objects.create(owner=alice, kind="export", format="csv")
+    Job.objects.create(owner=alice, kind="restore")
     NegotiationEntry.objects.create(
         owner=alice, offer=offer, asked_on=dt.date(2026, 11, 20), ask="More stock"
     )
     return admin_client
 
 
-@pytest.mark.parametrize("model", [Offer, Preferences, Scenario, ExportJob, NegotiationEntry])
+@pytest.mark.parametrize("model", [Offer, Preferences, Scenario, Job, NegotiationEntry])
 def test_admin_lists_and_shows_each_offers_model(admin_client_with_data, model):
     opts = model._meta
     changelist = admin_client_with_data.get(

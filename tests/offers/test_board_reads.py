@@ -12,7 +12,7 @@ from django.db import connection
 from django.urls import reverse
 
 from offers import board, board_cache
-from offers.models import ExportJob, Offer, Scenario
+from offers.models import Job, Offer, Scenario
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def _pages(user) -> list[str]:
 def test_every_table_a_board_keeps_reads_from_is_watched(demo_user, client, reauth):
     client.force_login(demo_user)
     reauth(client)  # the export report asks for the password
-    ExportJob.objects.create(owner=demo_user, format="csv")
+    Job.objects.create(owner=demo_user, kind="export", format="csv")
     assert Scenario.objects.filter(owner=demo_user).exists()
 
     read = _kept_reads(_pages(demo_user), client)
@@ -82,4 +82,4 @@ def test_only_rows_of_background_work_are_left_unwatched():
     }
     watched = {m._meta.label_lower for m in board_cache.watched_models()}
     assert "offers.negotiationentry" in watched
-    assert every - watched == {"offers.scenario", "offers.exportjob"}
+    assert every - watched == {"offers.scenario", "offers.job"}

@@ -12,9 +12,9 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from offers.export.formats import EXPORT_FORMATS, FORMAT_CHOICES, export_format
-from offers.export.jobs import export_job_run
+from offers.export.jobs import job_run
 from offers.management.commands.export_comparison import Command
-from offers.models import ExportJob
+from offers.models import Job
 from offers.views_export import ExportForm
 from tests.factories import OfferFactory, PreferencesFactory
 
@@ -29,7 +29,7 @@ def media(settings, tmp_path):
 
 def test_registry_entries_are_consistent():
     assert KEYS == ["csv", "xlsx", "json", "html"]
-    max_length = ExportJob._meta.get_field("format").max_length
+    max_length = Job._meta.get_field("format").max_length
     for key, fmt in EXPORT_FORMATS.items():
         assert fmt.key == key and len(key) <= max_length
         assert fmt.extension.isalnum() and fmt.content_type
@@ -40,11 +40,13 @@ def test_registry_entries_are_consistent():
 
 
 def test_model_form_and_command_read_the_registry():
-    field = ExportJob._meta.get_field("format")
+    field = Job._meta.get_field("format")
     assert [key for key, _label in field.choices] == KEYS
     assert list(field.choices) == FORMAT_CHOICES
-    (constraint,) = [c for c in ExportJob._meta.constraints if c.name == "exportjob_format_valid"]
-    assert constraint.condition.children == [("format__in", KEYS)]
+    (constraint,) = [c for c in Job._meta.constraints if c.name == "job_format_valid"]
+    export, restore = constraint.condition.children
+    assert sorted(export.children) == [("format__in", KEYS), ("kind", "export")]
+    assert sorted(restore.children) == [("format", ""), ("kind", "restore")]
     assert [key for key, _label in ExportForm().fields["format"].choices] == KEYS
     parser = Command().create_parser("manage.py", "export_comparison")
     (action,) = [a for a in parser._actions if a.dest == "format"]
@@ -52,9 +54,14 @@ def test_model_form_and_command_read_the_registry():
 
 
 @pytest.mark.django_db
-def test_the_database_refuses_an_unregistered_format(alice):
+@pytest.mark.parametrize(
+    "values",
+    [{"kind": "export", "format": "exe"}, {"kind": "export"}, {"kind": "restore", "format": "csv"}],
+)
+def test_the_database_refuses_an_unregistered_format(alice, values):
+    """An export has a registered format; a restore has none."""
     with transaction.atomic(), pytest.raises(IntegrityError):
-        ExportJob.objects.create(owner=alice, format="exe")
+        Job.objects.create(owner=alice, **values)
 
 
 def test_no_other_module_keeps_its_own_list_of_formats():
@@ -96,8 +103,8 @@ def test_every_format_runs_as_a_job_and_downloads_with_its_content_type(
     fmt = EXPORT_FORMATS[key]
     PreferencesFactory(owner=alice)
     OfferFactory(owner=alice)
-    job = ExportJob.objects.create(owner=alice, format=key)
-    assert export_job_run(job_id=job.pk) == "done"
+    job = Job.objects.create(owner=alice, kind="export", format=key)
+    assert job_run(job_id=job.pk) == "done"
     job.refresh_from_db()
     assert job.file_path.endswith(f".{fmt.extension}")
     assert (tmp_path / job.file_path).stat().st_size == job.file_bytes > 100
@@ -118,10 +125,10 @@ def test_a_format_that_cannot_run_inline_always_runs_as_a_job(
     OfferFactory(owner=alice)  # one option: small, would otherwise download at once
     with django_capture_on_commit_callbacks(execute=True):
         response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "json"})
-    job = ExportJob.objects.get(owner=alice)
+    job = Job.objects.get(owner=alice)
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])
-    assert job.format == "json" and job.status == ExportJob.Status.DONE
+    assert job.format == "json" and job.status == Job.Status.DONE
 
 
 @pytest.mark.django_db

@@ -242,7 +242,7 @@ def test_a_background_export_is_written_in_the_language_it_was_asked_in(
     from django.utils import translation
 
     from offers.export import jobs
-    from offers.models import ExportJob, Offer
+    from offers.models import Job, Offer
 
     settings.MEDIA_ROOT = tmp_path
     monkeypatch.setattr(jobs, "LARGE_OPTIONS", 1)
@@ -256,9 +256,9 @@ def test_a_background_export_is_written_in_the_language_it_was_asked_in(
     finally:
         # The request activated zh-Hant in this thread: leave the next tests in English.
         translation.activate(settings.LANGUAGE_CODE)
-    job = ExportJob.objects.get(owner=alice)
-    assert job.language == "zh-hant" and job.status == ExportJob.Status.DONE
-    wb = load_workbook(jobs.export_job_path(job))
+    job = Job.objects.get(owner=alice)
+    assert job.language == "zh-hant" and job.status == Job.Status.DONE
+    wb = load_workbook(jobs.job_path(job))
     with translation.override("zh-hant"):
         summary, external = translation.gettext("Summary"), str(Offer.Kind.EXTERNAL.label)
     assert summary != "Summary" and wb.sheetnames[0] == summary

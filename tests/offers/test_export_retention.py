@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.services import account_delete
 from offers.export.retention import export_files_purge
-from offers.models import ExportJob
+from offers.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -22,15 +22,15 @@ def media(settings, tmp_path):
     return tmp_path
 
 
-def finished_job(owner, media, *, days_old: int, status=ExportJob.Status.DONE) -> ExportJob:
+def finished_job(owner, media, *, days_old: int, status=Job.Status.DONE) -> Job:
     """Return a job whose file exists on disk, asked for `days_old` days ago."""
     folder = media / "exports" / str(owner.pk)
     folder.mkdir(parents=True, exist_ok=True)
-    job = ExportJob.objects.create(owner=owner, format="csv", status=status)
+    job = Job.objects.create(owner=owner, kind="export", format="csv", status=status)
     name = f"{job.pk}-abc.csv"
     (folder / name).write_bytes(b"a,b\n")
     when = timezone.now() - timedelta(days=days_old)
-    ExportJob.objects.filter(pk=job.pk).update(
+    Job.objects.filter(pk=job.pk).update(
         file_path=f"exports/{owner.pk}/{name}", created_at=when, finished_at=when
     )
     job.refresh_from_db()
@@ -48,16 +48,16 @@ def old_file(path, days_old: int):
 def test_old_export_files_and_jobs_are_deleted_recent_ones_kept(alice, bob, media):
     old = finished_job(alice, media, days_old=8)
     recent = finished_job(alice, media, days_old=2)
-    bobs_old = finished_job(bob, media, days_old=30, status=ExportJob.Status.FAILED)
-    queued = ExportJob.objects.create(owner=alice, format="csv")
-    ExportJob.objects.filter(pk=queued.pk).update(created_at=timezone.now() - timedelta(days=9))
+    bobs_old = finished_job(bob, media, days_old=30, status=Job.Status.FAILED)
+    queued = Job.objects.create(owner=alice, kind="export", format="csv")
+    Job.objects.filter(pk=queued.pk).update(created_at=timezone.now() - timedelta(days=9))
 
     assert export_files_purge() == 2
 
     assert not (media / old.file_path).exists()
     assert not (media / bobs_old.file_path).exists()
     assert (media / recent.file_path).is_file()
-    assert set(ExportJob.objects.values_list("pk", flat=True)) == {recent.pk, queued.pk}
+    assert set(Job.objects.values_list("pk", flat=True)) == {recent.pk, queued.pk}
     assert export_files_purge() == 0  # twice is harmless
 
 
@@ -77,11 +77,26 @@ def test_retention_follows_the_setting(alice, media, settings):
     job = finished_job(alice, media, days_old=3)
     settings.EXPORT_RETENTION_DAYS = 2
     export_files_purge()
-    assert not ExportJob.objects.filter(pk=job.pk).exists()
+    assert not Job.objects.filter(pk=job.pk).exists()
     assert not (media / job.file_path).exists()
 
 
-def test_account_deletion_removes_its_export_files(
+def test_old_restore_jobs_go_too_and_a_queued_restores_upload_stays(alice, media):
+    Job.objects.create(
+        owner=alice, kind="restore", status="failed", created_at=timezone.now() - timedelta(days=8)
+    )
+    upload = old_file(media / "restores" / str(alice.pk) / "x.json", days_old=30)
+    queued = Job.objects.create(
+        owner=alice,
+        kind="restore",
+        file_path=f"restores/{alice.pk}/x.json",
+        created_at=timezone.now() - timedelta(days=30),
+    )
+    assert export_files_purge() == 0
+    assert set(Job.objects.values_list("pk", flat=True)) == {queued.pk} and upload.is_file()
+
+
+def test_account_deletion_removes_its_jobs_and_their_files(
     alice, bob, media, django_capture_on_commit_callbacks
 ):
     alices = finished_job(alice, media, days_old=0)
@@ -89,6 +104,7 @@ def test_account_deletion_removes_its_export_files(
     folder = media / "exports" / str(alice.pk)
     with django_capture_on_commit_callbacks(execute=True):
         account_delete(user=alice)
+    assert not Job.objects.filter(owner_id=alices.owner_id).exists()  # the foreign key cascades
     assert not (media / alices.file_path).exists()
     assert not folder.exists()
     assert (media / bobs.file_path).is_file()
@@ -101,7 +117,7 @@ def test_beat_schedule_names_registered_tasks(settings):
     scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduled == {
         "accounts.tasks.trash_purge_task",
-        "offers.tasks_export.export_files_purge_task",
+        "offers.tasks.export_files_purge_task",
         "offers.tasks.reminders_send_task",
     }
     assert scheduled <= set(app.tasks)

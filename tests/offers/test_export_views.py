@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 
 from accounts.reauth import mark_reauthenticated
 from offers.export import jobs
-from offers.models import ExportJob
+from offers.models import Job
 from tests.factories import OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def test_small_export_downloads_at_once(client_alice_reauth, alice, fmt):
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment; filename=")
     assert response["Content-Disposition"].endswith(f'.{fmt}"')
-    assert not ExportJob.objects.exists()
+    assert not Job.objects.exists()
     if fmt == "xlsx":
         load_workbook(io.BytesIO(response.content))
     if fmt == "json":
@@ -87,10 +87,10 @@ def test_large_export_runs_as_a_job(
     OfferFactory(owner=alice)
     with django_capture_on_commit_callbacks(execute=True):
         response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "csv"})
-    job = ExportJob.objects.get(owner=alice)
+    job = Job.objects.get(owner=alice)
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])
-    assert job.status == ExportJob.Status.DONE and job.progress == 100 and job.file_bytes > 0
+    assert job.status == Job.Status.DONE and job.progress == 100 and job.file_bytes > 0
     page = client_alice_reauth.get(response["Location"])
     assert reverse("offers:export_job_download", args=[job.pk]) in page.content.decode()
     download = client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk]))
@@ -98,11 +98,13 @@ def test_large_export_runs_as_a_job(
     assert "attachment" in download["Content-Disposition"]
     assert b"".join(download.streaming_content).startswith(b"\xef\xbb\xbfoption_key")
     # Running the task again changes nothing.
-    assert jobs.export_job_run(job_id=job.pk) == "skipped"
+    assert jobs.job_run(job_id=job.pk) == "skipped"
 
 
 def test_job_status_partial_polls_while_running(client_alice_reauth, alice):
-    job = ExportJob.objects.create(owner=alice, format="xlsx", status="running", progress=40)
+    job = Job.objects.create(
+        owner=alice, kind="export", format="xlsx", status="running", progress=40
+    )
     response = client_alice_reauth.get(
         reverse("offers:export_job", args=[job.pk]), HTTP_HX_REQUEST="true"
     )
@@ -111,8 +113,13 @@ def test_job_status_partial_polls_while_running(client_alice_reauth, alice):
 
 
 def test_another_users_job_and_download_are_404(client, alice, charlie, tmp_path):
-    job = ExportJob.objects.create(
-        owner=alice, format="csv", status="done", file_path="exports/1/x.csv", file_bytes=3
+    job = Job.objects.create(
+        owner=alice,
+        kind="export",
+        format="csv",
+        status="done",
+        file_path="exports/1/x.csv",
+        file_bytes=3,
     )
     (tmp_path / "exports" / "1").mkdir(parents=True)
     (tmp_path / "exports" / "1" / "x.csv").write_bytes(b"a,b")
@@ -126,7 +133,7 @@ def test_another_users_job_and_download_are_404(client, alice, charlie, tmp_path
 
 
 def test_unfinished_job_download_shows_its_progress(client_alice_reauth, alice):
-    job = ExportJob.objects.create(owner=alice, format="csv")
+    job = Job.objects.create(owner=alice, kind="export", format="csv")
     response = client_alice_reauth.get(reverse("offers:export_job_download", args=[job.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("offers:export_job", args=[job.pk])

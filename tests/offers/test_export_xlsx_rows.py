@@ -112,27 +112,6 @@ def test_the_package_is_compressed_and_well_formed():
     assert len(rows) == 2000 and rows[-1] == ("Option 1999", 1999, 2998.5)
 
 
-def test_the_collector_is_held_during_exports_and_comes_back():
-    import gc
-
-    from offers.export.jobs import gc_paused
-
-    assert gc.isenabled()
-    with pytest.raises(RuntimeError), gc_paused():
-        with gc_paused():  # another export of the process, at once
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the first one is still building
-        raise RuntimeError("a failed export")
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with gc_paused():
-            pass
-        assert not gc.isenabled()  # it was off: it stays off
-    finally:
-        gc.enable()
-
-
 def test_a_header_is_as_tall_as_its_longest_wrapped_heading():
     def fill(sheet):
         sheet.header(["Short", "A heading of forty characters, it wraps"])  # column B: 10 wide

@@ -12,9 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import RestoreJob
 from offers import services
-from offers.models import ExportJob, Scenario
+from offers.models import Job, Scenario
 from tests.factories import ScenarioFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,10 +42,10 @@ def _ago(seconds: int) -> dt.datetime:
     return timezone.now() - dt.timedelta(seconds=seconds)
 
 
-def _export_job(alice, *, queued_seconds_ago: int) -> ExportJob:
-    job = ExportJob.objects.create(owner=alice, format="xlsx", task_id="t")
-    ExportJob.objects.filter(pk=job.pk).update(created_at=_ago(queued_seconds_ago))
-    return job
+def _export_job(alice, *, queued_seconds_ago: int) -> Job:
+    return Job.objects.create(
+        owner=alice, kind="export", format="xlsx", task_id="t", created_at=_ago(queued_seconds_ago)
+    )
 
 
 def _status(client, name: str, pk: int) -> str:
@@ -76,7 +75,7 @@ def test_export_queued_with_a_worker_answering_says_nothing(client_alice, alice,
 
 def test_running_export_says_nothing(client_alice, alice, pings):
     job = _export_job(alice, queued_seconds_ago=30)
-    ExportJob.objects.filter(pk=job.pk).update(status="running", progress=40)
+    Job.objects.filter(pk=job.pk).update(status="running", progress=40)
     assert NO_WORKER not in _status(client_alice, "offers:export_job", job.pk)
     assert pings["calls"] == []
 
@@ -91,8 +90,8 @@ def test_eager_tasks_always_have_a_worker(client_alice, alice, settings, monkeyp
 
 
 def test_restore_queued_with_no_worker_says_so(client_alice, alice, pings):
-    job = RestoreJob.objects.create(owner=alice, task_id="t", created_at=_ago(30))
-    assert NO_WORKER in _status(client_alice, "offers:backup_import_job", job.pk)
+    job = Job.objects.create(owner=alice, kind="restore", task_id="t", created_at=_ago(30))
+    assert NO_WORKER in _status(client_alice, "offers:export_job", job.pk)
 
 
 def test_monte_carlo_queued_with_no_worker_says_so(client_alice, alice, pings):

@@ -15,11 +15,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
-from accounts.models import RestoreJob
 from offers.export import jobs
 from offers.export.backup import backup_build
-from offers.models import ExportJob, Offer
-from offers.tasks_export import backup_restore_task, export_comparison_task
+from offers.export.jobs import job_run_task
+from offers.models import Job, Offer
 from tests.factories import OfferFactory
 
 NOT_PUBLISHED = "The job queue could not be reached, so this job never started."
@@ -47,14 +46,14 @@ def test_export_whose_publish_fails_is_failed_at_once(client_alice_reauth, alice
     monkeypatch.setattr(jobs, "LARGE_OPTIONS", 1)
     OfferFactory(owner=alice)
     OfferFactory(owner=alice)
-    tried = _broker_down(monkeypatch, export_comparison_task)
+    tried = _broker_down(monkeypatch, job_run_task)
     response = client_alice_reauth.post(reverse("offers:export_start"), {"format": "csv"})
     assert response.status_code == 503
     assert b"unreachable" in response.content
-    job = ExportJob.objects.get(owner=alice)
+    job = Job.objects.get(owner=alice, kind="export")
     assert tried == [job.task_id]
     assert job.status == "failed" and job.finished_at is not None
-    assert job.error.startswith(NOT_PUBLISHED)
+    assert job.errors[0].startswith(NOT_PUBLISHED)
     page = client_alice_reauth.get(reverse("offers:export_job", args=[job.pk]))
     assert NOT_PUBLISHED in page.content.decode()
     assert "hx-get" not in page.content.decode()  # failed: the page stops polling
@@ -64,22 +63,22 @@ def test_export_whose_publish_fails_is_failed_at_once(client_alice_reauth, alice
 def test_restore_whose_publish_fails_is_failed_at_once(
     client, alice, bob, monkeypatch, tmp_path, reauth
 ):
-    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 1)
+    monkeypatch.setattr(jobs, "LARGE_RECORDS", 1)
     OfferFactory(owner=alice)
     OfferFactory(owner=alice)
     raw = json.dumps(backup_build(user=alice)).encode()
-    tried = _broker_down(monkeypatch, backup_restore_task)
+    tried = _broker_down(monkeypatch, job_run_task)
     client.force_login(bob)
     reauth(client)
     upload = SimpleUploadedFile("b.json", raw, "application/json")
     response = client.post(reverse("offers:backup_import"), {"file": upload})
     assert response.status_code == 503
-    job = RestoreJob.objects.get(owner=bob)
+    job = Job.objects.get(owner=bob, kind="restore")
     assert tried == [job.task_id]
     assert job.status == "failed" and job.file_path == "" and job.finished_at is not None
     assert job.errors[0].startswith(NOT_PUBLISHED)
     assert not list((tmp_path / "restores").rglob("*.json"))  # the upload is not kept
-    page = client.get(reverse("offers:backup_import_job", args=[job.pk]))
+    page = client.get(reverse("offers:export_job", args=[job.pk]))
     assert "Nothing was restored" in page.content.decode()
     assert NOT_PUBLISHED in page.content.decode()
     assert not Offer.objects.filter(owner=bob).exists()

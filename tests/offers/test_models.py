@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from offers.models import ExportJob, Offer, Preferences, Scenario
+from offers.models import Job, Offer, Preferences, Scenario
 from tests.factories import OfferFactory, PreferencesFactory, ScenarioFactory
 
 pytestmark = pytest.mark.django_db
@@ -84,10 +84,12 @@ def test_scenario_constraints_refuse_bad_rows(alice, values):
     assert _refused(Scenario.objects.filter(pk=scenario.pk), **values)
 
 
-@pytest.mark.parametrize("values", [{"progress": 101}, {"format": "pdf"}])
-def test_export_job_constraints_refuse_bad_rows(alice, values):
-    job = ExportJob.objects.create(owner=alice, format="csv")
-    assert _refused(ExportJob.objects.filter(pk=job.pk), **values)
+@pytest.mark.parametrize(
+    "values", [{"progress": 101}, {"format": "pdf"}, {"kind": "restore"}, {"kind": "import"}]
+)
+def test_job_constraints_refuse_bad_rows(alice, values):
+    job = Job.objects.create(owner=alice, kind="export", format="csv")
+    assert _refused(Job.objects.filter(pk=job.pk), **values)
 
 
 def test_model_validation_refuses_what_the_constraints_refuse(alice):
@@ -101,8 +103,10 @@ def test_str(alice):
     assert str(OfferFactory.build(owner=alice, name="Meta E5")) == "Meta E5"
     assert str(Preferences(owner=alice)) == "Preferences of alice"
     assert str(ScenarioFactory.build(owner=alice, name="Ask for stock")) == "Ask for stock"
-    job = ExportJob.objects.create(owner=alice, format="xlsx")
+    job = Job.objects.create(owner=alice, kind="export", format="xlsx")
     assert str(job) == f"Excel (XLSX) export #{job.pk}"
+    job = Job.objects.create(owner=alice, kind="restore")
+    assert str(job) == f"restore #{job.pk}"
 
 
 def test_preferences_weights_are_floats_for_every_criterion(alice):
@@ -115,7 +119,6 @@ def test_preferences_weights_are_floats_for_every_criterion(alice):
 
 
 def test_export_job_filename_carries_its_creation_time_and_format(alice):
-    job = ExportJob.objects.create(owner=alice, format="json")
+    job = Job.objects.create(owner=alice, kind="export", format="json")
     job.created_at = dt.datetime(2027, 1, 4, 9, 30, tzinfo=dt.UTC)
     assert job.filename == "offerdesk-comparison-20270104-0930.json"
-    assert ExportJob(format="csv").filename == "offerdesk-comparison-export.csv"

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.models import Revision
-from offers.models import ExportJob
+from offers.models import Job
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,13 +33,13 @@ def trash_entry(owner, *, days_old: int) -> Revision:
     return entry
 
 
-def export_job(owner, media: Path, *, days_old: int) -> ExportJob:
+def export_job(owner, media: Path, *, days_old: int) -> Job:
     folder = media / "exports" / str(owner.pk)
     folder.mkdir(parents=True, exist_ok=True)
-    job = ExportJob.objects.create(owner=owner, format="csv", status=ExportJob.Status.DONE)
+    job = Job.objects.create(owner=owner, kind="export", format="csv", status=Job.Status.DONE)
     (folder / f"{job.pk}-x.csv").write_bytes(b"a,b\n")
     when = timezone.now() - timedelta(days=days_old)
-    ExportJob.objects.filter(pk=job.pk).update(
+    Job.objects.filter(pk=job.pk).update(
         file_path=f"exports/{owner.pk}/{job.pk}-x.csv", created_at=when, finished_at=when
     )
     job.refresh_from_db()
@@ -74,7 +74,7 @@ def test_purge_deletes_old_trash_and_old_export_files_only(alice, settings, tmp_
     assert set(Revision.objects.values_list("pk", flat=True)) == {new_trash.pk, edit.pk}
     assert not (tmp_path / old_job.file_path).exists()
     assert (tmp_path / new_job.file_path).is_file()
-    assert set(ExportJob.objects.values_list("pk", flat=True)) == {new_job.pk}
+    assert set(Job.objects.values_list("pk", flat=True)) == {new_job.pk}
 
     again = io.StringIO()
     call_command("purge", stdout=again)  # twice is harmless

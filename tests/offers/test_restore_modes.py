@@ -16,11 +16,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.history import trash_list, trash_purge
-from accounts.models import TRASH_DAYS, RestoreJob, Revision
+from accounts.models import TRASH_DAYS, Revision
 from offers.export.backup import BackupError, backup_build
-from offers.export.restore import backup_record_count, backup_restore, backup_restore_batched
+from offers.export.restore import backup_restore
+from offers.export.restore_parse import backup_record_count
 from offers.middleware import SESSION_TZ_KEY
-from offers.models import Preferences, Scenario
+from offers.models import Job, Preferences, Scenario
 from tests.factories import (
     CompanyFactory,
     OfferFactory,
@@ -128,12 +129,6 @@ def test_replacing_leaves_exactly_the_backups_data(good, alice):
     assert good["preferences"] is None and not Preferences.objects.filter(owner=alice).exists()
 
 
-def test_replacing_in_batches_leaves_exactly_the_backups_data(good, alice):
-    changed_since_the_backup(alice)
-    backup_restore_batched(user=alice, raw=json.dumps(good), replace=True)
-    assert without_meta(backup_build(user=alice)) == without_meta(good)
-
-
 def test_a_refused_file_replaces_nothing(good, alice):
     changed_since_the_backup(alice)
     before = backup_build(user=alice)
@@ -193,17 +188,17 @@ def test_adding_through_the_page_is_the_default(good, alice, client_alice_here):
     assert alice.offers.count() == 1
 
 
-def test_a_large_replace_runs_as_a_job_and_replaces_in_its_hand_over(
+def test_a_large_replace_runs_as_a_job_and_replaces_in_its_one_step(
     good, alice, client_alice_here, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 1)
+    monkeypatch.setattr("offers.export.jobs.LARGE_RECORDS", 1)
     changed_since_the_backup(alice)
     with django_capture_on_commit_callbacks(execute=True):
         response = post_restore(
             client_alice_here, json.dumps(good).encode(), mode="replace", confirm_replace="on"
         )
-    job = RestoreJob.objects.get(owner=alice)
-    assert response["Location"] == reverse("offers:backup_import_job", args=[job.pk])
+    job = Job.objects.get(owner=alice)
+    assert response["Location"] == reverse("offers:export_job", args=[job.pk])
     job.refresh_from_db()
     assert job.replace and job.status == "done", job.errors
     assert without_meta(backup_build(user=alice)) == without_meta(good)
@@ -282,7 +277,7 @@ def test_the_page_replace_keeps_the_data_in_the_trash_and_one_step_brings_it_bac
 def test_the_job_replace_keeps_the_data_in_the_trash_too(
     good, alice, client_alice_here, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 1)
+    monkeypatch.setattr("offers.export.jobs.LARGE_RECORDS", 1)
     changed_since_the_backup(alice)
     before = backup_build(user=alice)
     with django_capture_on_commit_callbacks(execute=True):
@@ -297,14 +292,6 @@ def test_the_job_replace_keeps_the_data_in_the_trash_too(
     restore_from_trash(client_alice_here, entry)
     assert comparable(backup_build(user=alice)) == comparable(before)
     assert not trash_list(user=alice).filter(pk=entry.pk).exists()
-
-
-def test_batched_replace_keeps_exactly_the_data_it_deletes(good, alice):
-    changed_since_the_backup(alice)
-    before = backup_build(user=alice)
-    backup_restore_batched(user=alice, raw=json.dumps(good), replace=True)
-    entry = trash_list(user=alice).get()
-    assert comparable(entry.snapshot) == comparable(before)
 
 
 def test_another_user_can_neither_see_nor_restore_the_entry(good, alice, bob, client):
@@ -340,13 +327,12 @@ def test_the_purge_after_trash_days_removes_the_entry(good, alice, client_alice_
     assert not Revision.objects.filter(pk=entry.pk).exists()
 
 
-@pytest.mark.parametrize("restore", [backup_restore, backup_restore_batched])
-def test_a_refused_file_keeps_nothing_and_deletes_nothing(good, alice, restore):
+def test_a_refused_file_keeps_nothing_and_deletes_nothing(good, alice):
     changed_since_the_backup(alice)
     before = backup_build(user=alice)
     good["offers"][0]["package"] = 99
     with pytest.raises(BackupError):
-        restore(user=alice, raw=json.dumps(good), replace=True)
+        backup_restore(user=alice, raw=json.dumps(good), replace=True)
     assert not Revision.objects.filter(owner=alice, action=Revision.Action.REPLACED).exists()
     assert comparable(backup_build(user=alice)) == comparable(before)
 

@@ -9,9 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from accounts.models import RestoreJob
 from offers.export.backup import backup_build
-from offers.models import Offer
+from offers.models import Job, Offer
 from tests.factories import OfferFactory
 
 pytestmark = pytest.mark.django_db
@@ -65,13 +64,13 @@ def test_the_same_form_posted_twice_restores_once(client_bob, bob, raw):
 def test_a_large_backup_posted_twice_makes_one_job_and_shows_it(
     client_bob, bob, raw, monkeypatch, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr("offers.export.job_queue.RESTORE_JOB_RECORDS", 3)
+    monkeypatch.setattr("offers.export.jobs.LARGE_RECORDS", 3)
     form = _rendered_form(client_bob)
     with django_capture_on_commit_callbacks(execute=True):
         first = _post(client_bob, form, raw)
         second = _post(client_bob, form, raw)
-    job = RestoreJob.objects.get(owner=bob)  # one job
-    job_page = reverse("offers:backup_import_job", args=[job.pk])
+    job = Job.objects.get(owner=bob)  # one job
+    job_page = reverse("offers:export_job", args=[job.pk])
     assert first["Location"] == job_page and second["Location"] == job_page
     job.refresh_from_db()
     assert job.status == "done", job.errors

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from accounts.models import RestoreJob
-from offers.models import ExportJob
+from offers.models import Job
 
 
 def _export_job(user):
-    return {"pk": ExportJob.objects.create(owner=user, format="csv").pk}
-
-
-def _restore_job(user):
-    return {"pk": RestoreJob.objects.create(owner=user, status="done").pk}
+    return {"pk": Job.objects.create(owner=user, kind="export", format="csv").pk}
 
 
 URL_OBJECTS = {
-    "offers:backup_import_job": _restore_job,
     "offers:export_job": _export_job,
     "offers:export_job_download": _export_job,
 }

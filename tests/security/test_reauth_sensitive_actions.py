@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from accounts.reauth import REAUTH_KEY
 from offers.export.formats import EXPORT_FORMATS
-from offers.models import ExportJob
+from offers.models import Job
 from tests.factories import OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db
@@ -39,13 +39,18 @@ def test_reauth_required_for_comparison_export(client_alice, alice, fmt):
     OfferFactory(owner=alice)
     response = client_alice.post(reverse("offers:export_start"), {"format": fmt})
     assert _goes_to_reauth(response, reverse("offers:export"))
-    assert not ExportJob.objects.exists()
+    assert not Job.objects.exists()
 
 
 def test_reauth_required_for_export_job_download(client_alice, alice, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
-    job = ExportJob.objects.create(
-        owner=alice, format="csv", status="done", file_path="exports/1/x.csv", file_bytes=3
+    job = Job.objects.create(
+        owner=alice,
+        kind="export",
+        format="csv",
+        status="done",
+        file_path="exports/1/x.csv",
+        file_bytes=3,
     )
     (tmp_path / "exports" / "1").mkdir(parents=True)
     (tmp_path / "exports" / "1" / "x.csv").write_bytes(b"a,b")
@@ -126,8 +131,9 @@ def test_deleted_account_leaves_no_export_files(
         folder = tmp_path / "exports" / str(owner.pk)
         folder.mkdir(parents=True)
         (folder / "x.csv").write_bytes(b"a,b")
-        ExportJob.objects.create(
+        Job.objects.create(
             owner=owner,
+            kind="export",
             format="csv",
             status="done",
             file_path=f"exports/{owner.pk}/x.csv",

@@ -16,7 +16,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        # The jobs' own code, as the beat's tasks run it (accounts.tasks, offers.tasks_export).
+        # The jobs' own code, as the beat's tasks run it (accounts.tasks, offers.tasks).
         from accounts.history import trash_purge
         from accounts.models import TRASH_DAYS
         from offers.export.retention import export_files_purge
