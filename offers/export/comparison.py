@@ -7,7 +7,6 @@ Money is kept as floats straight from the engine; nothing is rounded here.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import logging
 from collections.abc import Callable
 from typing import Any, cast
@@ -20,6 +19,7 @@ from compensation.engine import assumption_terms
 from compensation.vesting_labels import schedule_description
 from interviews.selectors import comparison_processes, comparison_rounds
 from offers.board import COMPONENTS, Board, Evaluation, board_build
+from offers.export.columns import TERMS, iso
 from offers.export.readable import readable_build
 from offers.export.rows import (
     AssumptionRow,
@@ -37,7 +37,7 @@ from offers.export.rows import (
 )
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
-from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS
 from offers.selectors import scenario_list_by_option
 
 logger = logging.getLogger(__name__)
@@ -111,10 +111,6 @@ class Comparison:
         return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
 
 
-def _iso(value: dt.date | dt.datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
 def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
     """Return the tidy rows of one option: the board's own figures, in home currency.
 
@@ -179,8 +175,8 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "remote_policy": offer.remote_policy,
         "remote_weeks_per_year": ev.remote_weeks,
         "overlap_hours": ev.overlap.average_hours if ev.overlap else None,
-        "start_date": _iso(offer.start_date),
-        "deadline": _iso(offer.deadline),
+        "start_date": iso(offer.start_date),
+        "deadline": iso(offer.deadline),
         "currency": package.currency,
         "fx_to_home": ev.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct if spec else None,
@@ -212,11 +208,12 @@ def option_warnings(row: OptionRow) -> list[str]:
 
 
 def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:
+    """Return an option's terms, key for key `TERMS` in its order, and its grants' vesting."""
     assert ev.spec is not None
     spec = ev.spec
     facts = assumption_terms(spec)
     stock = facts["stock"]
-    row: AssumptionRow = {
+    terms = {
         "option_key": ev.key,
         "option": ev.offer.name,
         "currency": spec.currency,
@@ -244,6 +241,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
+    row: AssumptionRow = {term.key: terms[term.key] for term in TERMS}
     # One unit of the price's currency in home currency: into the pay currency, then home.
     price_to_home = float(stock["fx_to_package"]) * spec.fx_to_home
     vesting: list[VestingRow] = [
@@ -339,28 +337,9 @@ def _negotiation_rows(
     return rows, plans
 
 
-def _decimal(value: Any) -> float | None:
-    return float(value) if value is not None else None
-
-
-def _level_code(level: Any) -> str:
-    return level.code if level else ""
-
-
-# A scenario adjustment's value in the document, by its unit: money and percentages as
-# numbers, weeks as a whole number, a date in ISO 8601, a level by its code.
-EXPORTED: dict[str, Callable[[Any], Any]] = {
-    Unit.PAY: _decimal,
-    Unit.STOCK: _decimal,
-    Unit.PCT: _decimal,
-    Unit.WEEKS: lambda weeks: weeks,
-    Unit.DATE: _iso,
-    Unit.LEVEL: _level_code,
-}
-
-
 def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
-    """Return each scenario with one key per adjustment of the registry, in its order."""
+    """Return each scenario with one key per adjustment of the registry, in its order, valued
+    as its unit says (`Unit.to_json`)."""
     rows: list[ScenarioRow] = []
     for s in scenarios:
         result = s.mc_result if isinstance(s.mc_result, dict) else {}
@@ -368,7 +347,7 @@ def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
             "option_key": str(s.offer_id),
             "option": s.offer.name,
             "name": s.name,
-            **{a.key: EXPORTED[a.unit](getattr(s, a.key)) for a in ADJUSTMENTS},
+            **{a.key: a.unit.to_json(getattr(s, a.key)) for a in ADJUSTMENTS},
             "stock_currency": s.stock_currency,
             "mc_status": s.mc_status,
             "mc_result": result,
@@ -391,8 +370,8 @@ def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[Roun
                 "stage": p.stage,
                 "priority": p.priority,
                 "source": p.source,
-                "first_contact": _iso(p.first_contact),
-                "deadline": _iso(p.deadline),
+                "first_contact": iso(p.first_contact),
+                "deadline": iso(p.deadline),
                 "target_level": p.target_level.code if p.target_level else "",
                 "offered_level": p.offered_level.code if p.offered_level else "",
                 "rounds": p.n_rounds,
@@ -409,7 +388,7 @@ def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[Roun
                 "role": r.process.role,
                 "order": r.order,
                 "kind": r.kind,
-                "scheduled_at": _iso(r.scheduled_at),
+                "scheduled_at": iso(r.scheduled_at),
                 "timezone": r.timezone,
                 "duration_minutes": r.duration_minutes,
                 "mode": r.mode,

@@ -15,10 +15,11 @@ from accounts.wording import choice_label, fit_words
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
+from offers.export.columns import Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import local_time
 from offers.export.rows import PlanRow
-from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS
 
 # The adjustments the report's table of scenarios shows (the registry says which, in its order).
 REPORT_ADJUSTMENTS = tuple(a for a in ADJUSTMENTS if a.in_report)
@@ -132,7 +133,7 @@ def option_rows(c: Comparison) -> list[dict[str, Any]]:
 
 def scenario_columns() -> list[dict[str, Any]]:
     """Return the headings of the report's adjustment columns, in the active language."""
-    return [{"label": a.heading, "numeric": a.unit in Unit.NUMBERS} for a in REPORT_ADJUSTMENTS]
+    return [{"label": a.heading, "numeric": a.unit.numeric} for a in REPORT_ADJUSTMENTS]
 
 
 def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
@@ -154,9 +155,9 @@ def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
         cells = [
             {
                 "value": values[a.key],
-                "money": a.unit in Unit.MONEY,
+                "money": a.unit.money,
                 "currency": currencies.get(a.unit, ""),
-                "numeric": a.unit in Unit.NUMBERS,
+                "numeric": a.unit.numeric,
             }
             for a in REPORT_ADJUSTMENTS
         ]

@@ -20,13 +20,14 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
+from offers.export.columns import Unit
 from offers.export.comparison import comparison_build
 from offers.export.html import html_bytes
 from offers.export.rows import ScenarioRow
 from offers.export.xlsx import xlsx_bytes
 from offers.forms import OfferForm, ScenarioForm
 from offers.models import Scenario
-from offers.scenarios.adjustments import ADJUSTMENTS, Applies, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS, Applies
 from offers.scenarios.montecarlo import mc_input_hash
 from tests.factories import (
     FxRateFactory,
@@ -44,7 +45,7 @@ ROW_HEAD = ("option_key", "option", "name")
 ROW_TAIL = ("stock_currency", "mc_status", "mc_result", "notes")
 # Keys added to version 2 after its first files: optional, so those files still validate.
 ADDED_LATER = {"stock_currency"}
-# The JSON type of an adjustment's value by its unit (`offers.export.comparison.EXPORTED`).
+# The JSON type of an adjustment's value by its unit (`offers.export.columns.Unit.to_json`).
 JSON_TYPES = {
     Unit.PAY: "number",
     Unit.STOCK: "number",
@@ -113,7 +114,7 @@ def scenario_user(alice):
         owner=alice,
         offer=offer,
         name="Ask",
-        **{a.key: 1234 for a in ADJUSTMENTS if a.unit in Unit.MONEY},
+        **{a.key: 1234 for a in ADJUSTMENTS if a.unit.money},
     )
     assert scenario.stock_currency == "USD"  # the company's share price currency
     return alice
@@ -126,7 +127,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     assert list(row) == [*ROW_HEAD, *KEYS, *ROW_TAIL]
     assert row["stock_currency"] == "USD"
     for a in ADJUSTMENTS:
-        if a.unit in Unit.MONEY:
+        if a.unit.money:
             assert row[a.key] == 1234.0, a.key
     sheet = load_workbook(io.BytesIO(xlsx_bytes(comparison)))["Scenarios"]
     header = [c.value for c in sheet[1]]
@@ -134,7 +135,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     assert header[start : start + len(KEYS)] == [a.heading for a in ADJUSTMENTS]
     for a, cell in zip(ADJUSTMENTS, sheet[2][start : start + len(KEYS)], strict=True):
         width = sheet.column_dimensions[cell.column_letter].width
-        if a.unit in Unit.MONEY:
+        if a.unit.money:
             # Pay in the option's currency, stock in the grant's: each says its own.
             code = "[$SGD]" if a.unit == Unit.PAY else "[$USD]"
             assert cell.value == 1234 and code in cell.number_format, a.key
@@ -147,7 +148,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
         assert (f">{a.heading}</th>" in table) == a.in_report, a.key
     cells = re.findall(r'<td class="num">([^<]*)</td>', table)
     for a in ADJUSTMENTS:
-        if a.in_report and a.unit in Unit.MONEY:
+        if a.in_report and a.unit.money:
             said = ("SGD" if a.unit == Unit.PAY else "USD") + " 1,234"
             assert said in cells, (a.key, cells)
 
