@@ -1,11 +1,10 @@
 """The exports' columns: what a value is (`Unit`) and the terms an option is valued with (`TERMS`).
 
-A unit decides how every export shows a value: its XLSX column's width and number format, a
-model field's value in the JSON document, whether the report aligns it as a number. Package
-terms and scenario adjustments (`offers.scenarios.adjustments`) both have one. `TERMS` is the
-one list of the terms: the comparison's assumption rows (key for key, in its order), the XLSX
-Assumptions sheet and the JSON schema's (a test compares them) read it, so adding a term to the
-exports is a row here and its value in `offers.export.comparison`.
+A unit decides how the exports show a value (the XLSX width and number format, a model field's
+JSON value, the report's alignment): package terms and scenario adjustments have one. `TERMS` is
+the one list of the terms: the comparison's assumption rows, the XLSX Assumptions sheet and the
+JSON schema (a test compares them) follow it, so adding a term to the exports is a row here and
+its value in `offers.export.comparison`.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ def _code(level: Any) -> str:
     return level.code if level else ""
 
 
-def _same(value: Any) -> Any:
+def _as_is(value: Any) -> Any:
     return value
 
 
@@ -47,29 +46,22 @@ class Unit(enum.Enum):
     PAY = "pay", 14, MONEY, True, _number  # money in the offer's pay currency
     STOCK = "stock", 14, MONEY, True, _number  # money in the stock (a grant's price) currency
     PCT = "pct", 11, '0.0"%"', True, _number
-    WEEKS = "weeks", 10, None, True, _same
+    WEEKS = "weeks", 10, None, True, _as_is
     DATE = "date", 12, None, False, iso
     LEVEL = "level", 8, None, False, _code  # a level, by its code
-    TEXT = "text", 10, None, False, _same
-    COUNT = "count", 9, None, True, _same  # a whole number (years)
-    RATE = "rate", 15, "0.0000", True, _same  # an exchange rate
-    FACTOR = "factor", 9, "0.00", True, _same
-    PRICE = "price", 12, "#,##0.00", True, _same  # a share price (its currency said apart)
-    PRICES = "prices", 30, None, False, _same  # a share price a year: the XLSX says them in text
+    TEXT = "text", 10, None, False, _as_is
+    COUNT = "count", 9, None, True, _as_is  # a whole number (years)
+    RATE = "rate", 15, "0.0000", True, _as_is  # an exchange rate
+    FACTOR = "factor", 9, "0.00", True, _as_is
+    PRICE = "price", 12, "#,##0.00", True, _as_is  # a share price (its currency said apart)
+    PRICES = "prices", 30, None, False, _as_is  # a share price a year: the XLSX says them in text
 
     def __init__(
         self, code: str, width: int, number_format: str | None, numeric: bool, to_json: Callable
     ) -> None:
-        self.code = code
-        self.width = width
-        self.number_format = number_format
-        self.numeric = numeric
-        self.to_json = to_json
-
-    @property
-    def money(self) -> bool:
-        """Return whether the value is an amount of money (shown with its currency)."""
-        return self.number_format == MONEY
+        self.code, self.width, self.number_format = code, width, number_format
+        self.numeric, self.to_json = numeric, to_json
+        self.money = number_format == MONEY  # shown with its currency
 
 
 @dataclasses.dataclass(frozen=True)

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import assumption_terms
+from compensation.engine import PackageSpec, assumption_terms
 from compensation.vesting_labels import schedule_description
 from interviews.selectors import comparison_processes, comparison_rounds
 from offers.board import COMPONENTS, Board, Evaluation, board_build
@@ -46,7 +46,6 @@ SCHEMA_VERSION = 2
 # The gross rows of each year: the components, the total, the tax and, for an option that
 # pays any (Singapore's CPF, Hong Kong's MPF...), the employee contributions.
 YEARLY_COMPONENTS = (*COMPONENTS, "total", "tax", "contributions")
-BASES = ("gross", "net")
 # Negotiation points are worked out for the top of the ranking only: a person negotiates with
 # a handful of companies, and each option's points compare it with every other option.
 NEGOTIATION_TOP = 10
@@ -208,10 +207,14 @@ def option_warnings(row: OptionRow) -> list[str]:
 
 
 def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:
-    """Return an option's terms, key for key `TERMS` in its order, and its grants' vesting."""
+    """Return the terms an option is valued with, and its grants' vesting."""
     assert ev.spec is not None
-    spec = ev.spec
-    facts = assumption_terms(spec)
+    facts = assumption_terms(ev.spec)
+    return _terms(ev, ev.spec, home, facts), _vesting_rows(ev, ev.spec, home, facts)
+
+
+def _terms(ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]) -> AssumptionRow:
+    """Return the terms an option is valued with, key for key `TERMS`, in its order."""
     stock = facts["stock"]
     terms = {
         "option_key": ev.key,
@@ -219,8 +222,6 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "currency": spec.currency,
         "home_currency": home,
         "fx_to_home": spec.fx_to_home,
-        "stock_currency": ev.stock_currency,
-        "stock_fx_to_home": ev.stock_fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
         "tax_rule": ev.tax_words,
         "location": ev.offer.package.location.name if ev.offer.package.location else "",
@@ -234,6 +235,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "relocation": spec.relocation,
         "ticker": stock["ticker"] or "",
         "share_price": stock["price"],
+        "stock_currency": ev.stock_currency,
+        "stock_fx_to_home": ev.stock_fx_to_home,
         "growth_pct": stock["growth_pct"],
         "volatility_pct": stock["volatility_pct"],
         "liquidity_discount_pct": stock["liquidity_discount_pct"],
@@ -241,7 +244,14 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
-    row: AssumptionRow = {term.key: terms[term.key] for term in TERMS}
+    return {term.key: terms[term.key] for term in TERMS}
+
+
+def _vesting_rows(
+    ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]
+) -> list[VestingRow]:
+    """Return an option's grants and refreshers, each amount with its currency."""
+    stock = facts["stock"]
     # One unit of the price's currency in home currency: into the pay currency, then home.
     price_to_home = float(stock["fx_to_package"]) * spec.fx_to_home
     vesting: list[VestingRow] = [
@@ -286,7 +296,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         }
         for i, r in enumerate(spec.refreshers)
     ]
-    return row, vesting
+    return vesting
 
 
 def _negotiation_rows(
@@ -358,47 +368,57 @@ def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
 
 
 def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[RoundRow]]:
-    processes: list[ProcessRow] = []
-    for p in comparison_processes(user=user):
-        debrief = getattr(p, "debrief", None)
-        processes.append(
-            {
-                "process_key": str(p.pk),
-                "company": p.company.name,
-                "role": p.role,
-                "team": p.team,
-                "stage": p.stage,
-                "priority": p.priority,
-                "source": p.source,
-                "first_contact": iso(p.first_contact),
-                "deadline": iso(p.deadline),
-                "target_level": p.target_level.code if p.target_level else "",
-                "offered_level": p.offered_level.code if p.offered_level else "",
-                "rounds": p.n_rounds,
-                "debrief_decision": debrief.decision if debrief else "",
-                "next_step": p.next_step,
-            }
-        )
-    rounds: list[RoundRow] = []
-    for r in comparison_rounds(user=user):
-        rounds.append(
-            {
-                "process_key": str(r.process_id),
-                "company": r.process.company.name,
-                "role": r.process.role,
-                "order": r.order,
-                "kind": r.kind,
-                "scheduled_at": iso(r.scheduled_at),
-                "timezone": r.timezone,
-                "duration_minutes": r.duration_minutes,
-                "mode": r.mode,
-                "interviewer": r.interviewer_name,
-                "signal": r.signal,
-                "self_assessment": r.self_assessment,
-                "questions": [q.text for q in r.questions.all()],
-            }
-        )
+    processes: list[ProcessRow] = [
+        {
+            "process_key": str(p.pk),
+            "company": p.company.name,
+            "role": p.role,
+            "team": p.team,
+            "stage": p.stage,
+            "priority": p.priority,
+            "source": p.source,
+            "first_contact": iso(p.first_contact),
+            "deadline": iso(p.deadline),
+            "target_level": p.target_level.code if p.target_level else "",
+            "offered_level": p.offered_level.code if p.offered_level else "",
+            "rounds": p.n_rounds,
+            "debrief_decision": getattr(p, "debrief", None) and p.debrief.decision or "",
+            "next_step": p.next_step,
+        }
+        for p in comparison_processes(user=user)
+    ]
+    rounds: list[RoundRow] = [
+        {
+            "process_key": str(r.process_id),
+            "company": r.process.company.name,
+            "role": r.process.role,
+            "order": r.order,
+            "kind": r.kind,
+            "scheduled_at": iso(r.scheduled_at),
+            "timezone": r.timezone,
+            "duration_minutes": r.duration_minutes,
+            "mode": r.mode,
+            "interviewer": r.interviewer_name,
+            "signal": r.signal,
+            "self_assessment": r.self_assessment,
+            "questions": [q.text for q in r.questions.all()],
+        }
+        for r in comparison_rounds(user=user)
+    ]
     return processes, rounds
+
+
+def _fx_rates(evaluations: list[Evaluation], home: str) -> list[FxRateRow]:
+    """Return the rates of the pay, then of the stock where it is in another currency: the
+    first an option gives for each currency, by currency (home currency's left out)."""
+    pairs = [(ev.offer.package.currency, ev.fx_to_home) for ev in evaluations]
+    pairs += [(ev.stock_currency, ev.stock_fx_to_home) for ev in evaluations if ev.stock_currency]
+    rates = dict(reversed(pairs))  # the first of each currency: a later one is not listed
+    return [
+        {"currency": c, "to_currency": home, "rate": r}
+        for c, r in sorted(rates.items())
+        if c != home
+    ]
 
 
 def comparison_build(
@@ -429,16 +449,6 @@ def comparison_build(
         assumption_rows.append(row)
         vesting.extend(schedules)
     report(60)
-    # The rates of the pay, then of the stock where it is in another currency (a rate the pay
-    # already lists is not listed twice).
-    rates: dict[str, float] = {}
-    for ev in ordered:
-        if not ev.error:
-            rates.setdefault(ev.offer.package.currency, ev.fx_to_home)
-    for ev in ordered:
-        if not ev.error and ev.stock_currency:
-            rates.setdefault(ev.stock_currency, ev.stock_fx_to_home)
-    fx_rates = sorted((c, home, r) for c, r in rates.items() if c != home)
     negotiation, plans = _negotiation_rows(user, board)
     # Rows and outcomes share the export's order of scenarios.
     scenario_list = list(scenario_list_by_option(user=user))
@@ -463,7 +473,7 @@ def comparison_build(
         yearly=yearly,
         assumptions=assumption_rows,
         vesting=vesting,
-        fx_rates=[{"currency": c, "to_currency": t, "rate": r} for c, t, r in fx_rates],
+        fx_rates=_fx_rates([ev for ev in ordered if not ev.error], home),
         negotiation=negotiation,
         scenarios=scenarios,
         processes=processes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import plotly.graph_objects as go
@@ -55,10 +56,7 @@ def figure_cumulative(c: Comparison) -> go.Figure:
     basis = c.meta["basis"]
     data = []
     for i, (name, values) in enumerate(list(c.yearly_totals(basis).items())[:CHART_OPTIONS]):
-        running, ys = 0.0, []
-        for v in values:
-            running += v
-            ys.append(round(running))
+        ys = [round(v) for v in itertools.accumulate(values)]
         data.append(
             go.Scatter(
                 mode="lines+markers",
@@ -220,9 +218,6 @@ def report_context(c: Comparison) -> dict[str, Any]:
         "years": list(range(1, horizon + 1)),
         "year_rows": year_table(c),
         "negotiation_by_option": by_option,
-        "criteria": list(c.options[0]["criteria"])
-        if c.options and c.options[0]["criteria"]
-        else [],
         "fig_yearly": figure_yearly(c),
         "fig_cumulative": figure_cumulative(c),
         "fig_scores": figure_scores(c),

@@ -25,6 +25,7 @@ from offers.export import neutralise
 from offers.export.columns import TERMS, Column, Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_pct, local_time
+from offers.export.rows import YearlyRow
 from offers.export.xlsx_rows import Rows, Styled, splice
 from offers.scenarios.adjustments import ADJUSTMENTS
 
@@ -42,12 +43,15 @@ DATE_TIME = "yyyy-mm-dd hh:mm:ss"
 # A line of 11-point text, in points, and the width (characters) of a column left as it is.
 LINE_HEIGHT = 15
 DEFAULT_WIDTH = 8.43
+# The parts of a cell style (`Sheet.style`), as openpyxl names them.
+STYLE_PARTS = ("number_format", "font", "fill", "alignment")
 # The widths of the scenario outcome's columns (`_outcome_header`).
 OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
 # The terms the Assumptions sheet shows (the others are the JSON's).
 SHEET_TERMS = tuple(column for column in TERMS if column.heading is not None)
 # A table's column (`Sheet.table`): its heading and its cell, as a key of the row (the value as
-# it is), a key and a number format, or a function of the row.
+# it is), a key and a number format (or a function of the row returning one), or a function of
+# the row.
 TableColumn = tuple[Any, ...]
 
 
@@ -112,14 +116,9 @@ class Sheet:
         style = self._styles.get(key)
         if style is None:
             cell = WriteOnlyCell(self.ws)
-            if fmt is not None:
-                cell.number_format = fmt
-            if font is not None:
-                cell.font = font
-            if fill is not None:
-                cell.fill = fill
-            if alignment is not None:
-                cell.alignment = alignment
+            for name, value in zip(STYLE_PARTS, key, strict=True):
+                if value is not None:
+                    setattr(cell, name, value)
             style = self._styles[key] = cell.style_id
         return style
 
@@ -180,11 +179,13 @@ class Sheet:
         for row in rows:
             self.append([cell(row) for cell in cells])
 
-    def _reader(self, cell: Any, fmt: str | None = None) -> Callable[[Any], Any]:
+    def _reader(self, cell: Any, fmt: Any = None) -> Callable[[Any], Any]:
         if callable(cell):
             return cast(Callable[[Any], Any], cell)
         if fmt is None:
             return operator.itemgetter(cell)
+        if callable(fmt):  # the row's own format
+            return lambda row: self.cell(row[cell], fmt(row))
         return lambda row: self.cell(row[cell], fmt)
 
     def unit_cell(self, unit: Unit, value: Any, currency: str) -> Any:
@@ -202,14 +203,9 @@ def _value_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
     """Return the columns of an option's headline value and first year, in home currency."""
     home = c.meta["home_currency"]
     money = money_format(home)
-    return [
-        (
-            _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
-            "comp_value_home",
-            money,
-        ),
-        (_("First year (%(c)s)") % {"c": home}, "first_year_home", money),
-    ]
+    value = _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home}
+    first_year = _("First year (%(c)s)") % {"c": home}
+    return [(value, "comp_value_home", money), (first_year, "first_year_home", money)]
 
 
 def _ranking(book: Book, c: Comparison) -> None:
@@ -225,12 +221,8 @@ def _ranking(book: Book, c: Comparison) -> None:
     widths = [max(w, 15) if 1 <= i <= len(names) else w for i, w in enumerate(widths)]
     sheet = Sheet(book, _("Ranking"), widths, "C5")
     sheet.title(_("Offerdesk comparison"))
-    sheet.append(
-        [
-            _("Every figure: %(basis)s. Generated %(t)s.")
-            % {"basis": c.meta["basis_label"], "t": _generated(c)}
-        ]
-    )
+    every = _("Every figure: %(basis)s. Generated %(t)s.")
+    sheet.append([every % {"basis": c.meta["basis_label"], "t": _generated(c)}])
     sheet.blank()
     sheet.table(
         c.options,
@@ -273,23 +265,13 @@ def _yearly_totals(
     money = money_format(home)
     years = max(len(v) for v in totals.values())
     sheet.blank()
-    sheet.title(
-        _("Yearly totals, top %(n)s options: %(basis)s")
-        % {"basis": c.meta["basis_label"], "n": len(names)},
-        SECTION_FONT,
-    )
+    top = _("Yearly totals, top %(n)s options: %(basis)s")
+    sheet.title(top % {"basis": c.meta["basis_label"], "n": len(names)}, SECTION_FONT)
     sheet.header([_("Year"), *names])
     first = sheet.rows + 1
     for year in range(years):
-        sheet.append(
-            [
-                year + 1,
-                *[
-                    sheet.cell(totals[n][year] if year < len(totals[n]) else None, money)
-                    for n in names
-                ],
-            ]
-        )
+        figures = [totals[n][year] if year < len(totals[n]) else None for n in names]
+        sheet.append([year + 1, *[sheet.cell(figure, money) for figure in figures]])
     chart = BarChart()
     chart.type = "col"
     chart.title = _("Total compensation by year (%(c)s)") % {"c": home}
@@ -316,43 +298,31 @@ def _year_by_year(book: Book, c: Comparison) -> None:
         levies.append("contributions")
     widths = [34, 6, 19, 9, 10, *[15] * len(COMPONENTS), 15, *[15] * len(levies)]
     sheet = Sheet(book, _("Year by year"), widths, "B2")
+    labels = [_("Option"), _("Year"), _("Basis"), _("Currency"), _("Home currency")]
     sheet.header(
-        [
-            _("Option"),
-            _("Year"),
-            _("Basis"),
-            _("Currency"),
-            _("Home currency"),
-            *[component_label(comp) for comp in COMPONENTS],
-            _("Total"),
-            *[component_label(levy) for levy in levies],
-        ]
+        [*labels, *map(component_label, COMPONENTS), _("Total"), *map(component_label, levies)]
     )
-    index: dict[tuple[str, int, str, str], dict[str, float]] = {}
-    order: list[tuple[str, int, str, str]] = []
-    labels: dict[tuple[str, int, str, str], tuple[str, bool]] = {}
+    # One line per option, year, basis and currency: its components side by side.
+    figures: dict[tuple[str, int, str, str], dict[str, float]] = {}
+    lines: dict[tuple[str, int, str, str], YearlyRow] = {}
     for row in c.yearly:
         key = (row["option_key"], row["year"], row["basis"], row["currency"])
-        if key not in index:
-            index[key] = {}
-            order.append(key)
-            labels[key] = (row["option"], row["in_home_currency"])
-        index[key][row["component"]] = row["amount"]
+        lines.setdefault(key, row)
+        figures.setdefault(key, {})[row["component"]] = row["amount"]
     bold = Font(bold=True)
-    for key in order:
-        name, in_home = labels[key]
-        money = money_format(key[3])
-        figures = index[key]
+    for key, row in lines.items():
+        money = money_format(row["currency"])
+        amounts = figures[key]
         sheet.append(
             [
-                sheet.cell(name),
-                key[1],
-                choice_label(Preferences, "basis", key[2]),
-                key[3],
-                _yes(in_home),
-                *[sheet.cell(figures.get(comp), money) for comp in COMPONENTS],
-                sheet.cell(figures.get("total"), money, bold),
-                *[sheet.cell(figures.get(levy), money) for levy in levies],
+                row["option"],
+                row["year"],
+                choice_label(Preferences, "basis", row["basis"]),
+                row["currency"],
+                _yes(row["in_home_currency"]),
+                *[sheet.cell(amounts.get(comp), money) for comp in COMPONENTS],
+                sheet.cell(amounts.get("total"), money, bold),
+                *[sheet.cell(amounts.get(levy), money) for levy in levies],
             ]
         )
 
@@ -375,18 +345,16 @@ def _assumptions(book: Book, c: Comparison) -> None:
             (_("Option"), "option"),
             (_("Kind"), lambda v: _("Refresher") if v["kind"] == "refresher" else _("Grant")),
             (_("Label"), "label"),
-            (_("Grant price"), lambda v: sheet.cell(v["price"], price_format(v["price_currency"]))),
+            (_("Grant price"), "price", lambda v: price_format(v["price_currency"])),
             (_("Shares"), "shares", "#,##0.00"),
             (
                 _("Value in the price's currency (per year for refreshers)"),
-                lambda v: sheet.cell(v["price_value"], money_format(v["price_currency"])),
+                "price_value",
+                lambda v: money_format(v["price_currency"]),
             ),
             (_("Price currency"), "price_currency"),
             (_("Rate: 1 unit of the price's currency in home currency"), "fx_price_to_home", RATE),
-            (
-                _("Value in home currency"),
-                lambda v: sheet.cell(v["home_value"], money_format(v["home_currency"])),
-            ),
+            (_("Value in home currency"), "home_value", lambda v: money_format(v["home_currency"])),
             (_("Home currency"), "home_currency"),
             (_("First year"), "first_year"),
             (_("Vesting start"), "start"),
@@ -444,39 +412,70 @@ def _negotiation(book: Book, c: Comparison) -> None:
 def _scenarios(book: Book, c: Comparison) -> None:
     from offers.models import Scenario
 
-    home = c.meta["home_currency"]
     widths = [34, 28, *OUTCOME_WIDTHS, *(a.unit.width for a in ADJUSTMENTS), 11, 40]
     sheet = Sheet(book, _("Scenarios"), widths, "C2")
-    sheet.header(
-        [
-            _("Option"),
-            _("Scenario"),
-            *_outcome_header(c, home),
-            *(a.heading for a in ADJUSTMENTS),
-            _("Monte Carlo"),
-            _("Notes"),
-        ]
-    )
-    currency_of = {o["key"]: o["currency"] for o in c.options}
     outcomes = c.people.get("scenario_outcomes") or []
-    for i, s in enumerate(c.scenarios):
-        # Each amount shows its currency: pay the option's, stock the scenario's own.
-        currencies = {Unit.STOCK: s["stock_currency"]}
+    rows = [
+        {**s, "outcome": outcomes[i] if i < len(outcomes) else None}
+        for i, s in enumerate(c.scenarios)
+    ]
+    currency_of = {o["key"]: o["currency"] for o in c.options}
+    sheet.table(
+        rows,
+        [
+            (_("Option"), "option"),
+            (_("Scenario"), "name"),
+            *_outcome_columns(sheet, c),
+            *[(a.heading, _adjustment(sheet, a.key, a.unit, currency_of)) for a in ADJUSTMENTS],
+            (_("Monte Carlo"), lambda s: choice_label(Scenario, "mc_status", s["mc_status"])),
+            (_("Notes"), "notes"),
+        ],
+    )
+
+
+def _adjustment(
+    sheet: Sheet, key: str, unit: Unit, currency_of: dict[str, str]
+) -> Callable[[Any], Any]:
+    """Return the cell of a scenario's adjustment: each amount in its currency, pay in the
+    option's, stock in the scenario's own."""
+
+    def cell(s: dict[str, Any]) -> Any:
         pay = currency_of.get(s["option_key"], "USD")
-        row = cast(dict[str, Any], s)
-        sheet.append(
-            [
-                s["option"],
-                s["name"],
-                *_outcome_cells(sheet, outcomes[i] if i < len(outcomes) else None, home),
-                *(
-                    sheet.unit_cell(a.unit, row[a.key], currencies.get(a.unit, pay))
-                    for a in ADJUSTMENTS
-                ),
-                choice_label(Scenario, "mc_status", s["mc_status"]),
-                s["notes"],
-            ]
-        )
+        return sheet.unit_cell(unit, s[key], s["stock_currency"] if unit is Unit.STOCK else pay)
+
+    return cell
+
+
+def _outcome_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
+    """Return the columns of a scenario's outcome as the scenario page shows it (blank where
+    it is not worked out, and why in the last: the basis sits in its heading)."""
+    home = c.meta["home_currency"]
+    money = money_format(home)
+
+    def figure(key: str, fmt: str | None = None) -> Callable[[Any], Any]:
+        return lambda s: sheet.cell(s["outcome"][key], fmt) if _worked_out(s) else None
+
+    return [
+        (_("Value with the scenario (%(c)s)") % {"c": home}, figure("value", money)),
+        (_("Change vs the offer as it is (%(c)s)") % {"c": home}, figure("change", money)),
+        (_("Offer as it is (%(c)s)") % {"c": home}, figure("original_value", money)),
+        (_("Rank with the scenario"), figure("rank")),
+        (_("Rank as it is"), figure("original_rank")),
+        (_("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]}, _outcome_note),
+    ]
+
+
+def _worked_out(s: dict[str, Any]) -> bool:
+    return s["outcome"] is not None and not s["outcome"]["error"]
+
+
+def _outcome_note(s: dict[str, Any]) -> str | None:
+    """Return why a scenario has no outcome in the sheet (None: it has one)."""
+    if s["outcome"] is None:
+        return _("Open the scenario page for its outcome.")
+    if s["outcome"]["error"]:
+        return _("Cannot evaluate: %(e)s") % {"e": s["outcome"]["error"]}
+    return None
 
 
 def _interviews(book: Book, c: Comparison) -> None:
@@ -514,7 +513,7 @@ def _interviews(book: Book, c: Comparison) -> None:
             (_("Minutes"), "duration_minutes"),
             (
                 _("Scheduled (%(zone)s time)") % {"zone": zone},
-                lambda r: _when(sheet, local_time(r["scheduled_at"], zone)),
+                lambda r: sheet.cell(local_time(r["scheduled_at"], zone), LOCAL_TIME),
             ),
             (_("Entered in time zone"), "timezone"),
             (_("Signal"), lambda r: choice_label(Round, "signal", r["signal"])),
@@ -523,42 +522,6 @@ def _interviews(book: Book, c: Comparison) -> None:
             (_("Questions"), lambda r: "; ".join(r["questions"])),
         ],
     )
-
-
-def _when(sheet: Sheet, value: dt.datetime | None) -> Any:
-    """Return a local wall-clock time as a dated cell (blank when not scheduled)."""
-    if value is None:
-        return None
-    return sheet.cell(value, LOCAL_TIME)
-
-
-def _outcome_header(c: Comparison, home: str) -> list[str]:
-    return [
-        _("Value with the scenario (%(c)s)") % {"c": home},
-        _("Change vs the offer as it is (%(c)s)") % {"c": home},
-        _("Offer as it is (%(c)s)") % {"c": home},
-        _("Rank with the scenario"),
-        _("Rank as it is"),
-        # the basis sits in the header of the figures it describes
-        _("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]},
-    ]
-
-
-def _outcome_cells(sheet: Sheet, outcome: dict[str, Any] | None, home: str) -> list[Any]:
-    """Return a scenario's outcome as the scenario page shows it (blank if not worked out)."""
-    money = money_format(home)
-    if outcome is None:
-        return [None] * 5 + [_("Open the scenario page for its outcome.")]
-    if outcome["error"]:
-        return [None] * 5 + [sheet.cell(_("Cannot evaluate: %(e)s") % {"e": outcome["error"]})]
-    return [
-        sheet.cell(outcome["value"], money),
-        sheet.cell(outcome["change"], money),
-        sheet.cell(outcome["original_value"], money),
-        outcome["rank"],
-        outcome["original_rank"],
-        None,
-    ]
 
 
 def _summary(book: Book, c: Comparison) -> None:
