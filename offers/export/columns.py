@@ -40,28 +40,29 @@ def _as_is(value: Any) -> Any:
 
 
 class Unit(enum.Enum):
-    """What a value is: its XLSX width (characters; money as wide as "USD 1,235,864") and number
-    format, whether it is a number, and a model field's value as the JSON document says it."""
+    """What a value is: its XLSX width (a scenario adjustment's column; a term gives its own)
+    and number format, a model field's value in the JSON document, and its JSON schema type."""
 
-    PAY = "pay", 14, MONEY, True, _number  # money in the offer's pay currency
-    STOCK = "stock", 14, MONEY, True, _number  # money in the stock (a grant's price) currency
-    PCT = "pct", 11, '0.0"%"', True, _number
-    WEEKS = "weeks", 10, None, True, _as_is
-    DATE = "date", 12, None, False, iso
-    LEVEL = "level", 8, None, False, _code  # a level, by its code
-    TEXT = "text", 10, None, False, _as_is
-    COUNT = "count", 9, None, True, _as_is  # a whole number (years)
-    RATE = "rate", 15, "0.0000", True, _as_is  # an exchange rate
-    FACTOR = "factor", 9, "0.00", True, _as_is
-    PRICE = "price", 12, "#,##0.00", True, _as_is  # a share price (its currency said apart)
-    PRICES = "prices", 30, None, False, _as_is  # a share price a year: the XLSX says them in text
+    PAY = "pay", 14, MONEY, _number, "number"  # money in the offer's pay currency
+    STOCK = "stock", 14, MONEY, _number, "number"  # in the stock (a grant's price) currency
+    PCT = "pct", 11, '0.0"%"', _number, "number"
+    WEEKS = "weeks", 10, None, _as_is, "integer"
+    DATE = "date", 12, None, iso, "string"
+    LEVEL = "level", 8, None, _code, "string"  # a level, by its code
+    TEXT = "text", 10, None, _as_is, "string"
+    COUNT = "count", 9, None, _as_is, "integer"  # a whole number (years)
+    RATE = "rate", 15, "0.0000", _as_is, "number"  # an exchange rate
+    FACTOR = "factor", 9, "0.00", _as_is, "number"
+    PRICE = "price", 12, "#,##0.00", _as_is, "number"  # a share price (its currency apart)
+    PRICES = "prices", 30, None, _as_is, "array"  # a price a year: XLSX text
 
     def __init__(
-        self, code: str, width: int, number_format: str | None, numeric: bool, to_json: Callable
+        self, code: str, width: int, number_format: str | None, to_json: Callable, json_type: str
     ) -> None:
         self.code, self.width, self.number_format = code, width, number_format
-        self.numeric, self.to_json = numeric, to_json
+        self.to_json, self.json_type = to_json, json_type
         self.money = number_format == MONEY  # shown with its currency
+        self.numeric = json_type in ("number", "integer")  # the report aligns it as one
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,40 +72,36 @@ class Column:
     key: str
     heading: Promise | None
     unit: Unit
-    width: int = 0  # the XLSX column's; 0: the unit's
-
-    @property
-    def xlsx_width(self) -> int:
-        return self.width or self.unit.width
+    width: int = 0  # the XLSX column's, in characters
 
 
 # The terms an option is valued with, in the order of the JSON rows and the XLSX columns.
 TERMS: tuple[Column, ...] = (
     Column("option_key", None, Unit.TEXT),
     Column("option", _("Option"), Unit.TEXT, 34),
-    Column("currency", _("Currency"), Unit.TEXT),
-    Column("home_currency", _("Home currency"), Unit.TEXT),
-    Column("fx_to_home", _("FX to home"), Unit.RATE),
+    Column("currency", _("Currency"), Unit.TEXT, 10),
+    Column("home_currency", _("Home currency"), Unit.TEXT, 10),
+    Column("fx_to_home", _("FX to home"), Unit.RATE, 15),
     # The XLSX says the tax rule instead where a progressive table applies.
     Column("tax_rate_pct", _("Tax % (or tax rule)"), Unit.PCT, 9),
     Column("tax_rule", None, Unit.TEXT),
     Column("location", _("Location"), Unit.TEXT, 22),
-    Column("start", _("Start"), Unit.DATE),
-    Column("horizon_years", _("Horizon (years)"), Unit.COUNT),
+    Column("start", _("Start"), Unit.DATE, 12),
+    Column("horizon_years", _("Horizon (years)"), Unit.COUNT, 9),
     Column("base", _("Base"), Unit.PAY, 15),
     Column("raise_pct", _("Raise %"), Unit.PCT, 9),
     Column("bonus_target_pct", _("Bonus target %"), Unit.PCT, 9),
-    Column("bonus_multiplier", _("Bonus multiplier"), Unit.FACTOR),
+    Column("bonus_multiplier", _("Bonus multiplier"), Unit.FACTOR, 9),
     Column("sign_on_total", _("Sign-on total"), Unit.PAY, 15),
     Column("relocation", _("Relocation"), Unit.PAY, 15),
     Column("ticker", _("Ticker"), Unit.TEXT, 9),
-    Column("share_price", _("Share price"), Unit.PRICE),
-    Column("stock_currency", _("Stock currency"), Unit.TEXT),
+    Column("share_price", _("Share price"), Unit.PRICE, 12),
+    Column("stock_currency", _("Stock currency"), Unit.TEXT, 10),
     # The XLSX leaves it blank without stock (the JSON says 0).
-    Column("stock_fx_to_home", _("Stock FX to home"), Unit.RATE),
+    Column("stock_fx_to_home", _("Stock FX to home"), Unit.RATE, 15),
     Column("growth_pct", _("Growth %"), Unit.PCT, 9),
     Column("volatility_pct", _("Volatility %"), Unit.PCT, 9),
     Column("liquidity_discount_pct", _("Liquidity discount %"), Unit.PCT, 9),
-    Column("projected_price_by_year", _("Projected price by year"), Unit.PRICES),
+    Column("projected_price_by_year", _("Projected price by year"), Unit.PRICES, 30),
     Column("grant_value_total", _("Initial grants value"), Unit.PAY, 15),
 )

@@ -78,36 +78,24 @@ class Comparison:
 
     def yearly_totals(self, basis: str = "gross") -> dict[str, list[float]]:
         """Return each option's yearly totals in home currency, keyed by option name."""
-        home = self.meta["home_currency"]
+        wanted = ("total", basis, self.meta["home_currency"], True)
         out: dict[str, list[float]] = {}
         names = {o["key"]: o["name"] for o in self.options}
         for row in self.yearly:
-            if (
-                row["component"] == "total"
-                and row["basis"] == basis
-                and row["currency"] == home
-                and row["in_home_currency"]
-            ):
+            if (row["component"], row["basis"], row["currency"], row["in_home_currency"]) == wanted:
                 out.setdefault(names[row["option_key"]], []).append(row["amount"])
         return out
 
     def deadline_rows(self) -> list[dict[str, str]]:
         """Return the offer and process deadlines from today on, soonest first."""
         today = self.people.get("today") or ""
-        rows = [
-            {"day": o["deadline"], "name": o["name"], "what": _("offer deadline")}
-            for o in self.options
-            if o["deadline"]
-        ] + [
-            {
-                "day": p["deadline"],
-                "name": f"{p['company']} {p['role']}".strip(),
-                "what": _("process deadline"),
-            }
+        found = [(o["deadline"], o["name"], _("offer deadline")) for o in self.options]
+        found += [
+            (p["deadline"], f"{p['company']} {p['role']}".strip(), _("process deadline"))
             for p in self.processes
-            if p["deadline"]
         ]
-        return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
+        ahead = sorted((f for f in found if f[0] and f[0] >= today), key=lambda f: f[:2])
+        return [{"day": day, "name": name, "what": what} for day, name, what in ahead]
 
 
 def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
@@ -155,14 +143,10 @@ def _criteria(ranked: Any) -> dict[str, CriterionRow]:
     }
 
 
-def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
-    offer = ev.offer
-    package = offer.package
-    spec = ev.spec
-    first = cumulative = None
-    if ev.yearly is not None:
-        first = ev.first_year
-        cumulative = ev.value
+def _option_row(ev: Evaluation, ranked: Any) -> OptionRow:
+    offer, spec = ev.offer, ev.spec
+    valued = ev.yearly is not None
+    cumulative = ev.value if valued else None
     return {
         "key": ev.key,
         "name": offer.name,
@@ -176,7 +160,7 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "overlap_hours": ev.overlap.average_hours if ev.overlap else None,
         "start_date": iso(offer.start_date),
         "deadline": iso(offer.deadline),
-        "currency": package.currency,
+        "currency": offer.package.currency,
         "fx_to_home": ev.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct if spec else None,
         "tax_rule": ev.tax_words if spec else "",
@@ -184,7 +168,7 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "score": float(ranked.total) if ranked else None,
         "comp_value_home": cumulative,
         "bridge_home": ev.bridge,
-        "first_year_home": first,
+        "first_year_home": ev.first_year if valued else None,
         "horizon_total_home": cumulative,
         "excluded": bool(ranked.excluded) if ranked else False,
         "exclusion_reasons": list(ranked.exclusion_reasons) if ranked else [],
@@ -254,7 +238,7 @@ def _vesting_rows(
     stock = facts["stock"]
     # One unit of the price's currency in home currency: into the pay currency, then home.
     price_to_home = float(stock["fx_to_package"]) * spec.fx_to_home
-    vesting: list[VestingRow] = [
+    return [
         {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -274,8 +258,7 @@ def _vesting_rows(
             "home_value": float(g["value_at_grant"]) * spec.fx_to_home,
         }
         for i, (g, grant) in enumerate(zip(facts["grants"], spec.grants, strict=True))
-    ]
-    vesting += [
+    ] + [
         {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -296,7 +279,6 @@ def _vesting_rows(
         }
         for i, r in enumerate(spec.refreshers)
     ]
-    return vesting
 
 
 def _negotiation_rows(
@@ -320,23 +302,23 @@ def _negotiation_rows(
         except Exception:  # an optional section must never break the export
             logger.exception("negotiation points failed for offer %s", ev.offer.pk)
             continue
-        for point in points:
-            rows.append(
-                {
-                    "option_key": ev.key,
-                    "option": ev.offer.name,
-                    "priority": point.priority,
-                    "title": point.title,
-                    # As the page says it: a stock ask in the grant's price currency.
-                    "ask_amount": point.said_amount,
-                    "ask_currency": point.said_in or "",
-                    "ask_term": point.ask_term or "",
-                    "trigger": point.trigger,
-                    "evidence": point.evidence,
-                    "rule": point.rule,
-                    "figures": dict(point.figures),
-                }
-            )
+        rows.extend(
+            {
+                "option_key": ev.key,
+                "option": ev.offer.name,
+                "priority": point.priority,
+                "title": point.title,
+                # As the page says it: a stock ask in the grant's price currency.
+                "ask_amount": point.said_amount,
+                "ask_currency": point.said_in or "",
+                "ask_term": point.ask_term or "",
+                "trigger": point.trigger,
+                "evidence": point.evidence,
+                "rule": point.rule,
+                "figures": dict(point.figures),
+            }
+            for point in points
+        )
         try:
             plan = negotiation_plan_of(user=user, offer=ev.offer, board=board, points=points)
         except Exception:  # the plan is a reading of the points: never break the export
@@ -350,21 +332,20 @@ def _negotiation_rows(
 def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
     """Return each scenario with one key per adjustment of the registry, in its order, valued
     as its unit says (`Unit.to_json`)."""
-    rows: list[ScenarioRow] = []
-    for s in scenarios:
-        result = s.mc_result if isinstance(s.mc_result, dict) else {}
-        row = {
+    rows = [
+        {
             "option_key": str(s.offer_id),
             "option": s.offer.name,
             "name": s.name,
             **{a.key: a.unit.to_json(getattr(s, a.key)) for a in ADJUSTMENTS},
             "stock_currency": s.stock_currency,
             "mc_status": s.mc_status,
-            "mc_result": result,
+            "mc_result": s.mc_result if isinstance(s.mc_result, dict) else {},
             "notes": s.notes,
         }
-        rows.append(cast(ScenarioRow, row))
-    return rows
+        for s in scenarios
+    ]
+    return cast(list[ScenarioRow], rows)
 
 
 def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[RoundRow]]:
@@ -441,7 +422,7 @@ def comparison_build(
     assumption_rows: list[AssumptionRow] = []
     vesting: list[VestingRow] = []
     for ev in ordered:
-        options.append(_option_row(ev, by_key.get(ev.key), board))
+        options.append(_option_row(ev, by_key.get(ev.key)))
         if ev.error:
             continue
         yearly.extend(_yearly_rows(ev, home))

@@ -28,8 +28,7 @@ REPORT_ADJUSTMENTS = tuple(a for a in ADJUSTMENTS if a.in_report)
 
 def figure_yearly(c: Comparison) -> go.Figure:
     """Return grouped bars of each top option's yearly total in home currency."""
-    basis = c.meta["basis"]
-    totals = list(c.yearly_totals(basis).items())[:CHART_OPTIONS]
+    totals = list(c.yearly_totals(c.meta["basis"]).items())[:CHART_OPTIONS]
     data = [
         go.Bar(
             name=short_name(name, 28),
@@ -53,9 +52,9 @@ def figure_yearly(c: Comparison) -> go.Figure:
 
 def figure_cumulative(c: Comparison) -> go.Figure:
     """Return lines of each top option's cumulative total in home currency."""
-    basis = c.meta["basis"]
+    totals = list(c.yearly_totals(c.meta["basis"]).items())[:CHART_OPTIONS]
     data = []
-    for i, (name, values) in enumerate(list(c.yearly_totals(basis).items())[:CHART_OPTIONS]):
+    for i, (name, values) in enumerate(totals):
         ys = [round(v) for v in itertools.accumulate(values)]
         data.append(
             go.Scatter(

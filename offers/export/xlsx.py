@@ -27,7 +27,7 @@ from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_pct, local_time
 from offers.export.rows import YearlyRow
 from offers.export.xlsx_rows import Rows, Styled, splice
-from offers.scenarios.adjustments import ADJUSTMENTS
+from offers.scenarios.adjustments import ADJUSTMENTS, Adjustment
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
@@ -35,7 +35,6 @@ TITLE_FONT = Font(bold=True, size=14)
 SECTION_FONT = Font(bold=True, size=12)
 WRAP = Alignment(wrap_text=True, vertical="top")
 RATE = Unit.RATE.number_format
-PCT = Unit.PCT.number_format
 FIT = '0"%"'
 LOCAL_TIME = "yyyy-mm-dd hh:mm"
 DATE = "yyyy-mm-dd"
@@ -43,9 +42,8 @@ DATE_TIME = "yyyy-mm-dd hh:mm:ss"
 # A line of 11-point text, in points, and the width (characters) of a column left as it is.
 LINE_HEIGHT = 15
 DEFAULT_WIDTH = 8.43
-# The parts of a cell style (`Sheet.style`), as openpyxl names them.
-STYLE_PARTS = ("number_format", "font", "fill", "alignment")
-# The widths of the scenario outcome's columns (`_outcome_header`).
+STYLE_PARTS = ("number_format", "font", "fill", "alignment")  # a style's, as openpyxl names them
+# The widths of the scenario outcome's columns (`_outcome_columns`).
 OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
 # The terms the Assumptions sheet shows (the others are the JSON's).
 SHEET_TERMS = tuple(column for column in TERMS if column.heading is not None)
@@ -153,13 +151,8 @@ class Sheet:
     def header(self, names: Sequence[str]) -> None:
         """Append a header row, tall enough for its longest heading wrapped in its column."""
         style = self.style(font=HEADER_FONT, fill=HEADER_FILL, alignment=WRAP)
-        lines = max(
-            (
-                math.ceil(len(str(name)) / max(1.0, self._width(i) - 1))
-                for i, name in enumerate(names)
-            ),
-            default=1,
-        )
+        wraps = [math.ceil(len(str(n)) / max(1.0, self._width(i) - 1)) for i, n in enumerate(names)]
+        lines = max(wraps, default=1)
         self.data.append(
             [Styled(neutralise(name), style) for name in names],
             height=LINE_HEIGHT * lines if lines > 1 else None,
@@ -329,7 +322,7 @@ def _year_by_year(book: Book, c: Comparison) -> None:
 
 def _assumptions(book: Book, c: Comparison) -> None:
     """Write each option's terms (`TERMS`), its grants' vesting and the exchange rates."""
-    sheet = Sheet(book, _("Assumptions"), [t.xlsx_width for t in SHEET_TERMS], "B2")
+    sheet = Sheet(book, _("Assumptions"), [t.width for t in SHEET_TERMS], "B2")
     progressive = c.people.get("progressive_tax", {})
     sheet.table(
         c.assumptions, [(str(t.heading), _term(sheet, t, progressive)) for t in SHEET_TERMS]
@@ -388,18 +381,15 @@ def _negotiation(book: Book, c: Comparison) -> None:
     each stands, then the other points as background, without amounts."""
     sheet = Sheet(book, _("Negotiation points"), [34, 12, 44, 14, 9, 24, 20, 60], "B2")
     rows = c.people.get("negotiation_plan") or []
-
-    def amount(n: dict[str, Any]) -> Any:
-        return sheet.cell(n["amount"], money_format(n["currency"] or "USD"))
-
+    # A background point has no amount and no currency (`PlanRow`).
     sheet.table(
         rows,
         [
             (_("Option"), "option"),
             (_("Ask (in order)"), lambda n: n["order"] if n["part"] == "ask" else _("Background")),
             (_("Point"), "title"),
-            (_("Amount"), lambda n: amount(n) if n["part"] == "ask" else None),
-            (_("Currency"), lambda n: n["currency"] if n["part"] == "ask" else ""),
+            (_("Amount"), "amount", lambda n: money_format(n["currency"] or "USD")),
+            (_("Currency"), "currency"),
             (_("Term"), "term"),
             (_("Where it stands"), "status"),
             (_("What to say, or why"), "note"),
@@ -426,22 +416,21 @@ def _scenarios(book: Book, c: Comparison) -> None:
             (_("Option"), "option"),
             (_("Scenario"), "name"),
             *_outcome_columns(sheet, c),
-            *[(a.heading, _adjustment(sheet, a.key, a.unit, currency_of)) for a in ADJUSTMENTS],
+            *[(a.heading, _adjustment(sheet, a, currency_of)) for a in ADJUSTMENTS],
             (_("Monte Carlo"), lambda s: choice_label(Scenario, "mc_status", s["mc_status"])),
             (_("Notes"), "notes"),
         ],
     )
 
 
-def _adjustment(
-    sheet: Sheet, key: str, unit: Unit, currency_of: dict[str, str]
-) -> Callable[[Any], Any]:
+def _adjustment(sheet: Sheet, a: Adjustment, currency_of: dict[str, str]) -> Callable[[Any], Any]:
     """Return the cell of a scenario's adjustment: each amount in its currency, pay in the
     option's, stock in the scenario's own."""
 
     def cell(s: dict[str, Any]) -> Any:
         pay = currency_of.get(s["option_key"], "USD")
-        return sheet.unit_cell(unit, s[key], s["stock_currency"] if unit is Unit.STOCK else pay)
+        currency = s["stock_currency"] if a.unit is Unit.STOCK else pay
+        return sheet.unit_cell(a.unit, s[a.key], currency)
 
     return cell
 
@@ -453,7 +442,7 @@ def _outcome_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
     money = money_format(home)
 
     def figure(key: str, fmt: str | None = None) -> Callable[[Any], Any]:
-        return lambda s: sheet.cell(s["outcome"][key], fmt) if _worked_out(s) else None
+        return lambda s: None if _outcome_note(s) else sheet.cell(s["outcome"][key], fmt)
 
     return [
         (_("Value with the scenario (%(c)s)") % {"c": home}, figure("value", money)),
@@ -463,10 +452,6 @@ def _outcome_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
         (_("Rank as it is"), figure("original_rank")),
         (_("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]}, _outcome_note),
     ]
-
-
-def _worked_out(s: dict[str, Any]) -> bool:
-    return s["outcome"] is not None and not s["outcome"]["error"]
 
 
 def _outcome_note(s: dict[str, Any]) -> str | None:

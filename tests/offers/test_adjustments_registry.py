@@ -45,15 +45,6 @@ ROW_HEAD = ("option_key", "option", "name")
 ROW_TAIL = ("stock_currency", "mc_status", "mc_result", "notes")
 # Keys added to version 2 after its first files: optional, so those files still validate.
 ADDED_LATER = {"stock_currency"}
-# The JSON type of an adjustment's value by its unit (`offers.export.columns.Unit.to_json`).
-JSON_TYPES = {
-    Unit.PAY: "number",
-    Unit.STOCK: "number",
-    Unit.PCT: "number",
-    Unit.WEEKS: "integer",
-    Unit.DATE: "string",
-    Unit.LEVEL: "string",
-}
 
 
 def test_every_adjustment_is_an_editable_scenario_field_with_a_unit_and_a_heading():
@@ -62,7 +53,6 @@ def test_every_adjustment_is_an_editable_scenario_field_with_a_unit_and_a_headin
     for a in ADJUSTMENTS:
         field = Scenario._meta.get_field(a.key)
         assert field.editable, a.key
-        assert a.unit in JSON_TYPES, a.key
         assert a.applies in (Applies.TERMS, Applies.OPTION, Applies.MARKET), a.key
         assert (a.change is not None) == (a.applies == Applies.TERMS), a.key
         assert a.heading, a.key
@@ -94,7 +84,7 @@ def test_the_json_schema_names_every_adjustment_in_the_registrys_order():
     assert {*ROW_HEAD, *ROW_TAIL} - ADDED_LATER <= set(item["required"]) <= set(item["properties"])
     assert not ADDED_LATER & set(item["required"])
     for a in ADJUSTMENTS:
-        kind = JSON_TYPES[a.unit]
+        kind = a.unit.json_type
         nullable = Scenario._meta.get_field(a.key).null and a.unit != Unit.LEVEL
         assert item["properties"][a.key]["type"] == ([kind, "null"] if nullable else kind), a.key
 
