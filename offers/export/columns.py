@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The XLSX number format of money: its currency's (`offers.export.xlsx.money_format`).
 MONEY = "money"
+ToJson = Callable[[Any], Any]
 
 
 def iso(value: dt.date | dt.datetime | None) -> str | None:
@@ -57,7 +58,7 @@ class Unit(enum.Enum):
     PRICES = "prices", 30, None, _as_is, "array"  # a price a year: XLSX text
 
     def __init__(
-        self, code: str, width: int, number_format: str | None, to_json: Callable, json_type: str
+        self, code: str, width: int, number_format: str | None, to_json: ToJson, json_type: str
     ) -> None:
         self.code, self.width, self.number_format = code, width, number_format
         self.to_json, self.json_type = to_json, json_type

@@ -94,7 +94,8 @@ class Comparison:
             (p["deadline"], f"{p['company']} {p['role']}".strip(), _("process deadline"))
             for p in self.processes
         ]
-        ahead = sorted((f for f in found if f[0] and f[0] >= today), key=lambda f: f[:2])
+        ahead = [(day, name, what) for day, name, what in found if day and day >= today]
+        ahead.sort(key=lambda f: f[:2])  # by day, then name (stable)
         return [{"day": day, "name": name, "what": what} for day, name, what in ahead]
 
 
@@ -363,7 +364,7 @@ def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[Roun
             "target_level": p.target_level.code if p.target_level else "",
             "offered_level": p.offered_level.code if p.offered_level else "",
             "rounds": p.n_rounds,
-            "debrief_decision": getattr(p, "debrief", None) and p.debrief.decision or "",
+            "debrief_decision": getattr(getattr(p, "debrief", None), "decision", ""),
             "next_step": p.next_step,
         }
         for p in comparison_processes(user=user)
