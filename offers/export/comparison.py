@@ -7,7 +7,6 @@ Money is kept as floats straight from the engine; nothing is rounded here.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import logging
 from collections.abc import Callable
 from typing import Any, cast
@@ -16,10 +15,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import assumption_terms
+from compensation.engine import PackageSpec, assumption_terms
 from compensation.vesting_labels import schedule_description
 from interviews.selectors import comparison_processes, comparison_rounds
 from offers.board import COMPONENTS, Board, Evaluation, board_build
+from offers.export.columns import TERMS, iso
 from offers.export.readable import readable_build
 from offers.export.rows import (
     AssumptionRow,
@@ -37,7 +37,7 @@ from offers.export.rows import (
 )
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
-from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS
 from offers.selectors import scenario_list_by_option
 
 logger = logging.getLogger(__name__)
@@ -46,7 +46,6 @@ SCHEMA_VERSION = 2
 # The gross rows of each year: the components, the total, the tax and, for an option that
 # pays any (Singapore's CPF, Hong Kong's MPF...), the employee contributions.
 YEARLY_COMPONENTS = (*COMPONENTS, "total", "tax", "contributions")
-BASES = ("gross", "net")
 # Negotiation points are worked out for the top of the ranking only: a person negotiates with
 # a handful of companies, and each option's points compare it with every other option.
 NEGOTIATION_TOP = 10
@@ -79,40 +78,25 @@ class Comparison:
 
     def yearly_totals(self, basis: str = "gross") -> dict[str, list[float]]:
         """Return each option's yearly totals in home currency, keyed by option name."""
-        home = self.meta["home_currency"]
+        wanted = ("total", basis, self.meta["home_currency"], True)
         out: dict[str, list[float]] = {}
         names = {o["key"]: o["name"] for o in self.options}
         for row in self.yearly:
-            if (
-                row["component"] == "total"
-                and row["basis"] == basis
-                and row["currency"] == home
-                and row["in_home_currency"]
-            ):
+            if (row["component"], row["basis"], row["currency"], row["in_home_currency"]) == wanted:
                 out.setdefault(names[row["option_key"]], []).append(row["amount"])
         return out
 
     def deadline_rows(self) -> list[dict[str, str]]:
         """Return the offer and process deadlines from today on, soonest first."""
         today = self.people.get("today") or ""
-        rows = [
-            {"day": o["deadline"], "name": o["name"], "what": _("offer deadline")}
-            for o in self.options
-            if o["deadline"]
-        ] + [
-            {
-                "day": p["deadline"],
-                "name": f"{p['company']} {p['role']}".strip(),
-                "what": _("process deadline"),
-            }
+        found = [(o["deadline"], o["name"], _("offer deadline")) for o in self.options]
+        found += [
+            (p["deadline"], f"{p['company']} {p['role']}".strip(), _("process deadline"))
             for p in self.processes
-            if p["deadline"]
         ]
-        return sorted((r for r in rows if r["day"] >= today), key=lambda r: (r["day"], r["name"]))
-
-
-def _iso(value: dt.date | dt.datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
+        ahead = [(day, name, what) for day, name, what in found if day and day >= today]
+        ahead.sort(key=lambda f: f[:2])  # by day, then name (stable)
+        return [{"day": day, "name": name, "what": what} for day, name, what in ahead]
 
 
 def _yearly_rows(ev: Evaluation, home: str) -> list[YearlyRow]:
@@ -160,14 +144,10 @@ def _criteria(ranked: Any) -> dict[str, CriterionRow]:
     }
 
 
-def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
-    offer = ev.offer
-    package = offer.package
-    spec = ev.spec
-    first = cumulative = None
-    if ev.yearly is not None:
-        first = ev.first_year
-        cumulative = ev.value
+def _option_row(ev: Evaluation, ranked: Any) -> OptionRow:
+    offer, spec = ev.offer, ev.spec
+    valued = ev.yearly is not None
+    cumulative = ev.value if valued else None
     return {
         "key": ev.key,
         "name": offer.name,
@@ -179,9 +159,9 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "remote_policy": offer.remote_policy,
         "remote_weeks_per_year": ev.remote_weeks,
         "overlap_hours": ev.overlap.average_hours if ev.overlap else None,
-        "start_date": _iso(offer.start_date),
-        "deadline": _iso(offer.deadline),
-        "currency": package.currency,
+        "start_date": iso(offer.start_date),
+        "deadline": iso(offer.deadline),
+        "currency": offer.package.currency,
         "fx_to_home": ev.fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct if spec else None,
         "tax_rule": ev.tax_words if spec else "",
@@ -189,7 +169,7 @@ def _option_row(ev: Evaluation, ranked: Any, board: Board) -> OptionRow:
         "score": float(ranked.total) if ranked else None,
         "comp_value_home": cumulative,
         "bridge_home": ev.bridge,
-        "first_year_home": first,
+        "first_year_home": ev.first_year if valued else None,
         "horizon_total_home": cumulative,
         "excluded": bool(ranked.excluded) if ranked else False,
         "exclusion_reasons": list(ranked.exclusion_reasons) if ranked else [],
@@ -212,18 +192,21 @@ def option_warnings(row: OptionRow) -> list[str]:
 
 
 def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:
+    """Return the terms an option is valued with, and its grants' vesting."""
     assert ev.spec is not None
-    spec = ev.spec
-    facts = assumption_terms(spec)
+    facts = assumption_terms(ev.spec)
+    return _terms(ev, ev.spec, home, facts), _vesting_rows(ev, ev.spec, home, facts)
+
+
+def _terms(ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]) -> AssumptionRow:
+    """Return the terms an option is valued with, key for key `TERMS`, in its order."""
     stock = facts["stock"]
-    row: AssumptionRow = {
+    terms = {
         "option_key": ev.key,
         "option": ev.offer.name,
         "currency": spec.currency,
         "home_currency": home,
         "fx_to_home": spec.fx_to_home,
-        "stock_currency": ev.stock_currency,
-        "stock_fx_to_home": ev.stock_fx_to_home,
         "tax_rate_pct": spec.tax_rate_pct,
         "tax_rule": ev.tax_words,
         "location": ev.offer.package.location.name if ev.offer.package.location else "",
@@ -237,6 +220,8 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "relocation": spec.relocation,
         "ticker": stock["ticker"] or "",
         "share_price": stock["price"],
+        "stock_currency": ev.stock_currency,
+        "stock_fx_to_home": ev.stock_fx_to_home,
         "growth_pct": stock["growth_pct"],
         "volatility_pct": stock["volatility_pct"],
         "liquidity_discount_pct": stock["liquidity_discount_pct"],
@@ -244,9 +229,17 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
+    return {term.key: terms[term.key] for term in TERMS}
+
+
+def _vesting_rows(
+    ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]
+) -> list[VestingRow]:
+    """Return an option's grants and refreshers, each amount with its currency."""
+    stock = facts["stock"]
     # One unit of the price's currency in home currency: into the pay currency, then home.
     price_to_home = float(stock["fx_to_package"]) * spec.fx_to_home
-    vesting: list[VestingRow] = [
+    return [
         {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -266,8 +259,7 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
             "home_value": float(g["value_at_grant"]) * spec.fx_to_home,
         }
         for i, (g, grant) in enumerate(zip(facts["grants"], spec.grants, strict=True))
-    ]
-    vesting += [
+    ] + [
         {
             "option_key": ev.key,
             "option": ev.offer.name,
@@ -288,7 +280,6 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
         }
         for i, r in enumerate(spec.refreshers)
     ]
-    return row, vesting
 
 
 def _negotiation_rows(
@@ -312,23 +303,23 @@ def _negotiation_rows(
         except Exception:  # an optional section must never break the export
             logger.exception("negotiation points failed for offer %s", ev.offer.pk)
             continue
-        for point in points:
-            rows.append(
-                {
-                    "option_key": ev.key,
-                    "option": ev.offer.name,
-                    "priority": point.priority,
-                    "title": point.title,
-                    # As the page says it: a stock ask in the grant's price currency.
-                    "ask_amount": point.said_amount,
-                    "ask_currency": point.said_in or "",
-                    "ask_term": point.ask_term or "",
-                    "trigger": point.trigger,
-                    "evidence": point.evidence,
-                    "rule": point.rule,
-                    "figures": dict(point.figures),
-                }
-            )
+        rows.extend(
+            {
+                "option_key": ev.key,
+                "option": ev.offer.name,
+                "priority": point.priority,
+                "title": point.title,
+                # As the page says it: a stock ask in the grant's price currency.
+                "ask_amount": point.said_amount,
+                "ask_currency": point.said_in or "",
+                "ask_term": point.ask_term or "",
+                "trigger": point.trigger,
+                "evidence": point.evidence,
+                "rule": point.rule,
+                "figures": dict(point.figures),
+            }
+            for point in points
+        )
         try:
             plan = negotiation_plan_of(user=user, offer=ev.offer, board=board, points=points)
         except Exception:  # the plan is a reading of the points: never break the export
@@ -339,87 +330,77 @@ def _negotiation_rows(
     return rows, plans
 
 
-def _decimal(value: Any) -> float | None:
-    return float(value) if value is not None else None
-
-
-def _level_code(level: Any) -> str:
-    return level.code if level else ""
-
-
-# A scenario adjustment's value in the document, by its unit: money and percentages as
-# numbers, weeks as a whole number, a date in ISO 8601, a level by its code.
-EXPORTED: dict[str, Callable[[Any], Any]] = {
-    Unit.PAY: _decimal,
-    Unit.STOCK: _decimal,
-    Unit.PCT: _decimal,
-    Unit.WEEKS: lambda weeks: weeks,
-    Unit.DATE: _iso,
-    Unit.LEVEL: _level_code,
-}
-
-
 def _scenario_rows(scenarios: list[Scenario]) -> list[ScenarioRow]:
-    """Return each scenario with one key per adjustment of the registry, in its order."""
-    rows: list[ScenarioRow] = []
-    for s in scenarios:
-        result = s.mc_result if isinstance(s.mc_result, dict) else {}
-        row = {
+    """Return each scenario with one key per adjustment of the registry, in its order, valued
+    as its unit says (`Unit.to_json`)."""
+    rows = [
+        {
             "option_key": str(s.offer_id),
             "option": s.offer.name,
             "name": s.name,
-            **{a.key: EXPORTED[a.unit](getattr(s, a.key)) for a in ADJUSTMENTS},
+            **{a.key: a.unit.to_json(getattr(s, a.key)) for a in ADJUSTMENTS},
             "stock_currency": s.stock_currency,
             "mc_status": s.mc_status,
-            "mc_result": result,
+            "mc_result": s.mc_result if isinstance(s.mc_result, dict) else {},
             "notes": s.notes,
         }
-        rows.append(cast(ScenarioRow, row))
-    return rows
+        for s in scenarios
+    ]
+    return cast(list[ScenarioRow], rows)
 
 
 def _interview_rows(user: AbstractBaseUser) -> tuple[list[ProcessRow], list[RoundRow]]:
-    processes: list[ProcessRow] = []
-    for p in comparison_processes(user=user):
-        debrief = getattr(p, "debrief", None)
-        processes.append(
-            {
-                "process_key": str(p.pk),
-                "company": p.company.name,
-                "role": p.role,
-                "team": p.team,
-                "stage": p.stage,
-                "priority": p.priority,
-                "source": p.source,
-                "first_contact": _iso(p.first_contact),
-                "deadline": _iso(p.deadline),
-                "target_level": p.target_level.code if p.target_level else "",
-                "offered_level": p.offered_level.code if p.offered_level else "",
-                "rounds": p.n_rounds,
-                "debrief_decision": debrief.decision if debrief else "",
-                "next_step": p.next_step,
-            }
-        )
-    rounds: list[RoundRow] = []
-    for r in comparison_rounds(user=user):
-        rounds.append(
-            {
-                "process_key": str(r.process_id),
-                "company": r.process.company.name,
-                "role": r.process.role,
-                "order": r.order,
-                "kind": r.kind,
-                "scheduled_at": _iso(r.scheduled_at),
-                "timezone": r.timezone,
-                "duration_minutes": r.duration_minutes,
-                "mode": r.mode,
-                "interviewer": r.interviewer_name,
-                "signal": r.signal,
-                "self_assessment": r.self_assessment,
-                "questions": [q.text for q in r.questions.all()],
-            }
-        )
+    processes: list[ProcessRow] = [
+        {
+            "process_key": str(p.pk),
+            "company": p.company.name,
+            "role": p.role,
+            "team": p.team,
+            "stage": p.stage,
+            "priority": p.priority,
+            "source": p.source,
+            "first_contact": iso(p.first_contact),
+            "deadline": iso(p.deadline),
+            "target_level": p.target_level.code if p.target_level else "",
+            "offered_level": p.offered_level.code if p.offered_level else "",
+            "rounds": p.n_rounds,
+            "debrief_decision": getattr(getattr(p, "debrief", None), "decision", ""),
+            "next_step": p.next_step,
+        }
+        for p in comparison_processes(user=user)
+    ]
+    rounds: list[RoundRow] = [
+        {
+            "process_key": str(r.process_id),
+            "company": r.process.company.name,
+            "role": r.process.role,
+            "order": r.order,
+            "kind": r.kind,
+            "scheduled_at": iso(r.scheduled_at),
+            "timezone": r.timezone,
+            "duration_minutes": r.duration_minutes,
+            "mode": r.mode,
+            "interviewer": r.interviewer_name,
+            "signal": r.signal,
+            "self_assessment": r.self_assessment,
+            "questions": [q.text for q in r.questions.all()],
+        }
+        for r in comparison_rounds(user=user)
+    ]
     return processes, rounds
+
+
+def _fx_rates(evaluations: list[Evaluation], home: str) -> list[FxRateRow]:
+    """Return the rates of the pay, then of the stock where it is in another currency: the
+    first an option gives for each currency, by currency (home currency's left out)."""
+    pairs = [(ev.offer.package.currency, ev.fx_to_home) for ev in evaluations]
+    pairs += [(ev.stock_currency, ev.stock_fx_to_home) for ev in evaluations if ev.stock_currency]
+    rates = dict(reversed(pairs))  # the first of each currency: a later one is not listed
+    return [
+        {"currency": c, "to_currency": home, "rate": r}
+        for c, r in sorted(rates.items())
+        if c != home
+    ]
 
 
 def comparison_build(
@@ -442,7 +423,7 @@ def comparison_build(
     assumption_rows: list[AssumptionRow] = []
     vesting: list[VestingRow] = []
     for ev in ordered:
-        options.append(_option_row(ev, by_key.get(ev.key), board))
+        options.append(_option_row(ev, by_key.get(ev.key)))
         if ev.error:
             continue
         yearly.extend(_yearly_rows(ev, home))
@@ -450,16 +431,6 @@ def comparison_build(
         assumption_rows.append(row)
         vesting.extend(schedules)
     report(60)
-    # The rates of the pay, then of the stock where it is in another currency (a rate the pay
-    # already lists is not listed twice).
-    rates: dict[str, float] = {}
-    for ev in ordered:
-        if not ev.error:
-            rates.setdefault(ev.offer.package.currency, ev.fx_to_home)
-    for ev in ordered:
-        if not ev.error and ev.stock_currency:
-            rates.setdefault(ev.stock_currency, ev.stock_fx_to_home)
-    fx_rates = sorted((c, home, r) for c, r in rates.items() if c != home)
     negotiation, plans = _negotiation_rows(user, board)
     # Rows and outcomes share the export's order of scenarios.
     scenario_list = list(scenario_list_by_option(user=user))
@@ -484,7 +455,7 @@ def comparison_build(
         yearly=yearly,
         assumptions=assumption_rows,
         vesting=vesting,
-        fx_rates=[{"currency": c, "to_currency": t, "rate": r} for c, t, r in fx_rates],
+        fx_rates=_fx_rates([ev for ev in ordered if not ev.error], home),
         negotiation=negotiation,
         scenarios=scenarios,
         processes=processes,

@@ -4,34 +4,26 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import IO, Any, Final
+from typing import IO, Any, cast
 
 from accounts.wording import choice_label
 from offers.charts import component_label
 from offers.export import neutralise, utf8
 from offers.export.comparison import Comparison, option_warnings
+from offers.export.rows import YearlyRow
 
-# Final: the names stay literals, the keys of a typed yearly row.
-COLUMNS: Final = (
-    "option_key",
-    "option",
-    "year",
-    "component",
-    "basis",
-    "currency",
-    "in_home_currency",
-    "amount",
-)
+# The yearly row's keys (`YearlyRow`), in its order.
+COLUMNS = tuple(YearlyRow.__annotations__)
 # What a person reads next to the codes a program filters on (component, basis), and what the
 # option's figures are not yet (`option_warnings`: tax unknown, not an offer yet).
 LABEL_COLUMNS = ("component_label", "basis_label", "warnings")
 
 
-def _labels(row: dict[str, Any]) -> tuple[str, str]:
+def _labels(component: str, basis: str) -> tuple[str, str]:
     from offers.models import Preferences
 
-    component = "net" if (row["component"], row["basis"]) == ("total", "net") else row["component"]
-    return component_label(component), choice_label(Preferences, "basis", row["basis"])
+    shown = "net" if (component, basis) == ("total", "net") else component
+    return component_label(shown), choice_label(Preferences, "basis", basis)
 
 
 def write_csv(comparison: Comparison, stream: IO[str]) -> int:
@@ -39,10 +31,8 @@ def write_csv(comparison: Comparison, stream: IO[str]) -> int:
     writer = csv.writer(stream, lineterminator="\r\n")
     writer.writerow(COLUMNS + LABEL_COLUMNS)
     # Floats are written with repr(), the shortest text that reads back to the same number.
-    labels = {
-        pair: _labels({"component": pair[0], "basis": pair[1]})
-        for pair in {(row["component"], row["basis"]) for row in comparison.yearly}
-    }
+    pairs = {(row["component"], row["basis"]) for row in comparison.yearly}
+    labels = {pair: _labels(*pair) for pair in pairs}
     warnings = {o["key"]: "; ".join(option_warnings(o)) for o in comparison.options}
     writer.writerows(
         [
@@ -50,7 +40,7 @@ def write_csv(comparison: Comparison, stream: IO[str]) -> int:
             *labels[row["component"], row["basis"]],
             warnings.get(row["option_key"], ""),
         ]
-        for row in comparison.yearly
+        for row in cast(list[dict[str, Any]], comparison.yearly)
     )
     return len(comparison.yearly)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import plotly.graph_objects as go
@@ -15,10 +16,11 @@ from accounts.wording import choice_label, fit_words
 from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
+from offers.export.columns import Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import local_time
 from offers.export.rows import PlanRow
-from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS
 
 # The adjustments the report's table of scenarios shows (the registry says which, in its order).
 REPORT_ADJUSTMENTS = tuple(a for a in ADJUSTMENTS if a.in_report)
@@ -26,8 +28,7 @@ REPORT_ADJUSTMENTS = tuple(a for a in ADJUSTMENTS if a.in_report)
 
 def figure_yearly(c: Comparison) -> go.Figure:
     """Return grouped bars of each top option's yearly total in home currency."""
-    basis = c.meta["basis"]
-    totals = list(c.yearly_totals(basis).items())[:CHART_OPTIONS]
+    totals = list(c.yearly_totals(c.meta["basis"]).items())[:CHART_OPTIONS]
     data = [
         go.Bar(
             name=short_name(name, 28),
@@ -51,13 +52,10 @@ def figure_yearly(c: Comparison) -> go.Figure:
 
 def figure_cumulative(c: Comparison) -> go.Figure:
     """Return lines of each top option's cumulative total in home currency."""
-    basis = c.meta["basis"]
+    totals = list(c.yearly_totals(c.meta["basis"]).items())[:CHART_OPTIONS]
     data = []
-    for i, (name, values) in enumerate(list(c.yearly_totals(basis).items())[:CHART_OPTIONS]):
-        running, ys = 0.0, []
-        for v in values:
-            running += v
-            ys.append(round(running))
+    for i, (name, values) in enumerate(totals):
+        ys = [round(v) for v in itertools.accumulate(values)]
         data.append(
             go.Scatter(
                 mode="lines+markers",
@@ -132,7 +130,7 @@ def option_rows(c: Comparison) -> list[dict[str, Any]]:
 
 def scenario_columns() -> list[dict[str, Any]]:
     """Return the headings of the report's adjustment columns, in the active language."""
-    return [{"label": a.heading, "numeric": a.unit in Unit.NUMBERS} for a in REPORT_ADJUSTMENTS]
+    return [{"label": a.heading, "numeric": a.unit.numeric} for a in REPORT_ADJUSTMENTS]
 
 
 def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
@@ -154,9 +152,9 @@ def scenario_rows(c: Comparison) -> list[dict[str, Any]]:
         cells = [
             {
                 "value": values[a.key],
-                "money": a.unit in Unit.MONEY,
+                "money": a.unit.money,
                 "currency": currencies.get(a.unit, ""),
-                "numeric": a.unit in Unit.NUMBERS,
+                "numeric": a.unit.numeric,
             }
             for a in REPORT_ADJUSTMENTS
         ]
@@ -219,9 +217,6 @@ def report_context(c: Comparison) -> dict[str, Any]:
         "years": list(range(1, horizon + 1)),
         "year_rows": year_table(c),
         "negotiation_by_option": by_option,
-        "criteria": list(c.options[0]["criteria"])
-        if c.options and c.options[0]["criteria"]
-        else [],
         "fig_yearly": figure_yearly(c),
         "fig_cumulative": figure_cumulative(c),
         "fig_scores": figure_scores(c),

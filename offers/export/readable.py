@@ -11,12 +11,13 @@ import datetime as dt
 import logging
 from collections.abc import Sequence
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from accounts.wording import fit_percent
+from accounts.zones import known_zone
 from offers.board import Board
 from offers.export import LARGE_OPTIONS
 from offers.models import Scenario
@@ -29,19 +30,13 @@ def fit_pct(score: float | None) -> int | None:
     return None if score is None else fit_percent(score)
 
 
-def home_zone(name: str) -> ZoneInfo:
-    """Return the user's home zone (UTC if the name is not a known zone)."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
 def local_time(iso: str | None, zone: str) -> dt.datetime | None:
-    """Return an ISO instant as the wall-clock time in ``zone`` (naive, as a sheet stores it)."""
+    """Return an ISO instant as the wall-clock time in ``zone`` (UTC if it is no known zone),
+    naive, as a sheet stores it."""
     if not iso:
         return None
-    return dt.datetime.fromisoformat(iso).astimezone(home_zone(zone)).replace(tzinfo=None)
+    home = ZoneInfo(zone if known_zone(zone) else "UTC")
+    return dt.datetime.fromisoformat(iso).astimezone(home).replace(tzinfo=None)
 
 
 def _verdict_sentence(board: Board) -> str:

@@ -1,5 +1,7 @@
 """The rows of a comparison, typed: one TypedDict per list of `Comparison` (its JSON schema's).
 
+The assumption rows' keys are the terms table's (`offers.export.columns.TERMS`).
+
 TypedDicts, not dataclasses: a row is the plain dict the JSON document, the writers and the
 templates read, key for key in this order; the types only say which keys it has.
 """
@@ -82,34 +84,9 @@ class YearlyRow(TypedDict):
     amount: float
 
 
-class AssumptionRow(TypedDict):
-    """The terms and stock assumptions an option is valued with."""
-
-    option_key: str
-    option: str
-    currency: str
-    home_currency: str
-    fx_to_home: float
-    stock_currency: str
-    stock_fx_to_home: float
-    tax_rate_pct: float
-    tax_rule: str
-    location: str
-    start: str
-    horizon_years: int
-    base: float
-    raise_pct: float
-    bonus_target_pct: float
-    bonus_multiplier: float
-    sign_on_total: float
-    relocation: float
-    ticker: str
-    share_price: float
-    growth_pct: float
-    volatility_pct: float
-    liquidity_discount_pct: float
-    projected_price_by_year: list[float]
-    grant_value_total: float
+# The terms and stock assumptions an option is valued with: one key per column of
+# `offers.export.columns.TERMS`, in its order (the table is their one list).
+AssumptionRow = dict[str, Any]
 
 
 class VestingRow(TypedDict):
@@ -188,7 +165,7 @@ class ScenarioRow(TypedDict):
 
     Between ``name`` and ``mc_status`` the row holds one key per scenario adjustment, in the
     order of the registry (`offers.scenarios.adjustments.ADJUSTMENTS`), valued as its unit
-    says (`offers.export.comparison.EXPORTED`): a number, a level's code or an ISO date. The
+    says (`offers.export.columns.Unit`): a number, a level's code or an ISO date. The
     registry is their one list; the JSON schema names each (a test compares them). Money is
     in the option's currency, stock amounts (`Unit.STOCK`) in ``stock_currency``.
     """

@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import io
 import math
-from collections.abc import Iterable, Sequence
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO, Any, cast
 
 from django.utils import formats
@@ -21,43 +22,35 @@ from accounts.wording import choice_label, fit_words
 from offers.board import COMPONENTS
 from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
+from offers.export.columns import TERMS, Column, Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_pct, local_time
-from offers.export.rows import AssumptionRow
+from offers.export.rows import YearlyRow
 from offers.export.xlsx_rows import Rows, Styled, splice
-from offers.scenarios.adjustments import ADJUSTMENTS, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS, Adjustment
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = PatternFill("solid", fgColor="3B5BDB")
 TITLE_FONT = Font(bold=True, size=14)
 SECTION_FONT = Font(bold=True, size=12)
 WRAP = Alignment(wrap_text=True, vertical="top")
-RATE = "0.0000"
-PCT = '0.0"%"'
-SCORE = "0.000"
+RATE = Unit.RATE.number_format
 FIT = '0"%"'
 LOCAL_TIME = "yyyy-mm-dd hh:mm"
 DATE = "yyyy-mm-dd"
 DATE_TIME = "yyyy-mm-dd hh:mm:ss"
-INT = "0"
 # A line of 11-point text, in points, and the width (characters) of a column left as it is.
 LINE_HEIGHT = 15
 DEFAULT_WIDTH = 8.43
-
-
-# A scenario adjustment's column by its unit: its width (money as wide as "USD 1,235,864")
-# and its number format (money in the option's currency; weeks, dates and levels plain).
-UNIT_WIDTHS = {
-    Unit.PAY: 14,
-    Unit.STOCK: 14,
-    Unit.PCT: 11,
-    Unit.WEEKS: 10,
-    Unit.DATE: 12,
-    Unit.LEVEL: 8,
-}
-UNIT_FORMATS = {Unit.PCT: PCT}
-# The widths of the scenario outcome's columns (`_outcome_header`).
+STYLE_PARTS = ("number_format", "font", "fill", "alignment")  # a style's, as openpyxl names them
+# The widths of the scenario outcome's columns (`_outcome_columns`).
 OUTCOME_WIDTHS = [16, 16, 14, 9, 9, 14]
+# The terms the Assumptions sheet shows (the others are the JSON's).
+SHEET_TERMS = tuple(column for column in TERMS if column.heading is not None)
+# A table's column (`Sheet.table`): its heading and its cell, as a key of the row (the value as
+# it is), a key and a number format (or a function of the row returning one), or a function of
+# the row.
+TableColumn = tuple[Any, ...]
 
 
 def _generated(c: Comparison) -> str:
@@ -121,14 +114,9 @@ class Sheet:
         style = self._styles.get(key)
         if style is None:
             cell = WriteOnlyCell(self.ws)
-            if fmt is not None:
-                cell.number_format = fmt
-            if font is not None:
-                cell.font = font
-            if fill is not None:
-                cell.fill = fill
-            if alignment is not None:
-                cell.alignment = alignment
+            for name, value in zip(STYLE_PARTS, key, strict=True):
+                if value is not None:
+                    setattr(cell, name, value)
             style = self._styles[key] = cell.style_id
         return style
 
@@ -163,13 +151,8 @@ class Sheet:
     def header(self, names: Sequence[str]) -> None:
         """Append a header row, tall enough for its longest heading wrapped in its column."""
         style = self.style(font=HEADER_FONT, fill=HEADER_FILL, alignment=WRAP)
-        lines = max(
-            (
-                math.ceil(len(str(name)) / max(1.0, self._width(i) - 1))
-                for i, name in enumerate(names)
-            ),
-            default=1,
-        )
+        wraps = [math.ceil(len(str(n)) / max(1.0, self._width(i) - 1)) for i, n in enumerate(names)]
+        lines = max(wraps, default=1)
         self.data.append(
             [Styled(neutralise(name), style) for name in names],
             height=LINE_HEIGHT * lines if lines > 1 else None,
@@ -182,16 +165,45 @@ class Sheet:
     def blank(self) -> None:
         self.append([])
 
+    def table(self, rows: Iterable[Any], columns: Sequence[TableColumn]) -> None:
+        """Append a header and a row of cells per row (see `TableColumn`)."""
+        self.header([column[0] for column in columns])
+        cells = [self._reader(*column[1:]) for column in columns]
+        for row in rows:
+            self.append([cell(row) for cell in cells])
+
+    def _reader(self, cell: Any, fmt: Any = None) -> Callable[[Any], Any]:
+        if callable(cell):
+            return cast(Callable[[Any], Any], cell)
+        if fmt is None:
+            return operator.itemgetter(cell)
+        if callable(fmt):  # the row's own format
+            return lambda row: self.cell(row[cell], fmt(row))
+        return lambda row: self.cell(row[cell], fmt)
+
+    def unit_cell(self, unit: Unit, value: Any, currency: str) -> Any:
+        """Return a value as its unit says (money in ``currency``)."""
+        if unit is Unit.PRICES:
+            return ", ".join(f"{p:,.2f}" for p in value)
+        return self.cell(value, money_format(currency) if unit.money else unit.number_format)
+
 
 def _yes(flag: bool) -> str:
     return _("yes") if flag else _("no")
 
 
+def _value_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
+    """Return the columns of an option's headline value and first year, in home currency."""
+    home = c.meta["home_currency"]
+    money = money_format(home)
+    value = _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home}
+    first_year = _("First year (%(c)s)") % {"c": home}
+    return [(value, "comp_value_home", money), (first_year, "first_year_home", money)]
+
+
 def _ranking(book: Book, c: Comparison) -> None:
     from offers.models import Offer
 
-    home = c.meta["home_currency"]
-    money = money_format(home)
     criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
     totals = c.yearly_totals(c.meta["basis"])
     names = list(totals)[:CHART_OPTIONS]
@@ -202,72 +214,57 @@ def _ranking(book: Book, c: Comparison) -> None:
     widths = [max(w, 15) if 1 <= i <= len(names) else w for i, w in enumerate(widths)]
     sheet = Sheet(book, _("Ranking"), widths, "C5")
     sheet.title(_("Offerdesk comparison"))
-    sheet.append(
-        [
-            _("Every figure: %(basis)s. Generated %(t)s.")
-            % {"basis": c.meta["basis_label"], "t": _generated(c)}
-        ]
-    )
+    every = _("Every figure: %(basis)s. Generated %(t)s.")
+    sheet.append([every % {"basis": c.meta["basis_label"], "t": _generated(c)}])
     sheet.blank()
-    sheet.header(
+    sheet.table(
+        c.options,
         [
-            _("Rank"),
-            _("Option"),
-            _("Company"),
-            _("Kind"),
-            _("Status"),
-            _("Fit (%)"),
-            _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
-            _("First year (%(c)s)") % {"c": home},
-            _("Excluded"),
-            _("Exclusion reasons / errors"),
-            _("Warnings"),
-            *[_("%(c)s fit (%%)") % {"c": criterion_label(name)} for name in criteria],
-        ]
+            (_("Rank"), "rank"),
+            (_("Option"), "name"),
+            (_("Company"), "company"),
+            (_("Kind"), lambda o: choice_label(Offer, "kind", o["kind"])),
+            (_("Status"), lambda o: choice_label(Offer, "status", o["status"])),
+            (_("Fit (%)"), lambda o: sheet.cell(fit_pct(o["score"]), FIT)),
+            *_value_columns(sheet, c),
+            (_("Excluded"), lambda o: _yes(o["excluded"])),
+            (
+                _("Exclusion reasons / errors"),
+                lambda o: "; ".join(o["exclusion_reasons"]) or o["error"],
+            ),
+            (_("Warnings"), lambda o: "; ".join(option_warnings(o))),
+            *[
+                (_("%(c)s fit (%%)") % {"c": criterion_label(name)}, _criterion_fit(sheet, name))
+                for name in criteria
+            ],
+        ],
     )
-    for o in c.options:
-        reasons = "; ".join(o["exclusion_reasons"]) or o["error"]
-        sheet.append(
-            [
-                o["rank"],
-                sheet.cell(o["name"]),
-                sheet.cell(o["company"]),
-                choice_label(Offer, "kind", o["kind"]),
-                choice_label(Offer, "status", o["status"]),
-                sheet.cell(fit_pct(o["score"]), FIT),
-                sheet.cell(o["comp_value_home"], money),
-                sheet.cell(o["first_year_home"], money),
-                _yes(o["excluded"]),
-                sheet.cell(reasons),
-                sheet.cell("; ".join(option_warnings(o))),
-                *[
-                    sheet.cell(fit_pct(o["criteria"][k]["score"]), FIT)
-                    for k in criteria
-                    if o["criteria"]
-                ],
-            ]
-        )
-    if not totals:
-        return
+    if totals:
+        _yearly_totals(sheet, c, totals, names)
+
+
+def _criterion_fit(sheet: Sheet, name: str) -> Callable[[Any], Any]:
+    """Return the cell of an option's fit on one criterion (none for an option not ranked)."""
+    return lambda o: (
+        sheet.cell(fit_pct(o["criteria"][name]["score"]), FIT) if o["criteria"] else None
+    )
+
+
+def _yearly_totals(
+    sheet: Sheet, c: Comparison, totals: dict[str, list[float]], names: list[str]
+) -> None:
+    """Append the top options' yearly totals in home currency, and their bar chart."""
+    home = c.meta["home_currency"]
+    money = money_format(home)
     years = max(len(v) for v in totals.values())
     sheet.blank()
-    sheet.title(
-        _("Yearly totals, top %(n)s options: %(basis)s")
-        % {"basis": c.meta["basis_label"], "n": len(names)},
-        SECTION_FONT,
-    )
+    top = _("Yearly totals, top %(n)s options: %(basis)s")
+    sheet.title(top % {"basis": c.meta["basis_label"], "n": len(names)}, SECTION_FONT)
     sheet.header([_("Year"), *names])
     first = sheet.rows + 1
     for year in range(years):
-        sheet.append(
-            [
-                year + 1,
-                *[
-                    sheet.cell(totals[n][year] if year < len(totals[n]) else None, money)
-                    for n in names
-                ],
-            ]
-        )
+        figures = [totals[n][year] if year < len(totals[n]) else None for n in names]
+        sheet.append([year + 1, *[sheet.cell(figure, money) for figure in figures]])
     chart = BarChart()
     chart.type = "col"
     chart.title = _("Total compensation by year (%(c)s)") % {"c": home}
@@ -294,233 +291,176 @@ def _year_by_year(book: Book, c: Comparison) -> None:
         levies.append("contributions")
     widths = [34, 6, 19, 9, 10, *[15] * len(COMPONENTS), 15, *[15] * len(levies)]
     sheet = Sheet(book, _("Year by year"), widths, "B2")
+    labels = [_("Option"), _("Year"), _("Basis"), _("Currency"), _("Home currency")]
     sheet.header(
-        [
-            _("Option"),
-            _("Year"),
-            _("Basis"),
-            _("Currency"),
-            _("Home currency"),
-            *[component_label(comp) for comp in COMPONENTS],
-            _("Total"),
-            *[component_label(levy) for levy in levies],
-        ]
+        [*labels, *map(component_label, COMPONENTS), _("Total"), *map(component_label, levies)]
     )
-    index: dict[tuple[str, int, str, str], dict[str, float]] = {}
-    order: list[tuple[str, int, str, str]] = []
-    labels: dict[tuple[str, int, str, str], tuple[str, bool]] = {}
+    # One line per option, year, basis and currency: its components side by side.
+    figures: dict[tuple[str, int, str, str], dict[str, float]] = {}
+    lines: dict[tuple[str, int, str, str], YearlyRow] = {}
     for row in c.yearly:
         key = (row["option_key"], row["year"], row["basis"], row["currency"])
-        if key not in index:
-            index[key] = {}
-            order.append(key)
-            labels[key] = (row["option"], row["in_home_currency"])
-        index[key][row["component"]] = row["amount"]
+        lines.setdefault(key, row)
+        figures.setdefault(key, {})[row["component"]] = row["amount"]
     bold = Font(bold=True)
-    for key in order:
-        name, in_home = labels[key]
-        money = money_format(key[3])
-        figures = index[key]
+    for key, row in lines.items():
+        money = money_format(row["currency"])
+        amounts = figures[key]
         sheet.append(
             [
-                sheet.cell(name),
-                key[1],
-                choice_label(Preferences, "basis", key[2]),
-                key[3],
-                _yes(in_home),
-                *[sheet.cell(figures.get(comp), money) for comp in COMPONENTS],
-                sheet.cell(figures.get("total"), money, bold),
-                *[sheet.cell(figures.get(levy), money) for levy in levies],
+                row["option"],
+                row["year"],
+                choice_label(Preferences, "basis", row["basis"]),
+                row["currency"],
+                _yes(row["in_home_currency"]),
+                *[sheet.cell(amounts.get(comp), money) for comp in COMPONENTS],
+                sheet.cell(amounts.get("total"), money, bold),
+                *[sheet.cell(amounts.get(levy), money) for levy in levies],
             ]
         )
 
 
 def _assumptions(book: Book, c: Comparison) -> None:
-    sheet = Sheet(
-        book,
-        _("Assumptions"),
-        [34, 10, 10, 15, 9, 22, 12, 9, 15, 9, 9, 9, 15, 15, 9, 12, 10, 15, 9, 9, 9, 30, 15],
-        "B2",
+    """Write each option's terms (`TERMS`), its grants' vesting and the exchange rates."""
+    sheet = Sheet(book, _("Assumptions"), [t.width for t in SHEET_TERMS], "B2")
+    progressive = c.people.get("progressive_tax", {})
+    sheet.table(
+        c.assumptions, [(str(t.heading), _term(sheet, t, progressive)) for t in SHEET_TERMS]
     )
-    sheet.header(
-        [
-            _("Option"),
-            _("Currency"),
-            _("Home currency"),
-            _("FX to home"),
-            _("Tax % (or tax rule)"),
-            _("Location"),
-            _("Start"),
-            _("Horizon (years)"),
-            _("Base"),
-            _("Raise %"),
-            _("Bonus target %"),
-            _("Bonus multiplier"),
-            _("Sign-on total"),
-            _("Relocation"),
-            _("Ticker"),
-            _("Share price"),
-            _("Stock currency"),
-            _("Stock FX to home"),
-            _("Growth %"),
-            _("Volatility %"),
-            _("Liquidity discount %"),
-            _("Projected price by year"),
-            _("Initial grants value"),
-        ]
-    )
-    for a in c.assumptions:
-        money = money_format(a["currency"])
-        sheet.append(
-            [
-                sheet.cell(a["option"]),
-                a["currency"],
-                a["home_currency"],
-                sheet.cell(a["fx_to_home"], RATE),
-                _tax_cell(sheet, c, a),
-                sheet.cell(a["location"]),
-                a["start"],
-                a["horizon_years"],
-                sheet.cell(a["base"], money),
-                sheet.cell(a["raise_pct"], PCT),
-                sheet.cell(a["bonus_target_pct"], PCT),
-                sheet.cell(a["bonus_multiplier"], "0.00"),
-                sheet.cell(a["sign_on_total"], money),
-                sheet.cell(a["relocation"], money),
-                a["ticker"],
-                sheet.cell(a["share_price"], "#,##0.00"),
-                a["stock_currency"],
-                sheet.cell(a["stock_fx_to_home"], RATE) if a["stock_currency"] else None,
-                sheet.cell(a["growth_pct"], PCT),
-                sheet.cell(a["volatility_pct"], PCT),
-                sheet.cell(a["liquidity_discount_pct"], PCT),
-                ", ".join(f"{p:,.2f}" for p in a["projected_price_by_year"]),
-                sheet.cell(a["grant_value_total"], money),
-            ]
-        )
     sheet.blank()
     sheet.title(_("Vesting schedules"), SECTION_FONT)
     # Every amount names its currency: the share price and a grant's value in the price's
-    # currency, the value again in home currency, and the rate between them.
-    sheet.header(
+    # currency, the value again in home currency, and the rate between them. Money sits under
+    # the table's wide columns (D, F, I): as wide as "USD 1,235,864".
+    sheet.table(
+        c.vesting,
         [
-            _("Option"),
-            _("Kind"),
-            _("Label"),
-            _("Grant price"),
-            _("Shares"),
-            _("Value in the price's currency (per year for refreshers)"),
-            _("Price currency"),
-            _("Rate: 1 unit of the price's currency in home currency"),
-            _("Value in home currency"),
-            _("Home currency"),
-            _("First year"),
-            _("Vesting start"),
-            _("Vesting end"),
-            _("Schedule"),
-        ]
+            (_("Option"), "option"),
+            (_("Kind"), lambda v: _("Refresher") if v["kind"] == "refresher" else _("Grant")),
+            (_("Label"), "label"),
+            (_("Grant price"), "price", lambda v: price_format(v["price_currency"])),
+            (_("Shares"), "shares", "#,##0.00"),
+            (
+                _("Value in the price's currency (per year for refreshers)"),
+                "price_value",
+                lambda v: money_format(v["price_currency"]),
+            ),
+            (_("Price currency"), "price_currency"),
+            (_("Rate: 1 unit of the price's currency in home currency"), "fx_price_to_home", RATE),
+            (_("Value in home currency"), "home_value", lambda v: money_format(v["home_currency"])),
+            (_("Home currency"), "home_currency"),
+            (_("First year"), "first_year"),
+            (_("Vesting start"), "start"),
+            (_("Vesting end"), "end"),
+            (_("Schedule"), "schedule"),
+        ],
     )
-    for v in c.vesting:
-        price_currency, home = v["price_currency"], v["home_currency"]
-        sheet.append(
-            [
-                sheet.cell(v["option"]),
-                _("Refresher") if v["kind"] == "refresher" else _("Grant"),
-                v["label"],
-                # Money under the table's wide columns (D, F, I): as wide as "USD 1,235,864".
-                sheet.cell(v["price"], price_format(price_currency)),
-                sheet.cell(v["shares"], "#,##0.00"),
-                sheet.cell(v["price_value"], money_format(price_currency)),
-                price_currency,
-                sheet.cell(v["fx_price_to_home"], RATE),
-                sheet.cell(v["home_value"], money_format(home)),
-                home,
-                v["first_year"],
-                v["start"],
-                v["end"],
-                v["schedule"],
-            ]
-        )
     sheet.blank()
     sheet.title(_("Exchange rates used"), SECTION_FONT)
-    sheet.header([_("1 unit of"), _("buys this many"), _("Rate")])
-    for fx in c.fx_rates:
-        sheet.append([fx["currency"], fx["to_currency"], sheet.cell(fx["rate"], RATE)])
+    columns = [(_("1 unit of"), "currency"), (_("buys this many"), "to_currency")]
+    sheet.table(c.fx_rates, [*columns, (_("Rate"), "rate", RATE)])
+
+
+def _term(sheet: Sheet, term: Column, progressive: dict[str, bool]) -> Callable[[Any], Any]:
+    """Return the cell of a term as its unit says (money in the option's currency), but the
+    tax rule in words where a progressive table applies, and no stock rate without stock."""
+    key, unit = term.key, term.unit
+
+    def cell(a: dict[str, Any]) -> Any:
+        if key == "tax_rate_pct" and progressive.get(a["option_key"]):
+            return sheet.cell(a["tax_rule"])
+        if key == "stock_fx_to_home" and not a["stock_currency"]:
+            return None
+        return sheet.unit_cell(unit, a[key], a["currency"])
+
+    return cell
 
 
 def _negotiation(book: Book, c: Comparison) -> None:
     """Write each option's negotiation plan: its asks in order, with their amounts and where
     each stands, then the other points as background, without amounts."""
     sheet = Sheet(book, _("Negotiation points"), [34, 12, 44, 14, 9, 24, 20, 60], "B2")
-    sheet.header(
-        [
-            _("Option"),
-            _("Ask (in order)"),
-            _("Point"),
-            _("Amount"),
-            _("Currency"),
-            _("Term"),
-            _("Where it stands"),
-            _("What to say, or why"),
-        ]
-    )
     rows = c.people.get("negotiation_plan") or []
+    # A background point has no amount and no currency (`PlanRow`).
+    sheet.table(
+        rows,
+        [
+            (_("Option"), "option"),
+            (_("Ask (in order)"), lambda n: n["order"] if n["part"] == "ask" else _("Background")),
+            (_("Point"), "title"),
+            (_("Amount"), "amount", lambda n: money_format(n["currency"] or "USD")),
+            (_("Currency"), "currency"),
+            (_("Term"), "term"),
+            (_("Where it stands"), "status"),
+            (_("What to say, or why"), "note"),
+        ],
+    )
     if not rows:
         sheet.append([_("No negotiation points available.")])
-    for n in rows:
-        ask = n["part"] == "ask"
-        sheet.append(
-            [
-                sheet.cell(n["option"]),
-                n["order"] if ask else _("Background"),
-                sheet.cell(n["title"]),
-                sheet.cell(n["amount"], money_format(n["currency"] or "USD")) if ask else None,
-                n["currency"] if ask else "",
-                sheet.cell(n["term"]),
-                sheet.cell(n["status"]),
-                sheet.cell(n["note"]),
-            ]
-        )
 
 
 def _scenarios(book: Book, c: Comparison) -> None:
     from offers.models import Scenario
 
-    home = c.meta["home_currency"]
-    sheet = Sheet(
-        book,
-        _("Scenarios"),
-        [34, 28, *OUTCOME_WIDTHS, *(UNIT_WIDTHS[a.unit] for a in ADJUSTMENTS), 11, 40],
-        "C2",
-    )
-    sheet.header(
-        [
-            _("Option"),
-            _("Scenario"),
-            *_outcome_header(c, home),
-            *(a.heading for a in ADJUSTMENTS),
-            _("Monte Carlo"),
-            _("Notes"),
-        ]
-    )
-    currency_of = {o["key"]: o["currency"] for o in c.options}
+    widths = [34, 28, *OUTCOME_WIDTHS, *(a.unit.width for a in ADJUSTMENTS), 11, 40]
+    sheet = Sheet(book, _("Scenarios"), widths, "C2")
     outcomes = c.people.get("scenario_outcomes") or []
-    for i, s in enumerate(c.scenarios):
-        money = money_format(currency_of.get(s["option_key"], "USD"))
-        # Each amount shows its currency: pay the option's, stock the scenario's own.
-        formats = {**UNIT_FORMATS, Unit.PAY: money, Unit.STOCK: money_format(s["stock_currency"])}
-        outcome = outcomes[i] if i < len(outcomes) else None
-        row = cast(dict[str, Any], s)
-        sheet.append(
-            [
-                sheet.cell(s["option"]),
-                sheet.cell(s["name"]),
-                *_outcome_cells(sheet, outcome, home),
-                *(sheet.cell(row[a.key], formats.get(a.unit)) for a in ADJUSTMENTS),
-                choice_label(Scenario, "mc_status", s["mc_status"]),
-                sheet.cell(s["notes"]),
-            ]
-        )
+    rows = [
+        {**s, "outcome": outcomes[i] if i < len(outcomes) else None}
+        for i, s in enumerate(c.scenarios)
+    ]
+    currency_of = {o["key"]: o["currency"] for o in c.options}
+    sheet.table(
+        rows,
+        [
+            (_("Option"), "option"),
+            (_("Scenario"), "name"),
+            *_outcome_columns(sheet, c),
+            *[(a.heading, _adjustment(sheet, a, currency_of)) for a in ADJUSTMENTS],
+            (_("Monte Carlo"), lambda s: choice_label(Scenario, "mc_status", s["mc_status"])),
+            (_("Notes"), "notes"),
+        ],
+    )
+
+
+def _adjustment(sheet: Sheet, a: Adjustment, currency_of: dict[str, str]) -> Callable[[Any], Any]:
+    """Return the cell of a scenario's adjustment: each amount in its currency, pay in the
+    option's, stock in the scenario's own."""
+
+    def cell(s: dict[str, Any]) -> Any:
+        pay = currency_of.get(s["option_key"], "USD")
+        currency = s["stock_currency"] if a.unit is Unit.STOCK else pay
+        return sheet.unit_cell(a.unit, s[a.key], currency)
+
+    return cell
+
+
+def _outcome_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
+    """Return the columns of a scenario's outcome as the scenario page shows it (blank where
+    it is not worked out, and why in the last: the basis sits in its heading)."""
+    home = c.meta["home_currency"]
+    money = money_format(home)
+
+    def figure(key: str, fmt: str | None = None) -> Callable[[Any], Any]:
+        return lambda s: None if _outcome_note(s) else sheet.cell(s["outcome"][key], fmt)
+
+    return [
+        (_("Value with the scenario (%(c)s)") % {"c": home}, figure("value", money)),
+        (_("Change vs the offer as it is (%(c)s)") % {"c": home}, figure("change", money)),
+        (_("Offer as it is (%(c)s)") % {"c": home}, figure("original_value", money)),
+        (_("Rank with the scenario"), figure("rank")),
+        (_("Rank as it is"), figure("original_rank")),
+        (_("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]}, _outcome_note),
+    ]
+
+
+def _outcome_note(s: dict[str, Any]) -> str | None:
+    """Return why a scenario has no outcome in the sheet (None: it has one)."""
+    if s["outcome"] is None:
+        return _("Open the scenario page for its outcome.")
+    if s["outcome"]["error"]:
+        return _("Cannot evaluate: %(e)s") % {"e": s["outcome"]["error"]}
+    return None
 
 
 def _interviews(book: Book, c: Comparison) -> None:
@@ -528,125 +468,51 @@ def _interviews(book: Book, c: Comparison) -> None:
 
     zone = c.people.get("home_timezone") or "UTC"
     sheet = Sheet(book, _("Interviews"), [22, 30, 16, 16, 9, 8, 22, 14, 14, 14, 14, 30, 40], "B2")
-    sheet.header(
+    sheet.table(
+        c.processes,
         [
-            _("Company"),
-            _("Role"),
-            _("Team"),
-            _("Stage"),
-            _("Priority"),
-            _("Rounds"),
-            _("Debrief"),
-            _("First contact"),
-            _("Deadline"),
-            _("Target level"),
-            _("Offered level"),
-            _("Next step"),
-        ]
+            (_("Company"), "company"),
+            (_("Role"), "role"),
+            (_("Team"), "team"),
+            (_("Stage"), lambda p: choice_label(Process, "stage", p["stage"])),
+            (_("Priority"), lambda p: choice_label(Process, "priority", p["priority"])),
+            (_("Rounds"), "rounds"),
+            (_("Debrief"), lambda p: choice_label(Debrief, "decision", p["debrief_decision"])),
+            (_("First contact"), "first_contact"),
+            (_("Deadline"), "deadline"),
+            (_("Target level"), "target_level"),
+            (_("Offered level"), "offered_level"),
+            (_("Next step"), "next_step"),
+        ],
     )
-    for p in c.processes:
-        sheet.append(
-            [
-                sheet.cell(p["company"]),
-                sheet.cell(p["role"]),
-                sheet.cell(p["team"]),
-                choice_label(Process, "stage", p["stage"]),
-                choice_label(Process, "priority", p["priority"]),
-                p["rounds"],
-                choice_label(Debrief, "decision", p["debrief_decision"]),
-                p["first_contact"],
-                p["deadline"],
-                p["target_level"],
-                p["offered_level"],
-                sheet.cell(p["next_step"]),
-            ]
-        )
     sheet.blank()
     sheet.title(_("Rounds"), SECTION_FONT)
-    sheet.header(
+    sheet.table(
+        c.rounds,
         [
-            _("Company"),
-            _("Role"),
-            _("Round"),
-            _("Kind"),
-            _("Mode"),
-            _("Minutes"),
-            _("Scheduled (%(zone)s time)") % {"zone": zone},
-            _("Entered in time zone"),
-            _("Signal"),
-            _("Self-assessment (1-5)"),
-            _("Interviewer"),
-            _("Questions"),
-        ]
+            (_("Company"), "company"),
+            (_("Role"), "role"),
+            (_("Round"), "order"),
+            (_("Kind"), lambda r: choice_label(Round, "kind", r["kind"])),
+            (_("Mode"), lambda r: choice_label(Round, "mode", r["mode"])),
+            (_("Minutes"), "duration_minutes"),
+            (
+                _("Scheduled (%(zone)s time)") % {"zone": zone},
+                lambda r: sheet.cell(local_time(r["scheduled_at"], zone), LOCAL_TIME),
+            ),
+            (_("Entered in time zone"), "timezone"),
+            (_("Signal"), lambda r: choice_label(Round, "signal", r["signal"])),
+            (_("Self-assessment (1-5)"), "self_assessment"),
+            (_("Interviewer"), "interviewer"),
+            (_("Questions"), lambda r: "; ".join(r["questions"])),
+        ],
     )
-    for r in c.rounds:
-        sheet.append(
-            [
-                sheet.cell(r["company"]),
-                sheet.cell(r["role"]),
-                r["order"],
-                choice_label(Round, "kind", r["kind"]),
-                choice_label(Round, "mode", r["mode"]),
-                r["duration_minutes"],
-                _when(sheet, local_time(r["scheduled_at"], zone)),
-                r["timezone"],
-                choice_label(Round, "signal", r["signal"]),
-                r["self_assessment"],
-                sheet.cell(r["interviewer"]),
-                sheet.cell("; ".join(r["questions"])),
-            ]
-        )
-
-
-def _when(sheet: Sheet, value: dt.datetime | None) -> Any:
-    """Return a local wall-clock time as a dated cell (blank when not scheduled)."""
-    if value is None:
-        return None
-    return sheet.cell(value, LOCAL_TIME)
-
-
-def _tax_cell(sheet: Sheet, c: Comparison, a: AssumptionRow) -> Any:
-    """Return the flat tax %, or the tax rule in words where a progressive table applies."""
-    if c.people.get("progressive_tax", {}).get(a["option_key"]):
-        return sheet.cell(a["tax_rule"])
-    return sheet.cell(a["tax_rate_pct"], PCT)
-
-
-def _outcome_header(c: Comparison, home: str) -> list[str]:
-    return [
-        _("Value with the scenario (%(c)s)") % {"c": home},
-        _("Change vs the offer as it is (%(c)s)") % {"c": home},
-        _("Offer as it is (%(c)s)") % {"c": home},
-        _("Rank with the scenario"),
-        _("Rank as it is"),
-        # the basis sits in the header of the figures it describes
-        _("Outcome: %(basis)s") % {"basis": c.meta["basis_label"]},
-    ]
-
-
-def _outcome_cells(sheet: Sheet, outcome: dict[str, Any] | None, home: str) -> list[Any]:
-    """Return a scenario's outcome as the scenario page shows it (blank if not worked out)."""
-    money = money_format(home)
-    if outcome is None:
-        return [None] * 5 + [_("Open the scenario page for its outcome.")]
-    if outcome["error"]:
-        return [None] * 5 + [sheet.cell(_("Cannot evaluate: %(e)s") % {"e": outcome["error"]})]
-    return [
-        sheet.cell(outcome["value"], money),
-        sheet.cell(outcome["change"], money),
-        sheet.cell(outcome["original_value"], money),
-        outcome["rank"],
-        outcome["original_rank"],
-        None,
-    ]
 
 
 def _summary(book: Book, c: Comparison) -> None:
     """Write the first sheet: the basis, why the top option wins, each option, the deadlines."""
     from offers.models import Offer
 
-    home = c.meta["home_currency"]
-    money = money_format(home)
     sheet = Sheet(book, _("Summary"), [12, 40, 18, 20, 20, 16, 14], "A1")
     sheet.title(_("Offerdesk comparison in short"))
     sheet.append([sheet.cell(c.people.get("basis_sentence") or c.meta["basis_label"])])
@@ -654,35 +520,17 @@ def _summary(book: Book, c: Comparison) -> None:
         sheet.append([sheet.cell(c.people["verdict"])])
     sheet.blank()
     sheet.title(_("Options"), SECTION_FONT)
-    sheet.header(
+    sheet.table(
+        c.options,
         [
-            _("Rank"),
-            _("Option"),
-            _("Kind"),
-            _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home},
-            _("First year (%(c)s)") % {"c": home},
-            _("Fit"),
-            _("Deadline"),
-        ]
+            (_("Rank"), lambda o: o["rank"] if o["rank"] is not None else "—"),
+            (_("Option"), "name"),
+            (_("Kind"), lambda o: choice_label(Offer, "kind", o["kind"])),
+            *_value_columns(sheet, c),
+            (_("Fit"), _fit_note),
+            (_("Deadline"), lambda o: o["deadline"] or ""),
+        ],
     )
-    for o in c.options:
-        if o["error"]:
-            note = _("cannot evaluate")
-        elif o["excluded"]:
-            note = _("excluded: %(why)s") % {"why": "; ".join(o["exclusion_reasons"])}
-        else:
-            note = fit_words(o["score"])
-        sheet.append(
-            [
-                o["rank"] if o["rank"] is not None else "—",
-                sheet.cell(o["name"]),
-                choice_label(Offer, "kind", o["kind"]),
-                sheet.cell(o["comp_value_home"], money),
-                sheet.cell(o["first_year_home"], money),
-                sheet.cell(note),
-                o["deadline"] or "",
-            ]
-        )
     deadlines = c.deadline_rows()
     sheet.blank()
     sheet.title(_("Deadlines"), SECTION_FONT)
@@ -690,6 +538,15 @@ def _summary(book: Book, c: Comparison) -> None:
         sheet.append([_("No deadline ahead.")])
     for row in deadlines:
         sheet.append([row["day"], sheet.cell(row["name"]), row["what"]])
+
+
+def _fit_note(o: dict[str, Any]) -> str:
+    """Return how well an option fits, in words (or why it is not ranked)."""
+    if o["error"]:
+        return _("cannot evaluate")
+    if o["excluded"]:
+        return _("excluded: %(why)s") % {"why": "; ".join(o["exclusion_reasons"])}
+    return fit_words(o["score"])
 
 
 def write_xlsx(comparison: Comparison, stream: IO[bytes]) -> None:

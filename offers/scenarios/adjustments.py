@@ -23,23 +23,8 @@ from django.utils.translation import gettext_lazy as _
 
 from compensation.selectors import package_terms
 from compensation.terms import Money, TermsChange
+from offers.export.columns import Unit
 from offers.models import Offer, Scenario
-
-
-class Unit:
-    """What an adjustment's value is."""
-
-    PAY = "pay"  # money in the offer's pay currency
-    STOCK = "stock"  # money in the scenario's stock currency (the grant's price currency)
-    PCT = "pct"
-    WEEKS = "weeks"
-    DATE = "date"
-    LEVEL = "level"
-
-    # The units of money (shown with their currency) and those an export shows as a number
-    # (a level is its code, a date ISO text).
-    MONEY = frozenset({PAY, STOCK})
-    NUMBERS = frozenset({PAY, STOCK, PCT, WEEKS})
 
 
 class Applies:
@@ -55,7 +40,7 @@ class Adjustment:
     """One scenario adjustment: a `Scenario` field and how it applies."""
 
     key: str
-    unit: str
+    unit: Unit
     applies: str
     # The `TermsChange` fields it sets, from its value and the scenario (TERMS only).
     change: Callable[[Any, Scenario], dict[str, Any]] | None = None

@@ -20,13 +20,14 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
+from offers.export.columns import Unit
 from offers.export.comparison import comparison_build
 from offers.export.html import html_bytes
 from offers.export.rows import ScenarioRow
 from offers.export.xlsx import xlsx_bytes
 from offers.forms import OfferForm, ScenarioForm
 from offers.models import Scenario
-from offers.scenarios.adjustments import ADJUSTMENTS, Applies, Unit
+from offers.scenarios.adjustments import ADJUSTMENTS, Applies
 from offers.scenarios.montecarlo import mc_input_hash
 from tests.factories import (
     FxRateFactory,
@@ -44,15 +45,6 @@ ROW_HEAD = ("option_key", "option", "name")
 ROW_TAIL = ("stock_currency", "mc_status", "mc_result", "notes")
 # Keys added to version 2 after its first files: optional, so those files still validate.
 ADDED_LATER = {"stock_currency"}
-# The JSON type of an adjustment's value by its unit (`offers.export.comparison.EXPORTED`).
-JSON_TYPES = {
-    Unit.PAY: "number",
-    Unit.STOCK: "number",
-    Unit.PCT: "number",
-    Unit.WEEKS: "integer",
-    Unit.DATE: "string",
-    Unit.LEVEL: "string",
-}
 
 
 def test_every_adjustment_is_an_editable_scenario_field_with_a_unit_and_a_heading():
@@ -61,7 +53,6 @@ def test_every_adjustment_is_an_editable_scenario_field_with_a_unit_and_a_headin
     for a in ADJUSTMENTS:
         field = Scenario._meta.get_field(a.key)
         assert field.editable, a.key
-        assert a.unit in JSON_TYPES, a.key
         assert a.applies in (Applies.TERMS, Applies.OPTION, Applies.MARKET), a.key
         assert (a.change is not None) == (a.applies == Applies.TERMS), a.key
         assert a.heading, a.key
@@ -93,7 +84,7 @@ def test_the_json_schema_names_every_adjustment_in_the_registrys_order():
     assert {*ROW_HEAD, *ROW_TAIL} - ADDED_LATER <= set(item["required"]) <= set(item["properties"])
     assert not ADDED_LATER & set(item["required"])
     for a in ADJUSTMENTS:
-        kind = JSON_TYPES[a.unit]
+        kind = a.unit.json_type
         nullable = Scenario._meta.get_field(a.key).null and a.unit != Unit.LEVEL
         assert item["properties"][a.key]["type"] == ([kind, "null"] if nullable else kind), a.key
 
@@ -113,7 +104,7 @@ def scenario_user(alice):
         owner=alice,
         offer=offer,
         name="Ask",
-        **{a.key: 1234 for a in ADJUSTMENTS if a.unit in Unit.MONEY},
+        **{a.key: 1234 for a in ADJUSTMENTS if a.unit.money},
     )
     assert scenario.stock_currency == "USD"  # the company's share price currency
     return alice
@@ -126,7 +117,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     assert list(row) == [*ROW_HEAD, *KEYS, *ROW_TAIL]
     assert row["stock_currency"] == "USD"
     for a in ADJUSTMENTS:
-        if a.unit in Unit.MONEY:
+        if a.unit.money:
             assert row[a.key] == 1234.0, a.key
     sheet = load_workbook(io.BytesIO(xlsx_bytes(comparison)))["Scenarios"]
     header = [c.value for c in sheet[1]]
@@ -134,7 +125,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
     assert header[start : start + len(KEYS)] == [a.heading for a in ADJUSTMENTS]
     for a, cell in zip(ADJUSTMENTS, sheet[2][start : start + len(KEYS)], strict=True):
         width = sheet.column_dimensions[cell.column_letter].width
-        if a.unit in Unit.MONEY:
+        if a.unit.money:
             # Pay in the option's currency, stock in the grant's: each says its own.
             code = "[$SGD]" if a.unit == Unit.PAY else "[$USD]"
             assert cell.value == 1234 and code in cell.number_format, a.key
@@ -147,7 +138,7 @@ def test_the_exports_show_every_adjustment_as_the_registry_says(scenario_user):
         assert (f">{a.heading}</th>" in table) == a.in_report, a.key
     cells = re.findall(r'<td class="num">([^<]*)</td>', table)
     for a in ADJUSTMENTS:
-        if a.in_report and a.unit in Unit.MONEY:
+        if a.in_report and a.unit.money:
             said = ("SGD" if a.unit == Unit.PAY else "USD") + " 1,234"
             assert said in cells, (a.key, cells)
 

@@ -5,16 +5,19 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 from decimal import Decimal
 
 import jsonschema
 import pandas as pd
 import pytest
 from django.core.management import call_command
+from django.utils import translation
 from openpyxl import load_workbook
 
 from offers.board import board_build
 from offers.export import neutralise
+from offers.export.columns import TERMS
 from offers.export.comparison import comparison_build
 from offers.export.csv_export import csv_bytes
 from offers.export.html import html_bytes
@@ -34,6 +37,7 @@ from tests.interviews.factories import QuestionFactory, RoundFactory
 
 pytestmark = pytest.mark.django_db
 EVIL = '=HYPERLINK("http://evil.example","click")'
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 @pytest.fixture
@@ -296,3 +300,21 @@ def test_projected_prices_follow_the_stock_price_basis(alice, percentile, expect
     comparison = comparison_build(user=alice)
     (row,) = comparison.assumptions
     assert row["projected_price_by_year"] == pytest.approx(expected, abs=1e-3)
+
+
+def test_the_terms_table_is_the_one_list_of_the_terms(board_user):
+    """The rows, the Assumptions sheet and the JSON schema follow `TERMS`, in its order."""
+    keys = [t.key for t in TERMS]
+    item = load_schema("comparison-v2.json")["properties"]["assumptions"]["items"]
+    assert list(item["properties"]) == keys
+    for t in TERMS:
+        assert item["properties"][t.key]["type"] == t.unit.json_type, t.key
+    comparison = comparison_build(user=board_user["user"])
+    assert all(list(row) == keys for row in comparison.assumptions)
+    sheet = load_workbook(io.BytesIO(xlsx_bytes(comparison)))["Assumptions"]
+    shown = [t for t in TERMS if t.heading is not None]
+    assert [c.value for c in sheet[1]] == [str(t.heading) for t in shown]
+    for t, cell in zip(shown, sheet[1], strict=True):
+        assert sheet.column_dimensions[cell.column_letter].width == t.width, t.key
+    with translation.override("zh-hant"):
+        assert all(CJK.search(str(t.heading)) for t in shown), "a heading is untranslated"
