@@ -89,11 +89,6 @@ class Vesting:
         """Return the vesting of a grant or refresher row (or any object with the five fields)."""
         return cls(**{name: _seq(getattr(row, name)) for name in VESTING_FIELDS})
 
-    @classmethod
-    def from_fields(cls, fields: dict[str, Any]) -> Vesting:
-        """Return the vesting of the five model fields (missing ones take their default)."""
-        return cls(**{n: _seq(fields[n]) for n in VESTING_FIELDS if n in fields})
-
     def fields(self) -> dict[str, Any]:
         """Return the five model fields, JSON lists as the model stores them."""
         return {name: _json(getattr(self, name)) for name in VESTING_FIELDS}

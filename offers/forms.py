@@ -64,20 +64,6 @@ def money_field(label: str, *, required: bool = False, help_text: str = "") -> N
     )
 
 
-def pct_field(
-    label: str, *, maximum: str, minimum: str = "0", required: bool = False, initial: Any = None
-) -> NumberField:
-    """Return a percentage field bounded to a plausible range."""
-    return NumberField(
-        label=label,
-        required=required,
-        decimal_places=3,
-        initial=initial,
-        min_value=minimum,
-        max_value=maximum,
-    )
-
-
 def preset_choices() -> list[tuple[str, str]]:
     """Return the vesting presets by readable name ("Google: 33/33/22/12, monthly")."""
     return vesting_labels.preset_choices(empty_label=_("Company default"))
