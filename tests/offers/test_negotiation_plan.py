@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from offers.board import board_build, option_facts, ranking_prefs
-from offers.logic.plan import MAX_ASKS, is_recruiter_safe
+from offers.logic.plan import MAX_ASKS
+from offers.logic.plan_words import is_recruiter_safe
 from offers.logic.ranking import rank_options
 from offers.logic.rules.base import CASH, DEADLINE, REFRESH, RELOCATION, REMOTE, SIGN_ON, STOCK
 from offers.models import Offer, Scenario

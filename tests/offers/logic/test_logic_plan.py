@@ -24,14 +24,9 @@ from offers.logic.negotiation import (
     OfferFacts,
     negotiation_points,
 )
-from offers.logic.plan import (
-    MAX_ASKS,
-    WALK_AWAY_STEP,
-    is_recruiter_safe,
-    negotiation_plan,
-    ranking_reason,
-    walk_away,
-)
+from offers.logic.plan import MAX_ASKS, negotiation_plan
+from offers.logic.plan_figures import WALK_AWAY_STEP, walk_away
+from offers.logic.plan_words import is_recruiter_safe, ranking_reason
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 from offers.logic.rules.base import (
     CASH,

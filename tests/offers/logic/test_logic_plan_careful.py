@@ -23,13 +23,13 @@ from offers.logic.answers import (
 )
 from offers.logic.draft import draft_message, message_note
 from offers.logic.negotiation import negotiation_points
-from offers.logic.plan import negotiation_plan, walk_away
+from offers.logic.plan import negotiation_plan
+from offers.logic.plan_figures import walk_away
 from offers.logic.ranking import (
     CO_FIRST_TOLERANCE,
     OptionFacts,
     RankingPrefs,
     rank_options,
-    weight_sensitivity,
 )
 from offers.logic.rules.base import (
     ACCEPTED,
@@ -43,6 +43,7 @@ from offers.logic.rules.base import (
     LoggedAsk,
     loop_words,
 )
+from offers.logic.sensitivity import weight_sensitivity
 from tests.offers.logic.facts import TODAY
 from tests.offers.logic.test_logic_plan import CTX, OFFER
 
@@ -264,7 +265,7 @@ def test_stock_is_asked_in_the_grants_currency_round_and_cash_to_the_thousand():
 
 
 def test_a_base_ask_is_rounded_to_the_thousand():
-    from offers.logic.plan import said_amount
+    from offers.logic.plan_figures import said_amount
 
     assert said_amount(12_345.0, 50_000.0, 1_000.0) == 12_000
     assert said_amount(12_500.0, 50_000.0, 1_000.0) == 13_000
