@@ -23,12 +23,11 @@ from offers.logic.ranking import (
     OptionFacts,
     RankedOption,
     RankingPrefs,
-    Sensitivity,
     flip_ask,
     rank_options,
-    weight_sensitivity,
     within_reach,
 )
+from offers.logic.sensitivity import Sensitivity, weight_sensitivity
 
 WEIGHT_MAX = 10.0  # the largest weight the preferences form accepts: a flip beyond it is moot
 MONEY_RESOLUTION = 1000.0  # pay rises are stated to the thousand

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options, weight_sensitivity
+from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
+from offers.logic.sensitivity import weight_sensitivity
 from offers.logic.verdict import (
     Decisive,
     MoneyGap,
