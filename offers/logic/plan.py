@@ -88,11 +88,6 @@ class Ask:
     state: AskState = field(default_factory=AskState)
 
     @property
-    def is_money(self) -> bool:
-        """Return whether the ask is for money."""
-        return self.amount is not None
-
-    @property
     def status(self) -> str:
         """Return where the ask stands in the log (``TO_ASK`` when never asked)."""
         return self.state.status

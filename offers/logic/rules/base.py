@@ -237,19 +237,19 @@ class NegotiationContext:
         return max(found, key=lambda a: (a.answered_on or a.asked_on, a.asked_on), default=None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NegotiationPoint:
-    """One thing to ask for, why, and what to say."""
+    """One thing to ask for, why, and what to say (a term asks no amount: ``ask_amount`` None)."""
 
     rule: str
     title: str
     trigger: str
-    ask_amount: float | None
-    ask_currency: str | None
-    ask_term: str | None
     priority: int
     evidence: str
     figures: dict[str, float | str]
+    ask_amount: float | None = None
+    ask_currency: str | None = None
+    ask_term: str | None = None
     # The part of the package asked for (filled from the rule when the rule leaves it empty).
     component: str | None = None
     # What the user would say without the amount (a plan states its own amount after it).
@@ -354,6 +354,10 @@ class Rule:
 class SignOnAsk(Rule):
     """A rule whose ask is cash once: played out as an extra sign-on, answered when it covers it."""
 
+    # A sign-on is a new employer's to pay: one's own (a transfer, staying) pays none.
+    kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
+
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
         """Play the ask out as an extra sign-on."""
         return sign_on_adjustment(point)
@@ -363,6 +367,15 @@ class SignOnAsk(Rule):
         if point.ask_amount is None:
             return None
         return meets(outcome.extra_sign_on, point.ask_amount)
+
+
+class GapAsk(SignOnAsk):
+    """A sign-on ask that closes a value gap: answered when the scenario adds the gap in value."""
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario adds at least the point's home-currency gap in value."""
+        gap = point.figures.get("gap_home")
+        return meets(outcome.value_gain_home, gap) if isinstance(gap, float) else None
 
 
 def percent(share: float) -> str:
@@ -525,11 +538,3 @@ def sign_on_adjustment(point: NegotiationPoint) -> ScenarioAdjustment | None:
     """Play the ask out as an extra sign-on (nothing when there is no money ask)."""
     ask = whole_ask(point)
     return ScenarioAdjustment(extra_sign_on=ask) if ask else None
-
-
-def gap_answered(point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-    """Return whether the scenario adds at least the point's home-currency gap in value."""
-    gap = point.figures.get("gap_home")
-    if isinstance(gap, float):
-        return meets(outcome.value_gain_home, gap)
-    return None

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
@@ -20,9 +18,6 @@ class Clawback(SignOnAsk):
     """Ask the new employer to cover a sign-on the current employer would claw back."""
 
     key = "clawback"
-    # Only leaving the employer triggers a clawback.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask the new employer to cover a sign-on the current employer would claw back."""

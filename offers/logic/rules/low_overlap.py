@@ -41,8 +41,6 @@ class LowOverlap(Rule):
             trigger=_("{overlap} h a day of overlap, {needed} h needed").format(
                 overlap=f"{overlap:.1f}", needed=f"{needed:g}"
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("adjusted core hours, or a base in an office in {office}").format(
                 office=office
             ),

@@ -5,29 +5,22 @@ from __future__ import annotations
 from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
     ScenarioOutcome,
+    SignOnAsk,
     about,
     held_stock_said,
     meets,
     money,
-    sign_on_adjustment,
     to_offer,
 )
 
 
-class MakeWhole(Rule):
+class MakeWhole(SignOnAsk):
     """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
 
     key = "make_whole"
-    # A transfer keeps its grants and staying forfeits nothing: only a new employer makes whole.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
@@ -73,10 +66,6 @@ class MakeWhole(Rule):
             ),
             figures=figures,
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the make-whole out as an extra sign-on."""
-        return sign_on_adjustment(point)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether extra sign-on plus extra stock over the grant's years cover the ask."""

@@ -35,8 +35,6 @@ class RefreshCycle(Rule):
             rule=self.key,
             title=_("Keep the refresh cycle through the move"),
             trigger=trigger,
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("annual refresh on its usual cycle; current grants vesting unchanged"),
             priority=2,
             evidence=_(

@@ -53,8 +53,6 @@ class StartDate(Rule):
                 days=days_after,
                 start=date_words(start),
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("start on {date}").format(date=date_words(proposed)),
             priority=2,
             evidence=_(

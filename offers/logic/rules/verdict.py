@@ -82,9 +82,6 @@ class Verdict(Rule):
             rule=self.key,
             title=_("Verdict: {verdict}").format(verdict=verdict_label),
             trigger=explanation,
-            ask_amount=None,
-            ask_currency=None,
-            ask_term=None,
             priority=3,
             evidence=_("{name} looks {verdict}: {explanation}.").format(
                 name=offer.name, verdict=verdict_label, explanation=explanation
