@@ -9,13 +9,7 @@ The overlap is said as a person says it: "less than an hour", "about 2.5 hours".
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
-from offers.logic.rules.base import (
-    HOURS,
-    OPTION_KINDS,
-    NegotiationContext,
-    NegotiationPoint,
-    Rule,
-)
+from offers.logic.rules.base import HOURS, OPTION_KINDS, NegotiationContext, NegotiationPoint, Rule
 from offers.logic.timezones import place_and_zone, zone_place
 
 

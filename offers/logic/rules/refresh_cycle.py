@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
-from offers.logic.rules.base import (
-    INTERNAL,
-    REFRESH,
-    NegotiationContext,
-    NegotiationPoint,
-    Rule,
-)
+from offers.logic.rules.base import INTERNAL, REFRESH, NegotiationContext, NegotiationPoint, Rule
 
 
 class RefreshCycle(Rule):
