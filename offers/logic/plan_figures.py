@@ -6,13 +6,8 @@ the horizon) and what the option lacks against the best alternative the user can
 The money asks share it out by component, stock first (base is the hardest to move), then
 sign-on, retention, cash and base, so they never add up to more than the gap and no component
 is asked twice. Each ask is a round figure in its term's own currency (stock in the grant's
-currency to the nearest 5,000, cash to the nearest 1,000).
-
-The walk-away point comes from the user's own ranking, against the best alternative other than
-the option: for the first choice, the lowest headline value at which it still ranks first; for
-an option level with the first (within ``CO_FIRST_TOLERANCE``), the value at which it stops
-being level; for one behind, the value at which it would come level, when that is a rise a
-negotiation can reach (``within_reach``), else no figure: what decides is not money.
+currency to the nearest 5,000, cash to the nearest 1,000). The walk-away point comes from the
+user's own ranking (``walk_away``).
 """
 
 from __future__ import annotations

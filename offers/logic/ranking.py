@@ -187,11 +187,6 @@ def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
     return found
 
 
-def _best_comp(options: Sequence[OptionFacts]) -> float:
-    """Return the best comp_value among the options."""
-    return max(o.comp_value for o in options)
-
-
 _Row = tuple[
     tuple[bool, float, float, str], OptionFacts, float, dict[str, "CriterionScore"], tuple[str, ...]
 ]
@@ -209,7 +204,7 @@ def rank_with_weights(
     not depend on the weights): re-ranking under other weights then scores nothing again.
     """
     weights = _normalised(raw)
-    best = _best_comp(options) if scored is None else 0.0
+    best = max(o.comp_value for o in options) if scored is None else 0.0
     unranked: list[_Row] = []
     for option in options:
         criteria: dict[str, CriterionScore] = {}
@@ -457,7 +452,7 @@ def money_value_of_weight(
     option = _key_of(options, key, "key")
     if criterion not in CRITERIA:
         raise LogicInputError("criterion", f"unknown criterion {criterion!r}")
-    best = _best_comp(options)
+    best = max(o.comp_value for o in options)
     if raw["comp"] <= 0 or best <= 0:
         return MoneyValue(
             criterion=criterion,

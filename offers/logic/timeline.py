@@ -247,13 +247,11 @@ def _tell_other(
             "Tell %(other)s you have an offer with a deadline on %(deadline)s; nothing to "
             "ask them again: %(said)s."
         ) % {**words, "said": said}
-    return (
-        _(
-            "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
-            "soon after %(step_day)s they can decide."
-        )
-        % words
+    ask = _(
+        "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
+        "soon after %(step_day)s they can decide."
     )
+    return ask % words
 
 
 def _later_steps(offer: OfferDeadline, steps: Sequence[Event]) -> list[Event]:
@@ -288,21 +286,15 @@ def _align_ask(
         "days": buffer_days,
         "other": last.company,
     }
-    text = (
-        _(
-            "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
-            "%(step)s on %(step_day)s, with %(days)s days to hear back."
-        )
-        % words
+    text = _(
+        "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
+        "%(step)s on %(step_day)s, with %(days)s days to hear back."
     )
-    script = (
-        _(
-            "Thank you for the offer; I am taking it seriously. I have one more process "
-            "finishing on %(step_day)s and I want to give you a considered answer with all "
-            "the information in hand. Could we move the decision deadline from "
-            "%(deadline)s to %(proposed)s?"
-        )
-        % words
+    script = _(
+        "Thank you for the offer; I am taking it seriously. I have one more process "
+        "finishing on %(step_day)s and I want to give you a considered answer with all "
+        "the information in hand. Could we move the decision deadline from "
+        "%(deadline)s to %(proposed)s?"
     )
     return AlignmentAsk(
         offer_key=offer.key,
@@ -310,8 +302,8 @@ def _align_ask(
         deadline=offer.deadline,
         proposed=proposed,
         after=last,
-        text=text,
-        script=script,
+        text=text % words,
+        script=script % words,
         tell_other=_tell_other(last, steps, words, day),
     )
 

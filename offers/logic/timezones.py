@@ -139,10 +139,7 @@ def _daily_windows(first: date, last: date, window: Window, tz: tzinfo) -> list[
 
 
 def _available(
-    around: Interval,
-    home: tzinfo,
-    home_window: Window,
-    family_window: Window | None,
+    around: Interval, home: tzinfo, home_window: Window, family_window: Window | None
 ) -> list[Interval]:
     """Return the home working intervals (home window minus family window) near an interval."""
     first = around[0].astimezone(home).date() - timedelta(days=1)
@@ -258,12 +255,9 @@ def hour_strip(
         for d in office_days
         if not weekdays_only or d.weekday() < 5
     )
-    home_open = _daily_windows(day - timedelta(days=1), day + timedelta(days=1), home_window, home)
-    family = (
-        _daily_windows(day - timedelta(days=1), day + timedelta(days=1), family_window, home)
-        if family_window is not None
-        else []
-    )
+    before, after = day - timedelta(days=1), day + timedelta(days=1)
+    home_open = _daily_windows(before, after, home_window, home)
+    family = _daily_windows(before, after, family_window, home) if family_window else []
 
     strip: list[dict[str, str | int]] = []
     for hour in range(24):

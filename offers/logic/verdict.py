@@ -362,10 +362,7 @@ def _why(
 
 
 def _cost(
-    winner: RankedOption,
-    best: RankedOption,
-    stay: RankedOption | None,
-    basis: VerdictBasis,
+    winner: RankedOption, best: RankedOption, stay: RankedOption | None, basis: VerdictBasis
 ) -> tuple[str, bool]:
     """Return what the winner costs against the best-paid option and against staying.
 

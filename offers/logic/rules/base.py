@@ -45,7 +45,6 @@ MONEY_COMPONENTS: tuple[str, ...] = (STOCK, SIGN_ON, RETENTION, CASH, BASE)
 PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 # Components whose asks are stock: said in the grant's own currency.
 STOCK_COMPONENTS: frozenset[str] = frozenset({STOCK, RETENTION})
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
 # The round figures a person asks for, by component (units of the term's own currency): stock
@@ -416,7 +415,7 @@ def count_word(n: int) -> str:
         _("eight"),
         _("nine"),
     )
-    return words[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def round_to(amount: float, step: float) -> float:
@@ -473,22 +472,14 @@ def stock_said(ctx: NegotiationContext, offer_amount: float, step: float = 5_000
     return about(offer_amount / fx, offer.grant_currency, step)
 
 
-def held_stock_said(ctx: NegotiationContext, home_amount: float) -> str:
-    """Return a home-currency value of the current job's stock as said: its own currency."""
+def held_said(ctx: NegotiationContext, home_amount: float, *, stock: bool = False) -> str:
+    """Return a home-currency amount of the current job's pay (or stock) in its own currency."""
     current = ctx.current
-    if current is None or not current.stock_currency:
+    currency = (current.stock_currency if stock else current.currency) if current else ""
+    if current is None or not currency:
         return about(home_amount, ctx.prefs.home_currency)
-    fx = current.fx_stock_to_home if current.fx_stock_to_home > 0 else 1.0
-    return about(home_amount / fx, current.stock_currency)
-
-
-def held_pay_said(ctx: NegotiationContext, home_amount: float) -> str:
-    """Return a home-currency amount of the current job's pay as said: its own currency."""
-    current = ctx.current
-    if current is None or not current.currency:
-        return about(home_amount, ctx.prefs.home_currency)
-    fx = current.fx_to_home if current.fx_to_home > 0 else 1.0
-    return about(home_amount / fx, current.currency)
+    fx = current.fx_stock_to_home if stock else current.fx_to_home
+    return about(home_amount / (fx if fx > 0 else 1.0), currency)
 
 
 def loop_words(offer: OfferFacts, target: str) -> str:

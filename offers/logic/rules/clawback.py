@@ -8,7 +8,7 @@ from offers.logic.rules.base import (
     NegotiationPoint,
     SignOnAsk,
     about,
-    held_pay_said,
+    held_said,
     money,
     to_offer,
 )
@@ -39,9 +39,9 @@ class Clawback(SignOnAsk):
             evidence=_(
                 "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
                 "to cover it with a sign-on of {ask}."
-            ).format(amount=held_pay_said(ctx, clawback), ask=about(ask, ctx.offer.currency)),
+            ).format(amount=held_said(ctx, clawback), ask=about(ask, ctx.offer.currency)),
             reason=_("Leaving now means repaying {amount} of my current sign-on (gross).").format(
-                amount=held_pay_said(ctx, clawback)
+                amount=held_said(ctx, clawback)
             ),
             figures={"clawback_home": clawback},
         )

@@ -10,7 +10,7 @@ from offers.logic.rules.base import (
     ScenarioOutcome,
     SignOnAsk,
     about,
-    held_stock_said,
+    held_said,
     meets,
     money,
     to_offer,
@@ -37,8 +37,10 @@ class MakeWhole(SignOnAsk):
         start = date_words(ctx.offer.start_date) if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
         # What leaving forfeits is the current job's stock: said in its own currency, rounded.
-        schedule = ", ".join(f"{year}: {held_stock_said(ctx, value)}" for year, value in by_year)
-        held = held_stock_said(ctx, total)
+        schedule = ", ".join(
+            f"{year}: {held_said(ctx, value, stock=True)}" for year, value in by_year
+        )
+        held = held_said(ctx, total, stock=True)
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})
         return NegotiationPoint(
