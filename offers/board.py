@@ -50,14 +50,8 @@ from config.cache import cache_get, cache_set
 from interviews.levels import level_check, rung, target_level_of
 from interviews.models import Process
 from offers.logic.criteria import RATINGS
-from offers.logic.ranking import (
-    OptionFacts,
-    RankedOption,
-    RankingPrefs,
-    Sensitivity,
-    rank_options,
-    weight_sensitivity,
-)
+from offers.logic.ranking import OptionFacts, RankedOption, RankingPrefs, rank_options
+from offers.logic.sensitivity import Sensitivity, weight_sensitivity
 from offers.logic.timezones import OverlapSummary, hour_strip, overlap_summary
 from offers.models import Offer, Preferences
 from offers.selectors import offer_list, preferences_get

@@ -39,16 +39,7 @@ from offers.board_cache import board_derived
 from offers.export.rows import PlanRow
 from offers.logic.answers import FOLLOW_UP, NEXT_STEP, TO_ASK, WAITING
 from offers.logic.draft import draft_message, message_note
-from offers.logic.negotiation import (
-    AlternativeFacts,
-    BandFacts,
-    CurrentJobFacts,
-    NegotiationContext,
-    NegotiationPoint,
-    NegotiationPrefs,
-    OfferFacts,
-    negotiation_points,
-)
+from offers.logic.negotiation import negotiation_points
 from offers.logic.plan import Plan, negotiation_plan
 from offers.logic.ranking import money_value_of_weight
 from offers.logic.rules.base import (
@@ -59,7 +50,14 @@ from offers.logic.rules.base import (
     SIGN_ON,
     START,
     STOCK,
+    AlternativeFacts,
+    BandFacts,
+    CurrentJobFacts,
     LoggedAsk,
+    NegotiationContext,
+    NegotiationPoint,
+    NegotiationPrefs,
+    OfferFacts,
 )
 from offers.models import IN_HAND_STATUSES, NegotiationEntry, Offer
 from offers.selectors_negotiation import negotiation_entry_list

@@ -124,9 +124,7 @@ def answer_words(logged: LoggedAsk) -> str:
     revised = [component_words(c) for c in logged.revised]
     if revised:
         return _("revised {terms}").format(terms=_(", ").join(revised))
-    return {
-        ACCEPTED: _("yes"),
-    }.get(logged.outcome, _("no change"))
+    return _("yes") if logged.outcome == ACCEPTED else _("no change")
 
 
 def is_counter(logged: LoggedAsk) -> bool:

@@ -11,40 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from offers.logic.errors import LogicInputError
-from offers.logic.rules import RULES, RULES_BY_KEY, rule_for
+from offers.logic.rules import RULES
 from offers.logic.rules.base import (
     EVIDENCE_STRENGTH,
     OPTION_KINDS,
-    AlternativeFacts,
-    BandFacts,
-    CurrentJobFacts,
     NegotiationContext,
     NegotiationPoint,
-    NegotiationPrefs,
-    NegotiationRule,
-    OfferFacts,
-    ScenarioAdjustment,
-    ScenarioOutcome,
     point_said,
 )
-
-__all__ = [
-    "OPTION_KINDS",
-    "RULES",
-    "RULES_BY_KEY",
-    "AlternativeFacts",
-    "BandFacts",
-    "CurrentJobFacts",
-    "NegotiationContext",
-    "NegotiationPoint",
-    "NegotiationPrefs",
-    "NegotiationRule",
-    "OfferFacts",
-    "ScenarioAdjustment",
-    "ScenarioOutcome",
-    "negotiation_points",
-    "rule_for",
-]
 
 
 def _check_context(ctx: NegotiationContext) -> None:

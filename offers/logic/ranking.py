@@ -1,4 +1,4 @@
-"""Weighted multi-criteria ranking of job options, with hard constraints and sensitivity.
+"""Weighted multi-criteria ranking of job options, with hard constraints and money flips.
 
 Each option gets a 0..1 score per criterion; the total is the weighted mean of the scores
 with the user's raw weights normalised to sum to 1. Options that break a hard constraint
@@ -11,12 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from offers.logic.criteria import CRITERIA as REGISTRY
-from offers.logic.criteria import KEYS, RATINGS, ScoreContext, Scored, noun, rating_of
-from offers.logic.criteria import LEVEL_PENALTY_PER_STEP as LEVEL_PENALTY_PER_STEP
-from offers.logic.criteria import Figures as Figures
+from offers.logic.criteria import KEYS, RATINGS, Figures, ScoreContext, Scored, noun, rating_of
 from offers.logic.criteria import OptionFacts as OptionFacts
 from offers.logic.criteria import RankingPrefs as RankingPrefs
 from offers.logic.criteria import money as _money
@@ -26,7 +22,6 @@ from offers.logic.i18n import gettext as _
 # The criterion keys in registry order (offers.logic.criteria is the one list).
 CRITERIA = KEYS
 OPTION_KINDS = ("external", "internal", "stay")
-SEARCH_MAX_FACTOR = 10.0
 # A pay rise within reach of a negotiation: at most a quarter of the option's yearly pay, a
 # year (over the valuation's window, a quarter of its value). A bigger money "flip" is not an
 # ask anyone can make: what decides is something else (remote weeks, time zone, level).
@@ -34,9 +29,6 @@ PLAUSIBLE_RAISE_SHARE = 0.25
 # Two options whose totals are within this much (two points of fit) are level: the one
 # behind is a co-first choice, not one to walk away from.
 CO_FIRST_TOLERANCE = 0.02
-# Two raw weights closer than this (relative to the weight, at least 1) are one weight: the
-# same crossing of two options' totals, reached from two pairs, differs only by float noise.
-WEIGHT_NOISE = 1e-9
 
 
 def within_reach(rise: float, value: float) -> bool:
@@ -67,58 +59,6 @@ class RankedOption:
     exclusion_reasons: tuple[str, ...]
     criteria: dict[str, CriterionScore]
     comp_value: float
-
-
-@dataclass(frozen=True)
-class WeightRange:
-    """The range of one raw weight over which the current top option stays on top.
-
-    Strictly beyond ``low`` (below it) or ``high`` (above it) another option takes the top;
-    a bound flagged ``*_is_limit`` is only the edge of the searched range (0 or the search
-    maximum), not a change of top.
-    """
-
-    criterion: str
-    current: float
-    low: float
-    high: float
-    low_is_limit: bool
-    high_is_limit: bool
-    top_below_low: str | None
-    top_above_high: str | None
-
-    @property
-    def any_weight(self) -> bool:
-        """Return whether no value of this weight alone changes the top option."""
-        return self.low_is_limit and self.high_is_limit
-
-
-@dataclass(frozen=True)
-class WeightFlip:
-    """The smallest single raw-weight change that puts another option on top."""
-
-    criterion: str
-    from_weight: float
-    to_weight: float
-    change: float
-    new_top_key: str
-    new_top_is_runner_up: bool
-
-
-@dataclass(frozen=True)
-class Sensitivity:
-    """How far each raw weight can move before the top option changes."""
-
-    top_key: str
-    runner_up_key: str | None
-    search_max: float
-    ranges: dict[str, WeightRange]
-    smallest_flip: WeightFlip | None
-
-    @property
-    def unmoved(self) -> bool:
-        """Return whether no single weight, at any value, puts another option on top."""
-        return all(r.any_weight for r in self.ranges.values())
 
 
 @dataclass(frozen=True)
@@ -153,7 +93,7 @@ class _Exclusion:
     about_money: bool
 
 
-def _check_options(options: Sequence[OptionFacts]) -> None:
+def check_options(options: Sequence[OptionFacts]) -> None:
     """Raise LogicInputError unless the options are usable."""
     if not options:
         raise LogicInputError("options", "at least one option is needed")
@@ -181,7 +121,7 @@ def _check_option(option: OptionFacts) -> None:
             raise LogicInputError(name, f"{option.key}: {name} must be a finite number")
 
 
-def _raw_weights(prefs: RankingPrefs) -> dict[str, float]:
+def raw_weights(prefs: RankingPrefs) -> dict[str, float]:
     """Return a raw weight for every criterion (0 when unset) after validating them."""
     unknown = sorted(set(prefs.weights) - set(CRITERIA))
     if unknown:
@@ -203,7 +143,7 @@ def _normalised(weights: Mapping[str, float]) -> dict[str, float]:
     return {c: weights[c] / total for c in CRITERIA}
 
 
-def _criterion_scores(
+def criterion_scores(
     option: OptionFacts, best_comp: float, prefs: RankingPrefs
 ) -> dict[str, Scored]:
     """Return each criterion's score, explanation and figures for one option."""
@@ -247,17 +187,12 @@ def _exclusions(option: OptionFacts, prefs: RankingPrefs) -> list[_Exclusion]:
     return found
 
 
-def _best_comp(options: Sequence[OptionFacts]) -> float:
-    """Return the best comp_value among the options."""
-    return max(o.comp_value for o in options)
-
-
 _Row = tuple[
     tuple[bool, float, float, str], OptionFacts, float, dict[str, "CriterionScore"], tuple[str, ...]
 ]
 
 
-def _rank_with_weights(
+def rank_with_weights(
     options: Sequence[OptionFacts],
     prefs: RankingPrefs,
     raw: Mapping[str, float],
@@ -269,12 +204,12 @@ def _rank_with_weights(
     not depend on the weights): re-ranking under other weights then scores nothing again.
     """
     weights = _normalised(raw)
-    best = _best_comp(options) if scored is None else 0.0
+    best = max(o.comp_value for o in options) if scored is None else 0.0
     unranked: list[_Row] = []
     for option in options:
         criteria: dict[str, CriterionScore] = {}
         total = 0.0
-        own = scored[option.key] if scored is not None else _criterion_scores(option, best, prefs)
+        own = scored[option.key] if scored is not None else criterion_scores(option, best, prefs)
         for criterion, (score, text, figures) in own.items():
             contribution = weights[criterion] * score
             total += contribution
@@ -306,8 +241,8 @@ def _rank_with_weights(
 
 def rank_options(options: Sequence[OptionFacts], prefs: RankingPrefs) -> list[RankedOption]:
     """Rank options by weighted total, excluded ones last; ties by comp_value, then key."""
-    _check_options(options)
-    return _rank_with_weights(options, prefs, _raw_weights(prefs))
+    check_options(options)
+    return rank_with_weights(options, prefs, raw_weights(prefs))
 
 
 class RankProbe:
@@ -323,9 +258,9 @@ class RankProbe:
     def __init__(self, others: Sequence[OptionFacts], prefs: RankingPrefs) -> None:
         self.others = list(others)
         if self.others:  # checked once: a trial is checked on its own
-            _check_options(self.others)
+            check_options(self.others)
         self.prefs = prefs
-        self.weights = _normalised(_raw_weights(prefs))
+        self.weights = _normalised(raw_weights(prefs))
         self.best_others = max((o.comp_value for o in self.others), default=-math.inf)
         context = ScoreContext(prefs=prefs, best_comp=self.best_others)
         self.fixed = {
@@ -336,7 +271,7 @@ class RankProbe:
         self._orders: tuple[float, dict[str, tuple[bool, float, float, str]]] | None = None
 
     def _others_orders(self, best: float) -> dict[str, tuple[bool, float, float, str]]:
-        """Return each other option's sort key (as ``_rank_with_weights`` builds it)."""
+        """Return each other option's sort key (as ``rank_with_weights`` builds it)."""
         if self._orders is None or self._orders[0] != best:
             context = ScoreContext(prefs=self.prefs, best_comp=best)
             orders = {}
@@ -360,7 +295,7 @@ class RankProbe:
         _check_option(trial)
         best = max(self.best_others, trial.comp_value)
         total = 0.0
-        for criterion, (score, _text, _figures) in _criterion_scores(
+        for criterion, (score, _text, _figures) in criterion_scores(
             trial, best, self.prefs
         ).items():
             total += self.weights[criterion] * score
@@ -385,171 +320,6 @@ class RankProbe:
         mine, others = self._trial(trial)
         ahead = [order for order in others.values() if order < mine]
         return all(order[0] == mine[0] and mine[1] - order[1] <= tolerance for order in ahead)
-
-
-def _wins_tie(a: OptionFacts, b: OptionFacts) -> bool:
-    """Return whether a ranks before b when their totals are equal."""
-    return (-a.comp_value, a.key) < (-b.comp_value, b.key)
-
-
-class _WeightSweep:
-    """The ranking of the options that compete for the top as one raw weight moves alone.
-
-    With every other raw weight fixed, option a's weighted sum is rest_a + w * s_a (s_a its
-    score on the criterion, rest_a the weighted sum of the others) and every total divides it
-    by the same weight sum: the order of the totals is the order of these lines, and two
-    options swap places only where their lines cross. Each crossing is computed once, from
-    the pair's score differences, so the top's own bounds are among the crossings exactly.
-    """
-
-    def __init__(
-        self,
-        options: Sequence[OptionFacts],
-        prefs: RankingPrefs,
-        raw: Mapping[str, float],
-        scored: Mapping[str, Mapping[str, Scored]],
-        pool: Sequence[str],
-        search_max: float,
-    ) -> None:
-        self.options, self.prefs, self.raw, self.scored = options, prefs, raw, scored
-        self.search_max = search_max
-        matrix = np.array([[scored[k][c].score for c in CRITERIA] for k in pool], dtype=np.float64)
-        # differences[a, b, j] = s_aj - s_bj: exactly antisymmetric, so is every crossing.
-        self.differences = matrix[:, None, :] - matrix[None, :, :]
-        self.weights = np.array([raw[c] for c in CRITERIA], dtype=np.float64)
-
-    def crossings(self, criterion: str) -> tuple[np.ndarray, np.ndarray]:
-        """Return the weight at which each two options cross (nan: parallel) and the slopes.
-
-        a beats b exactly when c + w * d > 0, with d = s_ai - s_bi and c the weighted sum of
-        the other differences: they cross at -c / d.
-        """
-        i = CRITERIA.index(criterion)
-        others = self.weights.copy()
-        others[i] = 0.0
-        c = self.differences @ others
-        d = self.differences[:, :, i]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(d != 0, -c / np.where(d != 0, d, 1.0), np.nan), d
-
-    def top_at(self, criterion: str, weight: float) -> str:
-        """Return the top option with one raw weight set to ``weight``."""
-        trial = {**self.raw, criterion: weight}
-        return _rank_with_weights(self.options, self.prefs, trial, self.scored)[0].key
-
-    def weight_range(self, criterion: str) -> WeightRange:
-        """Return the range of the criterion's raw weight that keeps the top on top."""
-        points, slopes = self.crossings(criterion)
-        # Row 0 is the top: it loses to a rival below the crossing when it gains with the
-        # weight (d > 0), above it when it loses with the weight (d < 0).
-        rising = points[0, 1:][slopes[0, 1:] > 0]
-        falling = points[0, 1:][slopes[0, 1:] < 0]
-        rising = rising[rising > _weight_noise(0.0)]
-        falling = falling[falling < self.search_max]
-        current = self.raw[criterion]
-        # Float noise can put a bound a hair on the wrong side of the current weight.
-        low = min(float(rising.max()), current) if rising.size else 0.0
-        high = max(float(falling.min()), current) if falling.size else self.search_max
-        # At a current weight of 0 there is no weight below to move to.
-        low_is_limit = low <= _weight_noise(0.0)
-        high_is_limit = not falling.size
-        pairs = points[np.triu_indices(points.shape[0], k=1)]
-        pairs = np.unique(pairs[(pairs >= 0) & (pairs <= self.search_max)])
-        top_below = top_above = None
-        if not low_is_limit:
-            top_below = self.top_at(criterion, _halfway_to_next(low, pairs, 0.0))
-        if not high_is_limit:
-            top_above = self.top_at(criterion, _halfway_to_next(high, pairs, self.search_max))
-        return WeightRange(
-            criterion=criterion,
-            current=current,
-            low=low,
-            high=high,
-            low_is_limit=low_is_limit,
-            high_is_limit=high_is_limit,
-            top_below_low=top_below,
-            top_above_high=top_above,
-        )
-
-
-def _weight_noise(weight: float) -> float:
-    """Return how far apart two raw weights near ``weight`` can be and still be one."""
-    return WEIGHT_NOISE * max(1.0, abs(weight))
-
-
-def _halfway_to_next(bound: float, points: np.ndarray, edge: float) -> float:
-    """Return the weight halfway from ``bound`` to the next crossing away from it, or the edge.
-
-    Away from the bound means towards ``edge`` (0 below, the search maximum above); a
-    crossing within float noise of the bound is the bound itself, so the probe never lands
-    in the noise around a crossing, where the totals' rounding decides the order.
-    """
-    noise = _weight_noise(bound)
-    if edge > bound:
-        further = points[points > bound + noise]
-        nxt = float(further.min()) if further.size else edge
-    else:
-        further = points[points < bound - noise]
-        nxt = float(further.max()) if further.size else edge
-    return (bound + nxt) / 2
-
-
-def _smallest_flip(
-    ranges: Mapping[str, WeightRange], top_key: str, runner_up: str | None
-) -> WeightFlip | None:
-    """Return the smallest single raw-weight change that puts another option on top."""
-    flips: list[tuple[float, WeightFlip]] = []  # in registry order, low bound first
-    for criterion in CRITERIA:
-        weight_range = ranges[criterion]
-        for bound, new_top, is_limit in (
-            (weight_range.low, weight_range.top_below_low, weight_range.low_is_limit),
-            (weight_range.high, weight_range.top_above_high, weight_range.high_is_limit),
-        ):
-            if is_limit or new_top is None or new_top == top_key:
-                continue
-            change = bound - weight_range.current
-            flip = WeightFlip(
-                criterion=criterion,
-                from_weight=weight_range.current,
-                to_weight=bound,
-                change=change,
-                new_top_key=new_top,
-                new_top_is_runner_up=new_top == runner_up,
-            )
-            flips.append((abs(change), flip))
-    if not flips:
-        return None
-    # Changes within float noise of the smallest are as small: the registry order decides.
-    smallest = min(size for size, _ in flips)
-    return next(flip for size, flip in flips if size <= smallest + _weight_noise(smallest))
-
-
-def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> Sensitivity:
-    """Return, per criterion, the raw-weight range keeping the top option on top.
-
-    The total of option a is sum_j w_j s_aj / sum_j w_j, so a beats b exactly when
-    c + w_i * d > 0 with d = s_ai - s_bi and c = sum over j != i of w_j (s_aj - s_bj):
-    linear in the single raw weight w_i, which gives each bound in closed form. The option on
-    top just past a bound is the ranking's own, halfway to the next crossing.
-    """
-    _check_options(options)
-    raw = _raw_weights(prefs)
-    best = _best_comp(options)
-    scored = {o.key: _criterion_scores(o, best, prefs) for o in options}
-    ranking = _rank_with_weights(options, prefs, raw, scored)
-    # Only the options meeting the constraints the top meets compete for the top.
-    pool = [r.key for r in ranking if r.excluded == ranking[0].excluded]
-    top, runner_up = pool[0], pool[1] if len(pool) > 1 else None
-    search_max = SEARCH_MAX_FACTOR * (sum(raw.values()) or 1.0)
-    sweep = _WeightSweep(options, prefs, raw, scored, pool, search_max)
-    ranges = {criterion: sweep.weight_range(criterion) for criterion in CRITERIA}
-    return Sensitivity(
-        top_key=top,
-        runner_up_key=runner_up,
-        search_max=search_max,
-        ranges=ranges,
-        smallest_flip=_smallest_flip(ranges, top, runner_up),
-    )
 
 
 def _with_gain(
@@ -594,8 +364,8 @@ def flip_ask(
     ``rival_key`` the goal is only to rank above that rival. Returns None when no ask up to
     ``max_ask`` is enough; ``flip_blocker`` says when no money can be.
     """
-    _check_options(options)
-    raw = _raw_weights(prefs)
+    check_options(options)
+    raw = raw_weights(prefs)
     target = _key_of(options, target_key, "target_key")
     if rival_key is not None:
         _key_of(options, rival_key, "rival_key")
@@ -609,7 +379,7 @@ def flip_ask(
     def ranking_at(steps: int) -> list[RankedOption]:
         ask = steps * resolution
         trial = _with_gain(options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit)
-        return _rank_with_weights(trial, prefs, raw)
+        return rank_with_weights(trial, prefs, raw)
 
     probe = RankProbe([o for o in options if o.key != target_key], prefs)
 
@@ -653,7 +423,7 @@ def flip_blocker(
     rival_key: str | None = None,
 ) -> str | None:
     """Return why no money ask can lift the target, or None when money could."""
-    _check_options(options)
+    check_options(options)
     target = _key_of(options, target_key, "target_key")
     blocking = [e.reason for e in _exclusions(target, prefs) if not e.about_money]
     if not blocking:
@@ -677,12 +447,12 @@ def money_value_of_weight(
     total; a comp_value change of x adds w_comp * x / best_comp_value (for an option below
     the best, at today's scale). So the money value is w_c / w_comp * best_comp_value.
     """
-    _check_options(options)
-    raw = _raw_weights(prefs)
+    check_options(options)
+    raw = raw_weights(prefs)
     option = _key_of(options, key, "key")
     if criterion not in CRITERIA:
         raise LogicInputError("criterion", f"unknown criterion {criterion!r}")
-    best = _best_comp(options)
+    best = max(o.comp_value for o in options)
     if raw["comp"] <= 0 or best <= 0:
         return MoneyValue(
             criterion=criterion,
@@ -723,5 +493,5 @@ def ranking_inputs(
     What ``rank_options`` sorts on besides the weighted total: for a caller that ranks the
     same options many times (``offers.logic.choice``, over simulated futures).
     """
-    _check_options(options)
-    return _raw_weights(prefs), [bool(_exclusions(o, prefs)) for o in options]
+    check_options(options)
+    return raw_weights(prefs), [bool(_exclusions(o, prefs)) for o in options]

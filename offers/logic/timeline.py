@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from offers.logic.errors import LogicInputError
 from offers.logic.i18n import gettext as _
+from offers.logic.timezones import zone
 
 BUFFER_DAYS = 7
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -125,13 +126,6 @@ class AlignmentAsk:
 class Timeline:
     events: tuple[Event, ...]
     asks: tuple[AlignmentAsk, ...]
-
-
-def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as error:
-        raise LogicInputError("zone", f"unknown time zone {name!r}") from error
 
 
 def _round_groups(rounds: Iterable[Round], home: ZoneInfo) -> list[Event]:
@@ -253,25 +247,23 @@ def _tell_other(
             "Tell %(other)s you have an offer with a deadline on %(deadline)s; nothing to "
             "ask them again: %(said)s."
         ) % {**words, "said": said}
-    return (
-        _(
-            "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
-            "soon after %(step_day)s they can decide."
-        )
-        % words
+    ask = _(
+        "Tell %(other)s you have an offer with a deadline on %(deadline)s, and ask how "
+        "soon after %(step_day)s they can decide."
     )
+    return ask % words
 
 
 def _later_steps(offer: OfferDeadline, steps: Sequence[Event]) -> list[Event]:
     """Return the other companies' steps that come on or after the offer's deadline day."""
-    zone = _zone(offer.zone)
+    offer_zone = zone(offer.zone, "zone")
     own = {f"offer:{offer.key}"}
     if offer.process_key is not None:
         own.add(f"process:{offer.process_key}")
     return [
         s
         for s in steps
-        if s.company != offer.company and s.key not in own and _too_late(s, offer, zone)
+        if s.company != offer.company and s.key not in own and _too_late(s, offer, offer_zone)
     ]
 
 
@@ -294,21 +286,15 @@ def _align_ask(
         "days": buffer_days,
         "other": last.company,
     }
-    text = (
-        _(
-            "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
-            "%(step)s on %(step_day)s, with %(days)s days to hear back."
-        )
-        % words
+    text = _(
+        "Ask %(company)s to extend its deadline from %(deadline)s to %(proposed)s: after "
+        "%(step)s on %(step_day)s, with %(days)s days to hear back."
     )
-    script = (
-        _(
-            "Thank you for the offer; I am taking it seriously. I have one more process "
-            "finishing on %(step_day)s and I want to give you a considered answer with all "
-            "the information in hand. Could we move the decision deadline from "
-            "%(deadline)s to %(proposed)s?"
-        )
-        % words
+    script = _(
+        "Thank you for the offer; I am taking it seriously. I have one more process "
+        "finishing on %(step_day)s and I want to give you a considered answer with all "
+        "the information in hand. Could we move the decision deadline from "
+        "%(deadline)s to %(proposed)s?"
     )
     return AlignmentAsk(
         offer_key=offer.key,
@@ -316,8 +302,8 @@ def _align_ask(
         deadline=offer.deadline,
         proposed=proposed,
         after=last,
-        text=text,
-        script=script,
+        text=text % words,
+        script=script % words,
         tell_other=_tell_other(last, steps, words, day),
     )
 
@@ -342,7 +328,7 @@ def timeline_build(
     """
     if buffer_days < 0:
         raise LogicInputError("buffer_days", "the buffer cannot be negative")
-    steps = _steps(rounds, decisions, logged, _zone(home_zone), today)
+    steps = _steps(rounds, decisions, logged, zone(home_zone, "zone"), today)
     events = [
         Event(o.deadline, "offer_deadline", o.company, o.name, f"offer:{o.key}")
         for o in offers

@@ -34,7 +34,6 @@ STRIP_LABELS = {
     "family": gettext_noop("family time"),
     "night": gettext_noop("night"),
 }
-STRIP_CATEGORIES = tuple(STRIP_LABELS)
 WEEKDAY_NAMES = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
@@ -140,10 +139,7 @@ def _daily_windows(first: date, last: date, window: Window, tz: tzinfo) -> list[
 
 
 def _available(
-    around: Interval,
-    home: tzinfo,
-    home_window: Window,
-    family_window: Window | None,
+    around: Interval, home: tzinfo, home_window: Window, family_window: Window | None
 ) -> list[Interval]:
     """Return the home working intervals (home window minus family window) near an interval."""
     first = around[0].astimezone(home).date() - timedelta(days=1)
@@ -197,17 +193,7 @@ def overlap_by_day(
                 }
             )
         day += timedelta(days=1)
-    return pd.DataFrame(
-        rows,
-        columns=[
-            "date",
-            "weekday",
-            "offset_hours",
-            "office_start_home",
-            "office_end_home",
-            "overlap_hours",
-        ],
-    )
+    return pd.DataFrame(rows)  # a year always has workdays: the columns are the rows' keys
 
 
 def overlap_summary(
@@ -231,55 +217,6 @@ def overlap_summary(
         max_offset=float(frame["offset_hours"].max()),
         days=len(frame),
     )
-
-
-def core_hours_window(
-    office_tz: str,
-    home_tz: str,
-    day: date,
-    core_hours: float,
-    office_window: Window = DEFAULT_OFFICE_WINDOW,
-    home_window: Window = DEFAULT_HOME_WINDOW,
-    family_window: Window | None = None,
-) -> tuple[datetime, datetime]:
-    """Return the home-local start and end of the core hours to share with the office day.
-
-    Rule: among all ``core_hours``-long stretches inside the office window of the office-local
-    ``day``, pick the one with the most time inside the home window (minus the family window);
-    among equally good stretches pick the earliest. The stretch is returned in home time, so
-    it can reach outside the home window when the overlap is too short.
-    """
-    office = zone(office_tz, "office_tz")
-    home = zone(home_tz, "home_tz")
-    _check_window(office_window, "office_window")
-    _check_window(home_window, "home_window")
-    if family_window is not None:
-        _check_window(family_window, "family_window")
-    office_start, office_end = _local_interval(day, office_window, office)
-    length = timedelta(hours=core_hours)
-    if not core_hours > 0 or office_start + length > office_end:
-        office_length = _hours([(office_start, office_end)])
-        raise LogicInputError(
-            "core_hours",
-            f"core hours must be above 0 and at most the office window ({office_length:g} h), "
-            f"got {core_hours!r}",
-        )
-    available = _available((office_start, office_end), home, home_window, family_window)
-    latest = office_end - length
-    # The overlap is piecewise linear in the start time, so its maximum (and the earliest
-    # start reaching it) lies at a window edge or where a stretch edge meets an interval edge.
-    candidates = {office_start, latest}
-    for edge in (e for interval in available for e in interval):
-        for start in (edge, edge - length):
-            if office_start <= start <= latest:
-                candidates.add(start)
-    best_start = office_start
-    best_hours = -1.0
-    for start in sorted(candidates):
-        hours = _hours(_intersect([(start, start + length)], available))
-        if hours > best_hours + 1e-9:
-            best_start, best_hours = start, hours
-    return best_start.astimezone(home), (best_start + length).astimezone(home)
 
 
 def _contains(intervals: list[Interval], instant: datetime) -> bool:
@@ -318,12 +255,9 @@ def hour_strip(
         for d in office_days
         if not weekdays_only or d.weekday() < 5
     )
-    home_open = _daily_windows(day - timedelta(days=1), day + timedelta(days=1), home_window, home)
-    family = (
-        _daily_windows(day - timedelta(days=1), day + timedelta(days=1), family_window, home)
-        if family_window is not None
-        else []
-    )
+    before, after = day - timedelta(days=1), day + timedelta(days=1)
+    home_open = _daily_windows(before, after, home_window, home)
+    family = _daily_windows(before, after, family_window, home) if family_window else []
 
     strip: list[dict[str, str | int]] = []
     for hour in range(24):

@@ -23,12 +23,11 @@ from offers.logic.ranking import (
     OptionFacts,
     RankedOption,
     RankingPrefs,
-    Sensitivity,
     flip_ask,
     rank_options,
-    weight_sensitivity,
     within_reach,
 )
+from offers.logic.sensitivity import Sensitivity, weight_sensitivity
 
 WEIGHT_MAX = 10.0  # the largest weight the preferences form accepts: a flip beyond it is moot
 MONEY_RESOLUTION = 1000.0  # pay rises are stated to the thousand
@@ -111,13 +110,9 @@ class Verdict:
     flip: Flip
     excluded_count: int
     option_count: int
+    # Why a hard constraint, not a weight, decides the ranking ("" when none does).
     constraint_note: str
     sentence: str
-
-    @property
-    def constraint_decides(self) -> bool:
-        """Return whether a hard constraint, not a weight, decides the top of the ranking."""
-        return bool(self.constraint_note)
 
 
 def _weight(value: float) -> str:
@@ -367,10 +362,7 @@ def _why(
 
 
 def _cost(
-    winner: RankedOption,
-    best: RankedOption,
-    stay: RankedOption | None,
-    basis: VerdictBasis,
+    winner: RankedOption, best: RankedOption, stay: RankedOption | None, basis: VerdictBasis
 ) -> tuple[str, bool]:
     """Return what the winner costs against the best-paid option and against staying.
 
@@ -472,6 +464,29 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
     )
 
 
+def _constraint_note(
+    winner: RankedOption, excluded: int, count: int, blocked: RankedOption | None
+) -> str:
+    """Return why a hard constraint, not a weight, decides the ranking ("" when none does)."""
+    if not winner.excluded and excluded * 2 > count:
+        return _(
+            "{excluded} of your {count} options break a hard constraint, so a constraint, not a "
+            "weight, decides the ranking: weights only reorder the options that meet your "
+            "constraints."
+        ).format(excluded=excluded, count=count)
+    if winner.excluded:
+        return _(
+            "No option meets all your hard constraints: a constraint, not a weight, decides "
+            "what you can accept."
+        )
+    if blocked is not None:
+        return _(
+            "{rival} scores higher but breaks a hard constraint, so the constraint, not a "
+            "weight, decides the top of the ranking."
+        ).format(rival=blocked.name)
+    return ""
+
+
 def winner_verdict(
     ranking: Sequence[RankedOption],
     facts: Sequence[OptionFacts],
@@ -507,34 +522,12 @@ def winner_verdict(
             flip, decides=tuple(d.label for d in decisive_criteria(winner, target, labels))
         )
 
-    note = ""
-    if not winner.excluded and len(excluded) * 2 > len(ranking):
-        note = _(
-            "{excluded} of your {count} options break a hard constraint, so a constraint, not a "
-            "weight, decides the ranking: weights only reorder the options that meet your "
-            "constraints."
-        ).format(excluded=len(excluded), count=len(ranking))
-    elif winner.excluded:
-        note = _(
-            "No option meets all your hard constraints: a constraint, not a weight, decides "
-            "what you can accept."
-        )
-    elif blocked is not None:
-        note = _(
-            "{rival} scores higher but breaks a hard constraint, so the constraint, not a "
-            "weight, decides the top of the ranking."
-        ).format(rival=blocked.name)
-
     cost, basis_said = _cost(winner, best, stay, basis)
     why = _why(winner, runner_up, decisive, blocked, blocked_by, only_one_allowed)
     if not by_key[winner.key].in_hand:
         # Its figures are the terms expected, not offered: the ranking holds only if they come.
         why = _("{why}, if the offer comes in as expected").format(why=why)
-    clauses = [
-        why,
-        cost,
-        _flip_text(flip, basis, basis_said, labels),
-    ]
+    clauses = [why, cost, _flip_text(flip, basis, basis_said, labels)]
     sentence = _("{clauses}.").format(clauses=_("; ").join(clauses))
     return Verdict(
         winner_key=winner.key,
@@ -551,6 +544,6 @@ def winner_verdict(
         flip=flip,
         excluded_count=len(excluded),
         option_count=len(ranking),
-        constraint_note=note,
+        constraint_note=_constraint_note(winner, len(excluded), len(ranking), blocked),
         sentence=sentence,
     )

@@ -91,11 +91,7 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         in_report=True,
     ),
     Adjustment(
-        "raise_pct",
-        Unit.PCT,
-        Applies.TERMS,
-        lambda v, s: {"raise_pct": v},
-        label=_("Raise %"),
+        "raise_pct", Unit.PCT, Applies.TERMS, lambda v, s: {"raise_pct": v}, label=_("Raise %")
     ),
     Adjustment(
         "extra_sign_on",
@@ -122,13 +118,7 @@ ADJUSTMENTS: tuple[Adjustment, ...] = (
         lambda v, s: {"refresher_yearly": _stock(v, s)},
         label=_("Refreshers a year"),
     ),
-    Adjustment(
-        "level",
-        Unit.LEVEL,
-        Applies.TERMS,
-        lambda v, s: {"level": v},
-        label=_("Level"),
-    ),
+    Adjustment("level", Unit.LEVEL, Applies.TERMS, lambda v, s: {"level": v}, label=_("Level")),
     Adjustment("remote_weeks_per_year", Unit.WEEKS, Applies.OPTION, label=_("Remote weeks")),
     Adjustment(
         "start_date",

@@ -10,25 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from compensation.engine import EngineInputError, PackageSpec
-from compensation.selectors import (
-    FxTable,
-    fx_table,
-    package_terms,
-    package_to_spec,
-    terms_rate,
-)
+from compensation.selectors import FxTable, fx_table, package_terms, package_to_spec, terms_rate
 from compensation.terms import apply_change
-from offers.board import (
-    Board,
-    Evaluation,
-    ValuationBasis,
-    basis_of,
-    board_build,
-    evaluate_offer,
-)
+from offers.board import Board, Evaluation, ValuationBasis, basis_of, board_build, evaluate_offer
 from offers.board_cache import board_derived, board_get
-from offers.logic.negotiation import NegotiationPoint
 from offers.logic.plan import Ask
+from offers.logic.rules.base import NegotiationPoint
 from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
 from offers.scenarios.adjustments import VALUED_FIELDS, option_terms, scenario_change
@@ -182,42 +169,68 @@ class ScenarioView:
         return [e for e in self.board.evaluations if e.key != self.key and not e.error]
 
 
-def _rows(view_board: Board, original: Board, key: str, prefs: Preferences) -> list[Row]:
-    ranks = {r.key: r for r in view_board.ranking}
-    rows: list[Row] = []
-    for ev in view_board.evaluations:
-        if ev.error:
-            continue
-        ranked = ranks.get(ev.key)
-        yearly = ev.values
-        rows.append(
-            Row(
-                key=ev.key,
-                name=ev.offer.name,
-                yearly=yearly,
-                cumulative=sum(yearly),
-                rank=ranked.rank if ranked else None,
-                excluded=bool(ranked and ranked.excluded),
-                is_scenario=ev.key == key,
-            )
-        )
+def _row(ev: Evaluation, board: Board, **flags: bool) -> Row:
+    """Return an evaluation's line, ranked as ``board`` ranks it."""
+    ranked = next((r for r in board.ranking if r.key == ev.key), None)
+    return Row(
+        key=ev.key,
+        name=ev.offer.name,
+        yearly=ev.values,
+        cumulative=sum(ev.values),
+        rank=ranked.rank if ranked else None,
+        excluded=bool(ranked and ranked.excluded),
+        **flags,
+    )
+
+
+def _rows(view_board: Board, original: Board, key: str) -> list[Row]:
+    """Return every option's line on the scenario's board, ranked, then the original offer's."""
+    rows = [
+        _row(ev, view_board, is_scenario=ev.key == key)
+        for ev in view_board.evaluations
+        if not ev.error
+    ]
     rows.sort(key=lambda r: (r.rank or 999, r.name))
     original_ev = next((e for e in original.evaluations if e.key == key), None)
     if original_ev is not None and not original_ev.error:
-        ranked = next((r for r in original.ranking if r.key == key), None)
-        yearly = original_ev.values
-        rows.append(
-            Row(
-                key=key,
-                name=original_ev.offer.name,
-                yearly=yearly,
-                cumulative=sum(yearly),
-                rank=ranked.rank if ranked else None,
-                excluded=bool(ranked and ranked.excluded),
-                is_original=True,
-            )
-        )
+        rows.append(_row(original_ev, original, is_original=True))
     return rows
+
+
+def _original_board(
+    user: AbstractBaseUser, today: dt.date | None, board: Board | None
+) -> tuple[dt.date, Board]:
+    """Return the day and the user's board: the caller's, the cached one, or one for ``today``."""
+    if board is not None:
+        return board.basis.start, board
+    if today is None or today == timezone.localdate():
+        return timezone.localdate(), board_get(user=user)
+    return today, board_build(user=user, today=today)
+
+
+def _answers(
+    user: AbstractBaseUser,
+    scenario: Scenario,
+    ev: Evaluation,
+    original_ev: Evaluation,
+    original: Board,
+) -> tuple[list[AnsweredPoint], list[AnsweredAsk]]:
+    """Return the negotiation page's points and plan asks, each with whether the scenario meets it."""
+    # The same plan as the negotiation page's (one computation per board).
+    plan_view = plan_view_for(user=user, offer=original_ev.offer, board=original)
+    asked = plan_view.points if plan_view is not None else []
+    plan_asks = plan_view.plan.asks if plan_view is not None else ()
+    outcome = (
+        scenario_outcome(scenario, ev, original_ev, fx=original.fx)
+        if (asked or plan_asks) and not ev.error
+        else None
+    )
+
+    def answered(point: NegotiationPoint) -> bool | None:
+        return point_answered(point, outcome) if outcome is not None else None
+
+    points = [AnsweredPoint(p, answered(p)) for p in asked]
+    return points, [AnsweredAsk(a, i == 0, answered(a.point)) for i, a in enumerate(plan_asks)]
 
 
 def scenario_view(
@@ -232,12 +245,7 @@ def scenario_view(
     ``board`` is the user's board when the caller has it already (an export's); otherwise the
     cached one, or one built for ``today``.
     """
-    if board is not None:
-        today, original = board.basis.start, board
-    elif today is None or today == timezone.localdate():
-        today, original = timezone.localdate(), board_get(user=user)
-    else:
-        original = board_build(user=user, today=today)
+    today, original = _original_board(user, today, board)
     prefs, offers = original.prefs, [e.offer for e in original.evaluations]
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
@@ -274,23 +282,7 @@ def scenario_view(
         if not ev.error
         else original
     )
-    offer = original_ev.offer
-    # The same plan as the negotiation page's (one computation per board).
-    plan_view = plan_view_for(user=user, offer=offer, board=original)
-    asked = plan_view.points if plan_view is not None else []
-    plan_asks = plan_view.plan.asks if plan_view is not None else ()
-    outcome = (
-        scenario_outcome(scenario, ev, original_ev, fx=original.fx)
-        if (asked or plan_asks) and not ev.error
-        else None
-    )
-    points = [
-        AnsweredPoint(p, point_answered(p, outcome) if outcome is not None else None) for p in asked
-    ]
-    asks = [
-        AnsweredAsk(a, i == 0, point_answered(a.point, outcome) if outcome is not None else None)
-        for i, a in enumerate(plan_asks)
-    ]
+    points, asks = _answers(user, scenario, ev, original_ev, original)
     return ScenarioView(
         scenario=scenario,
         prefs=prefs,
@@ -298,7 +290,7 @@ def scenario_view(
         board=board,
         ev=ev,
         original_ev=original_ev,
-        rows=_rows(board, original, key, prefs),
+        rows=_rows(board, original, key),
         points=points,
         asks=asks,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 import plotly.graph_objects as go
@@ -16,11 +17,7 @@ PALETTE = ["#3b5bdb", "#2f9e44", "#e8590c", "#ae3ec9", "#1098ad", "#f08c00", "#c
 
 
 def _running(values: list[float]) -> list[float]:
-    out, total = [], 0.0
-    for v in values:
-        total += v
-        out.append(round(total))
-    return out
+    return [round(total) for total in accumulate(values)]
 
 
 def cumulative_figure(view: ScenarioView) -> go.Figure:
@@ -29,22 +26,11 @@ def cumulative_figure(view: ScenarioView) -> go.Figure:
     for i, row in enumerate(view.rows):
         years = list(range(1, len(row.yearly) + 1))
         if row.is_scenario:
-            name, line = (
-                _("Scenario: %(n)s") % {"n": plain(view.scenario.name[:28])},
-                {
-                    "color": "#c2255c",
-                    "width": 3.5,
-                },
-            )
+            name = _("Scenario: %(n)s") % {"n": plain(view.scenario.name[:28])}
+            line: dict[str, Any] = {"color": "#c2255c", "width": 3.5}
         elif row.is_original:
-            name, line = (
-                _("Original: %(n)s") % {"n": plain(row.name[:24])},
-                {
-                    "color": "#c2255c",
-                    "width": 2,
-                    "dash": "dot",
-                },
-            )
+            name = _("Original: %(n)s") % {"n": plain(row.name[:24])}
+            line = {"color": "#c2255c", "width": 2, "dash": "dot"}
         else:
             name, line = plain(row.name[:28]), {"color": PALETTE[i % len(PALETTE)], "width": 1.5}
         data.append(
@@ -65,40 +51,25 @@ def mc_fan_figure(scenario: Scenario) -> go.Figure | None:
         cum = option["cumulative"]
         years = list(range(1, len(cum["p50"]) + 1))
         name = _("Scenario") if option["is_scenario"] else plain(option["name"][:28])
-        data.append(
+        lines = {"mode": "lines", "x": years, "legendgroup": option["key"]}
+        edge = {"line": {"width": 0, "color": color}, "showlegend": False}
+        data += [
+            go.Scatter(**lines, **edge, y=cum["p90"], hoverinfo="skip"),
             go.Scatter(
-                mode="lines",
-                x=years,
-                y=cum["p90"],
-                line={"width": 0, "color": color},
-                showlegend=False,
-                hoverinfo="skip",
-                legendgroup=option["key"],
-            )
-        )
-        data.append(
-            go.Scatter(
-                mode="lines",
-                x=years,
+                **lines,
+                **edge,
                 y=cum["p10"],
                 fill="tonexty",
                 fillcolor=rgba(color, 0.28 if option["is_scenario"] else 0.1),
-                line={"width": 0, "color": color},
-                showlegend=False,
-                legendgroup=option["key"],
                 name=f"{name} P10–P90",
-            )
-        )
-        data.append(
+            ),
             go.Scatter(
-                mode="lines",
-                x=years,
+                **lines,
                 y=cum["p50"],
                 name=f"{name} P50",
                 line={"color": color, "width": 3 if option["is_scenario"] else 1.5},
-                legendgroup=option["key"],
-            )
-        )
+            ),
+        ]
     title = _("Cumulative value, P10–P90 over %(n)s paths (%(c)s)") % {
         "n": f"{result.get('paths', 0):,}",
         "c": result.get("currency", ""),

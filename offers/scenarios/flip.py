@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -53,6 +54,58 @@ def _more(component: str, amount: float) -> dict[str, float]:
     return {f"more_{component}": amount}
 
 
+def _board_at(
+    user: AbstractBaseUser, scenario: Scenario, component: str, today: dt.date
+) -> Callable[[float], tuple[Board, Evaluation]]:
+    """Return the board (ranking only) and evaluation with an ask added to the scenario."""
+    prefs = preferences_get(user=user)
+    fx = fx_table(user=user)
+    offers = list(offer_list(user=user))
+    basis = basis_of(prefs, today)
+    current = current_job_spec(offers, user, basis, fx)
+
+    def board_at(ask: float) -> tuple[Board, Evaluation]:
+        more = _more(component, ask)
+        ev = scenario_evaluation(
+            scenario, prefs, fx, today=today, basis=basis, current=current, **more
+        )
+        board = board_build(
+            user=user,
+            offers=offers,
+            prefs=prefs,
+            today=today,
+            overrides={str(scenario.offer_id): ev},
+            fx=fx,
+            current=current,
+            mc_paths=0,  # only the ranking is read
+        )
+        return board, ev
+
+    return board_at
+
+
+def _wins(board: Board, key: str, rival_key: str | None) -> bool:
+    """Return whether the option ranks first (or above the rival) on the board."""
+    ranks = {r.key: r.rank for r in board.ranking}
+    return ranks.get(key) == 1 if rival_key is None else ranks[key] < ranks[rival_key]
+
+
+def _confirmed(ask: float, wins: Callable[[float], bool]) -> float:
+    """Return the ask nudged a step at a time to the smallest that wins on the real board.
+
+    The Monte Carlo percentile is only nearly linear in the ask.
+    """
+    for _step in range(20):
+        if wins(ask) or ask >= FLIP_MAX_ASK:
+            break
+        ask += FLIP_RESOLUTION
+    for _step in range(20):
+        if ask < FLIP_RESOLUTION or not wins(ask - FLIP_RESOLUTION):
+            break
+        ask -= FLIP_RESOLUTION
+    return ask
+
+
 def flip_find(
     *,
     user: AbstractBaseUser,
@@ -67,39 +120,10 @@ def flip_find(
     answer is then checked on the real board and nudged by a step if the Monte Carlo
     percentile is not exactly linear.
     """
-    today = today or timezone.localdate()
-    prefs = preferences_get(user=user)
-    fx = fx_table(user=user)
-    offers = list(offer_list(user=user))
     key = str(scenario.offer_id)
     # The ask is in the currency its field is typed in: stock in the scenario's stock currency.
     currency = scenario.stock_currency if component == "stock" else scenario.offer.package.currency
-
-    basis = basis_of(prefs, today)
-    current = current_job_spec(offers, user, basis, fx)
-
-    def board_at(ask: float) -> tuple[Board, Evaluation]:
-        ev = scenario_evaluation(
-            scenario,
-            prefs,
-            fx,
-            today=today,
-            basis=basis,
-            current=current,
-            **_more(component, ask),
-        )
-        board = board_build(
-            user=user,
-            offers=offers,
-            prefs=prefs,
-            today=today,
-            overrides={key: ev},
-            fx=fx,
-            current=current,
-            mc_paths=0,  # only the ranking is read
-        )
-        return board, ev
-
+    board_at = _board_at(user, scenario, component, today or timezone.localdate())
     board, ev = board_at(0.0)
     rival_name = next((e.offer.name for e in board.evaluations if e.key == rival_key), None)
     answer = FlipAnswer(component, rival_key, rival_name, currency)
@@ -109,19 +133,10 @@ def flip_find(
     ok = [e for e in board.evaluations if not e.error]
     if rival_key is not None and rival_key not in {e.key for e in ok}:
         answer.rival_key = rival_key = None
-    facts = [option_facts(e) for e in ok]
-    rprefs = ranking_prefs(prefs)
-
-    def wins(b: Board) -> bool:
-        ranks = {r.key: r.rank for r in b.ranking}
-        if rival_key is None:
-            return ranks.get(key) == 1
-        return ranks[key] < ranks[rival_key]
-
-    if wins(board):
-        answer.ask = 0.0
-        answer.message = "already_wins"
+    if _wins(board, key, rival_key):
+        answer.ask, answer.message = 0.0, "already_wins"
         return answer
+    facts, rprefs = [option_facts(e) for e in ok], ranking_prefs(board.prefs)
     answer.blocker = flip_blocker(facts, rprefs, key, rival_key)
     if answer.blocker:
         return answer
@@ -132,7 +147,7 @@ def flip_find(
     if answer.gain_per_unit <= 0:
         answer.message = "no_gain"
         return answer
-    result = flip_ask(
+    answer.result = flip_ask(
         facts,
         rprefs,
         key,
@@ -142,21 +157,10 @@ def flip_find(
         resolution=FLIP_RESOLUTION,
         first_year_gain_per_unit=answer.first_year_gain_per_unit,
     )
-    if result is None:
+    if answer.result is None:
         answer.message = "out_of_reach"
         return answer
-    ask = result.ask
-    # The Monte Carlo percentile is only nearly linear in the ask: confirm on the real board.
-    for _step in range(20):
-        if wins(board_at(ask)[0]) or ask >= FLIP_MAX_ASK:
-            break
-        ask += FLIP_RESOLUTION
-    for _step in range(20):
-        if ask < FLIP_RESOLUTION or not wins(board_at(ask - FLIP_RESOLUTION)[0]):
-            break
-        ask -= FLIP_RESOLUTION
-    answer.ask = ask
-    answer.result = result
+    answer.ask = _confirmed(answer.result.ask, lambda ask: _wins(board_at(ask)[0], key, rival_key))
     return answer
 
 

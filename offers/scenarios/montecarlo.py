@@ -16,8 +16,8 @@ from compensation.engine import EngineInputError
 from compensation.engine.montecarlo import percentile_standard_error
 from compensation.engine.window import window_paths
 from compensation.selectors import fx_table
-from offers.board import basis_of, current_job_spec, evaluate_offer
-from offers.models import Offer, Scenario
+from offers.board import Evaluation, ValuationBasis, basis_of, current_job_spec, evaluate_offer
+from offers.models import Offer, Preferences, Scenario
 from offers.scenarios.evaluation import ADJUSTMENTS, scenario_evaluation
 from offers.selectors import offer_list, preferences_get
 
@@ -58,65 +58,62 @@ def _pcts(values: np.ndarray) -> dict[str, list[float]]:
     return {f"p{p}": [round(float(v), 2) for v in got[i]] for i, p in enumerate(MC_PERCENTILES)}
 
 
-def mc_compute(
-    scenario: Scenario,
-    input_hash: str,
-    *,
-    progress: Callable[[int], bool],
-    today: dt.date | None = None,
-    paths: int = MC_PATHS,
-    chunk: int = MC_CHUNK,
-) -> dict[str, Any] | None:
-    """Simulate every option with the scenario in place of its offer, chunk by chunk.
-
-    Each chunk draws from its own generator seeded by the input hash and the chunk number,
-    so a rerun gives the same figures; percentiles come from all paths at the end.
-    ``progress(percent)`` is called after each chunk; when it returns False (cancelled or
-    superseded) the run stops and None is returned.
-    """
+def _evaluations(
+    scenario: Scenario, today: dt.date
+) -> tuple[list[Evaluation], ValuationBasis, Preferences]:
+    """Return every option's evaluation (the scenario in place of its offer), basis and prefs."""
     user = scenario.owner
-    today = today or timezone.localdate()
     prefs = preferences_get(user=user)
     fx = fx_table(user=user)
-    key = str(scenario.offer_id)
     offers = list(offer_list(user=user))
     basis = basis_of(prefs, today)
     current = current_job_spec(offers, user, basis, fx)
-    evs = []
-    for offer in offers:
-        if offer.pk == scenario.offer_id:
-            evs.append(
-                scenario_evaluation(scenario, prefs, fx, today=today, basis=basis, current=current)
-            )
-        else:
-            evs.append(evaluate_offer(offer, prefs, fx, basis=basis, current=current))
+    evs = [
+        scenario_evaluation(scenario, prefs, fx, today=today, basis=basis, current=current)
+        if offer.pk == scenario.offer_id
+        else evaluate_offer(offer, prefs, fx, basis=basis, current=current)
+        for offer in offers
+    ]
     evs = [e for e in evs if not e.error and e.segments]
-    if not any(e.key == key for e in evs):
+    if not any(e.key == str(scenario.offer_id) for e in evs):
         raise EngineInputError("scenario", "the scenario cannot be evaluated")
-    years = basis.years
+    return evs, basis, prefs
+
+
+def _simulate(
+    evs: list[Evaluation],
+    basis: ValuationBasis,
+    seed: int,
+    paths: int,
+    chunk: int,
+    progress: Callable[[int], bool],
+) -> np.ndarray | None:
+    """Return each option's yearly values, shaped (options, years, paths), or None if stopped."""
     options = {e.key: e.segments for e in evs}
-    store = np.empty((len(evs), years, paths), dtype=np.float64)
-    seed = int(input_hash[:16], 16)
+    store = np.empty((len(evs), basis.years, paths), dtype=np.float64)
     chunks = -(-paths // chunk)
     for k in range(chunks):
         n = min(chunk, paths - k * chunk)
-        rng = np.random.default_rng([seed, k])
         values = window_paths(
             options,
             window_start=basis.start,
-            years=years,
+            years=basis.years,
             paths=n,
-            rng=rng,
+            rng=np.random.default_rng([seed, k]),
             column=basis.column,
         )
         for i, ev in enumerate(evs):
             store[i, :, k * chunk : k * chunk + n] = values[ev.key].T
         if not progress(min(99, int(100 * (k + 1) / chunks))):
             return None
-    yearly = store
+    return store
+
+
+def _summary(evs: list[Evaluation], yearly: np.ndarray, me: int) -> list[dict[str, Any]]:
+    """Return each option's percentiles and its chance of ending below the scenario."""
+    paths = yearly.shape[-1]
     cumulative = np.cumsum(yearly, axis=1)
     final = cumulative[:, -1, :]
-    me = next(i for i, e in enumerate(evs) if e.key == key)
     summary = []
     for i, ev in enumerate(evs):
         beats = None if i == me else float((final[me] > final[i]).mean())
@@ -140,14 +137,38 @@ def mc_compute(
                 else round(float(np.sqrt(beats * (1.0 - beats) / paths)), 4),
             }
         )
+    return summary
+
+
+def mc_compute(
+    scenario: Scenario,
+    input_hash: str,
+    *,
+    progress: Callable[[int], bool],
+    today: dt.date | None = None,
+    paths: int = MC_PATHS,
+    chunk: int = MC_CHUNK,
+) -> dict[str, Any] | None:
+    """Simulate every option with the scenario in place of its offer, chunk by chunk.
+
+    Each chunk draws from its own generator seeded by the input hash and the chunk number,
+    so a rerun gives the same figures; percentiles come from all paths at the end.
+    ``progress(percent)`` is called after each chunk; when it returns False (cancelled or
+    superseded) the run stops and None is returned.
+    """
+    evs, basis, prefs = _evaluations(scenario, today or timezone.localdate())
+    yearly = _simulate(evs, basis, int(input_hash[:16], 16), paths, chunk, progress)
+    if yearly is None:
+        return None
+    me = next(i for i, e in enumerate(evs) if e.key == str(scenario.offer_id))
     return {
         "paths": paths,
-        "chunks": chunks,
-        "years": years,
+        "chunks": -(-paths // chunk),
+        "years": basis.years,
         "basis": prefs.basis,
         "basis_label": basis.simulated_label,
         "currency": basis.currency,
         "seed": MC_SEED,
         "input_hash": input_hash,
-        "options": summary,
+        "options": _summary(evs, yearly, me),
     }

@@ -15,13 +15,9 @@ from django.utils.translation import gettext as _
 from compensation.selectors import FxTable, terms_rate
 from compensation.terms import CENTS, Money
 from offers.board import Evaluation
-from offers.logic.negotiation import (
-    NegotiationPoint,
-    ScenarioAdjustment,
-    ScenarioOutcome,
-    rule_for,
-)
 from offers.logic.plan import Plan
+from offers.logic.rules import rule_for
+from offers.logic.rules.base import NegotiationPoint, ScenarioAdjustment, ScenarioOutcome
 from offers.models import Offer, Scenario
 from offers.scenarios.adjustments import STOCK_CURRENCY, offer_stock_currency
 

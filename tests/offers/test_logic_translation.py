@@ -8,14 +8,14 @@ from datetime import date
 import pytest
 from django.utils import translation
 
-from offers.logic.negotiation import (
+from offers.logic.negotiation import negotiation_points
+from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
+from offers.logic.rules.base import (
     CurrentJobFacts,
     NegotiationContext,
     NegotiationPrefs,
     OfferFacts,
-    negotiation_points,
 )
-from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 

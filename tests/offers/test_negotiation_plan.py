@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from offers.board import board_build, option_facts, ranking_prefs
-from offers.logic.plan import MAX_ASKS, is_recruiter_safe
+from offers.logic.plan import MAX_ASKS
+from offers.logic.plan_words import is_recruiter_safe
 from offers.logic.ranking import rank_options
 from offers.logic.rules.base import CASH, DEADLINE, REFRESH, RELOCATION, REMOTE, SIGN_ON, STOCK
 from offers.models import Offer, Scenario
@@ -132,7 +133,7 @@ def test_tiktoks_plan_keeps_its_asia_time_zone_and_walk_away(plans):
         # Issue 26: each figure in its term's own currency: TikTok's RSUs are priced in USD.
         if ask.component == STOCK:
             assert ask.currency == "USD" and "SGD" not in ask.script
-        elif ask.is_money:
+        elif ask.amount is not None:
             assert ask.currency == "SGD"
     # 128% of the band midpoint is "above the middle of the band", never "low".
     verdict = next(b.point for b in plan.background if b.point.component is None)
@@ -252,7 +253,7 @@ def test_the_internal_transfer_asks_to_keep_its_refresh_cycle(plans):
     assert ask.amount is None and ask.counted == 0 and ask.script == REFRESH_SCRIPT
     assert is_recruiter_safe(ask.script)
     # A term, not money: the money asks still fit the gap and name no refresh.
-    assert plan.money_asked == sum(a.counted for a in plan.asks if a.is_money)
+    assert plan.money_asked == sum(a.counted for a in plan.asks if a.amount is not None)
     english = next(d for d in view.drafts if d.language == "en")
     assert REFRESH_SCRIPT in english.text
     # The note that told the user to negotiate it themselves is gone.

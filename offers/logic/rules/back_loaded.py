@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
@@ -21,9 +19,6 @@ class BackLoaded(SignOnAsk):
     """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
 
     key = "back_loaded"
-    # The fix is a sign-on, which one's own employer does not pay.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""

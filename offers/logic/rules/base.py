@@ -45,7 +45,6 @@ MONEY_COMPONENTS: tuple[str, ...] = (STOCK, SIGN_ON, RETENTION, CASH, BASE)
 PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 # Components whose asks are stock: said in the grant's own currency.
 STOCK_COMPONENTS: frozenset[str] = frozenset({STOCK, RETENTION})
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
 # The round figures a person asks for, by component (units of the term's own currency): stock
@@ -237,19 +236,19 @@ class NegotiationContext:
         return max(found, key=lambda a: (a.answered_on or a.asked_on, a.asked_on), default=None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class NegotiationPoint:
-    """One thing to ask for, why, and what to say."""
+    """One thing to ask for, why, and what to say (a term asks no amount: ``ask_amount`` None)."""
 
     rule: str
     title: str
     trigger: str
-    ask_amount: float | None
-    ask_currency: str | None
-    ask_term: str | None
     priority: int
     evidence: str
     figures: dict[str, float | str]
+    ask_amount: float | None = None
+    ask_currency: str | None = None
+    ask_term: str | None = None
     # The part of the package asked for (filled from the rule when the rule leaves it empty).
     component: str | None = None
     # What the user would say without the amount (a plan states its own amount after it).
@@ -354,6 +353,10 @@ class Rule:
 class SignOnAsk(Rule):
     """A rule whose ask is cash once: played out as an extra sign-on, answered when it covers it."""
 
+    # A sign-on is a new employer's to pay: one's own (a transfer, staying) pays none.
+    kinds = frozenset({EXTERNAL})
+    component = SIGN_ON
+
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
         """Play the ask out as an extra sign-on."""
         return sign_on_adjustment(point)
@@ -363,6 +366,15 @@ class SignOnAsk(Rule):
         if point.ask_amount is None:
             return None
         return meets(outcome.extra_sign_on, point.ask_amount)
+
+
+class GapAsk(SignOnAsk):
+    """A sign-on ask that closes a value gap: answered when the scenario adds the gap in value."""
+
+    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
+        """Return whether the scenario adds at least the point's home-currency gap in value."""
+        gap = point.figures.get("gap_home")
+        return meets(outcome.value_gain_home, gap) if isinstance(gap, float) else None
 
 
 def percent(share: float) -> str:
@@ -403,7 +415,7 @@ def count_word(n: int) -> str:
         _("eight"),
         _("nine"),
     )
-    return words[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+    return words[n] if 0 <= n < len(words) else str(n)
 
 
 def round_to(amount: float, step: float) -> float:
@@ -460,22 +472,14 @@ def stock_said(ctx: NegotiationContext, offer_amount: float, step: float = 5_000
     return about(offer_amount / fx, offer.grant_currency, step)
 
 
-def held_stock_said(ctx: NegotiationContext, home_amount: float) -> str:
-    """Return a home-currency value of the current job's stock as said: its own currency."""
+def held_said(ctx: NegotiationContext, home_amount: float, *, stock: bool = False) -> str:
+    """Return a home-currency amount of the current job's pay (or stock) in its own currency."""
     current = ctx.current
-    if current is None or not current.stock_currency:
+    currency = (current.stock_currency if stock else current.currency) if current else ""
+    if current is None or not currency:
         return about(home_amount, ctx.prefs.home_currency)
-    fx = current.fx_stock_to_home if current.fx_stock_to_home > 0 else 1.0
-    return about(home_amount / fx, current.stock_currency)
-
-
-def held_pay_said(ctx: NegotiationContext, home_amount: float) -> str:
-    """Return a home-currency amount of the current job's pay as said: its own currency."""
-    current = ctx.current
-    if current is None or not current.currency:
-        return about(home_amount, ctx.prefs.home_currency)
-    fx = current.fx_to_home if current.fx_to_home > 0 else 1.0
-    return about(home_amount / fx, current.currency)
+    fx = current.fx_stock_to_home if stock else current.fx_to_home
+    return about(home_amount / (fx if fx > 0 else 1.0), currency)
 
 
 def loop_words(offer: OfferFacts, target: str) -> str:
@@ -525,11 +529,3 @@ def sign_on_adjustment(point: NegotiationPoint) -> ScenarioAdjustment | None:
     """Play the ask out as an extra sign-on (nothing when there is no money ask)."""
     ask = whole_ask(point)
     return ScenarioAdjustment(extra_sign_on=ask) if ask else None
-
-
-def gap_answered(point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-    """Return whether the scenario adds at least the point's home-currency gap in value."""
-    gap = point.figures.get("gap_home")
-    if isinstance(gap, float):
-        return meets(outcome.value_gain_home, gap)
-    return None

@@ -4,30 +4,21 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
+    GapAsk,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
-    ScenarioOutcome,
     about,
-    gap_answered,
     horizon_sum,
     money,
     offer_value_home,
-    sign_on_adjustment,
     to_offer,
 )
 
 
-class BelowStay(Rule):
+class BelowStay(GapAsk):
     """Ask for the gap when the offer is worth less than staying over the horizon."""
 
     key = "below_stay"
-    # Only a new employer pays to make a move worth it; a transfer or staying has no sign-on.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for the gap when the offer is worth less than staying over the horizon."""
@@ -68,14 +59,6 @@ class BelowStay(Rule):
                 "horizon_years": float(years),
             },
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the gap out as an extra sign-on."""
-        return sign_on_adjustment(point)
-
-    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the scenario adds the gap in value."""
-        return gap_answered(point, outcome)
 
 
 RULE = BelowStay()

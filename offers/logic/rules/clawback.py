@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
     SignOnAsk,
     about,
-    held_pay_said,
+    held_said,
     money,
     to_offer,
 )
@@ -20,9 +18,6 @@ class Clawback(SignOnAsk):
     """Ask the new employer to cover a sign-on the current employer would claw back."""
 
     key = "clawback"
-    # Only leaving the employer triggers a clawback.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask the new employer to cover a sign-on the current employer would claw back."""
@@ -44,9 +39,9 @@ class Clawback(SignOnAsk):
             evidence=_(
                 "Leaving now means repaying {amount} of my current sign-on (gross). I'm asking you "
                 "to cover it with a sign-on of {ask}."
-            ).format(amount=held_pay_said(ctx, clawback), ask=about(ask, ctx.offer.currency)),
+            ).format(amount=held_said(ctx, clawback), ask=about(ask, ctx.offer.currency)),
             reason=_("Leaving now means repaying {amount} of my current sign-on (gross).").format(
-                amount=held_pay_said(ctx, clawback)
+                amount=held_said(ctx, clawback)
             ),
             figures={"clawback_home": clawback},
         )

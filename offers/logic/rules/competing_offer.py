@@ -11,16 +11,12 @@ from offers.logic.rules.base import (
     RETENTION,
     SIGN_ON,
     AlternativeFacts,
+    GapAsk,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
-    ScenarioOutcome,
     about,
-    gap_answered,
     money,
     offer_value_home,
-    sign_on_adjustment,
     stock_said,
     to_offer,
 )
@@ -45,13 +41,12 @@ def _evidence_kind_label(kind: str) -> str:
     return labels.get(kind, kind.replace("_", " "))
 
 
-class CompetingOffer(Rule):
+class CompetingOffer(GapAsk):
     """Cite the strongest alternative worth more than this offer."""
 
     key = "competing_offer"
     # An outside offer is leverage everywhere: for a transfer or staying it asks for retention.
     kinds = OPTION_KINDS
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Cite the strongest alternative worth more than this offer."""
@@ -110,14 +105,6 @@ class CompetingOffer(Rule):
             component=SIGN_ON if ctx.offer.kind == EXTERNAL else RETENTION,
             reason=_("{say}.").format(say=say),
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the gap out as an extra sign-on."""
-        return sign_on_adjustment(point)
-
-    def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the scenario adds the gap in value."""
-        return gap_answered(point, outcome)
 
 
 RULE = CompetingOffer()

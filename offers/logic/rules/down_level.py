@@ -8,6 +8,7 @@ for and refused is not asked again: the ask becomes the target level's pay.
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
+from offers.logic.i18n import gettext_noop
 from offers.logic.rules.base import (
     EXTERNAL,
     INTERNAL,
@@ -16,6 +17,7 @@ from offers.logic.rules.base import (
     STOCK,
     NegotiationContext,
     NegotiationPoint,
+    OfferFacts,
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
@@ -26,34 +28,22 @@ from offers.logic.rules.base import (
     whole_ask,
 )
 
+# The interview signals a summary names, as message ids (said in the message's language).
 SIGNAL_LABELS = {
-    "strong_hire": "Strong Hire",
-    "hire": "Hire",
-    "lean_hire": "Lean Hire",
-    "lean_no_hire": "Lean No Hire",
-    "no_hire": "No Hire",
-    "strong_no_hire": "Strong No Hire",
+    "strong_hire": gettext_noop("Strong Hire"),
+    "hire": gettext_noop("Hire"),
+    "lean_hire": gettext_noop("Lean Hire"),
+    "lean_no_hire": gettext_noop("Lean No Hire"),
+    "no_hire": gettext_noop("No Hire"),
+    "strong_no_hire": gettext_noop("Strong No Hire"),
 }
-
-
-def _signal_label(signal: str) -> str:
-    """Return an interview signal's label in the active language."""
-    labels = {
-        "strong_hire": _("Strong Hire"),
-        "hire": _("Hire"),
-        "lean_hire": _("Lean Hire"),
-        "lean_no_hire": _("Lean No Hire"),
-        "no_hire": _("No Hire"),
-        "strong_no_hire": _("Strong No Hire"),
-    }
-    return labels.get(signal, SIGNAL_LABELS.get(signal, signal))
 
 
 def _signal_summary(signals: tuple[str, ...]) -> str:
     """Return rounds as text like 'four Strong Hire and one Hire out of five rounds'."""
     counts = [(s, signals.count(s)) for s in SIGNAL_LABELS if signals.count(s)]
     parts = [
-        _("{count} {signal}").format(count=count_word(n), signal=_signal_label(s))
+        _("{count} {signal}").format(count=count_word(n), signal=_(SIGNAL_LABELS[s]))
         for s, n in counts
     ]
     listed = (
@@ -66,6 +56,40 @@ def _signal_summary(signals: tuple[str, ...]) -> str:
     return _("{listed} out of {rounds} rounds").format(
         listed=listed, rounds=count_word(len(signals))
     )
+
+
+def _level_refused(ctx: NegotiationContext, target: str) -> bool:
+    """Return whether the log holds the level as asked for before and not given."""
+    logged = ctx.last_logged(LEVEL)
+    return (
+        logged is not None
+        and not logged.waiting
+        and (logged.revised_level is None or logged.revised_level != target)
+    )
+
+
+def _term_and_reason(
+    offer: OfferFacts, level: str, target: str, refused: bool, figures: dict[str, float | str]
+) -> tuple[str, str]:
+    """Return the ask's term and reason: the level reviewed, or (refused) only its pay."""
+    if refused:
+        figures["level_refused"] = level
+        reason = _("As the level stays at {level}, I'd like {target} pay.").format(
+            level=level, target=target
+        )
+        return _("{target} pay at the {level} level").format(target=target, level=level), reason
+    loop = loop_words(offer, target)
+    if loop:
+        figures["loop_quoted"] = 1.0
+    interviewed = (
+        _("I interviewed for {target} and {loop}.").format(target=target, loop=loop)
+        if loop
+        else _("I interviewed for {target}.").format(target=target)
+    )
+    reason = _(
+        "{interviewed} I'd like the level reviewed, or, if the level can't move, {target} pay."
+    ).format(interviewed=interviewed, target=target)
+    return _("re-level to {target}, or {target} pay").format(target=target), reason
 
 
 class DownLevel(Rule):
@@ -89,9 +113,7 @@ class DownLevel(Rule):
         level = offer.level_code or _("the offered level")
         known = tuple(s for s in offer.signals if s in SIGNAL_LABELS)
         positive = sum(1 for s in known if s in POSITIVE_SIGNALS)
-        strong = bool(known) and positive * 2 > len(known)
-        band = offer.band
-        next_stock = band.next_level_stock_mid if band is not None else None
+        next_stock = offer.band.next_level_stock_mid if offer.band is not None else None
         ask = next_stock - offer.stock_per_year if next_stock is not None else None
         asks_money = ask is not None and ask > 0
         figures: dict[str, float | str] = {
@@ -103,33 +125,8 @@ class DownLevel(Rule):
         if next_stock is not None:
             figures["next_level_stock_per_year"] = next_stock
         rounds = _signal_summary(known) if known else _("no round signals recorded")
-        # The level asked for before and not given: not asked again, only its pay.
-        logged = ctx.last_logged(LEVEL)
-        refused = (
-            logged is not None
-            and not logged.waiting
-            and (logged.revised_level is None or logged.revised_level != target)
-        )
-        loop = loop_words(offer, target)
-        if loop and not refused:
-            figures["loop_quoted"] = 1.0
-        interviewed = (
-            _("I interviewed for {target} and {loop}.").format(target=target, loop=loop)
-            if loop
-            else _("I interviewed for {target}.").format(target=target)
-        )
-        if refused:
-            figures["level_refused"] = level
-            reason = _("As the level stays at {level}, I'd like {target} pay.").format(
-                level=level, target=target
-            )
-            term = _("{target} pay at the {level} level").format(target=target, level=level)
-        else:
-            reason = _(
-                "{interviewed} I'd like the level reviewed, or, if the level can't move, "
-                "{target} pay."
-            ).format(interviewed=interviewed, target=target)
-            term = _("re-level to {target}, or {target} pay").format(target=target)
+        refused = _level_refused(ctx, target)
+        term, reason = _term_and_reason(offer, level, target, refused, figures)
         say = reason
         if asks_money and ask is not None:
             say = _("{reason} That is {ask} a year more in stock.").format(
@@ -150,7 +147,7 @@ class DownLevel(Rule):
             ask_amount=ask if asks_money else None,
             ask_currency=offer.currency if asks_money else None,
             ask_term=term,
-            priority=1 if strong else 2,
+            priority=1 if known and positive * 2 > len(known) else 2,
             evidence=say,
             figures=figures,
             reason=reason,

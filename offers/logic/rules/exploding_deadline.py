@@ -72,8 +72,6 @@ class ExplodingDeadline(Rule):
             rule=self.key,
             title=_("Deadline too early"),
             trigger=trigger,
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("extend the deadline to {date}").format(date=date_words(extend_to)),
             priority=1 if days_left < EXPLODING_DAYS else 2,
             evidence=_("I'm excited about this offer and want to decide well. ")

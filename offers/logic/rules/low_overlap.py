@@ -9,13 +9,7 @@ The overlap is said as a person says it: "less than an hour", "about 2.5 hours".
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
-from offers.logic.rules.base import (
-    HOURS,
-    OPTION_KINDS,
-    NegotiationContext,
-    NegotiationPoint,
-    Rule,
-)
+from offers.logic.rules.base import HOURS, OPTION_KINDS, NegotiationContext, NegotiationPoint, Rule
 from offers.logic.timezones import place_and_zone, zone_place
 
 
@@ -41,8 +35,6 @@ class LowOverlap(Rule):
             trigger=_("{overlap} h a day of overlap, {needed} h needed").format(
                 overlap=f"{overlap:.1f}", needed=f"{needed:g}"
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("adjusted core hours, or a base in an office in {office}").format(
                 office=office
             ),

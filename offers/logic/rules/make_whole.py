@@ -5,29 +5,22 @@ from __future__ import annotations
 from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
-    EXTERNAL,
-    SIGN_ON,
     NegotiationContext,
     NegotiationPoint,
-    Rule,
-    ScenarioAdjustment,
     ScenarioOutcome,
+    SignOnAsk,
     about,
-    held_stock_said,
+    held_said,
     meets,
     money,
-    sign_on_adjustment,
     to_offer,
 )
 
 
-class MakeWhole(Rule):
+class MakeWhole(SignOnAsk):
     """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
 
     key = "make_whole"
-    # A transfer keeps its grants and staying forfeits nothing: only a new employer makes whole.
-    kinds = frozenset({EXTERNAL})
-    component = SIGN_ON
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
@@ -44,8 +37,10 @@ class MakeWhole(Rule):
         start = date_words(ctx.offer.start_date) if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
         # What leaving forfeits is the current job's stock: said in its own currency, rounded.
-        schedule = ", ".join(f"{year}: {held_stock_said(ctx, value)}" for year, value in by_year)
-        held = held_stock_said(ctx, total)
+        schedule = ", ".join(
+            f"{year}: {held_said(ctx, value, stock=True)}" for year, value in by_year
+        )
+        held = held_said(ctx, total, stock=True)
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})
         return NegotiationPoint(
@@ -73,10 +68,6 @@ class MakeWhole(Rule):
             ),
             figures=figures,
         )
-
-    def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the make-whole out as an extra sign-on."""
-        return sign_on_adjustment(point)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether extra sign-on plus extra stock over the grant's years cover the ask."""

@@ -3,13 +3,7 @@
 from __future__ import annotations
 
 from offers.logic.i18n import gettext as _
-from offers.logic.rules.base import (
-    INTERNAL,
-    REFRESH,
-    NegotiationContext,
-    NegotiationPoint,
-    Rule,
-)
+from offers.logic.rules.base import INTERNAL, REFRESH, NegotiationContext, NegotiationPoint, Rule
 
 
 class RefreshCycle(Rule):
@@ -35,8 +29,6 @@ class RefreshCycle(Rule):
             rule=self.key,
             title=_("Keep the refresh cycle through the move"),
             trigger=trigger,
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("annual refresh on its usual cycle; current grants vesting unchanged"),
             priority=2,
             evidence=_(

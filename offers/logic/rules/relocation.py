@@ -45,8 +45,6 @@ class Relocation(Rule):
                 if offered > 0
                 else _("offer requires relocation; none offered")
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=term,
             priority=3 if offered > 0 else 2,
             evidence=say,

@@ -78,8 +78,6 @@ class RemoteGap(Rule):
             trigger=_("{allowed} remote weeks a year allowed, {required} needed").format(
                 allowed=f"{allowed:g}", required=f"{required:g}"
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("written remote arrangement for {required} weeks a year").format(
                 required=f"{required:g}"
             ),

@@ -14,7 +14,7 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
-    held_stock_said,
+    held_said,
     money,
 )
 
@@ -41,7 +41,7 @@ class StartDate(Rule):
         proposed = vest + timedelta(days=1)
         home = ctx.prefs.home_currency
         # The vest is the current job's stock: said in its own currency, rounded.
-        kept = held_stock_said(ctx, current.next_vest_value)
+        kept = held_said(ctx, current.next_vest_value, stock=True)
         return NegotiationPoint(
             rule=self.key,
             title=_("Start after the next vest"),
@@ -53,8 +53,6 @@ class StartDate(Rule):
                 days=days_after,
                 start=date_words(start),
             ),
-            ask_amount=None,
-            ask_currency=None,
             ask_term=_("start on {date}").format(date=date_words(proposed)),
             priority=2,
             evidence=_(

@@ -10,6 +10,7 @@ from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     EXTERNAL,
     STOCK,
+    BandFacts,
     NegotiationContext,
     NegotiationPoint,
     Rule,
@@ -20,6 +21,60 @@ from offers.logic.rules.base import (
     stock_said,
     whole_ask,
 )
+
+
+def _next_level_words(
+    ctx: NegotiationContext, band: BandFacts, next_stock: float, ask: float
+) -> tuple[str, str, str]:
+    """Return the term, the script and the reason of an ask for the next level's stock."""
+    offer = ctx.offer
+    level = band.next_level_code or _("the next level")
+    term = _(
+        "stock at {level} level, per year of the grant (an exception needing approval)"
+    ).format(level=level)
+    words = {
+        "base_max": money(band.base_max, offer.currency),
+        "band_level": band.level_code,
+        "level": level,
+        "next_stock": stock_said(ctx, next_stock),
+        "stock": stock_said(ctx, offer.stock_per_year),
+    }
+    if offer.base <= band.base_max:
+        say = _(
+            "I understand base is capped at {base_max} for {band_level}. Could we move "
+            "the difference into stock at the {level} level: {next_stock} a year instead "
+            "of {stock}, {ask} a year more?"
+        )
+        reason = _(
+            "I understand base is capped at {base_max} for {band_level}, so I'd like the "
+            "difference in stock at the {level} level ({next_stock} a year instead of "
+            "{stock})."
+        )
+    else:
+        # Base above the band's cap: the cap is not said (it would invite a cut).
+        say = _(
+            "As base has little room to move, could we move the difference into stock at "
+            "the {level} level: {next_stock} a year instead of {stock}, {ask} a year more?"
+        )
+        reason = _(
+            "As base has little room to move, I'd like the difference in stock at the "
+            "{level} level ({next_stock} a year instead of {stock})."
+        )
+    return term, say.format(**words, ask=stock_said(ctx, ask)), reason.format(**words)
+
+
+def _band_top_words(ctx: NegotiationContext, band: BandFacts, ask: float) -> tuple[str, str, str]:
+    """Return the term, the script and the reason of an ask for stock at the top of the band."""
+    stock_max = stock_said(ctx, band.stock_max)
+    say = _(
+        "Base is at the top of the band, so could the stock move to the top of its band: "
+        "{stock_max} a year, {ask} more?"
+    ).format(stock_max=stock_max, ask=stock_said(ctx, ask))
+    reason = _(
+        "Base is at the top of the band, so I'd like the stock at the top of its band "
+        "({stock_max} a year)."
+    ).format(stock_max=stock_max)
+    return _("stock to the top of the band, per year of the grant"), say, reason
 
 
 class TopOfBand(Rule):
@@ -43,64 +98,23 @@ class TopOfBand(Rule):
             "stock_per_year": offer.stock_per_year,
             "band_stock_max": band.stock_max,
         }
+        trigger = _("base {base} >= band max {base_max}").format(
+            base=money(offer.base, cur), base_max=money(band.base_max, cur)
+        )
         if next_stock is not None and next_stock > offer.stock_per_year:
             ask = next_stock - offer.stock_per_year
             figures["next_level_stock_per_year"] = next_stock
             if band.next_level_stock_max is not None:
                 figures["stretch_ask_per_year"] = band.next_level_stock_max - offer.stock_per_year
-            level = band.next_level_code or _("the next level")
-            term = _(
-                "stock at {level} level, per year of the grant (an exception needing approval)"
-            ).format(level=level)
-            words = {
-                "base_max": money(band.base_max, cur),
-                "band_level": band.level_code,
-                "level": level,
-                "next_stock": stock_said(ctx, next_stock),
-                "stock": stock_said(ctx, offer.stock_per_year),
-            }
-            ask_said = stock_said(ctx, ask)
-            if offer.base <= band.base_max:
-                say = _(
-                    "I understand base is capped at {base_max} for {band_level}. Could we move "
-                    "the difference into stock at the {level} level: {next_stock} a year instead "
-                    "of {stock}, {ask} a year more?"
-                ).format(**words, ask=ask_said)
-                reason = _(
-                    "I understand base is capped at {base_max} for {band_level}, so I'd like the "
-                    "difference in stock at the {level} level ({next_stock} a year instead of "
-                    "{stock})."
-                ).format(**words)
-            else:
-                # Base above the band's cap: the cap is not said (it would invite a cut).
-                say = _(
-                    "As base has little room to move, could we move the difference into stock at "
-                    "the {level} level: {next_stock} a year instead of {stock}, {ask} a year more?"
-                ).format(**words, ask=ask_said)
-                reason = _(
-                    "As base has little room to move, I'd like the difference in stock at the "
-                    "{level} level ({next_stock} a year instead of {stock})."
-                ).format(**words)
+            term, say, reason = _next_level_words(ctx, band, next_stock, ask)
         elif band.stock_max > offer.stock_per_year:
             ask = band.stock_max - offer.stock_per_year
-            term = _("stock to the top of the band, per year of the grant")
-            say = _(
-                "Base is at the top of the band, so could the stock move to the top of its band: "
-                "{stock_max} a year, {ask} more?"
-            ).format(stock_max=stock_said(ctx, band.stock_max), ask=stock_said(ctx, ask))
-            reason = _(
-                "Base is at the top of the band, so I'd like the stock at the top of its band "
-                "({stock_max} a year)."
-            ).format(stock_max=stock_said(ctx, band.stock_max))
+            term, say, reason = _band_top_words(ctx, band, ask)
         else:
             return NegotiationPoint(
                 rule=self.key,
                 title=_("Base and stock at the top of the band"),
-                trigger=_("base {base} >= band max {base_max}").format(
-                    base=money(offer.base, cur), base_max=money(band.base_max, cur)
-                ),
-                ask_amount=None,
-                ask_currency=None,
+                trigger=trigger,
                 ask_term=_("a sign-on bonus, the only lever left in the band"),
                 priority=2,
                 evidence=_(
@@ -112,9 +126,7 @@ class TopOfBand(Rule):
         return NegotiationPoint(
             rule=self.key,
             title=_("Base capped: move the ask to stock"),
-            trigger=_("base {base} >= band max {base_max}").format(
-                base=money(offer.base, cur), base_max=money(band.base_max, cur)
-            ),
+            trigger=trigger,
             ask_amount=ask,
             ask_currency=cur,
             ask_term=term,

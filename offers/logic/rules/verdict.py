@@ -55,9 +55,8 @@ class Verdict(Rule):
                     name=best.name, ratio=percent(alt_ratio)
                 )
             )
-        if (band_ratio is not None and band_ratio < 1 - VERDICT_BAND) or (
-            alt_ratio is not None and alt_ratio > 1 + VERDICT_BAND
-        ):
+        band_low = band_ratio is not None and band_ratio < 1 - VERDICT_BAND
+        if band_low or (alt_ratio is not None and alt_ratio > 1 + VERDICT_BAND):
             verdict = "low"
         elif (
             band_ratio is not None
@@ -71,7 +70,6 @@ class Verdict(Rule):
         explanation = (
             _("; ").join(reasons) if reasons else _("no band or alternative to compare against")
         )
-        band_low = band_ratio is not None and band_ratio < 1 - VERDICT_BAND
         verdict_label = {
             # Low against an alternative is not low in the band: say which.
             "low": _("low for the band") if band_low else _("below your best alternative"),
@@ -82,9 +80,6 @@ class Verdict(Rule):
             rule=self.key,
             title=_("Verdict: {verdict}").format(verdict=verdict_label),
             trigger=explanation,
-            ask_amount=None,
-            ask_currency=None,
-            ask_term=None,
             priority=3,
             evidence=_("{name} looks {verdict}: {explanation}.").format(
                 name=offer.name, verdict=verdict_label, explanation=explanation

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from offers.logic.negotiation import BandFacts
+from offers.logic.rules.base import BandFacts
 
 TODAY = date(2026, 1, 10)
 # Illustrative band, not real data.

@@ -18,6 +18,7 @@ from offers.logic.criteria import (
     ScoreContext,
 )
 from offers.logic.errors import LogicInputError
+from offers.logic.sensitivity import weight_sensitivity
 
 OPTION = OptionFacts(
     key="a",
@@ -84,7 +85,7 @@ def test_the_ranking_scores_exactly_the_registry_in_its_order():
     assert ranking.CRITERIA == KEYS
     for ranked in ranking.rank_options([OPTION, OTHER], PREFS):
         assert tuple(ranked.criteria) == KEYS
-    sensitivity = ranking.weight_sensitivity([OPTION, OTHER], PREFS)
+    sensitivity = weight_sensitivity([OPTION, OTHER], PREFS)
     assert tuple(sensitivity.ranges) == KEYS
 
 

@@ -5,13 +5,9 @@ from __future__ import annotations
 from datetime import date
 
 from offers.logic.draft import draft_message
-from offers.logic.negotiation import (
-    NegotiationContext,
-    NegotiationPrefs,
-    OfferFacts,
-    negotiation_points,
-)
+from offers.logic.negotiation import negotiation_points
 from offers.logic.plan import negotiation_plan
+from offers.logic.rules.base import NegotiationContext, NegotiationPrefs, OfferFacts
 from offers.logic.rules.low_overlap import RULE as LOW_OVERLAP
 from offers.logic.rules.remote_gap import RULE as REMOTE_GAP
 from offers.logic.timezones import place_and_zone, utc_offset_words

@@ -6,16 +6,15 @@ from datetime import date, timedelta
 import pytest
 
 from offers.logic.errors import LogicInputError
-from offers.logic.negotiation import (
-    RULES,
+from offers.logic.negotiation import negotiation_points
+from offers.logic.rules import RULES, RULES_BY_KEY
+from offers.logic.rules.base import (
     AlternativeFacts,
     CurrentJobFacts,
     NegotiationContext,
     NegotiationPrefs,
     OfferFacts,
-    negotiation_points,
 )
-from offers.logic.rules import RULES_BY_KEY
 from tests.offers.logic.facts import BAND, TODAY
 
 rule_back_loaded = RULES_BY_KEY["back_loaded"].evaluate

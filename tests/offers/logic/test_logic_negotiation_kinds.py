@@ -12,14 +12,14 @@ from datetime import date, timedelta
 import pytest
 
 from offers.logic.errors import LogicInputError
-from offers.logic.negotiation import (
-    RULES,
+from offers.logic.negotiation import negotiation_points
+from offers.logic.rules import RULES
+from offers.logic.rules.base import (
     AlternativeFacts,
     CurrentJobFacts,
     NegotiationContext,
     NegotiationPrefs,
     OfferFacts,
-    negotiation_points,
 )
 from tests.offers.logic.facts import BAND, TODAY
 

@@ -16,22 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from offers.logic.draft import draft_message
-from offers.logic.negotiation import (
-    AlternativeFacts,
-    CurrentJobFacts,
-    NegotiationContext,
-    NegotiationPrefs,
-    OfferFacts,
-    negotiation_points,
-)
-from offers.logic.plan import (
-    MAX_ASKS,
-    WALK_AWAY_STEP,
-    is_recruiter_safe,
-    negotiation_plan,
-    ranking_reason,
-    walk_away,
-)
+from offers.logic.negotiation import negotiation_points
+from offers.logic.plan import MAX_ASKS, negotiation_plan
+from offers.logic.plan_figures import WALK_AWAY_STEP, walk_away
+from offers.logic.plan_words import is_recruiter_safe, ranking_reason
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 from offers.logic.rules.base import (
     CASH,
@@ -39,6 +27,11 @@ from offers.logic.rules.base import (
     RETENTION,
     SIGN_ON,
     STOCK,
+    AlternativeFacts,
+    CurrentJobFacts,
+    NegotiationContext,
+    NegotiationPrefs,
+    OfferFacts,
     band_position,
     schedule_words,
 )

@@ -23,13 +23,13 @@ from offers.logic.answers import (
 )
 from offers.logic.draft import draft_message, message_note
 from offers.logic.negotiation import negotiation_points
-from offers.logic.plan import negotiation_plan, walk_away
+from offers.logic.plan import negotiation_plan
+from offers.logic.plan_figures import walk_away
 from offers.logic.ranking import (
     CO_FIRST_TOLERANCE,
     OptionFacts,
     RankingPrefs,
     rank_options,
-    weight_sensitivity,
 )
 from offers.logic.rules.base import (
     ACCEPTED,
@@ -43,6 +43,7 @@ from offers.logic.rules.base import (
     LoggedAsk,
     loop_words,
 )
+from offers.logic.sensitivity import weight_sensitivity
 from tests.offers.logic.facts import TODAY
 from tests.offers.logic.test_logic_plan import CTX, OFFER
 
@@ -255,7 +256,7 @@ def test_stock_is_asked_in_the_grants_currency_round_and_cash_to_the_thousand():
     assert plan.target.stock_currency == "USD"
     assert plan.target.stock_per_year == pytest.approx(250_000)
     for ask in plan.asks:
-        if ask.is_money and ask.component != STOCK:
+        if ask.amount is not None and ask.component != STOCK:
             assert ask.currency == "SGD" and ask.amount % 1_000 == 0
     assert plan.money_asked <= plan.gap.amount + 1e-6
     for text in [a.script for a in plan.asks]:
@@ -264,7 +265,7 @@ def test_stock_is_asked_in_the_grants_currency_round_and_cash_to_the_thousand():
 
 
 def test_a_base_ask_is_rounded_to_the_thousand():
-    from offers.logic.plan import said_amount
+    from offers.logic.plan_figures import said_amount
 
     assert said_amount(12_345.0, 50_000.0, 1_000.0) == 12_000
     assert said_amount(12_500.0, 50_000.0, 1_000.0) == 13_000

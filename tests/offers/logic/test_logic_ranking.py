@@ -19,8 +19,8 @@ from offers.logic.ranking import (
     flip_blocker,
     money_value_of_weight,
     rank_options,
-    weight_sensitivity,
 )
+from offers.logic.sensitivity import weight_sensitivity
 
 # Illustrative figures for the first user (home currency USD, 4-year horizon).
 META = OptionFacts(

@@ -7,7 +7,8 @@ from dataclasses import replace
 import pytest
 
 from offers.logic.negotiation import negotiation_points
-from offers.logic.plan import MAX_ASKS, is_recruiter_safe, negotiation_plan
+from offers.logic.plan import MAX_ASKS, negotiation_plan
+from offers.logic.plan_words import is_recruiter_safe
 from offers.logic.rules import rule_for
 from offers.logic.rules.base import MONEY_COMPONENTS, REFRESH
 from tests.offers.logic.test_logic_negotiation_kinds import LOUD, as_kind

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from offers.logic.negotiation import OPTION_KINDS
 from offers.logic.rules import RULES, RULES_BY_KEY, rule_for
+from offers.logic.rules.base import OPTION_KINDS
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES_DIR = ROOT / "offers" / "logic" / "rules"

@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from offers.logic.negotiation import NegotiationPoint, ScenarioAdjustment, ScenarioOutcome
 from offers.logic.rules import RULES_BY_KEY
+from offers.logic.rules.base import NegotiationPoint, ScenarioAdjustment, ScenarioOutcome
 
 
 def point(rule: str, ask: float | None = None, **figures: float | str) -> NegotiationPoint:

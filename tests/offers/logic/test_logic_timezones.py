@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 from offers.logic.errors import LogicInputError
 from offers.logic.timezones import (
-    STRIP_CATEGORIES,
-    core_hours_window,
+    STRIP_LABELS,
     hour_strip,
     overlap_by_day,
     overlap_summary,
@@ -151,8 +150,6 @@ def test_unknown_zone_raises_with_field():
     with pytest.raises(LogicInputError) as info:
         hour_strip(LA, "", date(2026, 1, 5))
     assert info.value.field == "home_tz"
-    with pytest.raises(LogicInputError):
-        core_hours_window("../etc/passwd", TAIPEI, date(2026, 1, 5), 2)
 
 
 def test_bad_window_and_year_raise():
@@ -162,38 +159,6 @@ def test_bad_window_and_year_raise():
     with pytest.raises(LogicInputError) as info:
         overlap_by_day(LA, TAIPEI, 1066)
     assert info.value.field == "year"
-
-
-def test_core_hours_la_winter_takes_the_latest_stretch():
-    start, end = core_hours_window(LA, TAIPEI, date(2026, 1, 5), 4)
-    # Office 01:00-09:00 Taipei; only 08:00-09:00 is inside home hours.
-    assert (start, end) == (taipei(2026, 1, 6, 5), taipei(2026, 1, 6, 9))
-
-
-def test_core_hours_ties_go_to_the_earliest_home_time():
-    assert core_hours_window(LONDON, TAIPEI, date(2026, 1, 5), 4) == (
-        taipei(2026, 1, 5, 17),
-        taipei(2026, 1, 5, 21),
-    )
-    assert core_hours_window(SINGAPORE, TAIPEI, date(2026, 1, 5), 3) == (
-        taipei(2026, 1, 5, 9),
-        taipei(2026, 1, 5, 12),
-    )
-
-
-def test_core_hours_avoid_the_family_window():
-    start, end = core_hours_window(
-        LONDON, TAIPEI, date(2026, 1, 5), 4, family_window=(time(17), time(19))
-    )
-    assert (start, end) == (taipei(2026, 1, 5, 19), taipei(2026, 1, 5, 23))
-
-
-def test_core_hours_longer_than_office_window_raise():
-    with pytest.raises(LogicInputError) as info:
-        core_hours_window(LA, TAIPEI, date(2026, 1, 5), 9)
-    assert info.value.field == "core_hours"
-    with pytest.raises(LogicInputError):
-        core_hours_window(LA, TAIPEI, date(2026, 1, 5), 0)
 
 
 def test_hour_strip_la_winter():
@@ -210,7 +175,7 @@ def test_hour_strip_la_winter():
     assert strip[8]["office_hour"] == 16
     assert strip[8]["office_weekday"] == "Mon"
     assert strip[16]["office_hour"] == 0
-    assert set(categories) <= set(STRIP_CATEGORIES)
+    assert set(categories) <= set(STRIP_LABELS)
 
 
 def test_hour_strip_la_summer_has_no_overlap():

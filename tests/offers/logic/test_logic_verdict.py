@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options, weight_sensitivity
+from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
+from offers.logic.sensitivity import weight_sensitivity
 from offers.logic.verdict import (
     Decisive,
     MoneyGap,
@@ -69,7 +70,7 @@ def test_winner_ahead_on_time_zone_costs_against_best_paid_and_staying():
         "after tax; no pay rise within reach of a negotiation or single weight change would put "
         "Stay at Old Co first: what decides is time zone."
     )
-    assert not v.constraint_decides and v.constraint_note == ""
+    assert v.constraint_note == ""
 
 
 def test_money_flip_really_flips_and_a_thousand_less_does_not():
@@ -107,7 +108,7 @@ def test_a_hard_constraint_decides():
         "remote weeks a year."
     )
     # Two of three options are excluded: the sensitivity view says a constraint decides.
-    assert v.constraint_decides
+    assert v.constraint_note
     assert v.constraint_note.startswith("2 of your 3 options break a hard constraint, so a ")
     assert "constraint, not a weight, decides" in v.constraint_note
 
@@ -152,7 +153,7 @@ def test_runner_up_excluded_needs_its_constraints_lifted_and_a_raise():
         "the best-paid option; Office Co would rank first if it allowed 8 remote weeks a year, "
         "did not require relocating and paid USD 101,000 more over 4 years, after tax."
     )
-    assert not v.constraint_decides  # one of two excluded is not "most"
+    assert not v.constraint_note  # one of two excluded is not "most"
 
 
 # A weight change smaller than any raise. Weights pay 0.4, time zone 1, growth 1 (sum 2.4).

@@ -1,0 +1,434 @@
+"""The plan's arithmetic: the money gap, the asks that share it, the target and the walk-away.
+
+The money gap is the larger of what the band evidence supports (the target level's stock over
+the horizon) and what the option lacks against the best alternative the user can cite
+(staying with their unvested stock, or a competing offer), in the offer's currency, gross.
+The money asks share it out by component, stock first (base is the hardest to move), then
+sign-on, retention, cash and base, so they never add up to more than the gap and no component
+is asked twice. Each ask is a round figure in its term's own currency (stock in the grant's
+currency to the nearest 5,000, cash to the nearest 1,000). The walk-away point comes from the
+user's own ranking (``walk_away``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from offers.logic.answers import AskState
+from offers.logic.i18n import gettext as _
+from offers.logic.ranking import OptionFacts, RankingPrefs, RankProbe, rank_options, within_reach
+from offers.logic.rules.base import (
+    BASE,
+    CASH,
+    DEADLINE,
+    MONEY_COMPONENTS,
+    PER_YEAR_COMPONENTS,
+    REMOTE,
+    RETENTION,
+    SIGN_ON,
+    START,
+    STOCK,
+    NegotiationContext,
+    NegotiationPoint,
+    ask_step,
+    money,
+    round_to,
+    said_currency,
+)
+
+# Walk-away values are rounded up to this many units of the home currency.
+WALK_AWAY_STEP = 100.0
+
+
+@dataclass(frozen=True)
+class MoneyGap:
+    """The money the asks may add up to: offer currency, gross, over the horizon."""
+
+    amount: float
+    currency: str
+    horizon_years: int
+    value_gap_home: float
+    level_gap: float
+    against: str
+
+
+@dataclass
+class Candidate:
+    """An ask in the making: its lead point, the points it answers too, its figure and state.
+
+    ``amount`` is said in ``currency`` (None for a term); ``offer_amount`` is the same in the
+    offer's currency and ``counted`` what it takes out of the gap over the horizon.
+    """
+
+    component: str
+    lead: NegotiationPoint
+    merged: list[NegotiationPoint]
+    order: int
+    amount: float | None = None
+    counted: float = 0.0
+    support: NegotiationPoint | None = None
+    currency: str | None = None
+    offer_amount: float | None = None
+    state: AskState = field(default_factory=AskState)
+
+
+@dataclass(frozen=True)
+class TargetPackage:
+    """The package to aim for, in the offer's terms: pay in its currency, stock in the grant's."""
+
+    currency: str
+    base: float
+    stock_per_year: float
+    sign_on: float
+    retention: float
+    level_code: str | None
+    remote_weeks: float
+    work_timezone: str
+    start_date: date | None
+    deadline: date | None
+    # The currency the stock and a retention grant are in: the grant's own.
+    stock_currency: str = ""
+
+
+@dataclass(frozen=True)
+class WalkAway:
+    """The terms below which this option stops being the user's choice against ``rival``.
+
+    ``value_home`` is the lowest headline value (the board's basis, home currency) at which the
+    option ranks ``wanted_rank``, or stays level with the first (``level``), with the
+    ``conditions`` met (None: no value within reach of a negotiation is enough).
+    """
+
+    wanted_rank: int
+    value_home: float | None
+    current_value_home: float
+    current_rank: int
+    home_currency: str
+    conditions: tuple[str, ...]
+    remote_weeks: float | None
+    reason: str
+    rival: str = ""
+    level: bool = False
+
+    @property
+    def margin_home(self) -> float | None:
+        """Return how far the value may fall (positive) or must rise (negative), home currency."""
+        if self.value_home is None:
+            return None
+        return self.current_value_home - self.value_home
+
+    @property
+    def ranks_first_now(self) -> bool:
+        """Return whether the option is at or above its walk-away value today."""
+        margin = self.margin_home
+        return margin is not None and margin >= 0
+
+    @property
+    def distance_home(self) -> float | None:
+        """Return how far today's value is from the walk-away value (home currency)."""
+        margin = self.margin_home
+        return abs(margin) if margin is not None else None
+
+
+# The gap and the money asks ------------------------------------------------------------------
+
+
+def money_gap(
+    ctx: NegotiationContext, points: Sequence[NegotiationPoint], keep_rate: float = 1.0
+) -> MoneyGap:
+    """Return the one money gap the asks share (offer currency, gross, over the horizon).
+
+    ``keep_rate`` is the share of gross pay the board's basis keeps (1 on a gross basis): an
+    after-tax gap needs ``gap / keep_rate`` of gross pay to close.
+    """
+    years = ctx.prefs.horizon_years
+    value_gaps = [
+        (float(p.figures["gap_home"]), p)
+        for p in points
+        if isinstance(p.figures.get("gap_home"), float) and p.ask_amount is not None
+    ]
+    value_gap_home = max((g for g, _p in value_gaps), default=0.0)
+    # The target level's stock, a year, as it is asked: in the grant's currency, to its round
+    # figure (the ask that closes it must fit in it).
+    _currency, fx = said_currency(ctx, STOCK)
+    level_gap = max(
+        (
+            round_to(p.ask_amount / fx, ask_step(STOCK)) * fx * years
+            for p in points
+            if p.component == STOCK and p.ask_amount is not None and p.ask_amount > 0
+        ),
+        default=0.0,
+    )
+    keep = keep_rate if keep_rate > 0 else 1.0
+    value_gap = max(0.0, value_gap_home) / ctx.prefs.fx_offer_to_home / keep
+    if level_gap >= value_gap and level_gap > 0:
+        against = _("the target level's stock")
+    elif value_gaps and value_gap_home > 0:
+        name = max(value_gaps, key=lambda row: row[0])[1].figures.get("alternative")
+        against = (
+            _("your best alternative, {name}").format(name=name)
+            if isinstance(name, str)
+            else _("staying, with your unvested stock")
+        )
+    else:
+        against = _("nothing: no alternative you can cite is worth more")
+    return MoneyGap(
+        amount=max(level_gap, value_gap),
+        currency=ctx.offer.currency,
+        horizon_years=years,
+        value_gap_home=max(0.0, value_gap_home),
+        level_gap=level_gap,
+        against=against,
+    )
+
+
+def said_amount(wanted: float, room: float, step: float) -> float:
+    """Return a round figure to ask for: the nearest step to ``wanted``, never above ``room``.
+
+    Both are in the currency said; 0 when not even one step fits.
+    """
+    amount = min(wanted, room)
+    rounded = math.floor(amount / step + 0.5) * step
+    if rounded > room + 1e-9:
+        rounded = math.floor(room / step + 1e-9) * step
+    return float(max(rounded, 0.0))
+
+
+def money_candidates(
+    ctx: NegotiationContext, points: Sequence[NegotiationPoint], gap: MoneyGap
+) -> tuple[list[Candidate], list[tuple[NegotiationPoint, str]]]:
+    """Share the gap out over the money components, stock first; return asks and leftovers.
+
+    Each ask is a round figure in its term's currency, rounded down to its step when the
+    nearest step would take more than the gap left. A leftover comes with why it is not asked.
+    """
+    remaining = gap.amount
+    asks: list[Candidate] = []
+    left: list[tuple[NegotiationPoint, str]] = []
+    for component in MONEY_COMPONENTS:
+        group = [
+            p for p in points if p.component == component and p.ask_amount and p.ask_amount > 0
+        ]
+        if not group:
+            continue
+        wanted = max(p.ask_amount or 0.0 for p in group)
+        per = gap.horizon_years if component in PER_YEAR_COMPONENTS else 1
+        currency, fx = said_currency(ctx, component)
+        amount = said_amount(wanted / fx, remaining / per / fx, ask_step(component))
+        if amount <= 0:
+            note = (
+                _("The money gap is already asked for above; not asked again.")
+                if remaining < wanted * per
+                else _("Too small to ask for on its own.")
+            )
+            left.extend((p, note) for p in group)
+            continue
+        offer_amount = amount * fx
+        # What the ask answers comes out of the gap, rounding included: a figure rounded down
+        # leaves no crumbs for the next component to ask for.
+        remaining -= max(offer_amount * per, min(wanted * per, remaining))
+        order = min(points.index(p) for p in group)
+        asks.append(
+            Candidate(
+                component,
+                group[0],
+                group[1:],
+                order,
+                amount,
+                offer_amount * per,
+                currency=currency,
+                offer_amount=offer_amount,
+            )
+        )
+    return asks, left
+
+
+# The target ----------------------------------------------------------------------------------
+
+
+def level_asked(ctx: NegotiationContext, asks: Sequence[Candidate]) -> str | None:
+    """Return the level the plan asks for when the offer is below its target (else None).
+
+    A level the log says was asked for and not given is no longer asked (only its pay).
+    """
+    offer = ctx.offer
+    stock = next((a for a in asks if a.component == STOCK), None)
+    if (
+        offer.level_order is not None
+        and offer.target_level_order is not None
+        and offer.level_order < offer.target_level_order
+        and stock is not None
+        and not any("level_refused" in p.figures for p in (stock.lead, *stock.merged))
+    ):
+        return offer.target_level_code or _("target")
+    return None
+
+
+def _figure_date(by: dict[str, Candidate], component: str, name: str) -> date | None:
+    """Return the date an ask of the component proposes (None without the ask or the date)."""
+    value = by[component].lead.figures.get(name) if component in by else None
+    return date.fromisoformat(value) if isinstance(value, str) else None
+
+
+def target_package(
+    ctx: NegotiationContext, asks: Sequence[Candidate], work_timezone: str = ""
+) -> TargetPackage:
+    """Return the package the asks aim for: the offer with every ask given."""
+    offer = ctx.offer
+    by = {a.component: a for a in asks}
+
+    def more(component: str) -> float:
+        """Return an ask's amount in the currency it is said in (0 without the ask)."""
+        ask = by.get(component)
+        return ask.amount if ask is not None and ask.amount is not None else 0.0
+
+    stock_currency, fx = said_currency(ctx, STOCK)
+    remote = offer.remote_weeks_allowed
+    if REMOTE in by:
+        remote = max(remote, ctx.prefs.required_remote_weeks)
+    return TargetPackage(
+        currency=offer.currency,
+        base=offer.base + more(BASE) + more(CASH) / ctx.prefs.horizon_years,
+        stock_per_year=offer.stock_per_year / fx + more(STOCK),
+        sign_on=offer.sign_on_total + more(SIGN_ON),
+        retention=more(RETENTION),
+        level_code=(offer.target_level_code or offer.level_code)
+        if level_asked(ctx, asks)
+        else offer.level_code,
+        remote_weeks=remote,
+        work_timezone=work_timezone,
+        start_date=_figure_date(by, START, "proposed_start") or offer.start_date,
+        deadline=_figure_date(by, DEADLINE, "extend_to") or offer.deadline,
+        stock_currency=stock_currency,
+    )
+
+
+# The walk-away point -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Stage:
+    """The option with the terms asked for so far met: what a walk-away value assumes."""
+
+    facts: OptionFacts
+    conditions: tuple[str, ...] = ()
+    remote_weeks: float | None = None
+
+
+def _stages(
+    target: OptionFacts, prefs: RankingPrefs, remote_asked: bool, level: str | None
+) -> list[_Stage]:
+    """Return the option as it is, then with each term the plan asks for met, in that order."""
+    stages = [_Stage(target)]
+    if remote_asked and target.remote_weeks_allowed < prefs.required_remote_weeks:
+        weeks = prefs.required_remote_weeks
+        words = _("{weeks} remote weeks a year in writing").format(weeks=f"{weeks:g}")
+        stages.append(_Stage(replace(target, remote_weeks_allowed=weeks), (words,), weeks))
+    last = stages[-1]
+    order, wanted = last.facts.level_order, last.facts.target_level_order
+    if level and order is not None and wanted is not None and order < wanted:
+        words = _("the {level} level").format(level=level)
+        facts = replace(last.facts, level_order=wanted)
+        stages.append(_Stage(facts, (*last.conditions, words), last.remote_weeks))
+    return stages
+
+
+def _threshold(stands: Callable[[float], bool], ceiling: float) -> float:
+    """Return the lowest value (up to a ``WALK_AWAY_STEP``) at which ``stands`` holds.
+
+    ``stands`` is monotone in the value and holds at ``ceiling``: bisection finds the edge.
+    """
+    if stands(0.0):
+        return 0.0
+    low, high = 0.0, ceiling
+    for _step in range(60):
+        middle = (low + high) / 2
+        if stands(middle):
+            high = middle
+        else:
+            low = middle
+    value = math.ceil(high / WALK_AWAY_STEP) * WALK_AWAY_STEP
+    while not stands(value):  # float noise at the edge
+        value += WALK_AWAY_STEP
+    return value
+
+
+def walk_away(
+    options: Sequence[OptionFacts],
+    prefs: RankingPrefs,
+    key: str,
+    *,
+    remote_asked: bool = False,
+    level_asked: str | None = None,
+    tolerance: float = 0.0,
+) -> WalkAway | None:
+    """Return the lowest headline value at which the option is still the user's choice.
+
+    Against the best alternative other than the option itself: the first choice stays the
+    choice while it ranks first; an option behind the first by at most ``tolerance`` (a
+    co-first choice; the plan passes ``CO_FIRST_TOLERANCE``) while it stays that close; an
+    option further behind would need a rise to rank first, which is a walk-away figure only
+    when a negotiation can reach it (``within_reach``). The terms the plan asks for (remote
+    weeks, the target level) count as conditions only when the option cannot get there
+    without them, one at a time in that order: the walk-away point is the cautious one.
+    Raising an option's value only raises its total, so its standing is monotone in the value
+    and bisection finds the threshold.
+    """
+    target = next((o for o in options if o.key == key), None)
+    if target is None:
+        return None
+    ranking = rank_options(list(options), prefs)
+    current_rank = next(r.rank for r in ranking if r.key == key)
+    rival = next((r.name for r in ranking if r.key != key), "")
+    ceiling = max(10.0 * max(o.comp_value for o in options), 1.0)
+    probe = RankProbe([o for o in options if o.key != key], prefs)
+    level = tolerance > 0 and current_rank > 1 and probe.level_with_first(target, tolerance)
+
+    def stands(facts: OptionFacts, value: float) -> bool:
+        trial = replace(facts, comp_value=value)
+        return probe.level_with_first(trial, tolerance) if level else probe.rank(trial) == 1
+
+    stages = _stages(target, prefs, remote_asked, level_asked)
+    reached = next((stage for stage in stages if stands(stage.facts, ceiling)), None)
+    stage = reached or stages[-1]
+    value: float | None = None
+    if reached is None:
+        reason = _(
+            "no pay puts it first by your own preferences (at best it ranks {rank}): "
+            "what it lacks is not money"
+        ).format(rank=probe.rank(replace(stage.facts, comp_value=ceiling)))
+    else:
+        value = _threshold(lambda v: stands(stage.facts, v), ceiling)
+        rise = value - target.comp_value
+        if rise > 0 and not within_reach(rise, target.comp_value):
+            # A rise no negotiation reaches is no walk-away point: it would say "walk away now".
+            value, reason = (
+                None,
+                _(
+                    "no pay rise within reach of a negotiation puts it first by your own "
+                    "preferences: what it lacks is not money"
+                ),
+            )
+        elif level:
+            reason = _("it stays level with {rival} by your own preferences from {value}").format(
+                value=money(value, prefs.currency), rival=rival
+            )
+        else:
+            reason = _("it ranks first by your own preferences from {value}").format(
+                value=money(value, prefs.currency)
+            )
+    return WalkAway(
+        wanted_rank=1,
+        value_home=value,
+        current_value_home=target.comp_value,
+        current_rank=current_rank,
+        home_currency=prefs.currency,
+        conditions=stage.conditions,
+        remote_weeks=stage.remote_weeks,
+        reason=reason,
+        rival=rival,
+        level=level,
+    )
