@@ -309,7 +309,8 @@ def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) ->
 
 def _sign_ons(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[SignOnTerms, ...]:
     rows = list(terms.sign_ons)
-    clawback = {} if change.clawback_months is None else {"clawback_months": change.clawback_months}
+    stated = change.clawback_months
+    clawback: dict[str, Any] = {} if stated is None else {"clawback_months": stated}
     for year, money in ((1, change.sign_on_year1), (2, change.sign_on_year2)):
         if money is None:
             continue

@@ -20,7 +20,9 @@ from django.utils.translation import gettext_lazy as _
 from compensation.models import MONEY, NON_NEGATIVE, PCT, currency_validator
 from offers.export.formats import EXPORT_FORMATS, FORMAT_CHOICES
 from offers.logic.criteria import CRITERIA, RATINGS
-from offers.models_negotiation import NegotiationEntry  # noqa: F401  (one of the app's models)
+from offers.models_negotiation import (
+    NegotiationEntry as NegotiationEntry,
+)  # one of the app's models
 
 RATING = [MinValueValidator(1), MaxValueValidator(5)]
 WEIGHT = {

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
@@ -51,7 +51,7 @@ OFFER_STATUS_STAGE: dict[str, str] = {
 }
 
 
-def offer_process_follow(*, user: AbstractBaseUser, offer: Offer) -> None:
+def offer_process_follow(*, user: User, offer: Offer) -> None:
     """Move the offer's interview process to the stage its status implies, and give it the
     level the offer names (the interviews' level check reads the offered level there)."""
     stage = OFFER_STATUS_STAGE.get(offer.status)
@@ -77,7 +77,7 @@ ESTIMATED_GRANT = "Estimated: 4 x the band's yearly stock midpoint"
 
 
 def _new_terms(
-    *, user: AbstractBaseUser, kind: str, fields: Mapping[str, Any], change: TermsChange
+    *, user: User, kind: str, fields: Mapping[str, Any], change: TermsChange
 ) -> tuple[PackageTerms, Mapping[str, Any]]:
     """Return a new option's package terms, its figures left empty taken from its band.
 
@@ -124,7 +124,7 @@ def _new_terms(
 @transaction.atomic
 def offer_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     fields: Mapping[str, Any],
     package_fields: Mapping[str, Any],
     change: TermsChange,
@@ -184,7 +184,7 @@ def _edited_terms(package_fields: Mapping[str, Any]) -> dict[str, Any]:
 @transaction.atomic
 def offer_update(
     *,
-    user: AbstractBaseUser,
+    user: User,
     offer: Offer,
     fields: Mapping[str, Any],
     package_fields: Mapping[str, Any],
@@ -231,7 +231,7 @@ def offer_update(
 
 
 @transaction.atomic
-def offer_delete(*, user: AbstractBaseUser, offer: Offer) -> None:
+def offer_delete(*, user: User, offer: Offer) -> None:
     """Move an option, its package, scenarios and negotiation log to the trash (restorable for 30 days)."""
     package = offer.package
     children = [
@@ -245,7 +245,7 @@ def offer_delete(*, user: AbstractBaseUser, offer: Offer) -> None:
 
 @transaction.atomic
 def preferences_save(
-    *, user: AbstractBaseUser, data: dict[str, Any], expected_version: int | None
+    *, user: User, data: dict[str, Any], expected_version: int | None
 ) -> Preferences:
     """Create or update the user's single preference set."""
     prefs, created = Preferences.objects.select_for_update().get_or_create(owner=user)
@@ -261,7 +261,7 @@ def preferences_save(
 
 @transaction.atomic
 def scenario_create(
-    *, user: AbstractBaseUser, offer: Offer, data: dict[str, Any] | None = None
+    *, user: User, offer: Offer, data: dict[str, Any] | None = None
 ) -> Scenario:
     """Create a scenario on one of the user's offers.
 
@@ -283,7 +283,7 @@ def scenario_create(
 
 
 def scenario_create_from_plan(
-    *, user: AbstractBaseUser, offer: Offer, board: Board | None = None, name: str = ""
+    *, user: User, offer: Offer, board: Board | None = None, name: str = ""
 ) -> Scenario | None:
     """Create a scenario that plays out every ask of the offer's plan ("Play it out").
 
@@ -318,7 +318,7 @@ def _reset_mc(scenario: Scenario) -> list[str]:
 @transaction.atomic
 def scenario_update(
     *,
-    user: AbstractBaseUser,
+    user: User,
     scenario: Scenario,
     data: dict[str, Any],
     expected_version: int | None,
@@ -337,7 +337,7 @@ def scenario_update(
 
 
 @transaction.atomic
-def scenario_clone(*, user: AbstractBaseUser, scenario: Scenario) -> Scenario:
+def scenario_clone(*, user: User, scenario: Scenario) -> Scenario:
     """Copy a scenario under a new name."""
     data = {f: getattr(scenario, f) for f in (*SCENARIO_FIELDS, STOCK_CURRENCY)}
     data["name"] = f"{scenario.name} (copy)"[:120]
@@ -345,14 +345,14 @@ def scenario_clone(*, user: AbstractBaseUser, scenario: Scenario) -> Scenario:
 
 
 @transaction.atomic
-def scenario_delete(*, user: AbstractBaseUser, scenario: Scenario) -> None:
+def scenario_delete(*, user: User, scenario: Scenario) -> None:
     """Move a scenario to the trash."""
     object_trash(user=user, obj=scenario)
 
 
 @transaction.atomic
 def scenario_accept(
-    *, user: AbstractBaseUser, scenario: Scenario, expected_version: int | None = None
+    *, user: User, scenario: Scenario, expected_version: int | None = None
 ) -> Offer:
     """Make a scenario the offer's new terms, keeping the earlier version in its history.
 
@@ -421,7 +421,7 @@ def scenario_accept(
 
 
 @transaction.atomic
-def scenario_mc_start(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
+def scenario_mc_start(*, user: User, scenario: Scenario) -> bool:
     """Queue the scenario's Monte Carlo unless a result or a run for the same inputs exists.
 
     The row is marked queued in the request's transaction and the message is published on
@@ -464,7 +464,7 @@ def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
         raise ServiceUnavailable("The task queue") from exc
 
 
-def scenario_mc_cancel(*, user: AbstractBaseUser, scenario: Scenario) -> bool:
+def scenario_mc_cancel(*, user: User, scenario: Scenario) -> bool:
     """Ask a queued or running Monte Carlo to stop (the task checks between chunks)."""
     return bool(
         Scenario.objects.filter(

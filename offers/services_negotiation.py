@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -51,7 +51,7 @@ ANSWER_FIELDS = [
 ]
 
 
-def _evaluation(user: AbstractBaseUser, offer: Offer) -> Evaluation | None:
+def _evaluation(user: User, offer: Offer) -> Evaluation | None:
     """Return the option's evaluation from the user's board (None if it cannot be valued)."""
     board = board_get(user=user)
     ev = next((e for e in board.evaluations if e.key == str(offer.pk)), None)
@@ -93,7 +93,7 @@ def entry_change(entry: NegotiationEntry, offer: Offer, terms: PackageTerms) -> 
 
 def _apply_revised_terms(
     *,
-    user: AbstractBaseUser,
+    user: User,
     entry: NegotiationEntry,
     expected_offer_version: int,
     expected_package_version: int,
@@ -166,7 +166,7 @@ def _check_level(entry: NegotiationEntry, offer: Offer) -> None:
 @transaction.atomic
 def negotiation_entry_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     offer: Offer,
     data: dict[str, Any],
     expected_offer_version: int | None = None,
@@ -193,7 +193,7 @@ def negotiation_entry_create(
 @transaction.atomic
 def negotiation_entry_answer(
     *,
-    user: AbstractBaseUser,
+    user: User,
     entry: NegotiationEntry,
     data: dict[str, Any],
     expected_version: int,
@@ -228,7 +228,7 @@ def negotiation_entry_answer(
 
 def _save_answer(
     *,
-    user: AbstractBaseUser,
+    user: User,
     entry: NegotiationEntry,
     expected_offer_version: int | None,
     expected_package_version: int | None,
@@ -264,7 +264,7 @@ def _save_answer(
 
 
 @transaction.atomic
-def negotiation_entry_delete(*, user: AbstractBaseUser, entry: NegotiationEntry) -> Revision:
+def negotiation_entry_delete(*, user: User, entry: NegotiationEntry) -> Revision:
     """Move a log entry to the trash (restorable for 30 days); the offer's terms stay."""
     if entry.owner_id != user.pk:
         raise PermissionError("entry of another user")

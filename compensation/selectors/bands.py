@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Case, F, IntegerField, Q, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
@@ -37,7 +37,7 @@ def _first_when(condition: Q) -> Case:
 def _ranked_bands(
     qs: QuerySet[Band],
     *,
-    user: AbstractBaseUser,
+    user: User,
     currency: str | None = None,
     location: str | None = None,
 ) -> QuerySet[Band]:
@@ -74,7 +74,7 @@ def band_applies(band: Band, *, currency: str, location: str | None) -> bool:
 
 
 def local_band_for(
-    *, user: AbstractBaseUser, level: Level | None, currency: str, location: str | None
+    *, user: User, level: Level | None, currency: str, location: str | None
 ) -> Band | None:
     """Return the band that applies to a package in ``currency`` at ``location``, or None."""
     band = band_for(user=user, level=level, currency=currency, location=location)
@@ -85,7 +85,7 @@ def local_band_for(
 
 def band_for(
     *,
-    user: AbstractBaseUser,
+    user: User,
     level: Level | None,
     currency: str | None = None,
     location: str | None = None,
@@ -100,7 +100,7 @@ def band_for(
     return _ranked_bands(qs, user=user, currency=currency, location=location).first()
 
 
-def bands_for_levels(*, user: AbstractBaseUser, level_ids: Iterable[int]) -> dict[int, Band]:
+def bands_for_levels(*, user: User, level_ids: Iterable[int]) -> dict[int, Band]:
     """Return each level's band as ``band_for`` picks it (no currency or place), in one query."""
     ids = set(level_ids)
     if not ids:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -71,7 +71,7 @@ class FxTable:
         return float(self.decimal_rate(currency, to_currency))
 
 
-def fx_table(*, user: AbstractBaseUser, on: dt.date | None = None) -> FxTable:
+def fx_table(*, user: User, on: dt.date | None = None) -> FxTable:
     """Load every exchange rate the user can see, in one query."""
     return FxTable(fx_list(user=user), user.pk, on)
 
@@ -91,9 +91,7 @@ def fx_rate_for_owner(
     return FxTable(rows, owner_id, on).decimal_rate(currency, to_currency)
 
 
-def fx_rate(
-    *, user: AbstractBaseUser, currency: str, to_currency: str, on: dt.date | None = None
-) -> Decimal:
+def fx_rate(*, user: User, currency: str, to_currency: str, on: dt.date | None = None) -> Decimal:
     """Return how many ``to_currency`` one ``currency`` buys: direct, inverse or via USD.
 
     The user's own rates win over shared ones; then the latest on or before ``on``.

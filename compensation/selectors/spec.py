@@ -65,7 +65,7 @@ def schedule_of(item: EquityGrant | Refresher | Vesting) -> engine.VestingSchedu
         frequency_months=int(item.frequency_months),
         year_weights=tuple(float(w) for w in weights),
         year_frequencies=tuple(int(f) for f in freqs) if freqs else None,
-        vest_dates=tuple(tuple(pair) for pair in dates) if dates else None,  # type: ignore[misc]
+        vest_dates=tuple(tuple(pair) for pair in dates) if dates else None,
     )
 
 
@@ -100,7 +100,7 @@ def sign_on_of(item: SignOn | SignOnTerms) -> engine.SignOn:
         amount=float(item.amount),
         year=item.year,
         clawback_months=item.clawback_months,
-        instalments=tuple(tuple(p) for p in instalments) if instalments else ((0, 1.0),),  # type: ignore[misc]
+        instalments=tuple(tuple(p) for p in instalments) if instalments else ((0, 1.0),),
         clawback_kind=item.clawback_kind,
     )
 
@@ -110,6 +110,11 @@ EVEN_QUARTERLY = engine.VESTING_PRESETS["even_4y_quarterly"]
 
 def _f(value: Decimal | float | int | None, default: float = 0.0) -> float:
     return default if value is None else float(value)
+
+
+def _company_pct(company: Company | None, name: str) -> Decimal | None:
+    """Return a company's stock assumption (None without a company)."""
+    return getattr(company, name) if company is not None else None
 
 
 def stock_currency(package: Package) -> str:
@@ -299,9 +304,13 @@ def _stock(
     fx_to_package = 1.0 if own else rate(currency, terms.currency)
     return engine.Stock(
         price=_price_of(terms, rate) if has_stock else 1.0,
-        growth_pct=_f(growth_pct if growth_pct is not None else company and company.growth_pct),
+        growth_pct=_f(
+            growth_pct if growth_pct is not None else _company_pct(company, "growth_pct")
+        ),
         volatility_pct=_f(
-            volatility_pct if volatility_pct is not None else company and company.volatility_pct
+            volatility_pct
+            if volatility_pct is not None
+            else _company_pct(company, "volatility_pct")
         ),
         liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
         ticker=(company.ticker or None) if company else None,
