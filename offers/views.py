@@ -26,6 +26,7 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
+from offers.board_hours import tz_strip, tz_strips_by_zone
 from offers.export.backup import BackupError
 from offers.export.formats import export_format
 from offers.export.ledger_csv import ledger_csv_bytes
@@ -47,7 +48,7 @@ def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str,
         "strips": board_derived(
             board,
             f"strips:{today}",
-            lambda board: valuation.tz_strips_by_zone(ok, board.prefs, today),
+            lambda board: tz_strips_by_zone(ok, board.prefs, today),
         ),
         "verdict": board_verdict(board),
     }
@@ -172,7 +173,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
 
     def body(_board: valuation.Board) -> str:
-        strip = valuation.tz_strip(offer, board.prefs, today)
+        strip = tz_strip(offer, board.prefs, today)
         ledger = ledger_view(ev) if ev is not None else None
         return render_to_string(
             "offers/partials/offer_detail_body.html",
