@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from types import EllipsisType
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
@@ -283,10 +282,6 @@ def _segments(
     return (Segment(current, basis.start, start, current=True), Segment(spec, start))
 
 
-def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
-    return [basis.prices(s.spec.stock) for s in segments]
-
-
 def evaluate_offer(
     offer: Offer,
     prefs: Preferences,
@@ -322,7 +317,7 @@ def evaluate_offer(
             segments,
             window_start=basis.start,
             years=basis.years,
-            prices=_prices(segments, basis),
+            prices=basis.segment_prices(segments),
         )
         bridge = 0.0
         if len(segments) == 2:
@@ -330,7 +325,7 @@ def evaluate_offer(
                 segments[:1],
                 window_start=basis.start,
                 years=basis.years,
-                prices=_prices(segments[:1], basis),
+                prices=basis.segment_prices(segments[:1]),
             )
             bridge = float(alone[basis.column].sum())
     except (EngineInputError, LookupError, ValueError) as exc:
@@ -365,7 +360,7 @@ def evaluation_ledger(ev: Evaluation) -> Ledger | None:
         ev.segments,
         window_start=ev.basis.start,
         years=ev.basis.years,
-        prices=_prices(ev.segments, ev.basis),
+        prices=ev.basis.segment_prices(ev.segments),
         currency=ev.basis.currency,
     )
 

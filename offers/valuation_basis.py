@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import zoneinfo
+from collections.abc import Sequence
 
 import numpy as np
 from django.utils import formats, timezone
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from compensation.engine import Stock
 from compensation.engine.dates import add_months
 from compensation.engine.projection import assumed_prices
-from compensation.engine.window import COMPONENTS, percentile_prices
+from compensation.engine.window import COMPONENTS, Segment, percentile_prices
 from offers.models import Preferences
 
 
@@ -56,6 +57,10 @@ class ValuationBasis:
         if self.assumed:
             return assumed_prices(stock, months)
         return percentile_prices(stock, months, self.percentile)
+
+    def segment_prices(self, segments: Sequence[Segment]) -> list[np.ndarray]:
+        """Return the share-price path of each segment's stock on this basis."""
+        return [self.prices(s.spec.stock) for s in segments]
 
     def prices_by_year(self, stock: Stock) -> list[float]:
         """Return the share price at the end of each window year on this basis."""
