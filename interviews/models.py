@@ -163,11 +163,6 @@ class Process(models.Model):
     def __str__(self) -> str:
         return f"{self.company.name} — {self.role}"
 
-    @property
-    def is_terminal(self) -> bool:
-        """Return True once the process has ended (accepted, declined, rejected...)."""
-        return self.stage in TERMINAL_STAGES
-
     def clean(self) -> None:
         """Check the company is shared or the owner's, and both levels are on its ladder."""
         errors: dict[str, str] = {}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
@@ -42,6 +44,29 @@ def _home_timezone(request: HttpRequest) -> str:
 
 def _bad_request_status(request: HttpRequest) -> int:
     return 400 if is_htmx(request) else 200
+
+
+def _edited(
+    request: HttpRequest,
+    form: forms.BaseModelForm,
+    write: Callable[[dict[str, Any]], object],
+    *,
+    process: Process,
+    done: str,
+    template: str,
+    context: dict[str, Any],
+) -> HttpResponse:
+    """Write a posted edit through its service (``write`` takes the form's model values): the
+    process page with ``done`` said, else the form again (409: another tab saved first)."""
+    saved = None
+    if request.method == "POST" and form.is_valid():
+        data = model_values(form)
+        saved = form_write(form, lambda: write(data))
+        if saved == 200:
+            messages.success(request, done)
+            return redirect("interviews:process_detail", pk=process.pk)
+    status = form_status(form, saved, htmx=is_htmx(request))
+    return render(request, template, {"form": form, "process": process, **context}, status=status)
 
 
 # Board ----------------------------------------------------------------------------------
@@ -144,26 +169,16 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a process (not its stage: that moves through the board)."""
     process = selectors.process_get(user=request.user, pk=pk)
     form = ProcessForm(request.POST or None, instance=process, user=request.user)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.process_update(
-                user=request.user,
-                process=process,
-                expected_version=form.expected_version(),
-                data=data,
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Process saved."))
-            return redirect("interviews:process_detail", pk=process.pk)
-    return render(
+    return _edited(
         request,
-        "interviews/process_form.html",
-        {"form": form, "process": process, "title": _("Edit process")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.process_update(
+            user=request.user, process=process, expected_version=form.expected_version(), data=data
+        ),
+        process=process,
+        done=_("Process saved."),
+        template="interviews/process_form.html",
+        context={"title": _("Edit process")},
     )
 
 
@@ -237,27 +252,20 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a round; refuse to overwrite a change made in another tab."""
     round_ = selectors.round_get(user=request.user, pk=pk)
     form = RoundForm(request.POST or None, instance=round_, process=round_.process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.round_update(
-                user=request.user,
-                round_=round_,
-                expected_version=form.expected_version(),
-                data=data,
-                questions=form.question_inputs(),
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Round saved."))
-            return redirect("interviews:process_detail", pk=round_.process_id)
-    return render(
+    return _edited(
         request,
-        "interviews/round_form.html",
-        {"form": form, "process": round_.process, "round": round_, "title": _("Edit round")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.round_update(
+            user=request.user,
+            round_=round_,
+            expected_version=form.expected_version(),
+            data=data,
+            questions=form.question_inputs(),
+        ),
+        process=round_.process,
+        done=_("Round saved."),
+        template="interviews/round_form.html",
+        context={"round": round_, "title": _("Edit round")},
     )
 
 
@@ -299,26 +307,19 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
     process = selectors.process_get(user=request.user, pk=pk)
     debrief = getattr(process, "debrief", None)
     form = DebriefForm(request.POST or None, instance=debrief, process=process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.debrief_save(
-                user=request.user,
-                process=process,
-                data=data,
-                expected_version=form.expected_version() if debrief else None,
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Debrief saved."))
-            return redirect("interviews:process_detail", pk=process.pk)
-    return render(
+    return _edited(
         request,
-        "interviews/simple_form.html",
-        {"form": form, "process": process, "title": _("Debrief")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.debrief_save(
+            user=request.user,
+            process=process,
+            data=data,
+            expected_version=form.expected_version() if debrief else None,
+        ),
+        process=process,
+        done=_("Debrief saved."),
+        template="interviews/simple_form.html",
+        context={"title": _("Debrief")},
     )
 
 
@@ -349,23 +350,16 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a team match."""
     match = selectors.team_match_get(user=request.user, pk=pk)
     form = TeamMatchForm(request.POST or None, instance=match, process=match.process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.team_match_update(
-                user=request.user, match=match, expected_version=form.expected_version(), data=data
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Team match saved."))
-            return redirect("interviews:process_detail", pk=match.process_id)
-    return render(
+    return _edited(
         request,
-        "interviews/simple_form.html",
-        {"form": form, "process": match.process, "title": _("Edit team match")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.team_match_update(
+            user=request.user, match=match, expected_version=form.expected_version(), data=data
+        ),
+        process=match.process,
+        done=_("Team match saved."),
+        template="interviews/simple_form.html",
+        context={"title": _("Edit team match")},
     )
 
 
