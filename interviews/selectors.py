@@ -97,9 +97,10 @@ def active_processes(*, user: AbstractBaseUser) -> QuerySet[Process]:
 
 
 def upcoming_rounds(
-    *, user: AbstractBaseUser, now: datetime | None = None, limit: int = 10
+    *, user: AbstractBaseUser, now: datetime | None = None, limit: int | None = 10
 ) -> QuerySet[Round]:
-    """Return the user's next rounds of processes still running, soonest first."""
+    """Return the user's next rounds of processes still running, soonest first (``limit``
+    of them; None: every one)."""
     now = now or timezone.now()
     return (
         Round.objects.filter(owner=user, process__owner=user, scheduled_at__gte=now)

@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import formats, timezone
 
-from interviews.models import TERMINAL_STAGES, Process, Round, Stage
+from interviews.models import Stage
+from interviews.selectors import upcoming_deadlines, upcoming_rounds
 from offers.logic import timeline as logic
 from offers.models import NegotiationEntry, Offer
 from offers.selectors import preferences_get
@@ -96,13 +97,7 @@ def _process_dates(
     """Return the open processes' own deadlines, and the decisions their companies owe: a
     process past its onsite that no open offer came of yet awaits one by its deadline."""
     offered = {o.process_id for o in offers if o.process_id and o.status in OPEN_OFFERS}
-    processes = [
-        p
-        for p in Process.objects.filter(owner=user, deadline__gte=today)
-        .exclude(stage__in=TERMINAL_STAGES)
-        .select_related("company")
-        if p.deadline is not None
-    ]
+    processes = [p for p in upcoming_deadlines(user=user, today=today) if p.deadline is not None]
     awaiting = {p.pk for p in processes if p.stage in AWAITING_DECISION and p.pk not in offered}
     return (
         [
@@ -120,12 +115,6 @@ def _process_dates(
 
 def _next_rounds(user: AbstractBaseUser, now: dt.datetime) -> list[logic.Round]:
     """Return the rounds still to come of the processes still open, soonest first."""
-    rounds = (
-        Round.objects.filter(owner=user, process__owner=user, scheduled_at__gte=now)
-        .exclude(process__stage__in=TERMINAL_STAGES)
-        .select_related("process", "process__company")
-        .order_by("scheduled_at", "id")
-    )
     return [
         logic.Round(
             str(r.process_id),
@@ -133,7 +122,7 @@ def _next_rounds(user: AbstractBaseUser, now: dt.datetime) -> list[logic.Round]:
             str(r.get_kind_display()).lower(),
             r.scheduled_at,
         )
-        for r in rounds
+        for r in upcoming_rounds(user=user, now=now, limit=None)
         if r.scheduled_at is not None
     ]
 

@@ -276,13 +276,11 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         b = next(e for e in evs if e is not a)
     shown = valuation.shown_columns(board.basis, (a, b))
     years = min(len(a.values), len(b.values))
-    rows = []
-    for year in range(1, years + 1):
-        row: dict[str, Any] = {"year": year, "cells": []}
-        for comp in shown:
-            va, vb = a.component(comp)[year - 1], b.component(comp)[year - 1]
-            row["cells"].append((comp, va, vb, va - vb))
-        rows.append(row)
+    columns = [(comp, a.component(comp), b.component(comp)) for comp in shown]
+    rows = [
+        {"year": i + 1, "cells": [(comp, va[i], vb[i], va[i] - vb[i]) for comp, va, vb in columns]}
+        for i in range(years)
+    ]
     a_sums = compare.column_totals([a.component(c) for c in shown], years)
     b_sums = compare.column_totals([b.component(c) for c in shown], years)
     context = {
@@ -322,20 +320,11 @@ def preferences(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_TZ_KEY] = form.cleaned_data["home_timezone"]
             messages.success(request, _("Preferences saved; the ranking is updated."))
             return redirect("offers:dashboard")
-        if written == 409:
-            return render(
-                request,
-                "offers/preferences.html",
-                {"form": form, "zones": COMMON_ZONES},
-                status=409,
-            )
-    if prefs.pk:
+    if prefs.pk and written != 409:
         form.fields["version"].initial = prefs.version
+    status = 409 if written == 409 else 400 if form.errors else 200
     return render(
-        request,
-        "offers/preferences.html",
-        {"form": form, "zones": COMMON_ZONES},
-        status=400 if form.errors else 200,
+        request, "offers/preferences.html", {"form": form, "zones": COMMON_ZONES}, status=status
     )
 
 
