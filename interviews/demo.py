@@ -34,11 +34,7 @@ def _at(day: date, hour: int, minute: int, zone: str) -> datetime:
 
 
 def _process(
-    user: AbstractBaseUser,
-    *,
-    company: Company,
-    history: list[tuple[str, date]],
-    **fields: Any,
+    user: AbstractBaseUser, *, company: Company, history: list[tuple[str, date]], **fields: Any
 ) -> Process:
     """Create a process and walk it through its stage history."""
     first_stage, first_day = history[0]

@@ -47,11 +47,7 @@ def process_get(*, user: AbstractBaseUser, pk: int) -> Process:
     queryset = (
         Process.objects.filter(owner=user)
         .select_related(
-            "company",
-            "target_level",
-            "offered_level",
-            "debrief",
-            "debrief__level_decided",
+            "company", "target_level", "offered_level", "debrief", "debrief__level_decided"
         )
         .prefetch_related(
             Prefetch("rounds", queryset=Round.objects.prefetch_related("questions")),

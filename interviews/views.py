@@ -431,11 +431,7 @@ def analytics_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "interviews/analytics.html",
-        {
-            "stats": stats,
-            "figures": analytics.stats_figures(stats, labels),
-            "labels": labels,
-        },
+        {"stats": stats, "figures": analytics.stats_figures(stats, labels), "labels": labels},
     )
 
 
@@ -479,9 +475,7 @@ def _host(request: HttpRequest) -> str:
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """Download the upcoming rounds as an iCalendar (.ics) file."""
     response = _calendar_response(
-        user=request.user,
-        host=_host(request),
-        base_url=request.build_absolute_uri("/").rstrip("/"),
+        user=request.user, host=_host(request), base_url=request.build_absolute_uri("/").rstrip("/")
     )
     response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
     return response

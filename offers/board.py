@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import itertools
 from collections.abc import Sequence
 from types import EllipsisType
 from typing import Any
@@ -23,15 +24,8 @@ from django.utils.translation import gettext as _
 from compensation.engine import EngineInputError, PackageSpec
 from compensation.engine.ledger import Ledger, window_ledger
 from compensation.engine.transfer import keep_held_grants
-from compensation.engine.window import (
-    COMPONENTS,
-    Segment,
-    WindowSimulation,
-    window_yearly,
-)
-from compensation.engine.window import (
-    stock_fx_to_home as window_stock_fx,
-)
+from compensation.engine.window import COMPONENTS, Segment, WindowSimulation, window_yearly
+from compensation.engine.window import stock_fx_to_home as window_stock_fx
 from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words
 from interviews.levels import level_check, rung, target_level_of
@@ -191,13 +185,11 @@ class Evaluation:
 
     def rows(self) -> list[dict[str, Any]]:
         """Return one row per window year: the shown columns and the running headline."""
-        running = 0.0
-        out = []
         columns = [self.component(c) for c in self.shown_columns]
-        for i, value in enumerate(self.values):
-            running += value
-            out.append({"year": i + 1, "cells": [c[i] for c in columns], "running": running})
-        return out
+        return [
+            {"year": i + 1, "cells": [c[i] for c in columns], "running": running}
+            for i, running in enumerate(itertools.accumulate(self.values))
+        ]
 
     def component(self, name: str) -> list[float]:
         """Return one yearly column in home currency."""
@@ -226,21 +218,17 @@ def offer_start(offer: Offer, basis: ValuationBasis) -> dt.date:
     return offer.package.start_date
 
 
-def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
-    """Return the engine spec of an option's own package.
+def package_spec(package: Package, name: str, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
+    """Return the engine spec of a package (an option's own, or the current job's).
 
     The package owns the start date; a new job's grants moved with it when it was set
     (`compensation.terms.apply_change`), so they are valued as stored. Its terms are stated
     on the decision date (``as_of``): a job already held then (staying, a transfer's current
     job) is paid the base entered, raised from the next anniversary after it.
     """
-    package = offer.package
     rate = fx.rate(package.currency, basis.currency)
-    return dataclasses.replace(
-        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
-        name=f"o{offer.pk}",
-        as_of=basis.start,
-    )
+    spec = package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx)
+    return dataclasses.replace(spec, name=name, as_of=basis.start)
 
 
 def current_job_spec(
@@ -261,12 +249,7 @@ def current_job_spec(
     if package is None:
         return None
     try:
-        rate = fx.rate(package.currency, basis.currency)
-        return dataclasses.replace(
-            package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
-            name="current",
-            as_of=basis.start,
-        )
+        return package_spec(package, "current", basis, fx)
     except (EngineInputError, LookupError, ValueError):
         return None
 
@@ -297,7 +280,7 @@ def evaluate_offer(
     try:
         rate = fx.rate(offer.package.currency, basis.currency)
         if spec is None:
-            spec = offer_spec(offer, basis, fx)
+            spec = package_spec(offer.package, f"o{offer.pk}", basis, fx)
         else:
             spec = dataclasses.replace(
                 spec, fx_to_home=rate, name=f"o{offer.pk}", as_of=basis.start
@@ -331,8 +314,7 @@ def evaluate_offer(
     except (EngineInputError, LookupError, ValueError) as exc:
         return dataclasses.replace(empty, error=str(exc))
     yearly = pd.DataFrame(
-        {c: values[c] for c in YEARLY_COLUMNS},
-        index=pd.RangeIndex(1, basis.years + 1, name="year"),
+        {c: values[c] for c in YEARLY_COLUMNS}, index=pd.RangeIndex(1, basis.years + 1, name="year")
     )
     return Evaluation(
         offer=offer,
@@ -488,10 +470,7 @@ class Board:
         qs = list(self.mc.percentiles)
         if 10.0 not in qs or 90.0 not in qs:
             return None
-        return (
-            [float(v) for v in band[qs.index(10.0)]],
-            [float(v) for v in band[qs.index(90.0)]],
-        )
+        return ([float(v) for v in band[qs.index(10.0)]], [float(v) for v in band[qs.index(90.0)]])
 
 
 def board_build(

@@ -51,16 +51,7 @@ from offers.logic.negotiation import (
 )
 from offers.logic.plan import Plan, negotiation_plan
 from offers.logic.ranking import money_value_of_weight
-from offers.logic.rules.base import (
-    BASE,
-    DEADLINE,
-    LEVEL,
-    REMOTE,
-    SIGN_ON,
-    START,
-    STOCK,
-    LoggedAsk,
-)
+from offers.logic.rules.base import BASE, DEADLINE, LEVEL, REMOTE, SIGN_ON, START, STOCK, LoggedAsk
 from offers.models import IN_HAND_STATUSES, NegotiationEntry, Offer
 from offers.selectors_negotiation import negotiation_entry_list
 
@@ -309,8 +300,8 @@ def _stage(process: Any) -> str:
     return _msgid(choice_label(Process, "stage", process.stage))
 
 
-def _option_alternative(
-    ev: Evaluation, *, offer: Offer, board: Board, running: dict[int, Any], excluded: set[str]
+def _alternative(
+    ev: Evaluation, offer: Offer, board: Board, running: dict[int, Any], excluded: set[str]
 ) -> AlternativeFacts | None:
     """Return another option as an alternative to ``offer`` (None: the offer itself, staying,
     one declined or expired, not valued, or valued after tax with no tax counted)."""
@@ -348,13 +339,7 @@ def alternatives(
     running = _running(user=user, board=board)
     excluded = {r.key for r in board.ranking if r.excluded}  # by a hard constraint
     found = [
-        alternative
-        for ev in board.evaluations
-        if (
-            alternative := _option_alternative(
-                ev, offer=offer, board=board, running=running, excluded=excluded
-            )
-        )
+        a for ev in board.evaluations if (a := _alternative(ev, offer, board, running, excluded))
     ]
     linked = {ev.offer.process_id for ev in board.evaluations if ev.offer.process_id}
     unlinked = [p for p in running.values() if p.pk not in linked]

@@ -46,9 +46,7 @@ def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str,
         "board": board,
         "prefs": board.prefs,
         "strips": board_derived(
-            board,
-            f"strips:{today}",
-            lambda board: tz_strips_by_zone(ok, board.prefs, today),
+            board, f"strips:{today}", lambda board: tz_strips_by_zone(ok, board.prefs, today)
         ),
         "verdict": board_verdict(board),
     }
@@ -176,8 +174,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         strip = tz_strip(offer, board.prefs, today)
         ledger = ledger_view(ev) if ev is not None else None
         return render_to_string(
-            "offers/partials/offer_detail_body.html",
-            {**context, "strip": strip, "ledger": ledger},
+            "offers/partials/offer_detail_body.html", {**context, "strip": strip, "ledger": ledger}
         )
 
     # Everything on the page but the frame comes from the board: rendered once per board.
