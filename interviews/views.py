@@ -69,6 +69,15 @@ def _edited(
     return render(request, template, {"form": form, "process": process, **context}, status=status)
 
 
+def _confirm_delete(
+    request: HttpRequest, obj: object, process_pk: int, consequence: str = ""
+) -> HttpResponse:
+    """Ask before moving ``obj`` to the trash (cancel: back to its process's page)."""
+    cancel_url = reverse("interviews:process_detail", args=[process_pk])
+    context = {"object": obj, "cancel_url": cancel_url, "consequence": consequence}
+    return render(request, "interviews/confirm_delete.html", context)
+
+
 # Board ----------------------------------------------------------------------------------
 
 
@@ -189,18 +198,9 @@ def process_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.process_delete(user=request.user, process=process)
         messages.success(request, _("Process moved to the trash; you can restore it for 30 days."))
         return redirect("interviews:board")
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": process,
-            "cancel_url": reverse("interviews:process_detail", args=[process.pk]),
-            "consequence": _(
-                "Its %(rounds)s rounds, debrief and %(matches)s team matches go with it."
-            )
-            % {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())},
-        },
-    )
+    counts = {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())}
+    goes = _("Its %(rounds)s rounds, debrief and %(matches)s team matches go with it.") % counts
+    return _confirm_delete(request, process, process.pk, goes)
 
 
 # Rounds ---------------------------------------------------------------------------------
@@ -277,14 +277,8 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.round_delete(user=request.user, round_=round_)
         messages.success(request, _("Round moved to the trash."))
         return redirect("interviews:process_detail", pk=process_pk)
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": round_,
-            "cancel_url": reverse("interviews:process_detail", args=[round_.process_id]),
-            "consequence": _("Its questions and notes go with it."),
-        },
+    return _confirm_delete(
+        request, round_, round_.process_id, _("Its questions and notes go with it.")
     )
 
 
@@ -370,14 +364,7 @@ def team_match_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.team_match_delete(user=request.user, match=match)
         messages.success(request, _("Team match moved to the trash."))
         return redirect("interviews:process_detail", pk=match.process_id)
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": match,
-            "cancel_url": reverse("interviews:process_detail", args=[match.process_id]),
-        },
-    )
+    return _confirm_delete(request, match, match.process_id)
 
 
 # Questions, analytics, calendar ---------------------------------------------------------
@@ -409,18 +396,14 @@ def question_log(request: HttpRequest) -> HttpResponse:
 
 
 def _labels() -> dict[str, str]:
-    labels: dict[str, str] = {}
-    for choices in (Stage.choices, Signal.choices, Round.Kind.choices):
-        labels.update({value: str(label) for value, label in choices})
-    labels.update(
-        {
-            "title_funnel": _("Stages reached"),
-            "title_signals": _("Signals by round kind"),
-            "title_rounds": _("Rounds per company"),
-            "title_days": _("Days from first contact to offer"),
-        }
-    )
-    return labels
+    """Return the analytics' codes (stages, signals, round kinds, chart titles) in words."""
+    choices = (*Stage.choices, *Signal.choices, *Round.Kind.choices)
+    return {value: str(label) for value, label in choices} | {
+        "title_funnel": _("Stages reached"),
+        "title_signals": _("Signals by round kind"),
+        "title_rounds": _("Rounds per company"),
+        "title_days": _("Days from first contact to offer"),
+    }
 
 
 def analytics_page(request: HttpRequest) -> HttpResponse:
@@ -441,24 +424,23 @@ def _calendar_response(*, user: Any, host: str, base_url: str) -> HttpResponse:
     events = []
     for r in selectors.calendar_rounds(user=user, now=now):
         local = r.scheduled_local
+        brief_url = base_url + reverse("interviews:round_brief", args=[r.pk])
+        interviewer = r.interviewer_name
         description_lines = [
             f"{r.get_kind_display()} — {r.process.role}",
             _("Entered as %(time)s %(zone)s")
             % {"time": f"{local:%Y-%m-%d %H:%M}", "zone": r.timezone},
+            _("Interviewer: %(name)s") % {"name": interviewer} if interviewer else "",
+            r.interviewer_background,
+            _("Prep brief: %(url)s") % {"url": brief_url},
         ]
-        if r.interviewer_name:
-            description_lines.append(_("Interviewer: %(name)s") % {"name": r.interviewer_name})
-        if r.interviewer_background:
-            description_lines.append(r.interviewer_background)
-        brief_url = base_url + reverse("interviews:round_brief", args=[r.pk])
-        description_lines.append(_("Prep brief: %(url)s") % {"url": brief_url})
         events.append(
             CalendarEvent(
                 uid=f"interview-round-{r.pk}@{host}",
                 start=r.scheduled_at,
                 end=r.scheduled_at + timedelta(minutes=r.duration_minutes),
                 summary=f"{r.process.company.name}: {r.get_kind_display()}",
-                description="\n".join(description_lines),
+                description="\n".join(filter(None, description_lines)),
                 location=r.get_mode_display(),
                 url=brief_url,
             )

@@ -89,16 +89,9 @@ class ValuationBasis:
     @property
     def key(self) -> str:
         """Return the basis as a short text to store, read back by ``from_key``."""
-        return ";".join(
-            [
-                self.KEY_PREFIX,
-                self.start.isoformat(),
-                str(self.years),
-                self.currency,
-                "net" if self.after_tax else "gross",
-                str(self.percentile),
-            ]
-        )
+        tax = "net" if self.after_tax else "gross"
+        parts = [self.start.isoformat(), str(self.years), self.currency, tax, str(self.percentile)]
+        return ";".join([self.KEY_PREFIX, *parts])
 
     @classmethod
     def from_key(cls, text: str) -> ValuationBasis | None:
@@ -134,14 +127,8 @@ class ValuationBasis:
         return self._label(_("stock on each simulated share-price path"))
 
     def _label(self, stock: str) -> str:
-        return " · ".join(
-            [
-                _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)},
-                self.currency,
-                self.tax_words(),
-                stock,
-            ]
-        )
+        window = _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)}
+        return " · ".join([window, self.currency, self.tax_words(), stock])
 
     def columns(self, contributions: bool = False) -> tuple[str, ...]:
         """Return the yearly columns a table shows; after tax, with ``contributions`` (an
