@@ -437,8 +437,8 @@ class Board:
     @functools.cached_property
     def mc(self) -> WindowSimulation | None:
         """Return the seeded Monte Carlo of the valued options (None without one)."""
-        ok = [e for e in self.evaluations if not e.error]
-        return window_mc(ok, self.basis, self.mc_paths, self.mc_seed) if ok else None
+        options = {e.key: e.segments for e in self.evaluations if not e.error and e.segments}
+        return window_mc(options, self.basis, self.mc_paths, self.mc_seed)
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)

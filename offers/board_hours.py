@@ -9,13 +9,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from offers.logic.timezones import OverlapSummary, Window, hour_strip, overlap_summary
 from offers.models import Offer, Preferences
 
-if TYPE_CHECKING:
-    from offers.board import Evaluation
+
+class Valued(Protocol):
+    """An option with its year's overlap (`offers.board.Evaluation`)."""
+
+    offer: Offer
+    overlap: OverlapSummary | None
+
 
 OFFICE_WINDOW = (dt.time(9, 0), dt.time(17, 0))
 
@@ -66,7 +71,7 @@ def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, A
 
 
 def tz_strips_by_zone(
-    evs: Sequence[Evaluation], prefs: Preferences, day: dt.date
+    evs: Sequence[Valued], prefs: Preferences, day: dt.date
 ) -> list[dict[str, Any]]:
     """Return one 24-hour strip per distinct work time zone, with the options that use it."""
     zones: dict[str, dict[str, Any]] = {}

@@ -9,18 +9,19 @@ edit only the options it changed are simulated again. The summary goes to the sh
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from compensation.engine.window import WindowSimulation, path_stocks, summarise_paths, window_paths
+from compensation.engine.window import (
+    Segment,
+    WindowSimulation,
+    path_stocks,
+    summarise_paths,
+    window_paths,
+)
 from config.cache import cache_get, cache_set
 from offers.recent import Recent
 from offers.valuation_basis import ValuationBasis
-
-if TYPE_CHECKING:
-    from offers.board import Evaluation
 
 DASHBOARD_MC_PATHS = 2000
 DASHBOARD_MC_SEED = 20261130
@@ -28,10 +29,10 @@ MC_PATHS_KEPT: Recent[np.ndarray] = Recent(256)
 
 
 def window_mc(
-    evs: Sequence[Evaluation], basis: ValuationBasis, paths: int, seed: int
+    options: dict[str, tuple[Segment, ...]], basis: ValuationBasis, paths: int, seed: int
 ) -> WindowSimulation | None:
-    """Return the seeded Monte Carlo of the evaluated options over the window (cached)."""
-    options = {e.key: e.segments for e in evs if e.segments}
+    """Return the seeded Monte Carlo of the options (their segments by key) over the window
+    (cached)."""
     if not options or paths <= 0:
         return None
     stocks = path_stocks(options)

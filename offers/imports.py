@@ -41,8 +41,6 @@ MAX_ERRORS = 30
 TRUE_WORDS = {"yes", "y", "true", "1", "x"}
 FALSE_WORDS = {"no", "n", "false", "0", ""}
 
-# Checking rows ---------------------------------------------------------------------------
-
 
 @dataclasses.dataclass
 class _Lookups:

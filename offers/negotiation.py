@@ -57,7 +57,6 @@ from offers.selectors_negotiation import negotiation_entry_list
 
 # Hours of the team's day the user wants to share when time zone counts in their weights.
 MIN_OVERLAP_HOURS = 4.0
-IN_HAND = IN_HAND_STATUSES
 GONE = (Offer.Status.DECLINED, Offer.Status.EXPIRED)
 
 
@@ -312,7 +311,7 @@ def _alternative(
         # Its after-tax value counts no tax at all: never leverage, however high.
         return None
     process = running.get(other.process_id) if other.process_id else None
-    if other.status in IN_HAND:
+    if other.status in IN_HAND_STATUSES:
         kind = "offer_in_hand"
     elif process is not None:
         kind = "active_process"
@@ -459,14 +458,8 @@ def negotiation_context(
     if ev is None or ev.error or ev.yearly is None:
         return None
     fx = board.fx or fx_table(user=user)
-    stay = next(
-        (
-            e
-            for e in board.evaluations
-            if e.offer.kind == Offer.Kind.STAY and not e.error and e.offer.pk != offer.pk
-        ),
-        None,
-    )
+    stays = [e for e in board.evaluations if e.offer.kind == Offer.Kind.STAY and not e.error]
+    stay = next((e for e in stays if e.offer.pk != offer.pk), None)
     return NegotiationContext(
         offer=offer_facts(user=user, offer=ev.offer, ev=ev, board=board, fx=fx),
         current=current_job_facts(offer=ev.offer, stay=stay, board=board, today=today, fx=fx),
