@@ -128,7 +128,7 @@ def main() -> None:
     step = iter(range(10**6))
     from compensation.engine.window import _one_path_tax, _one_path_values
     from offers import board_cache
-    from offers.board import MC_PATHS_KEPT
+    from offers.board_paths import MC_PATHS_KEPT
 
     def live(clear: bool) -> None:
         if clear:

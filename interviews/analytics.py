@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import date
+from statistics import median
 from typing import Any
 
 import plotly.graph_objects as go
@@ -101,19 +102,36 @@ def interview_stats(
     }
     rounds_per_company = dict(sorted(Counter(r["company"] for r in rounds).items()))
 
-    days_to_offer = []
-    for p in processes:
-        day = offer_date(p["history"])
-        if day is not None:
-            days_to_offer.append(
-                {
-                    "process": p["name"],
-                    "company": p["company"],
-                    "days": (day - p["first_contact"]).days,
-                }
-            )
+    days_to_offer = _days_to_offer(processes)
     days_values = [d["days"] for d in days_to_offer]
+    return {
+        "process_count": len(processes),
+        "round_count": len(rounds),
+        "funnel": funnel,
+        "steps": steps,
+        "conversions": conversions,
+        "signal_by_kind": signal_by_kind,
+        "rounds_per_company": rounds_per_company,
+        "days_to_offer": days_to_offer,
+        "median_days_to_offer": float(median(days_values)) if days_values else None,
+        "level_checks": _level_checks(processes, rounds),
+    }
 
+
+def _days_to_offer(processes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Return the days from first contact to an offer of each process that reached one."""
+    return [
+        {"process": p["name"], "company": p["company"], "days": (day - p["first_contact"]).days}
+        for p in processes
+        if (day := offer_date(p["history"])) is not None
+    ]
+
+
+def _level_checks(
+    processes: list[dict[str, Any]], rounds: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Return the level check of each process offered a level against its target, with the
+    signals of its rounds in order (the negative ones apart)."""
     rounds_by_process: dict[Any, list[dict[str, Any]]] = {}
     for r in rounds:
         rounds_by_process.setdefault(r["process_id"], []).append(r)
@@ -142,19 +160,7 @@ def interview_stats(
                 "negative": [(r["kind"], r["signal"]) for r in own if r["signal"] in NEGATIVE],
             }
         )
-
-    return {
-        "process_count": len(processes),
-        "round_count": len(rounds),
-        "funnel": funnel,
-        "steps": steps,
-        "conversions": conversions,
-        "signal_by_kind": signal_by_kind,
-        "rounds_per_company": rounds_per_company,
-        "days_to_offer": days_to_offer,
-        "median_days_to_offer": _median(days_values),
-        "level_checks": level_checks,
-    }
+    return level_checks
 
 
 def _rung(level: dict[str, Any] | None, ladder: str) -> Rung | None:
@@ -164,16 +170,6 @@ def _rung(level: dict[str, Any] | None, ladder: str) -> Rung | None:
     return Rung(
         code=level["code"], order=level["order"], stage=level.get("equivalence"), ladder=ladder
     )
-
-
-def _median(values: list[int]) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    if len(ordered) % 2:
-        return float(ordered[mid])
-    return (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go.Figure]:

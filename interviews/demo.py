@@ -34,11 +34,7 @@ def _at(day: date, hour: int, minute: int, zone: str) -> datetime:
 
 
 def _process(
-    user: AbstractBaseUser,
-    *,
-    company: Company,
-    history: list[tuple[str, date]],
-    **fields: Any,
+    user: AbstractBaseUser, *, company: Company, history: list[tuple[str, date]], **fields: Any
 ) -> Process:
     """Create a process and walk it through its stage history."""
     first_stage, first_day = history[0]
@@ -197,9 +193,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
          S.STRONG_HIRE, 4, [("Tell me about a disagreement on roadmap #leadership #conflict", "")],
          "Repeated: current TC about USD 400K"),
     ]  # fmt: skip
-    for i, (kind, days, hour, name, bg, signal, mine, qs, stated) in enumerate(
-        meta_rounds, start=1
-    ):
+    for i, (kind, days, hour, name, bg, signal, mine, qs, stated) in enumerate(meta_rounds, 1):
         _round(
             user, m, kind, _at(ago(days), hour, 0, la), la,
             order=i, duration_minutes=45, interviewer_name=name, interviewer_background=bg,
@@ -256,36 +250,16 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
                    ("How would you handle feature drift in online training? #online learning #ml design", "")],
     )  # fmt: skip
     next_week = today + timedelta(days=7)
-    for i, (kind, hour, minute, name, bg) in enumerate(
-        [
-            # The round the prep brief is for: a design round whose interviewer runs CI for
-            # numerical kernels (the kind of background the Meta design round was lost on).
-            (
-                Kind.SYSTEM_DESIGN,
-                9,
-                0,
-                "Ivan Petrov",
-                "Runs the CI for numerical kernels (CUDA, HPC) on the ML compute team; "
-                "maintains the GPU benchmark farm",
-            ),
-            (Kind.CODING, 10, 15, "Hao Wu", "Recommendation infra, Go"),
-            (
-                Kind.ML_DESIGN,
-                11,
-                30,
-                "Anna Sato",
-                "Works on multi-task ranking; likes ablation questions",
-            ),
-            (
-                Kind.HIRING_MANAGER,
-                14,
-                0,
-                "Daniel Ng",
-                "Engineering manager, Singapore recommendation team",
-            ),
-        ],
-        start=3,
-    ):
+    tiktok_onsite = [
+        # The round the prep brief is for: a design round whose interviewer runs CI for
+        # numerical kernels (the kind of background the Meta design round was lost on).
+        (Kind.SYSTEM_DESIGN, 9, 0, "Ivan Petrov",
+         "Runs the CI for numerical kernels (CUDA, HPC) on the ML compute team; maintains the GPU benchmark farm"),
+        (Kind.CODING, 10, 15, "Hao Wu", "Recommendation infra, Go"),
+        (Kind.ML_DESIGN, 11, 30, "Anna Sato", "Works on multi-task ranking; likes ablation questions"),
+        (Kind.HIRING_MANAGER, 14, 0, "Daniel Ng", "Engineering manager, Singapore recommendation team"),
+    ]  # fmt: skip
+    for i, (kind, hour, minute, name, bg) in enumerate(tiktok_onsite, start=3):
         _round(
             user, t, kind, _at(next_week, hour, minute, sg), sg,
             order=i, duration_minutes=60, interviewer_name=name, interviewer_background=bg,

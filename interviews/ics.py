@@ -42,10 +42,9 @@ def fold_line(line: str) -> str:
     out: list[str] = []
     current = ""
     current_len = 0
-    limit = MAX_OCTETS
     for char in line:
         size = len(char.encode("utf-8"))
-        if current_len + size > limit:
+        if current_len + size > MAX_OCTETS:
             out.append(current)
             current, current_len = " ", 1  # continuation lines start with one space
         current += char
@@ -83,10 +82,8 @@ def calendar_text(
             f"DTEND:{utc_stamp(event.end)}",
             f"SUMMARY:{escape_text(event.summary)}",
         ]
-        if event.description:
-            lines.append(f"DESCRIPTION:{escape_text(event.description)}")
-        if event.location:
-            lines.append(f"LOCATION:{escape_text(event.location)}")
+        texts = (("DESCRIPTION", event.description), ("LOCATION", event.location))
+        lines += [f"{key}:{escape_text(text)}" for key, text in texts if text]
         if event.url:
             lines.append(f"URL:{event.url}")
         lines.append("END:VEVENT")

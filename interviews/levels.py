@@ -62,11 +62,6 @@ class LevelCheck:
             return "down"
         return "up" if self.delta > 0 else "as_targeted"
 
-    @property
-    def is_down_level(self) -> bool:
-        """Return whether the level is below the target."""
-        return self.delta < 0
-
 
 def rung(level: LevelLike | None) -> Rung | None:
     """Return the comparison's view of a level (None stays None)."""

@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,6 +25,18 @@ def timezone_validator(value: str) -> None:
             code="unknown_timezone",
             params={"tz": value},
         ) from exc
+
+
+def _level(verbose_name: str | Promise) -> models.ForeignKey:
+    """Return a field for a level of the process's company (emptied if the level goes)."""
+    return models.ForeignKey(
+        "compensation.Level",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=verbose_name,
+    )
 
 
 def _in_choices(field: str, choices: type[models.Choices], name: str) -> models.CheckConstraint:
@@ -48,24 +61,8 @@ class Stage(models.TextChoices):
     GHOSTED = "ghosted", _("Ghosted")
 
 
-FUNNEL_STAGES: tuple[str, ...] = (
-    Stage.APPLIED,
-    Stage.RECRUITER_SCREEN,
-    Stage.PHONE_SCREEN,
-    Stage.ONSITE,
-    Stage.DEBRIEF,
-    Stage.TEAM_MATCH,
-    Stage.OFFER,
-    Stage.NEGOTIATING,
-    Stage.ACCEPTED,
-)
-TERMINAL_STAGES: tuple[str, ...] = (
-    Stage.ACCEPTED,
-    Stage.DECLINED,
-    Stage.REJECTED,
-    Stage.WITHDRAWN,
-    Stage.GHOSTED,
-)
+FUNNEL_STAGES: tuple[str, ...] = tuple(Stage)[:9]  # applied .. accepted
+TERMINAL_STAGES: tuple[str, ...] = tuple(Stage)[8:]  # accepted and every other ending
 
 
 class Signal(models.TextChoices):
@@ -119,22 +116,8 @@ class Process(models.Model):
     )
     recruiter = models.CharField(_("recruiter"), max_length=120, blank=True)
     referrer = models.CharField(_("referrer"), max_length=120, blank=True)
-    target_level = models.ForeignKey(
-        "compensation.Level",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("target level"),
-    )
-    offered_level = models.ForeignKey(
-        "compensation.Level",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("offered level"),
-    )
+    target_level = _level(_("target level"))
+    offered_level = _level(_("offered level"))
     stage = models.CharField(
         _("stage"), max_length=20, choices=Stage.choices, default=Stage.APPLIED, db_index=True
     )
@@ -162,11 +145,6 @@ class Process(models.Model):
 
     def __str__(self) -> str:
         return f"{self.company.name} — {self.role}"
-
-    @property
-    def is_terminal(self) -> bool:
-        """Return True once the process has ended (accepted, declined, rejected...)."""
-        return self.stage in TERMINAL_STAGES
 
     def clean(self) -> None:
         """Check the company is shared or the owner's, and both levels are on its ladder."""
@@ -375,14 +353,7 @@ class Debrief(models.Model):
     decision = models.CharField(
         _("decision"), max_length=20, choices=Decision.choices, default=Decision.PENDING
     )
-    level_decided = models.ForeignKey(
-        "compensation.Level",
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-        verbose_name=_("level decided"),
-    )
+    level_decided = _level(_("level decided"))
     held_on = models.DateField(_("held on"), null=True, blank=True)
     notes = models.TextField(_("notes"), blank=True)
     version = models.PositiveIntegerField(default=1, editable=False)

@@ -296,11 +296,6 @@ class RoundBrief:
     weak_topics: list[str] = field(default_factory=list)
     similar_rounds: list[SimilarRound] = field(default_factory=list)
 
-    @property
-    def topic_tags(self) -> list[str]:
-        """Return the topics' tags in order."""
-        return [t.tag for t in self.topics]
-
 
 def _untagged_match(question: Question, round_: Round, tags: list[str]) -> tuple[str, ...] | None:
     """Return the topics an untagged question's words name, () for one asked in the same kind

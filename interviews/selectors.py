@@ -47,11 +47,7 @@ def process_get(*, user: AbstractBaseUser, pk: int) -> Process:
     queryset = (
         Process.objects.filter(owner=user)
         .select_related(
-            "company",
-            "target_level",
-            "offered_level",
-            "debrief",
-            "debrief__level_decided",
+            "company", "target_level", "offered_level", "debrief", "debrief__level_decided"
         )
         .prefetch_related(
             Prefetch("rounds", queryset=Round.objects.prefetch_related("questions")),
@@ -97,9 +93,10 @@ def active_processes(*, user: AbstractBaseUser) -> QuerySet[Process]:
 
 
 def upcoming_rounds(
-    *, user: AbstractBaseUser, now: datetime | None = None, limit: int = 10
+    *, user: AbstractBaseUser, now: datetime | None = None, limit: int | None = 10
 ) -> QuerySet[Round]:
-    """Return the user's next rounds of processes still running, soonest first."""
+    """Return the user's next rounds of processes still running, soonest first (``limit``
+    of them; None: every one)."""
     now = now or timezone.now()
     return (
         Round.objects.filter(owner=user, process__owner=user, scheduled_at__gte=now)

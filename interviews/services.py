@@ -96,12 +96,7 @@ def process_update(
 
 @transaction.atomic
 def process_move_stage(
-    *,
-    user: AbstractBaseUser,
-    process: Process,
-    stage: str,
-    on: date | None = None,
-    note: str = "",
+    *, user: AbstractBaseUser, process: Process, stage: str, on: date | None = None, note: str = ""
 ) -> Process:
     """Move a process to `stage`, appending to its stage history."""
     if stage not in Stage.values:
@@ -119,12 +114,7 @@ def process_move_stage(
         # Valid by construction (the process's owner, a pending decision, no level), so no
         # full_clean; by ids, so the caller's process does not cache it as its debrief.
         Debrief.objects.create(owner_id=process.owner_id, process_id=process.pk, held_on=changed_on)
-    return _process_set(
-        user,
-        process,
-        summary=f"{previous} -> {Stage(stage).label}",
-        stage=stage,
-    )
+    return _process_set(user, process, summary=f"{previous} -> {Stage(stage).label}", stage=stage)
 
 
 def _process_set(
@@ -153,12 +143,7 @@ def stage_reached(current: str, stage: str) -> bool:
 
 @transaction.atomic
 def process_follow(
-    *,
-    user: AbstractBaseUser,
-    process: Process,
-    stage: str,
-    on: date | None = None,
-    note: str = "",
+    *, user: AbstractBaseUser, process: Process, stage: str, on: date | None = None, note: str = ""
 ) -> Process:
     """Move a process forward to `stage` because of a fact recorded elsewhere (a debrief, an
     offer's status); never backwards, never out of an ending."""
@@ -215,11 +200,7 @@ def parse_questions(raw: str) -> list[QuestionInput]:
 
 def format_questions(questions: Sequence[Question]) -> str:
     """Return questions in the one-a-line form parse_questions reads."""
-    lines = []
-    for q in questions:
-        tags = " ".join(f"#{t}" for t in q.tag_list)
-        lines.append(f"{q.text} {tags}".strip())
-    return "\n".join(lines)
+    return "\n".join(f"{q.text} {' '.join('#' + t for t in q.tag_list)}".strip() for q in questions)
 
 
 def _set_questions(round_: Round, questions: Sequence[QuestionInput]) -> None:
@@ -265,10 +246,7 @@ def round_update(
     if questions is not None:
         _set_questions(round_, questions)
     revision_record(
-        user=user,
-        obj=round_,
-        action=Revision.Action.CHANGED,
-        children=list(round_.questions.all()),
+        user=user, obj=round_, action=Revision.Action.CHANGED, children=list(round_.questions.all())
     )
     return round_
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import ValidationError
@@ -42,6 +44,38 @@ def _home_timezone(request: HttpRequest) -> str:
 
 def _bad_request_status(request: HttpRequest) -> int:
     return 400 if is_htmx(request) else 200
+
+
+def _edited(
+    request: HttpRequest,
+    form: forms.BaseModelForm,
+    write: Callable[[dict[str, Any]], object],
+    *,
+    process: Process,
+    done: str,
+    template: str,
+    context: dict[str, Any],
+) -> HttpResponse:
+    """Write a posted edit through its service (``write`` takes the form's model values): the
+    process page with ``done`` said, else the form again (409: another tab saved first)."""
+    saved = None
+    if request.method == "POST" and form.is_valid():
+        data = model_values(form)
+        saved = form_write(form, lambda: write(data))
+        if saved == 200:
+            messages.success(request, done)
+            return redirect("interviews:process_detail", pk=process.pk)
+    status = form_status(form, saved, htmx=is_htmx(request))
+    return render(request, template, {"form": form, "process": process, **context}, status=status)
+
+
+def _confirm_delete(
+    request: HttpRequest, obj: object, process_pk: int, consequence: str = ""
+) -> HttpResponse:
+    """Ask before moving ``obj`` to the trash (cancel: back to its process's page)."""
+    cancel_url = reverse("interviews:process_detail", args=[process_pk])
+    context = {"object": obj, "cancel_url": cancel_url, "consequence": consequence}
+    return render(request, "interviews/confirm_delete.html", context)
 
 
 # Board ----------------------------------------------------------------------------------
@@ -144,26 +178,16 @@ def process_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a process (not its stage: that moves through the board)."""
     process = selectors.process_get(user=request.user, pk=pk)
     form = ProcessForm(request.POST or None, instance=process, user=request.user)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.process_update(
-                user=request.user,
-                process=process,
-                expected_version=form.expected_version(),
-                data=data,
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Process saved."))
-            return redirect("interviews:process_detail", pk=process.pk)
-    return render(
+    return _edited(
         request,
-        "interviews/process_form.html",
-        {"form": form, "process": process, "title": _("Edit process")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.process_update(
+            user=request.user, process=process, expected_version=form.expected_version(), data=data
+        ),
+        process=process,
+        done=_("Process saved."),
+        template="interviews/process_form.html",
+        context={"title": _("Edit process")},
     )
 
 
@@ -174,18 +198,9 @@ def process_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.process_delete(user=request.user, process=process)
         messages.success(request, _("Process moved to the trash; you can restore it for 30 days."))
         return redirect("interviews:board")
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": process,
-            "cancel_url": reverse("interviews:process_detail", args=[process.pk]),
-            "consequence": _(
-                "Its %(rounds)s rounds, debrief and %(matches)s team matches go with it."
-            )
-            % {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())},
-        },
-    )
+    counts = {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())}
+    goes = _("Its %(rounds)s rounds, debrief and %(matches)s team matches go with it.") % counts
+    return _confirm_delete(request, process, process.pk, goes)
 
 
 # Rounds ---------------------------------------------------------------------------------
@@ -237,27 +252,20 @@ def round_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a round; refuse to overwrite a change made in another tab."""
     round_ = selectors.round_get(user=request.user, pk=pk)
     form = RoundForm(request.POST or None, instance=round_, process=round_.process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.round_update(
-                user=request.user,
-                round_=round_,
-                expected_version=form.expected_version(),
-                data=data,
-                questions=form.question_inputs(),
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Round saved."))
-            return redirect("interviews:process_detail", pk=round_.process_id)
-    return render(
+    return _edited(
         request,
-        "interviews/round_form.html",
-        {"form": form, "process": round_.process, "round": round_, "title": _("Edit round")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.round_update(
+            user=request.user,
+            round_=round_,
+            expected_version=form.expected_version(),
+            data=data,
+            questions=form.question_inputs(),
+        ),
+        process=round_.process,
+        done=_("Round saved."),
+        template="interviews/round_form.html",
+        context={"round": round_, "title": _("Edit round")},
     )
 
 
@@ -269,14 +277,8 @@ def round_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.round_delete(user=request.user, round_=round_)
         messages.success(request, _("Round moved to the trash."))
         return redirect("interviews:process_detail", pk=process_pk)
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": round_,
-            "cancel_url": reverse("interviews:process_detail", args=[round_.process_id]),
-            "consequence": _("Its questions and notes go with it."),
-        },
+    return _confirm_delete(
+        request, round_, round_.process_id, _("Its questions and notes go with it.")
     )
 
 
@@ -299,26 +301,19 @@ def debrief_edit(request: HttpRequest, pk: int) -> HttpResponse:
     process = selectors.process_get(user=request.user, pk=pk)
     debrief = getattr(process, "debrief", None)
     form = DebriefForm(request.POST or None, instance=debrief, process=process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.debrief_save(
-                user=request.user,
-                process=process,
-                data=data,
-                expected_version=form.expected_version() if debrief else None,
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Debrief saved."))
-            return redirect("interviews:process_detail", pk=process.pk)
-    return render(
+    return _edited(
         request,
-        "interviews/simple_form.html",
-        {"form": form, "process": process, "title": _("Debrief")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.debrief_save(
+            user=request.user,
+            process=process,
+            data=data,
+            expected_version=form.expected_version() if debrief else None,
+        ),
+        process=process,
+        done=_("Debrief saved."),
+        template="interviews/simple_form.html",
+        context={"title": _("Debrief")},
     )
 
 
@@ -349,23 +344,16 @@ def team_match_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """Edit a team match."""
     match = selectors.team_match_get(user=request.user, pk=pk)
     form = TeamMatchForm(request.POST or None, instance=match, process=match.process)
-    saved = None
-    if request.method == "POST" and form.is_valid():
-        data = model_values(form)
-        saved = form_write(
-            form,
-            lambda: services.team_match_update(
-                user=request.user, match=match, expected_version=form.expected_version(), data=data
-            ),
-        )
-        if saved == 200:
-            messages.success(request, _("Team match saved."))
-            return redirect("interviews:process_detail", pk=match.process_id)
-    return render(
+    return _edited(
         request,
-        "interviews/simple_form.html",
-        {"form": form, "process": match.process, "title": _("Edit team match")},
-        status=form_status(form, saved, htmx=is_htmx(request)),
+        form,
+        lambda data: services.team_match_update(
+            user=request.user, match=match, expected_version=form.expected_version(), data=data
+        ),
+        process=match.process,
+        done=_("Team match saved."),
+        template="interviews/simple_form.html",
+        context={"title": _("Edit team match")},
     )
 
 
@@ -376,14 +364,7 @@ def team_match_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.team_match_delete(user=request.user, match=match)
         messages.success(request, _("Team match moved to the trash."))
         return redirect("interviews:process_detail", pk=match.process_id)
-    return render(
-        request,
-        "interviews/confirm_delete.html",
-        {
-            "object": match,
-            "cancel_url": reverse("interviews:process_detail", args=[match.process_id]),
-        },
-    )
+    return _confirm_delete(request, match, match.process_id)
 
 
 # Questions, analytics, calendar ---------------------------------------------------------
@@ -415,18 +396,14 @@ def question_log(request: HttpRequest) -> HttpResponse:
 
 
 def _labels() -> dict[str, str]:
-    labels: dict[str, str] = {}
-    for choices in (Stage.choices, Signal.choices, Round.Kind.choices):
-        labels.update({value: str(label) for value, label in choices})
-    labels.update(
-        {
-            "title_funnel": _("Stages reached"),
-            "title_signals": _("Signals by round kind"),
-            "title_rounds": _("Rounds per company"),
-            "title_days": _("Days from first contact to offer"),
-        }
-    )
-    return labels
+    """Return the analytics' codes (stages, signals, round kinds, chart titles) in words."""
+    choices = (*Stage.choices, *Signal.choices, *Round.Kind.choices)
+    return {value: str(label) for value, label in choices} | {
+        "title_funnel": _("Stages reached"),
+        "title_signals": _("Signals by round kind"),
+        "title_rounds": _("Rounds per company"),
+        "title_days": _("Days from first contact to offer"),
+    }
 
 
 def analytics_page(request: HttpRequest) -> HttpResponse:
@@ -437,11 +414,7 @@ def analytics_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "interviews/analytics.html",
-        {
-            "stats": stats,
-            "figures": analytics.stats_figures(stats, labels),
-            "labels": labels,
-        },
+        {"stats": stats, "figures": analytics.stats_figures(stats, labels), "labels": labels},
     )
 
 
@@ -451,24 +424,23 @@ def _calendar_response(*, user: Any, host: str, base_url: str) -> HttpResponse:
     events = []
     for r in selectors.calendar_rounds(user=user, now=now):
         local = r.scheduled_local
+        brief_url = base_url + reverse("interviews:round_brief", args=[r.pk])
+        interviewer = r.interviewer_name
         description_lines = [
             f"{r.get_kind_display()} — {r.process.role}",
             _("Entered as %(time)s %(zone)s")
             % {"time": f"{local:%Y-%m-%d %H:%M}", "zone": r.timezone},
+            _("Interviewer: %(name)s") % {"name": interviewer} if interviewer else "",
+            r.interviewer_background,
+            _("Prep brief: %(url)s") % {"url": brief_url},
         ]
-        if r.interviewer_name:
-            description_lines.append(_("Interviewer: %(name)s") % {"name": r.interviewer_name})
-        if r.interviewer_background:
-            description_lines.append(r.interviewer_background)
-        brief_url = base_url + reverse("interviews:round_brief", args=[r.pk])
-        description_lines.append(_("Prep brief: %(url)s") % {"url": brief_url})
         events.append(
             CalendarEvent(
                 uid=f"interview-round-{r.pk}@{host}",
                 start=r.scheduled_at,
                 end=r.scheduled_at + timedelta(minutes=r.duration_minutes),
                 summary=f"{r.process.company.name}: {r.get_kind_display()}",
-                description="\n".join(description_lines),
+                description="\n".join(filter(None, description_lines)),
                 location=r.get_mode_display(),
                 url=brief_url,
             )
@@ -485,9 +457,7 @@ def _host(request: HttpRequest) -> str:
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """Download the upcoming rounds as an iCalendar (.ics) file."""
     response = _calendar_response(
-        user=request.user,
-        host=_host(request),
-        base_url=request.build_absolute_uri("/").rstrip("/"),
+        user=request.user, host=_host(request), base_url=request.build_absolute_uri("/").rstrip("/")
     )
     response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
     return response

@@ -1,11 +1,10 @@
 """The valuation: every option valued once, on one basis, over one window, and ranked.
 
 Every page and export reads the figures of an option from the :class:`Board` built here, so the
-same option shows the same value everywhere. The basis is stated by :class:`ValuationBasis`:
-a window of whole years from the decision date, the home currency, gross or after tax, and the
-share price: the one the user assumed (today's grown at the growth rate) by default, or a
-percentile of its simulated outcomes (median, cautious P10, optimistic P90). A leaving option
+same option shows the same value everywhere. What the figures mean is the board's
+`offers.valuation_basis.ValuationBasis` (window, currency, tax, share price). A leaving option
 counts the current job until its start date; staying counts the current job for the whole window.
+Its Monte Carlo band is `offers.board_paths`; its working hours, `offers.board_hours`.
 """
 
 from __future__ import annotations
@@ -13,62 +12,43 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-import hashlib
-import threading
-import zoneinfo
-from collections import OrderedDict
+import itertools
 from collections.abc import Sequence
-from decimal import Decimal
-from functools import lru_cache
 from types import EllipsisType
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from compensation.engine import EngineInputError, PackageSpec, Stock
+from compensation.engine import EngineInputError, PackageSpec
 from compensation.engine.components import COMPONENTS
 from compensation.engine.ledger import Ledger, window_ledger
-from compensation.engine.projection import assumed_prices
 from compensation.engine.segments import Segment
 from compensation.engine.segments import stock_fx_to_home as window_stock_fx
 from compensation.engine.transfer import keep_held_grants
-from compensation.engine.window import (
-    WindowSimulation,
-    path_stocks,
-    percentile_prices,
-    summarise_paths,
-    window_paths,
-    window_yearly,
-)
+from compensation.engine.window import WindowSimulation, window_yearly
 from compensation.models import Level, Package
 from compensation.selectors import FxTable, fx_table, package_to_spec, tax_rule_words
-from config.cache import cache_get, cache_set
 from interviews.levels import level_check, rung, target_level_of
 from interviews.models import Process
+from offers.board_hours import overlap_of
+from offers.board_paths import DASHBOARD_MC_PATHS, DASHBOARD_MC_SEED, window_mc
 from offers.logic.criteria import RATINGS
 from offers.logic.ranking import OptionFacts, RankedOption, RankingPrefs, rank_options
 from offers.logic.sensitivity import Sensitivity, weight_sensitivity
-from offers.logic.timezones import OverlapSummary, hour_strip, overlap_summary
+from offers.logic.timezones import OverlapSummary
 from offers.models import Offer, Preferences
 from offers.selectors import offer_list, preferences_get
+from offers.valuation_basis import ValuationBasis, home_today
 
-DASHBOARD_MC_PATHS = 2000
-DASHBOARD_MC_SEED = 20261130
-OFFICE_WINDOW = (dt.time(9, 0), dt.time(17, 0))
 YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "contributions", "net")
 
 __all__ = [
     "COMPONENTS",
-    "DASHBOARD_MC_PATHS",
-    "DASHBOARD_MC_SEED",
-    "OFFICE_WINDOW",
     "Board",
     "Evaluation",
-    "ValuationBasis",
+    "basis_of",
     "board_build",
     "current_job_spec",
     "evaluate_offer",
@@ -76,166 +56,7 @@ __all__ = [
     "option_facts",
     "ranking_prefs",
     "shown_columns",
-    "tz_strip",
-    "tz_strips_by_zone",
 ]
-
-
-@dataclasses.dataclass(frozen=True)
-class ValuationBasis:
-    """What every figure of a board means: window, currency, tax and stock price."""
-
-    start: dt.date
-    years: int
-    currency: str
-    after_tax: bool
-    # `Preferences.StockPrice`: the percentile of the simulated price, 0 for the assumed price.
-    percentile: int
-
-    @property
-    def column(self) -> str:
-        """Return the yearly column holding the headline figures (``net`` or ``total``)."""
-        return "net" if self.after_tax else "total"
-
-    @property
-    def end(self) -> dt.date:
-        """Return the first day after the window."""
-        from compensation.engine.dates import add_months
-
-        return add_months(self.start, 12 * self.years)
-
-    @property
-    def assumed(self) -> bool:
-        """Return whether stock is valued at the assumed price rather than a percentile."""
-        return self.percentile == Preferences.StockPrice.ASSUMED
-
-    def prices(self, stock: Stock) -> np.ndarray:
-        """Return the month-end share price of each window month on this basis."""
-        months = 12 * self.years
-        if self.assumed:
-            return assumed_prices(stock, months)
-        return percentile_prices(stock, months, self.percentile)
-
-    def prices_by_year(self, stock: Stock) -> list[float]:
-        """Return the share price at the end of each window year on this basis."""
-        return [float(p) for p in self.prices(stock)[11::12]]
-
-    def stock_words(self) -> str:
-        """Return how the stock is priced, in words."""
-        if self.assumed:
-            return _(
-                "stock at the assumed share price (the current price grown at its growth rate)"
-            )
-        if self.percentile == 50:
-            return _("stock at the median share price")
-        if self.percentile < 50:
-            return _("stock at a cautious share price (P%(p)s)") % {"p": self.percentile}
-        return _("stock at an optimistic share price (P%(p)s)") % {"p": self.percentile}
-
-    def tax_words(self) -> str:
-        """Return 'after tax' or 'gross'."""
-        return _("after tax") if self.after_tax else _("gross")
-
-    # A basis as stored text (a negotiation entry's value_basis), read back at display time so
-    # its words follow the reader's language: "v1;2026-12-01;4;USD;net;50".
-    KEY_PREFIX = "v1"
-
-    @property
-    def key(self) -> str:
-        """Return the basis as a short text to store, read back by ``from_key``."""
-        return ";".join(
-            [
-                self.KEY_PREFIX,
-                self.start.isoformat(),
-                str(self.years),
-                self.currency,
-                "net" if self.after_tax else "gross",
-                str(self.percentile),
-            ]
-        )
-
-    @classmethod
-    def from_key(cls, text: str) -> ValuationBasis | None:
-        """Return the basis stored by ``key``, or None for any other text (an older entry's words)."""
-        parts = text.split(";")
-        if len(parts) != 6 or parts[0] != cls.KEY_PREFIX or parts[4] not in ("net", "gross"):
-            return None
-        try:
-            return cls(
-                start=dt.date.fromisoformat(parts[1]),
-                years=int(parts[2]),
-                currency=parts[3],
-                after_tax=parts[4] == "net",
-                percentile=int(parts[5]),
-            )
-        except ValueError:
-            return None
-
-    @staticmethod
-    def day(value: dt.date) -> str:
-        """Return a date as the basis writes it, e.g. '1 Dec 2026'."""
-        return formats.date_format(value, "DATE_FORMAT")
-
-    @property
-    def label(self) -> str:
-        """Return the basis in one line, e.g. '4-year value from 1 Dec 2026 · USD · after tax'."""
-        return self._label(self.stock_words())
-
-    @property
-    def simulated_label(self) -> str:
-        """Return the basis of simulated figures: the same window, currency and tax, the stock
-        on each simulated share-price path instead of the basis's one price."""
-        return self._label(_("stock on each simulated share-price path"))
-
-    def _label(self, stock: str) -> str:
-        return " · ".join(
-            [
-                _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)},
-                self.currency,
-                self.tax_words(),
-                stock,
-            ]
-        )
-
-    @property
-    def shown_columns(self) -> tuple[str, ...]:
-        """Return the yearly columns a table shows: components, total, and tax and net."""
-        return self.columns()
-
-    def columns(self, contributions: bool = False) -> tuple[str, ...]:
-        """Return the yearly columns a table shows; after tax, with ``contributions`` (an
-        option shown pays employee contributions, such as Singapore's CPF) a Contributions
-        column after Tax, so that after tax = total - tax - contributions can be checked."""
-        if not self.after_tax:
-            return (*COMPONENTS, "total")
-        levied = ("contributions",) if contributions else ()
-        return (*COMPONENTS, "total", "tax", *levied, "net")
-
-    @property
-    def short(self) -> str:
-        """Return the basis for a column header, e.g. 'USD, after tax'."""
-        return f"{self.currency}, {self.tax_words()}"
-
-
-def home_today(prefs: Preferences) -> dt.date:
-    """Return today on the user's own clock: the day their pages call today.
-
-    Pages run in the saved home time zone (offers.middleware), Celery workers and commands in
-    the server's: without this a worker's export, or a board built outside a request, would
-    value from another decision date for part of every day.
-    """
-    # Unsaved preferences: the pages run in the server's zone too.
-    return home_date(prefs.home_timezone if prefs.pk is not None else "")
-
-
-def home_date(zone: str) -> dt.date:
-    """Return today in the saved home time zone ``zone`` ("" or unknown: the server's)."""
-    if not zone:
-        return timezone.localdate()
-    try:
-        return timezone.localdate(timezone=zoneinfo.ZoneInfo(zone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return timezone.localdate()
 
 
 def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
@@ -247,29 +68,6 @@ def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
         after_tax=prefs.basis == Preferences.Basis.NET,
         percentile=int(prefs.risk_percentile),
     )
-
-
-@lru_cache(maxsize=512)
-def _overlap(
-    office_tz: str,
-    home_tz: str,
-    year: int,
-    home: tuple[dt.time, dt.time],
-    family: tuple[dt.time, dt.time] | None,
-) -> OverlapSummary:
-    return overlap_summary(office_tz, home_tz, year, OFFICE_WINDOW, home, family)
-
-
-def home_window(prefs: Preferences) -> tuple[dt.time, dt.time]:
-    """Return the hours of the day the user is willing to work, home time."""
-    return (prefs.day_start, prefs.day_end)
-
-
-def family_window(prefs: Preferences) -> tuple[dt.time, dt.time] | None:
-    """Return the hours kept free for family, home time, if any."""
-    if prefs.family_start and prefs.family_end and prefs.family_start != prefs.family_end:
-        return (prefs.family_start, prefs.family_end)
-    return None
 
 
 @dataclasses.dataclass
@@ -383,13 +181,11 @@ class Evaluation:
 
     def rows(self) -> list[dict[str, Any]]:
         """Return one row per window year: the shown columns and the running headline."""
-        running = 0.0
-        out = []
         columns = [self.component(c) for c in self.shown_columns]
-        for i, value in enumerate(self.values):
-            running += value
-            out.append({"year": i + 1, "cells": [c[i] for c in columns], "running": running})
-        return out
+        return [
+            {"year": i + 1, "cells": [c[i] for c in columns], "running": running}
+            for i, running in enumerate(itertools.accumulate(self.values))
+        ]
 
     def component(self, name: str) -> list[float]:
         """Return one yearly column in home currency."""
@@ -418,21 +214,17 @@ def offer_start(offer: Offer, basis: ValuationBasis) -> dt.date:
     return offer.package.start_date
 
 
-def offer_spec(offer: Offer, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
-    """Return the engine spec of an option's own package.
+def package_spec(package: Package, name: str, basis: ValuationBasis, fx: FxTable) -> PackageSpec:
+    """Return the engine spec of a package (an option's own, or the current job's).
 
     The package owns the start date; a new job's grants moved with it when it was set
     (`compensation.terms.apply_change`), so they are valued as stored. Its terms are stated
     on the decision date (``as_of``): a job already held then (staying, a transfer's current
     job) is paid the base entered, raised from the next anniversary after it.
     """
-    package = offer.package
     rate = fx.rate(package.currency, basis.currency)
-    return dataclasses.replace(
-        package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
-        name=f"o{offer.pk}",
-        as_of=basis.start,
-    )
+    spec = package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx)
+    return dataclasses.replace(spec, name=name, as_of=basis.start)
 
 
 def current_job_spec(
@@ -453,12 +245,7 @@ def current_job_spec(
     if package is None:
         return None
     try:
-        rate = fx.rate(package.currency, basis.currency)
-        return dataclasses.replace(
-            package_to_spec(package, horizon_years=basis.years, fx_to_home=rate, fx=fx),
-            name="current",
-            as_of=basis.start,
-        )
+        return package_spec(package, "current", basis, fx)
     except (EngineInputError, LookupError, ValueError):
         return None
 
@@ -472,10 +259,6 @@ def _segments(
     if current is None or start <= basis.start:
         return (Segment(spec, max(start, basis.start)),)
     return (Segment(current, basis.start, start, current=True), Segment(spec, start))
-
-
-def _prices(segments: Sequence[Segment], basis: ValuationBasis) -> list[np.ndarray]:
-    return [basis.prices(s.spec.stock) for s in segments]
 
 
 def evaluate_offer(
@@ -493,7 +276,7 @@ def evaluate_offer(
     try:
         rate = fx.rate(offer.package.currency, basis.currency)
         if spec is None:
-            spec = offer_spec(offer, basis, fx)
+            spec = package_spec(offer.package, f"o{offer.pk}", basis, fx)
         else:
             spec = dataclasses.replace(
                 spec, fx_to_home=rate, name=f"o{offer.pk}", as_of=basis.start
@@ -513,7 +296,7 @@ def evaluate_offer(
             segments,
             window_start=basis.start,
             years=basis.years,
-            prices=_prices(segments, basis),
+            prices=basis.segment_prices(segments),
         )
         bridge = 0.0
         if len(segments) == 2:
@@ -521,25 +304,14 @@ def evaluate_offer(
                 segments[:1],
                 window_start=basis.start,
                 years=basis.years,
-                prices=_prices(segments[:1], basis),
+                prices=basis.segment_prices(segments[:1]),
             )
             bridge = float(alone[basis.column].sum())
     except (EngineInputError, LookupError, ValueError) as exc:
         return dataclasses.replace(empty, error=str(exc))
     yearly = pd.DataFrame(
-        {c: values[c] for c in YEARLY_COLUMNS},
-        index=pd.RangeIndex(1, basis.years + 1, name="year"),
+        {c: values[c] for c in YEARLY_COLUMNS}, index=pd.RangeIndex(1, basis.years + 1, name="year")
     )
-    try:
-        overlap = _overlap(
-            offer.work_timezone,
-            prefs.home_timezone,
-            basis.start.year,
-            home_window(prefs),
-            family_window(prefs),
-        )
-    except ValueError:
-        overlap = None
     return Evaluation(
         offer=offer,
         basis=basis,
@@ -547,7 +319,7 @@ def evaluate_offer(
         segments=segments,
         yearly=yearly,
         fx_to_home=rate,
-        overlap=overlap,
+        overlap=overlap_of(offer, prefs, basis.start.year),
         remote_weeks=remote_weeks_allowed(offer, remote_weeks),
         bridge=bridge,
         held=len(spec.grants) - own_grants,
@@ -566,7 +338,7 @@ def evaluation_ledger(ev: Evaluation) -> Ledger | None:
         ev.segments,
         window_start=ev.basis.start,
         years=ev.basis.years,
-        prices=_prices(ev.segments, ev.basis),
+        prices=ev.basis.segment_prices(ev.segments),
         currency=ev.basis.currency,
     )
 
@@ -661,8 +433,8 @@ class Board:
     @functools.cached_property
     def mc(self) -> WindowSimulation | None:
         """Return the seeded Monte Carlo of the valued options (None without one)."""
-        ok = [e for e in self.evaluations if not e.error]
-        return window_mc(ok, self.basis, self.mc_paths, self.mc_seed) if ok else None
+        options = {e.key: e.segments for e in self.evaluations if not e.error and e.segments}
+        return window_mc(options, self.basis, self.mc_paths, self.mc_seed)
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
@@ -694,87 +466,7 @@ class Board:
         qs = list(self.mc.percentiles)
         if 10.0 not in qs or 90.0 not in qs:
             return None
-        return (
-            [float(v) for v in band[qs.index(10.0)]],
-            [float(v) for v in band[qs.index(90.0)]],
-        )
-
-
-class _PathsKept:
-    """The simulated values of the options this process valued last (a thread-safe LRU).
-
-    Each option's values on the Monte Carlo's paths depend only on its segments, the stocks its
-    prices follow, the paths, the seed and the basis (`window_paths`): after an edit, only the
-    options it changed are simulated again. Kept in this process's memory, not in the shared
-    cache: 2,000 paths of 4 years are 64 KB an option.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[str, np.ndarray] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str) -> np.ndarray | None:
-        with self.lock:
-            values = self.items.get(key)
-            if values is not None:
-                self.items.move_to_end(key)
-            return values
-
-    def put(self, key: str, values: np.ndarray) -> None:
-        values.setflags(write=False)  # shared between boards: nobody writes into it
-        with self.lock:
-            self.items[key] = values
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-MC_PATHS_KEPT = _PathsKept(256)
-
-
-def window_mc(
-    evs: Sequence[Evaluation], basis: ValuationBasis, paths: int, seed: int
-) -> WindowSimulation | None:
-    """Return the seeded Monte Carlo of the evaluated options over the window (cached).
-
-    The summary is kept in the shared cache; each option's simulated values in this
-    process's memory (`MC_PATHS_KEPT`), so that an edit simulates only what it changed.
-    """
-    options = {e.key: e.segments for e in evs if e.segments}
-    if not options or paths <= 0:
-        return None
-    stocks = path_stocks(options)
-    keys = {
-        k: hashlib.sha256(repr((segments, stocks[k], paths, seed, basis)).encode()).hexdigest()
-        for k, segments in options.items()
-    }
-    key = "wmc:" + hashlib.sha256(repr(sorted(keys.items())).encode()).hexdigest()
-    cached = cache_get(key)
-    if cached is not None:
-        return cached  # type: ignore[no-any-return]
-    per_option = {k: MC_PATHS_KEPT.get(keys[k]) for k in options}
-    missing = [k for k, values in per_option.items() if values is None]
-    if missing:
-        fresh = window_paths(
-            options,
-            window_start=basis.start,
-            years=basis.years,
-            paths=paths,
-            rng=np.random.default_rng(seed),
-            column=basis.column,
-            only=missing,
-        )
-        for k in missing:
-            per_option[k] = fresh[k]
-            MC_PATHS_KEPT.put(keys[k], fresh[k])
-    result = summarise_paths({k: v for k, v in per_option.items() if v is not None})
-    cache_set(key, result, timeout=3600)
-    return result
+        return ([float(v) for v in band[qs.index(10.0)]], [float(v) for v in band[qs.index(90.0)]])
 
 
 def board_build(
@@ -808,41 +500,3 @@ def board_build(
     ranking = rank_options(facts, rprefs) if facts else []
     sensitivity = weight_sensitivity(facts, rprefs) if len(facts) >= 2 else None
     return Board(prefs, basis, evs, ranking, sensitivity, fx, current, mc_paths, seed)
-
-
-def tz_strip(offer: Offer, prefs: Preferences, day: dt.date) -> list[dict[str, Any]]:
-    """Return the 24-hour strip of one option in the user's home time."""
-    try:
-        return hour_strip(
-            offer.work_timezone,
-            prefs.home_timezone,
-            day,
-            OFFICE_WINDOW,
-            home_window(prefs),
-            family_window(prefs),
-        )
-    except ValueError:
-        return []
-
-
-def money(value: float | Decimal) -> float:
-    """Round a figure for display and JSON."""
-    return round(float(value), 2)
-
-
-def tz_strips_by_zone(
-    evs: Sequence[Evaluation], prefs: Preferences, day: dt.date
-) -> list[dict[str, Any]]:
-    """Return one 24-hour strip per distinct work time zone, with the options that use it."""
-    zones: dict[str, dict[str, Any]] = {}
-    for ev in evs:
-        tz = ev.offer.work_timezone
-        if tz not in zones:
-            zones[tz] = {
-                "zone": tz,
-                "overlap": ev.overlap,
-                "strip": tz_strip(ev.offer, prefs, day),
-                "offers": [],
-            }
-        zones[tz]["offers"].append(ev.offer)
-    return list(zones.values())

@@ -1,7 +1,7 @@
 """Each user's board, cached in Django's cache and refreshed after every write that feeds it.
 
 The key is a fingerprint of what the board is valued from: the user's data token, the shared
-data token, today's date on the user's own clock (`offers.board.home_today`: the default decision
+data token, today's date on the user's own clock (`offers.valuation_basis.home_today`: the default decision
 date, the same in a page, a Celery worker or a command whatever the server's zone), the active
 language (explanations and errors are translated when the board is built) and the code's version
 (:data:`CODE_VERSION`, a hash of the source that values and ranks, so a deployment never serves a
@@ -44,8 +44,10 @@ from django.utils import translation
 
 from accounts.signals import rows_updated
 from config.cache import cache_add, cache_get, cache_get_many, cache_set
-from offers.board import Board, board_build, home_date
+from offers.board import Board, board_build
 from offers.models import Preferences
+from offers.recent import Recent
+from offers.valuation_basis import home_date
 
 BOARD_TIMEOUT = 24 * 3600
 WATCHED_APPS = ("compensation", "interviews", "offers")
@@ -55,8 +57,8 @@ DERIVED_PER_BOARD = 32
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 # The files whose content a cached board depends on (beyond the data the tokens follow): the
-# engine and its tax tables, the pure ranking and rules, the valuation, the bridge from packages
-# to the engine and the translations of the texts a board holds.
+# engine and its tax tables, the pure ranking and rules, the valuation (its basis, hours and
+# Monte Carlo), the bridge from packages to the engine and the translations of its texts.
 CODE_SOURCES = (
     "compensation/engine/**/*.py",
     "compensation/engine/tax/data/*.toml",
@@ -64,6 +66,9 @@ CODE_SOURCES = (
     "compensation/terms.py",
     "offers/logic/**/*.py",
     "offers/board.py",
+    "offers/board_hours.py",
+    "offers/board_paths.py",
+    "offers/valuation_basis.py",
     "locale/*/LC_MESSAGES/django.mo",
 )
 
@@ -202,39 +207,10 @@ def board_changed(*, owner_id: Any) -> None:
     transaction.on_commit(_Replace(scope), robust=True)
 
 
-class _Recent:
-    """The boards this process used last, by cache key (a thread-safe LRU).
-
-    Unpickling a board of 50 options costs more than rendering its page, so a process keeps
-    the boards it used last; the key holds the tokens read from the shared cache on every
-    request, so a write seen by any process retires them at once. Boards are read-only.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[str, Board] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def get(self, key: str) -> Board | None:
-        with self.lock:
-            board = self.items.get(key)
-            if board is not None:
-                self.items.move_to_end(key)
-            return board
-
-    def put(self, key: str, board: Board) -> None:
-        with self.lock:
-            self.items[key] = board
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-RECENT = _Recent(RECENT_BOARDS)
+# Unpickling a board of 50 options costs more than rendering its page, so a process keeps the
+# boards it used last; the key holds the tokens read from the shared cache on every request, so
+# a write seen by any process retires them at once. Boards are read-only.
+RECENT: Recent[Board] = Recent(RECENT_BOARDS)
 
 
 def board_get(*, user: AbstractBaseUser) -> Board:

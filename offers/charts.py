@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
-from accounts.charts import BASE_LEGEND, INK, figure, phone_title, rgba
+from accounts.charts import BASE_LEGEND, INK, figure, phone_title, plain, rgba, subtitle
 from compensation.engine.components import PAY_COMPONENTS
 from offers.board import Board, Evaluation, shown_columns
-from offers.chart_text import plain, subtitle
 from offers.choice import BoardChoice
 from offers.logic import criteria
 
@@ -86,6 +86,29 @@ def _grid(count: int, columns: int) -> dict[str, int | str]:
     return {"rows": math.ceil(count / columns), "columns": columns, "pattern": "independent"}
 
 
+def _yearly_trace(ev: Evaluation, comp: str) -> dict[str, Any]:
+    """Return one column of an option's yearly panel: the after-tax figure as a marker, tax and
+    contributions as bars below zero, a pay component as a stacked bar."""
+    if comp == "net":
+        return {
+            "type": "scatter",
+            "mode": "markers",
+            "y": [round(v) for v in ev.values],
+            "marker": {"color": INK, "symbol": "diamond", "size": 8},
+        }
+    if comp in LEVY_COLORS:
+        return {
+            "type": "bar",
+            "y": [-round(v) for v in ev.component(comp)],
+            "marker": {"color": LEVY_COLORS[comp]},
+        }
+    return {
+        "type": "bar",
+        "y": [round(v) for v in ev.component(comp)],
+        "marker": {"color": COMPONENT_COLORS[comp]},
+    }
+
+
 def yearly_by_component(board: Board) -> go.Figure:
     """Return small multiples: one panel per option, its yearly pay stacked by component.
 
@@ -111,34 +134,7 @@ def yearly_by_component(board: Board) -> go.Figure:
                 "legendgroup": comp,
                 "showlegend": i == 0,
             }
-            if comp == "net":
-                data.append(
-                    {
-                        "type": "scatter",
-                        "mode": "markers",
-                        "y": [round(v) for v in ev.values],
-                        "marker": {"color": INK, "symbol": "diamond", "size": 8},
-                        **common,
-                    }
-                )
-            elif comp in ("tax", "contributions"):
-                data.append(
-                    {
-                        "type": "bar",
-                        "y": [-round(v) for v in ev.component(comp)],
-                        "marker": {"color": LEVY_COLORS[comp]},
-                        **common,
-                    }
-                )
-            else:
-                data.append(
-                    {
-                        "type": "bar",
-                        "y": [round(v) for v in ev.component(comp)],
-                        "marker": {"color": COMPONENT_COLORS[comp]},
-                        **common,
-                    }
-                )
+            data.append({**_yearly_trace(ev, comp), **common})
         layout[f"xaxis{n}"] = {
             "title": {"text": short_name(ev.offer.name, 22), "font": {"size": 12}},
             "tickfont": {"size": 10},
@@ -180,11 +176,7 @@ def cumulative_with_bands(board: Board) -> go.Figure:
     for i, ev in enumerate(_charted(board)):
         color = PALETTE[i % len(PALETTE)]
         years = list(range(1, len(ev.values) + 1))
-        cumulative = []
-        total = 0.0
-        for v in ev.values:
-            total += v
-            cumulative.append(round(total))
+        cumulative = [round(total) for total in itertools.accumulate(ev.values)]
         band = board.spread(ev.key)
         if band is not None:
             low, high = band
@@ -225,20 +217,20 @@ def cumulative_with_bands(board: Board) -> go.Figure:
     title = _("Running value, with the P10–P90 range of share prices")
     basis = _basis(board)
     phone, top = phone_title(title, plain(basis))
-    rows = len(data)
+    years = max((len(ev.values) for _r, ev in board.ranked), default=0)
     return figure(
         data,
         {
             "title": {"text": title + subtitle(basis)},
-            "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
+            "xaxis": _year_ticks(years),
             "yaxis": {"tickformat": "~s", "automargin": True},
             "height": 460,
         },
         narrow={
             "title": phone,
-            "xaxis": _year_ticks(max((len(ev.values) for _r, ev in board.ranked), default=0)),
+            "xaxis": _year_ticks(years),
             "margin": {"t": top, "l": 44, "r": 8},
-            "height": 480 + 12 * rows,
+            "height": 480 + 12 * len(data),
         },
     )
 

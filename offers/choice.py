@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from compensation.engine.futures import stock_values, window_futures
 from interviews.models import Debrief, Round
-from offers.board import Board, option_facts, ranking_prefs
+from offers.board import Board, Evaluation, option_facts, ranking_prefs
 from offers.logic.choice import (
     Estimate,
     Futures,
@@ -121,6 +121,20 @@ def offer_chances(offers: Sequence[Offer]) -> dict[int, OfferChance]:
     return out
 
 
+def _largest_stock(ev: Evaluation) -> tuple[str, float]:
+    """Return the stock holding the largest share of an option's gross value, and that share."""
+    basis = ev.basis
+    stocks = stock_values(
+        ev.segments,
+        window_start=basis.start,
+        years=basis.years,
+        prices=basis.segment_prices(ev.segments),
+    )
+    gross = float(ev.yearly["total"].sum()) if ev.yearly is not None else 0.0
+    name, share = largest_stock_share(stocks, gross) or ("", 0.0)
+    return name or _("its own stock"), share
+
+
 def board_choice(
     board: Board, *, futures: int = CHOICE_FUTURES, seed: int = CHOICE_SEED
 ) -> BoardChoice | None:
@@ -172,15 +186,7 @@ def board_choice(
     )
     options = []
     for i, ev in enumerate(evs):
-        stocks = stock_values(
-            ev.segments,
-            window_start=basis.start,
-            years=basis.years,
-            prices=[basis.prices(s.spec.stock) for s in ev.segments],
-        )
-        gross = float(ev.yearly["total"].sum()) if ev.yearly is not None else 0.0
-        largest = largest_stock_share(stocks, gross)
-        stock_name, share = largest if largest else ("", 0.0)
+        stock_name, stock_share = _largest_stock(ev)
         options.append(
             OptionChance(
                 key=ev.key,
@@ -191,8 +197,8 @@ def board_choice(
                 certainty=certainty_equivalent(money[:, i], aversion, pairs=True)
                 if aversion
                 else None,
-                stock_name=stock_name or _("its own stock"),
-                stock_share=share,
+                stock_name=stock_name,
+                stock_share=stock_share,
                 excluded_because=reasons.get(ev.key, ""),
             )
         )

@@ -263,7 +263,7 @@ class Preferences(models.Model):
         """The share price stock is valued at: the assumed one, or a percentile of the Monte Carlo.
 
         The value is the percentile (0: the assumed price, no percentile), so a saved choice
-        reads as the percentile it names (`offers.board.ValuationBasis`).
+        reads as the percentile it names (`offers.valuation_basis.ValuationBasis`).
         """
 
         # Short: a select cannot wrap, so the field's help says what the assumed price is.

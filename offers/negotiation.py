@@ -64,7 +64,6 @@ from offers.selectors_negotiation import negotiation_entry_list
 
 # Hours of the team's day the user wants to share when time zone counts in their weights.
 MIN_OVERLAP_HOURS = 4.0
-IN_HAND = IN_HAND_STATUSES
 GONE = (Offer.Status.DECLINED, Offer.Status.EXPIRED)
 
 
@@ -164,24 +163,37 @@ def _own_terms(ev: Evaluation) -> tuple[float, ...]:
     return tuple(float(v) for v in project_yearly(ev.spec)["total"])
 
 
+def _rung_facts(level: Level | None) -> tuple[str | None, int | None]:
+    """Return a level's code and its equivalence order (None: no level, or no order)."""
+    if level is None:
+        return None, None
+    return level.code, level.equivalence or None
+
+
+def _process_facts(
+    *, user: AbstractBaseUser, offer: Offer, board: Board
+) -> tuple[tuple[str, ...], bool]:
+    """Return the signals of the offer's interview rounds, and whether rounds are still ahead."""
+    if not offer.process_id or offer.process is None:
+        return (), False
+    from interviews.selectors import process_signals
+
+    signals = tuple(s for s in process_signals(process=offer.process) if s)
+    running = _running(user=user, board=board).get(offer.process_id)
+    return signals, bool(getattr(running, "upcoming_round_list", ()))
+
+
 def offer_facts(
     *, user: AbstractBaseUser, offer: Offer, ev: Evaluation, board: Board, fx: FxTable
 ) -> OfferFacts:
     """Return the offer as the rules see it."""
     package = offer.package
     assert ev.yearly is not None
-    level = offer.level
-    target = _target_level(offer)
+    level_code, level_order = _rung_facts(offer.level)
+    target_code, target_order = _rung_facts(_target_level(offer))
     grants = list(package.grants.all())
     weights = grants[0].weights if grants and isinstance(grants[0].weights, list) else []
-    signals: tuple[str, ...] = ()
-    rounds_ahead = False
-    if offer.process_id and offer.process is not None:
-        from interviews.selectors import process_signals
-
-        signals = tuple(s for s in process_signals(process=offer.process) if s)
-        running = _running(user=user, board=board).get(offer.process_id)
-        rounds_ahead = bool(getattr(running, "upcoming_round_list", ()))
+    signals, rounds_ahead = _process_facts(user=user, offer=offer, board=board)
     company = offer.company or package.company
     stock_currency, fx_stock = _stock_terms(
         package, external=offer.kind == Offer.Kind.EXTERNAL, fx=fx
@@ -197,10 +209,10 @@ def offer_facts(
         stock_per_year=float(yearly_stock_value(package)),
         kind=offer.kind,
         sign_on_total=float(sum(s.amount for s in package.sign_ons.all())),
-        level_code=level.code if level else None,
-        level_order=level.equivalence if level and level.equivalence else None,
-        target_level_code=target.code if target else None,
-        target_level_order=target.equivalence if target and target.equivalence else None,
+        level_code=level_code,
+        level_order=level_order,
+        target_level_code=target_code,
+        target_level_order=target_order,
         band=_band_facts(user=user, offer=offer, fx=fx),
         remote_weeks_allowed=ev.remote_weeks,
         relocation_required=offer.relocation_required,
@@ -290,69 +302,73 @@ def _band_estimate(*, band: Band | None, board: Board, fx: FxTable) -> float:
     return yearly * rate * board.prefs.horizon_years
 
 
+def _stage(process: Any) -> str:
+    return _msgid(choice_label(Process, "stage", process.stage))
+
+
+def _alternative(
+    ev: Evaluation, offer: Offer, board: Board, running: dict[int, Any], excluded: set[str]
+) -> AlternativeFacts | None:
+    """Return another option as an alternative to ``offer`` (None: the offer itself, staying,
+    one declined or expired, not valued, or valued after tax with no tax counted)."""
+    other = ev.offer
+    if other.pk == offer.pk or ev.error or other.kind == Offer.Kind.STAY or other.status in GONE:
+        return None
+    if board.basis.after_tax and ev.tax_unknown:
+        # Its after-tax value counts no tax at all: never leverage, however high.
+        return None
+    process = running.get(other.process_id) if other.process_id else None
+    if other.status in IN_HAND_STATUSES:
+        kind = "offer_in_hand"
+    elif process is not None:
+        kind = "active_process"
+    else:
+        kind = "band_median"
+    return AlternativeFacts(
+        name=other.name,
+        company=(other.company.name if other.company else other.name),
+        value=ev.value,
+        first_year=ev.first_year,
+        evidence_kind=kind,
+        kind=other.kind,
+        shareable=other.shareable,
+        next_round_date=_next_round_date(process),
+        stage=_stage(process) if process is not None else "",
+        meets_constraints=ev.key not in excluded,
+    )
+
+
 def alternatives(
     *, user: AbstractBaseUser, offer: Offer, board: Board, fx: FxTable
 ) -> tuple[AlternativeFacts, ...]:
     """Return the other options and the interview processes still running without an offer."""
     running = _running(user=user, board=board)
     excluded = {r.key for r in board.ranking if r.excluded}  # by a hard constraint
-    found: list[AlternativeFacts] = []
-    linked: set[int] = set()
-    for ev in board.evaluations:
-        other = ev.offer
-        if other.process_id:
-            linked.add(other.process_id)
-        if other.pk == offer.pk or ev.error or other.kind == Offer.Kind.STAY:
-            continue
-        if other.status in GONE:
-            continue
-        if board.basis.after_tax and ev.tax_unknown:
-            # Its after-tax value counts no tax at all: never leverage, however high.
-            continue
-        process = running.get(other.process_id) if other.process_id else None
-        if other.status in IN_HAND:
-            kind = "offer_in_hand"
-        elif process is not None:
-            kind = "active_process"
-        else:
-            kind = "band_median"
-        found.append(
-            AlternativeFacts(
-                name=other.name,
-                company=(other.company.name if other.company else other.name),
-                value=ev.value,
-                first_year=ev.first_year,
-                evidence_kind=kind,
-                kind=other.kind,
-                shareable=other.shareable,
-                next_round_date=_next_round_date(process),
-                stage=_msgid(choice_label(Process, "stage", process.stage))
-                if process is not None
-                else "",
-                meets_constraints=ev.key not in excluded,
-            )
-        )
+    found = [
+        a for ev in board.evaluations if (a := _alternative(ev, offer, board, running, excluded))
+    ]
+    linked = {ev.offer.process_id for ev in board.evaluations if ev.offer.process_id}
     unlinked = [p for p in running.values() if p.pk not in linked]
     bands = bands_for_levels(
         user=user, level_ids={p.target_level_id for p in unlinked if p.target_level_id}
     )
-    for process in unlinked:
-        found.append(
-            AlternativeFacts(
-                name=f"{process.company.name}: {process.role}",
-                company=process.company.name,
-                value=_band_estimate(
-                    band=bands.get(process.target_level_id) if process.target_level_id else None,
-                    board=board,
-                    fx=fx,
-                ),
-                first_year=0.0,
-                evidence_kind="active_process",
-                shareable=False,
-                next_round_date=_next_round_date(process),
-                stage=_msgid(choice_label(Process, "stage", process.stage)),
-            )
+    found += [
+        AlternativeFacts(
+            name=f"{process.company.name}: {process.role}",
+            company=process.company.name,
+            value=_band_estimate(
+                band=bands.get(process.target_level_id) if process.target_level_id else None,
+                board=board,
+                fx=fx,
+            ),
+            first_year=0.0,
+            evidence_kind="active_process",
+            shareable=False,
+            next_round_date=_next_round_date(process),
+            stage=_stage(process),
         )
+        for process in unlinked
+    ]
     return tuple(found)
 
 
@@ -449,14 +465,8 @@ def negotiation_context(
     if ev is None or ev.error or ev.yearly is None:
         return None
     fx = board.fx or fx_table(user=user)
-    stay = next(
-        (
-            e
-            for e in board.evaluations
-            if e.offer.kind == Offer.Kind.STAY and not e.error and e.offer.pk != offer.pk
-        ),
-        None,
-    )
+    stays = [e for e in board.evaluations if e.offer.kind == Offer.Kind.STAY and not e.error]
+    stay = next((e for e in stays if e.offer.pk != offer.pk), None)
     return NegotiationContext(
         offer=offer_facts(user=user, offer=ev.offer, ev=ev, board=board, fx=fx),
         current=current_job_facts(offer=ev.offer, stay=stay, board=board, today=today, fx=fx),

@@ -260,9 +260,7 @@ def preferences_save(
 
 
 @transaction.atomic
-def scenario_create(
-    *, user: User, offer: Offer, data: dict[str, Any] | None = None
-) -> Scenario:
+def scenario_create(*, user: User, offer: Offer, data: dict[str, Any] | None = None) -> Scenario:
     """Create a scenario on one of the user's offers.
 
     Its stock amounts are in ``data["stock_currency"]`` when given (a clone's, a plan's ask

@@ -23,13 +23,7 @@ from accounts.locking import StaleEditError, save_if_unchanged
 from accounts.models import Revision
 from compensation import services as compensation_services
 from compensation.selectors import package_terms, terms_rate
-from compensation.terms import (
-    Money,
-    PackageTerms,
-    TermsChange,
-    apply_change,
-    stock_grant_currency,
-)
+from compensation.terms import Money, PackageTerms, TermsChange, apply_change, stock_grant_currency
 from offers.board import Evaluation
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer

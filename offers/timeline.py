@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import formats, timezone
 
-from interviews.models import TERMINAL_STAGES, Process, Round, Stage
+from interviews.models import Stage
+from interviews.selectors import upcoming_deadlines, upcoming_rounds
 from offers.logic import timeline as logic
 from offers.models import NegotiationEntry, Offer
 from offers.selectors import preferences_get
@@ -75,85 +75,82 @@ def _logged_dates(
     return list(latest.values())
 
 
+def _offer_deadlines(offers: list[Offer]) -> list[logic.OfferDeadline]:
+    """Return the deadlines of the offers still open to a decision (staying has none)."""
+    return [
+        logic.OfferDeadline(
+            key=str(o.pk),
+            company=_company(o),
+            name=o.name,
+            deadline=o.deadline,
+            zone=o.work_timezone,
+            process_key=str(o.process_id) if o.process_id else None,
+        )
+        for o in offers
+        if o.deadline is not None and o.status in OPEN_OFFERS and o.kind != Offer.Kind.STAY
+    ]
+
+
+def _process_dates(
+    user: AbstractBaseUser, today: dt.date, offers: list[Offer]
+) -> tuple[list[logic.ProcessDeadline], list[logic.Decision]]:
+    """Return the open processes' own deadlines, and the decisions their companies owe: a
+    process past its onsite that no open offer came of yet awaits one by its deadline."""
+    offered = {o.process_id for o in offers if o.process_id and o.status in OPEN_OFFERS}
+    processes = [p for p in upcoming_deadlines(user=user, today=today) if p.deadline is not None]
+    awaiting = {p.pk for p in processes if p.stage in AWAITING_DECISION and p.pk not in offered}
+    return (
+        [
+            logic.ProcessDeadline(str(p.pk), p.company.name, p.next_step or p.role, p.deadline)
+            for p in processes
+            if p.pk not in awaiting
+        ],
+        [
+            logic.Decision(str(p.pk), p.company.name, p.deadline)
+            for p in processes
+            if p.pk in awaiting
+        ],
+    )
+
+
+def _next_rounds(user: AbstractBaseUser, now: dt.datetime) -> list[logic.Round]:
+    """Return the rounds still to come of the processes still open, soonest first."""
+    return [
+        logic.Round(
+            str(r.process_id),
+            r.process.company.name,
+            str(r.get_kind_display()).lower(),
+            r.scheduled_at,
+        )
+        for r in upcoming_rounds(user=user, now=now, limit=None)
+        if r.scheduled_at is not None
+    ]
+
+
 def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> TimelinePage:
     """Return the user's deadlines and next rounds across companies, with the alignment asks."""
     now = now or timezone.now()
-    prefs = preferences_get(user=user)
-    home = prefs.home_timezone
+    home = preferences_get(user=user).home_timezone
     today = timezone.localtime(now).date()
     offers = list(
         Offer.objects.filter(owner=user)
         .select_related("package__company")
         .order_by("deadline", "id")
     )
-    open_offers = [
-        o for o in offers if o.deadline and o.status in OPEN_OFFERS and o.kind != Offer.Kind.STAY
-    ]
-    decided_elsewhere = {o.process_id for o in offers if o.process_id and o.status in OPEN_OFFERS}
-    processes = list(
-        Process.objects.filter(owner=user, deadline__gte=today)
-        .exclude(stage__in=TERMINAL_STAGES)
-        .select_related("company")
-    )
-    rounds = list(
-        Round.objects.filter(owner=user, process__owner=user, scheduled_at__gte=now)
-        .exclude(process__stage__in=TERMINAL_STAGES)
-        .select_related("process", "process__company")
-        .order_by("scheduled_at", "id")
-    )
+    by_key = {str(o.pk): o for o in offers}
+    process_deadlines, decisions = _process_dates(user, today, offers)
+    rounds = _next_rounds(user, now)
     entries = _log_entries(user)
     result = logic.timeline_build(
-        offers=[
-            logic.OfferDeadline(
-                key=str(o.pk),
-                company=_company(o),
-                name=o.name,
-                deadline=o.deadline,
-                zone=o.work_timezone,
-                process_key=str(o.process_id) if o.process_id else None,
-            )
-            for o in open_offers
-            if o.deadline is not None
-        ],
-        process_deadlines=[
-            logic.ProcessDeadline(str(p.pk), p.company.name, p.next_step or p.role, p.deadline)
-            for p in processes
-            if p.deadline is not None
-            and not (p.stage in AWAITING_DECISION and p.pk not in decided_elsewhere)
-        ],
-        decisions=[
-            logic.Decision(str(p.pk), p.company.name, p.deadline)
-            for p in processes
-            if p.deadline is not None
-            and p.stage in AWAITING_DECISION
-            and p.pk not in decided_elsewhere
-        ],
-        rounds=[
-            logic.Round(
-                str(r.process_id),
-                r.process.company.name,
-                str(r.get_kind_display()).lower(),
-                r.scheduled_at,
-            )
-            for r in rounds
-            if r.scheduled_at is not None
-        ],
-        logged=_logged_dates(entries, {str(o.pk): o for o in offers}),
+        offers=_offer_deadlines(offers),
+        process_deadlines=process_deadlines,
+        decisions=decisions,
+        rounds=rounds,
+        logged=_logged_dates(entries, by_key),
         home_zone=home,
         today=today,
         day=_day,
     )
-    asked: dict[str, Any] = {}
-    for entry in entries:
-        if (
-            entry.topic == NegotiationEntry.Topic.DEADLINE
-            and entry.outcome == NegotiationEntry.Outcome.PENDING
-        ):
-            asked[str(entry.offer_id)] = entry
-    return TimelinePage(
-        timeline=result,
-        home_zone=home,
-        today=today,
-        offers={str(o.pk): o for o in offers},
-        asked=asked,
-    )
+    waiting = (NegotiationEntry.Topic.DEADLINE, NegotiationEntry.Outcome.PENDING)
+    asked = {str(e.offer_id): e for e in entries if (e.topic, e.outcome) == waiting}
+    return TimelinePage(timeline=result, home_zone=home, today=today, offers=by_key, asked=asked)

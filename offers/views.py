@@ -26,6 +26,7 @@ from compensation.selectors import package_get
 from offers import board as valuation
 from offers import charts, selectors, services
 from offers.board_cache import board_cached, board_derived, board_get
+from offers.board_hours import tz_strip, tz_strips_by_zone
 from offers.export.backup import BackupError
 from offers.export.formats import export_format
 from offers.export.ledger_csv import ledger_csv_bytes
@@ -45,9 +46,7 @@ def dashboard_board_context(board: valuation.Board, today: dt.date) -> dict[str,
         "board": board,
         "prefs": board.prefs,
         "strips": board_derived(
-            board,
-            f"strips:{today}",
-            lambda board: valuation.tz_strips_by_zone(ok, board.prefs, today),
+            board, f"strips:{today}", lambda board: tz_strips_by_zone(ok, board.prefs, today)
         ),
         "verdict": board_verdict(board),
     }
@@ -172,11 +171,10 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
 
     def body(_board: valuation.Board) -> str:
-        strip = valuation.tz_strip(offer, board.prefs, today)
+        strip = tz_strip(offer, board.prefs, today)
         ledger = ledger_view(ev) if ev is not None else None
         return render_to_string(
-            "offers/partials/offer_detail_body.html",
-            {**context, "strip": strip, "ledger": ledger},
+            "offers/partials/offer_detail_body.html", {**context, "strip": strip, "ledger": ledger}
         )
 
     # Everything on the page but the frame comes from the board: rendered once per board.
@@ -275,13 +273,11 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         b = next(e for e in evs if e is not a)
     shown = valuation.shown_columns(board.basis, (a, b))
     years = min(len(a.values), len(b.values))
-    rows = []
-    for year in range(1, years + 1):
-        row: dict[str, Any] = {"year": year, "cells": []}
-        for comp in shown:
-            va, vb = a.component(comp)[year - 1], b.component(comp)[year - 1]
-            row["cells"].append((comp, va, vb, va - vb))
-        rows.append(row)
+    columns = [(comp, a.component(comp), b.component(comp)) for comp in shown]
+    rows = [
+        {"year": i + 1, "cells": [(comp, va[i], vb[i], va[i] - vb[i]) for comp, va, vb in columns]}
+        for i in range(years)
+    ]
     a_sums = compare.column_totals([a.component(c) for c in shown], years)
     b_sums = compare.column_totals([b.component(c) for c in shown], years)
     context = {
@@ -321,20 +317,11 @@ def preferences(request: HttpRequest) -> HttpResponse:
             request.session[SESSION_TZ_KEY] = form.cleaned_data["home_timezone"]
             messages.success(request, _("Preferences saved; the ranking is updated."))
             return redirect("offers:dashboard")
-        if written == 409:
-            return render(
-                request,
-                "offers/preferences.html",
-                {"form": form, "zones": COMMON_ZONES},
-                status=409,
-            )
-    if prefs.pk:
+    if prefs.pk and written != 409:
         form.fields["version"].initial = prefs.version
+    status = 409 if written == 409 else 400 if form.errors else 200
     return render(
-        request,
-        "offers/preferences.html",
-        {"form": form, "zones": COMMON_ZONES},
-        status=400 if form.errors else 200,
+        request, "offers/preferences.html", {"form": form, "zones": COMMON_ZONES}, status=status
     )
 
 

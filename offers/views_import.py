@@ -11,15 +11,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.reauth import reauth_required
 from offers.export.formats import content_type_of
-from offers.imports import (
-    IMPORT_HELP,
-    OfferImportError,
-    column_guide,
-    guide_csv,
-    offers_import,
-    template_csv,
-    template_xlsx,
-)
+from offers.import_columns import IMPORT_HELP, column_guide, guide_csv, template_csv, template_xlsx
+from offers.import_files import OfferImportError
+from offers.imports import offers_import
 
 
 class OfferImportForm(forms.Form):

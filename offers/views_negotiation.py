@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -14,15 +15,15 @@ from accounts.forms import form_write, model_values
 from accounts.http import is_htmx
 from offers import selectors, selectors_negotiation, services_negotiation
 from offers.forms_negotiation import NegotiationAnswerForm, NegotiationEntryForm
-from offers.models import Offer
 from offers.timeline import timeline_for
 
 
-def _log_context(request: HttpRequest, offer: Offer, form: NegotiationEntryForm) -> dict[str, Any]:
-    entries = list(
-        selectors_negotiation.negotiation_entry_list(user=request.user, offer_id=offer.pk)
-    )
-    return {"offer": offer, "entries": entries, "form": form}
+def _posted(request: HttpRequest, form: forms.BaseForm, write: Callable[[], object]) -> int:
+    """Return the status of the page: a post's through the service's write (`form_write`),
+    400 for a form with errors; 200 for a GET."""
+    if request.method != "POST":
+        return 200
+    return form_write(form, write) if form.is_valid() else 400
 
 
 @require_http_methods(["GET", "POST"])
@@ -30,28 +31,25 @@ def negotiation_log(request: HttpRequest, pk: int) -> HttpResponse:
     """Show an option's negotiation log and log a new ask (htmx: the log section only)."""
     offer = selectors.offer_get(user=request.user, pk=pk)
     form = NegotiationEntryForm(request.POST or None, offer=offer)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            status = form_write(
-                form,
-                lambda: services_negotiation.negotiation_entry_create(
-                    user=request.user,
-                    offer=offer,
-                    data=model_values(form),
-                    expected_offer_version=form.cleaned_data["offer_version"],
-                    expected_package_version=form.cleaned_data["package_version"],
-                ),
-            )
-            if status == 200:
-                if not is_htmx(request):
-                    messages.success(request, _("Logged."))
-                    return redirect("offers:negotiation_log", pk=offer.pk)
-                offer = selectors.offer_get(user=request.user, pk=pk)
-                form = NegotiationEntryForm(offer=offer)
-        else:
-            status = 400
-    context = _log_context(request, offer, form)
+    status = _posted(
+        request,
+        form,
+        lambda: services_negotiation.negotiation_entry_create(
+            user=request.user,
+            offer=offer,
+            data=model_values(form),
+            expected_offer_version=form.cleaned_data["offer_version"],
+            expected_package_version=form.cleaned_data["package_version"],
+        ),
+    )
+    if request.method == "POST" and status == 200:
+        if not is_htmx(request):
+            messages.success(request, _("Logged."))
+            return redirect("offers:negotiation_log", pk=offer.pk)
+        offer = selectors.offer_get(user=request.user, pk=pk)
+        form = NegotiationEntryForm(offer=offer)
+    entries = selectors_negotiation.negotiation_entry_list(user=request.user, offer_id=offer.pk)
+    context = {"offer": offer, "entries": list(entries), "form": form}
     template = (
         "offers/partials/negotiation_log.html"
         if is_htmx(request)
@@ -66,25 +64,21 @@ def negotiation_entry_answer(request: HttpRequest, pk: int) -> HttpResponse:
     entry = selectors_negotiation.negotiation_entry_get(user=request.user, pk=pk)
     offer = entry.offer
     form = NegotiationAnswerForm(request.POST or None, instance=entry, offer=offer)
-    status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            status = form_write(
-                form,
-                lambda: services_negotiation.negotiation_entry_answer(
-                    user=request.user,
-                    entry=entry,
-                    data=model_values(form),
-                    expected_version=form.cleaned_data["version"],
-                    expected_offer_version=form.cleaned_data["offer_version"],
-                    expected_package_version=form.cleaned_data["package_version"],
-                ),
-            )
-            if status == 200:
-                messages.success(request, _("Answer recorded."))
-                return redirect("offers:negotiation_log", pk=offer.pk)
-        else:
-            status = 400
+    status = _posted(
+        request,
+        form,
+        lambda: services_negotiation.negotiation_entry_answer(
+            user=request.user,
+            entry=entry,
+            data=model_values(form),
+            expected_version=form.cleaned_data["version"],
+            expected_offer_version=form.cleaned_data["offer_version"],
+            expected_package_version=form.cleaned_data["package_version"],
+        ),
+    )
+    if request.method == "POST" and status == 200:
+        messages.success(request, _("Answer recorded."))
+        return redirect("offers:negotiation_log", pk=offer.pk)
     return render(
         request,
         "offers/negotiation_answer.html",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -73,24 +74,19 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
         return refused
     view = plan_view_for(user=request.user, offer=offer, board=board)
     plan = view.plan if view is not None else None
-    asks = (
-        [(a, scenarios.point_adjustments(a.point, offer) is not None) for a in plan.asks]
-        if plan
-        else []
-    )
-    background = (
-        [(b, scenarios.point_adjustments(b.point, offer) is not None) for b in plan.background]
-        if plan
-        else []
-    )
+
+    def playable(items: Any) -> list[tuple[Any, bool]]:
+        """Return each ask or point with whether a scenario can play it out."""
+        return [(i, scenarios.point_adjustments(i.point, offer) is not None) for i in items]
+
     return render(
         request,
         "offers/negotiation.html",
         {
             "offer": offer,
             "plan": plan,
-            "asks": asks,
-            "background": background,
+            "asks": playable(plan.asks) if plan else [],
+            "background": playable(plan.background) if plan else [],
             "drafts": view.drafts if view is not None else (),
             "plan_playable": bool(plan and scenarios.plan_adjustments(plan, offer)),
             "ev": ev,
@@ -304,24 +300,24 @@ def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
     return redirect("offers:scenario_detail", pk=scenario.pk)
 
 
-@require_http_methods(["GET", "POST"])
-def scenario_mc_start(request: HttpRequest, pk: int) -> HttpResponse:
-    """Queue the scenario's 200,000-path Monte Carlo."""
+def _mc_posted(request: HttpRequest, pk: int, write: Callable[..., object]) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
-    services.scenario_mc_start(user=request.user, scenario=scenario)
+    write(user=request.user, scenario=scenario)
     return _mc_response(request, scenario)
+
+
+@require_http_methods(["GET", "POST"])
+def scenario_mc_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Queue the scenario's 200,000-path Monte Carlo."""
+    return _mc_posted(request, pk, services.scenario_mc_start)
 
 
 @require_http_methods(["GET", "POST"])
 def scenario_mc_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     """Stop a queued or running Monte Carlo."""
-    scenario = selectors.scenario_get(user=request.user, pk=pk)
-    if refused := method_refused(request, "POST"):
-        return refused
-    services.scenario_mc_cancel(user=request.user, scenario=scenario)
-    return _mc_response(request, scenario)
+    return _mc_posted(request, pk, services.scenario_mc_cancel)
 
 
 def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:

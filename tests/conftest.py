@@ -133,8 +133,8 @@ def _empty_cache():
     from config.cache import reset
     from config.health import WORKER_ANSWER
     from config.middleware import WARNED_AT
-    from offers.board import MC_PATHS_KEPT
     from offers.board_cache import RECENT, UNSENT
+    from offers.board_paths import MC_PATHS_KEPT
 
     reset()
     WORKER_ANSWER.reset()

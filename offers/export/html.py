@@ -11,9 +11,8 @@ from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from accounts.charts import PLOTLY_JS, figure
+from accounts.charts import PLOTLY_JS, figure, subtitle
 from accounts.wording import choice_label, fit_words
-from offers.chart_text import subtitle
 from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
 from offers.export import utf8
 from offers.export.columns import Unit

@@ -12,7 +12,7 @@ from django.utils import timezone
 from compensation.engine import EngineInputError, PackageSpec
 from compensation.selectors import FxTable, fx_table, package_terms, package_to_spec, terms_rate
 from compensation.terms import apply_change
-from offers.board import Board, Evaluation, ValuationBasis, basis_of, board_build, evaluate_offer
+from offers.board import Board, Evaluation, basis_of, board_build, evaluate_offer
 from offers.board_cache import board_derived, board_get
 from offers.logic.plan import Ask
 from offers.logic.rules.base import NegotiationPoint
@@ -20,6 +20,7 @@ from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
 from offers.scenarios.adjustments import VALUED_FIELDS, option_terms, scenario_change
 from offers.scenarios.points import point_answered, scenario_outcome
+from offers.valuation_basis import ValuationBasis
 
 # The scenario fields that change its figures (its name and notes do not): every adjustment
 # and the currency of its stock amounts.

@@ -8,8 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 from django.utils.translation import gettext as _
 
-from accounts.charts import figure, phone_title, rgba
-from offers.chart_text import plain
+from accounts.charts import figure, phone_title, plain, rgba
 from offers.models import Scenario
 from offers.scenarios.evaluation import ScenarioView
 

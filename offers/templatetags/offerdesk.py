@@ -59,7 +59,7 @@ def money(value: Any, currency: str = "") -> str:
 def basis_words(stored: str) -> str:
     """Return a stored valuation basis (a negotiation answer's) in the reader's language; an
     older entry's, stored as words, as it is."""
-    from offers.board import ValuationBasis
+    from offers.valuation_basis import ValuationBasis
 
     basis = ValuationBasis.from_key(stored)
     return basis.label if basis is not None else stored

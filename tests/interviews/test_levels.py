@@ -14,12 +14,7 @@ MS_64 = Rung("64", order=6, stage=5, ladder="Microsoft")
 def test_target_e6_came_back_e5_is_one_level_down():
     check = level_check(META_E5, META_E6)
     assert check is not None
-    assert (check.delta, check.levels_apart, check.verdict, check.is_down_level) == (
-        -1,
-        1,
-        "down",
-        True,
-    )
+    assert (check.delta, check.levels_apart, check.verdict) == (-1, 1, "down")
     assert (check.position, check.target_position) == (3, 4)
 
 

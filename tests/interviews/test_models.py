@@ -99,11 +99,6 @@ def test_scheduled_local_is_in_the_entered_zone(alice):
     assert round_.scheduled_local.strftime("%Y-%m-%d %H:%M") == "2026-03-09 10:00"
 
 
-def test_is_terminal(alice):
-    assert ProcessFactory.build(stage="ghosted").is_terminal
-    assert not ProcessFactory.build(stage="offer").is_terminal
-
-
 def test_normalize_tags_and_tag_list(alice):
     assert normalize_tags(" Feature  Store, ranking;#ML design,ranking") == (
         "feature store,ranking,ml design"

@@ -300,6 +300,9 @@ def test_the_code_version_is_a_hash_of_the_valuations_source(tmp_path):
     }
     assert {
         "offers/board.py",
+        "offers/board_hours.py",
+        "offers/board_paths.py",
+        "offers/valuation_basis.py",
         "compensation/engine/window.py",
         "compensation/engine/tax/data/taiwan_2025.toml",
         "offers/logic/ranking.py",

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from compensation.engine import window
-from offers.board import DASHBOARD_MC_PATHS, DASHBOARD_MC_SEED, board_build
+from offers.board import board_build
+from offers.board_paths import DASHBOARD_MC_PATHS, DASHBOARD_MC_SEED
 from tests.factories import EquityGrantFactory, OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def simulated(monkeypatch):
         calls.append(sorted(kw["only"]) if kw.get("only") is not None else sorted(options))
         return real(options, **kw)
 
-    monkeypatch.setattr("offers.board.window_paths", spy)
+    monkeypatch.setattr("offers.board_paths.window_paths", spy)
     return calls
 
 

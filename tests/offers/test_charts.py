@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 import pytest
 from django.urls import reverse
 
+from accounts.charts import plain
 from offers import charts
 from offers.board import COMPONENTS, board_build
-from offers.chart_text import plain
 from tests.factories import EquityGrantFactory, OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,8 @@ import zoneinfo
 import pytest
 from django.utils import timezone
 
-from offers.board import board_build, home_today
+from offers.board import board_build
+from offers.valuation_basis import home_today
 from tests.factories import OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db

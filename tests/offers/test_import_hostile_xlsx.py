@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from compensation.models import Package
-from offers.imports import COLUMN_KEYS, COLUMNS
+from offers.import_columns import COLUMN_KEYS, COLUMNS
 from offers.models import Offer
 from tests.offers.test_import_offers import xlsx_bytes
 

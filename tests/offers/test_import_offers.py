@@ -14,7 +14,9 @@ from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
 from compensation.models import Package
-from offers.imports import COLUMN_KEYS, COLUMNS, HEADERS, OfferImportError, offers_import
+from offers.import_columns import COLUMN_KEYS, COLUMNS, HEADERS
+from offers.import_files import OfferImportError
+from offers.imports import offers_import
 from offers.models import Offer
 from tests.factories import CompanyFactory, LevelFactory, OfferFactory
 
@@ -240,7 +242,7 @@ def test_formulas_are_text_never_run(client_alice_reauth, alice, meta):
 
 
 def test_template_neutralises_formula_like_examples(alice):
-    from offers.imports import template_xlsx
+    from offers.import_columns import template_xlsx
 
     ws = load_workbook(io.BytesIO(template_xlsx(user=alice)))["Offers"]
     assert all(c.data_type != "f" for c in ws[2])
@@ -283,9 +285,9 @@ def test_huge_file_is_refused(client_alice_reauth, alice, settings):
 
 
 def test_zip_bomb_is_refused(alice, monkeypatch):
-    from offers import imports
+    from offers import import_files
 
-    monkeypatch.setattr(imports, "MAX_UNPACKED_BYTES", 1000)
+    monkeypatch.setattr(import_files, "MAX_UNPACKED_BYTES", 1000)
     with pytest.raises(OfferImportError, match="unpacks to more than"):
         offers_import(user=alice, raw=xlsx_bytes([list(COLUMN_KEYS), row(name="A")]))
 
@@ -390,7 +392,7 @@ def test_blank_lines_only_are_refused(alice):
 def test_the_columns_are_the_offer_forms_fields():
     """A field added to the offer form is a column of the import, named, explained and checked."""
     from offers.forms import OfferForm
-    from offers.imports import NOT_IMPORTED
+    from offers.import_columns import NOT_IMPORTED
 
     visible = {n for n, f in OfferForm.base_fields.items() if not f.widget.is_hidden}
     assert {c.field for c in COLUMNS} == visible - NOT_IMPORTED

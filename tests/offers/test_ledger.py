@@ -13,7 +13,6 @@ from django.test import Client
 from django.urls import reverse
 
 from compensation.engine.ledger import LedgerLine
-from offers import board as valuation
 from offers.board import board_build
 from offers.ledger import ledger_view, working
 from offers.models import Offer, Preferences
@@ -87,7 +86,7 @@ def test_the_lines_add_up_to_the_headline_after_tax_and_gross(alice, sgd_offer):
 def test_each_line_is_its_working(alice, sgd_offer):
     _, ev = _evaluation(alice, sgd_offer)
     view = ledger_view(ev)
-    prices = valuation._prices(ev.segments, ev.basis)  # the prices the board values with
+    prices = ev.basis.segment_prices(ev.segments)  # the prices the board values with
     vests = [r.line for r in view.rows if r.line.item == "grant_vest"]
     # 4,000 shares on an even quarterly 4-year schedule: 250 a quarter, 16 in the window.
     assert len(vests) == 16

@@ -164,7 +164,7 @@ def test_the_report_says_when_it_was_made_in_the_users_zone(demo_client, demo):
 def test_the_import_help_names_the_page_as_the_menu_does(demo):
     from django.utils import translation
 
-    from offers.imports import column_guide
+    from offers.import_columns import column_guide
 
     words = " ".join(str(v) for row in column_guide(demo) for v in row.values())
     assert "Places page" not in words

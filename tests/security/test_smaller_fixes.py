@@ -8,12 +8,12 @@ import pytest
 from django.urls import reverse
 from plotly.basedatatypes import BaseFigure
 
+from accounts.charts import plain
 from accounts.models import Revision
 from interviews.forms import QuickRoundForm, RoundForm
 from interviews.models import Round
 from offers import charts
 from offers.board import board_build
-from offers.chart_text import plain
 from offers.export import neutralise
 from offers.export.comparison import comparison_build
 from offers.export.html import report_context
