@@ -18,7 +18,7 @@ from types import EllipsisType
 from typing import Any
 
 import pandas as pd
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from compensation.engine import EngineInputError, PackageSpec
@@ -43,20 +43,6 @@ from offers.selectors import offer_list, preferences_get
 from offers.valuation_basis import ValuationBasis, home_today
 
 YEARLY_COLUMNS = (*COMPONENTS, "total", "tax", "contributions", "net")
-
-__all__ = [
-    "COMPONENTS",
-    "Board",
-    "Evaluation",
-    "basis_of",
-    "board_build",
-    "current_job_spec",
-    "evaluate_offer",
-    "evaluation_ledger",
-    "option_facts",
-    "ranking_prefs",
-    "shown_columns",
-]
 
 
 def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
@@ -228,10 +214,11 @@ def package_spec(package: Package, name: str, basis: ValuationBasis, fx: FxTable
 
 
 def current_job_spec(
-    offers: Sequence[Offer], user: AbstractBaseUser, basis: ValuationBasis, fx: FxTable
+    offers: Sequence[Offer], user: User, basis: ValuationBasis, fx: FxTable
 ) -> PackageSpec | None:
     """Return the current job's spec (the stay option's package, else the current-job package)."""
     stay = next((o for o in offers if o.kind == Offer.Kind.STAY), None)
+    package: Package | None
     if stay is not None:
         package = stay.package
     else:
@@ -372,7 +359,7 @@ def option_facts(ev: Evaluation) -> OptionFacts:
     offer = ev.offer
     target = target_level_of(
         offer.target_level if offer.target_level_id else None,
-        offer.process.target_level if offer.process_id else None,
+        offer.process.target_level if offer.process is not None else None,
         _own_company_target(offer)
         if offer.kind == Offer.Kind.STAY and not (offer.target_level_id or offer.process_id)
         else None,
@@ -471,7 +458,7 @@ class Board:
 
 def board_build(
     *,
-    user: AbstractBaseUser,
+    user: User,
     offers: Sequence[Offer] | None = None,
     prefs: Preferences | None = None,
     today: dt.date | None = None,

@@ -86,17 +86,6 @@ def code_version(root: Path = ROOT, patterns: Iterable[str] = CODE_SOURCES) -> s
 # Read once per process: a new release is a new process.
 CODE_VERSION = code_version()
 
-__all__ = [
-    "board_cached",
-    "board_changed",
-    "board_derived",
-    "board_get",
-    "board_key",
-    "connect",
-    "is_task_row",
-    "watched_models",
-]
-
 
 def _token_key(scope: object) -> str:
     return f"board-token:{scope}"

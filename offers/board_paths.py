@@ -12,8 +12,8 @@ import hashlib
 
 import numpy as np
 
+from compensation.engine.segments import Segment
 from compensation.engine.window import (
-    Segment,
     WindowSimulation,
     path_stocks,
     summarise_paths,

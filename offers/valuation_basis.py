@@ -19,9 +19,11 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import Stock
+from compensation.engine.components import COMPONENTS
 from compensation.engine.dates import add_months
 from compensation.engine.projection import assumed_prices
-from compensation.engine.window import COMPONENTS, Segment, percentile_prices
+from compensation.engine.segments import Segment
+from compensation.engine.window import percentile_prices
 from offers.models import Preferences
 
 

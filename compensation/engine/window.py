@@ -209,7 +209,7 @@ def price_processes(
     return stocks
 
 
-def path_stocks(options: dict[str, Sequence[Segment]]) -> dict[str, tuple[Stock, ...]]:
+def path_stocks(options: Mapping[str, Sequence[Segment]]) -> dict[str, tuple[Stock, ...]]:
     """Return, by option, the stock whose simulated prices each of its segments sees in
     `window_paths` (with its segments and the seed, all its simulated values depend on)."""
     stocks = price_processes(options)
@@ -220,7 +220,7 @@ def path_stocks(options: dict[str, Sequence[Segment]]) -> dict[str, tuple[Stock,
 
 
 def window_paths(
-    options: dict[str, Sequence[Segment]],
+    options: Mapping[str, Sequence[Segment]],
     *,
     window_start: datetime.date,
     years: int,

@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from compensation.engine import PackageSpec, assumption_terms
+from compensation.engine.components import COMPONENTS
 from compensation.vesting_labels import schedule_description
 from interviews.selectors import comparison_processes, comparison_rounds
-from offers.board import COMPONENTS, Board, Evaluation, board_build
+from offers.board import Board, Evaluation, board_build
 from offers.export.columns import TERMS, iso
 from offers.export.readable import readable_build
 from offers.export.rows import (

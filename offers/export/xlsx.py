@@ -19,7 +19,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from accounts.wording import choice_label, fit_words
-from offers.board import COMPONENTS
+from compensation.engine.components import COMPONENTS
 from offers.charts import CHART_OPTIONS, component_label, criterion_label
 from offers.export import neutralise
 from offers.export.columns import TERMS, Column, Unit

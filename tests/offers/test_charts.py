@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.charts import plain
+from compensation.engine.components import COMPONENTS
 from offers import charts
-from offers.board import COMPONENTS, board_build
+from offers.board import board_build
 from tests.factories import EquityGrantFactory, OfferFactory, PreferencesFactory
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from openpyxl import load_workbook
 
 from accounts.wording import fit_percent
+from compensation.engine.components import COMPONENTS
 from compensation.engine.tax.tables import regimes
 from compensation.engine.vesting import VESTING_PRESETS
-from offers.board import COMPONENTS, board_build
+from offers.board import board_build
 from offers.export.comparison import comparison_build
 from offers.export.formats import EXPORT_FORMATS
 from offers.export.html import html_bytes
