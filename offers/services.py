@@ -426,7 +426,7 @@ def scenario_mc_start(*, user: User, scenario: Scenario) -> bool:
     commit; if the broker cannot be reached the row goes back to "not run" and the request
     answers 503, so no job is left half-done.
     """
-    from offers.scenarios import mc_input_hash
+    from offers.scenarios.montecarlo import mc_input_hash
 
     input_hash = mc_input_hash(scenario, user=user)
     busy = (Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING, Scenario.McStatus.DONE)

@@ -27,7 +27,7 @@ def scenario_monte_carlo_task(self, scenario_id: int, input_hash: str) -> str:  
     from compensation.engine import EngineInputError
     from offers import services
     from offers.models import Scenario
-    from offers.scenarios import mc_compute
+    from offers.scenarios.montecarlo import mc_compute
 
     if not services.scenario_mc_claim(
         scenario_id=scenario_id, input_hash=input_hash, task_id=self.request.id

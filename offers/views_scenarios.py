@@ -20,12 +20,17 @@ from accounts.forms import form_write, model_values
 from accounts.http import is_htmx, method_refused
 from accounts.locking import StaleEditError
 from config.health import worker_missing
-from offers import scenarios, selectors, services
+from offers import selectors, services
 from offers.board import Board
 from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer, plan_view_for
+from offers.scenarios.evaluation import scenario_view
+from offers.scenarios.figures import cumulative_figure, mc_fan_figure
+from offers.scenarios.flip import flip_find
+from offers.scenarios.montecarlo import ADJUSTMENTS
+from offers.scenarios.points import plan_adjustments, point_adjustments
 
 # The "Play it out" value that plays every ask of the plan at once (rule keys name one point).
 PLAN = "plan"
@@ -77,7 +82,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
 
     def playable(items: Any) -> list[tuple[Any, bool]]:
         """Return each ask or point with whether a scenario can play it out."""
-        return [(i, scenarios.point_adjustments(i.point, offer) is not None) for i in items]
+        return [(i, point_adjustments(i.point, offer) is not None) for i in items]
 
     return render(
         request,
@@ -88,7 +93,7 @@ def negotiation(request: HttpRequest, pk: int) -> HttpResponse:
             "asks": playable(plan.asks) if plan else [],
             "background": playable(plan.background) if plan else [],
             "drafts": view.drafts if view is not None else (),
-            "plan_playable": bool(plan and scenarios.plan_adjustments(plan, offer)),
+            "plan_playable": bool(plan and plan_adjustments(plan, offer)),
             "ev": ev,
             "prefs": board.prefs,
         },
@@ -136,7 +141,7 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
     elif form.cleaned_data["point"]:
         points = negotiation_for_offer(user=request.user, offer=offer)
         point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)
-        data = (scenarios.point_adjustments(point, offer) if point else None) or {}
+        data = (point_adjustments(point, offer) if point else None) or {}
         if point is not None:
             data["notes"] = f"{point.title}: {point.ask_term or ''}".strip()
     if form.cleaned_data["name"]:
@@ -152,16 +157,15 @@ def _results_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]
     The results are rendered once per board and state of the scenario (its adjustments, name
     and version are everything the partial shows besides the board) and kept with the board.
     """
-    view = scenarios.scenario_view(user=request.user, scenario=scenario)
+    view = scenario_view(user=request.user, scenario=scenario)
     context: dict[str, Any] = {"scenario": scenario, "view": view, "prefs": view.prefs}
     state = repr(
-        [scenario.pk, scenario.name, scenario.version]
-        + [getattr(scenario, f) for f in scenarios.ADJUSTMENTS]
+        [scenario.pk, scenario.name, scenario.version] + [getattr(scenario, f) for f in ADJUSTMENTS]
     )
 
     def results_html(board: Board) -> str:
         if not view.ev.error:
-            context["fig_cumulative"] = scenarios.cumulative_figure(view)
+            context["fig_cumulative"] = cumulative_figure(view)
         return render_to_string("offers/partials/scenario_results.html", context)
 
     context["results_html"] = board_derived(view.original, f"scenario-html:{state}", results_html)
@@ -177,7 +181,7 @@ def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm
         {
             "form": form,
             "flip_form": flip_form,
-            "fig_mc": scenarios.mc_fan_figure(scenario) if scenario.mc_result else None,
+            "fig_mc": mc_fan_figure(scenario) if scenario.mc_result else None,
             "no_worker": _mc_no_worker(scenario),
         }
     )
@@ -265,7 +269,7 @@ def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
             {"flip_form": form, "scenario": scenario},
             status=400,
         )
-    answer = scenarios.flip_find(
+    answer = flip_find(
         user=request.user,
         scenario=scenario,
         component=form.cleaned_data["component"],
@@ -293,7 +297,7 @@ def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
             "offers/partials/scenario_mc.html",
             {
                 "scenario": scenario,
-                "fig_mc": scenarios.mc_fan_figure(scenario),
+                "fig_mc": mc_fan_figure(scenario),
                 "no_worker": _mc_no_worker(scenario),
             },
         )
@@ -325,7 +329,7 @@ def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    fig = scenarios.mc_fan_figure(scenario) if scenario.mc_result else None
+    fig = mc_fan_figure(scenario) if scenario.mc_result else None
     context = {"scenario": scenario, "fig_mc": fig, "no_worker": _mc_no_worker(scenario)}
     return render(request, "offers/partials/scenario_mc.html", context)
 

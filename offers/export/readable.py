@@ -2,7 +2,7 @@
 
 Labels come from the models' choices and the registries (never a list of our own), times are
 shown in the user's home zone, scores as a fit percentage, and each scenario's outcome is read
-from the scenario page's own valuation (`offers.scenarios.scenario_view`).
+from the scenario page's own valuation (`offers.scenarios.evaluation.scenario_view`).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def _scenario_outcomes(
     Valued against the export's own board (the same figures as the pages' cached one: no
     second board is built).
     """
-    from offers.scenarios import scenario_view
+    from offers.scenarios.evaluation import scenario_view
 
     if len(board.evaluations) > LARGE_OPTIONS:
         # Each outcome re-ranks every option: beyond a board a person reads, the page says it.

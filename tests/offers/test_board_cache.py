@@ -417,7 +417,7 @@ def test_shared_rows_refresh_every_board(world, alice, bob, commit):
 
 
 def test_a_scenarios_board_follows_its_adjustments(world, alice, commit):
-    from offers.scenarios import scenario_view
+    from offers.scenarios.evaluation import scenario_view
 
     scenario = commit(lambda: ScenarioFactory(owner=alice, offer=world["usd"]))
     first = scenario_view(user=alice, scenario=scenario)

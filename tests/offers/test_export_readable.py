@@ -27,7 +27,7 @@ from offers.logic.criteria import BY_KEY as CRITERIA_BY_KEY
 from offers.logic.rules import RULES_BY_KEY
 from offers.logic.rules.base import EVIDENCE_STRENGTH
 from offers.models import Scenario
-from offers.scenarios import scenario_view
+from offers.scenarios.evaluation import scenario_view
 from offers.verdict import board_verdict
 from tests.factories import OfferFactory, PreferencesFactory
 from tests.interviews.factories import ProcessFactory, RoundFactory

@@ -134,18 +134,18 @@ def test_another_users_offer_is_404(client_charlie, alice):
 
 
 def test_play_it_out_sets_the_fields_each_rule_names(demo):
-    from offers import scenarios
+    from offers.scenarios.points import point_adjustments
 
     meta, points = _rules(demo, "Meta")
-    down = scenarios.point_adjustments(points["down_level"], meta)
+    down = point_adjustments(points["down_level"], meta)
     # The demo's log holds Meta's re-level as refused (answered with E6 stock): playing the
     # rule out asks for the stock alone, never the level again.
     assert "level" not in down and down["extra_stock_yearly"] == 60_000
-    start = scenarios.point_adjustments(points["start_date"], meta)
+    start = point_adjustments(points["start_date"], meta)
     assert start["start_date"].isoformat() == points["start_date"].figures["proposed_start"]
-    assert scenarios.point_adjustments(points["low_overlap"], meta) is None
+    assert point_adjustments(points["low_overlap"], meta) is None
     tiktok, points = _rules(demo, "TikTok")
-    risk = scenarios.point_adjustments(points["stock_risk"], tiktok)
+    risk = point_adjustments(points["stock_risk"], tiktok)
     expected = tiktok.package.base + round(points["stock_risk"].ask_amount / 4)
     assert abs(risk["base"] - expected) <= 1
     assert "extra_sign_on" not in risk and risk["name"] == points["stock_risk"].title[:120]

@@ -21,7 +21,7 @@ from compensation.terms import (
     apply_change,
 )
 from offers.models import Offer, Preferences, Scenario
-from offers.scenarios import scenario_view
+from offers.scenarios.evaluation import scenario_view
 from offers.services_negotiation import negotiation_entry_create
 from tests.factories import CompanyFactory, EquityGrantFactory, OfferFactory, PreferencesFactory
 from tests.rendered_forms import form_values

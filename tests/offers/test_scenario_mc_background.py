@@ -41,7 +41,7 @@ def test_without_a_broker_the_start_answers_before_the_simulation_ends(
         go.wait(timeout=20)  # the simulation is held until the test has seen the answer
         return real(scenario, input_hash, progress=progress, paths=PATHS, chunk=CHUNK)
 
-    monkeypatch.setattr("offers.scenarios.mc_compute", held)
+    monkeypatch.setattr("offers.scenarios.montecarlo.mc_compute", held)
     response = client_alice.post(
         reverse("offers:scenario_mc_start", args=[scenario.pk]), HTTP_HX_REQUEST="true"
     )

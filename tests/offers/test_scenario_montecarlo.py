@@ -8,8 +8,9 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from offers import scenarios, services
+from offers import services
 from offers.models import Scenario
+from offers.scenarios.montecarlo import MC_CHUNK, MC_PATHS, mc_compute, mc_input_hash
 from offers.tasks import scenario_monte_carlo_task
 from tests.factories import EquityGrantFactory, OfferFactory, PreferencesFactory, ScenarioFactory
 
@@ -25,8 +26,8 @@ def _scenario(user) -> Scenario:
 
 def _check_result(scenario: Scenario) -> None:
     result = scenario.mc_result
-    assert result["paths"] == scenarios.MC_PATHS
-    assert result["chunks"] == scenarios.MC_PATHS // scenarios.MC_CHUNK
+    assert result["paths"] == MC_PATHS
+    assert result["chunks"] == MC_PATHS // MC_CHUNK
     assert result["input_hash"] == scenario.mc_input_hash
     # Its figures are simulated: the basis says so instead of naming the board's one price.
     assert "simulated share-price path" in result["basis_label"]
@@ -90,7 +91,7 @@ def test_eager_run_stores_one_result_even_when_enqueued_twice(
 @pytest.mark.django_db
 def test_progress_bar_and_cancel(client_alice, alice):
     scenario = _scenario(alice)
-    input_hash = scenarios.mc_input_hash(scenario)
+    input_hash = mc_input_hash(scenario)
     Scenario.objects.filter(pk=scenario.pk).update(
         mc_status=Scenario.McStatus.RUNNING, mc_progress=40, mc_input_hash=input_hash
     )
@@ -120,7 +121,7 @@ def test_compute_stops_between_chunks_when_told(alice):
         calls.append(pct)
         return len(calls) < 3
 
-    assert scenarios.mc_compute(scenario, "ab" * 32, progress=progress) is None
+    assert mc_compute(scenario, "ab" * 32, progress=progress) is None
     assert calls == [10, 20, 30]
 
 
@@ -140,7 +141,7 @@ def test_editing_the_scenario_invalidates_the_result(alice, django_capture_on_co
     )
     scenario.refresh_from_db()
     assert scenario.mc_status == Scenario.McStatus.NONE and scenario.mc_result is None
-    assert scenarios.mc_input_hash(scenario) != old_hash
+    assert mc_input_hash(scenario) != old_hash
 
 
 @pytest.mark.broker
@@ -150,7 +151,7 @@ def test_real_worker_reports_progress_and_stores_once(celery_worker_process, dja
     assert not app.conf.task_always_eager
     user = django_user_model.objects.create_user("mc-worker", password="x" * 14)
     scenario = _scenario(user)  # committed: transactional_db, so the worker sees it
-    input_hash = scenarios.mc_input_hash(scenario)
+    input_hash = mc_input_hash(scenario)
     Scenario.objects.filter(pk=scenario.pk).update(
         mc_status=Scenario.McStatus.QUEUED, mc_input_hash=input_hash
     )

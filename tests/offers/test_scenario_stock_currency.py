@@ -22,8 +22,9 @@ from offers.export.restore import backup_restore
 from offers.logic.plan import Ask
 from offers.logic.rules.base import NegotiationPoint
 from offers.models import Scenario
-from offers.scenarios import flip_apply, flip_find, plan_adjustments, point_adjustments
 from offers.scenarios.evaluation import scenario_evaluation
+from offers.scenarios.flip import flip_apply, flip_find
+from offers.scenarios.points import plan_adjustments, point_adjustments
 from offers.selectors import offer_get
 from offers.services import scenario_accept, scenario_clone, scenario_create
 from tests.factories import (
@@ -301,7 +302,7 @@ def test_the_migration_converts_older_scenarios_at_the_rate_the_app_used(migrate
 
 
 def test_the_rules_judge_a_usd_stock_ask_in_the_offers_currency(alice, sgd_offer):
-    from offers.scenarios import scenario_outcome
+    from offers.scenarios.points import scenario_outcome
 
     scenario = ScenarioFactory(owner=alice, offer=sgd_offer, extra_stock_yearly=Decimal("40000"))
     original, ev = _valued(alice, scenario)

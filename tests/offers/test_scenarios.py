@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from accounts.history import history_for, revision_restore
 from accounts.models import Revision
-from offers import scenarios
 from offers.board import board_build
 from offers.models import Offer, Preferences, Scenario
+from offers.scenarios.evaluation import scenario_evaluation, scenario_view
+from offers.scenarios.flip import FLIP_RESOLUTION, flip_apply, flip_find
 from offers.templatetags.offerdesk import money
 from tests.factories import (
     EquityGrantFactory,
@@ -146,8 +147,8 @@ def test_live_update_shows_the_typed_adjustments(client_alice, alice, two_offers
         url, _form(scenario, extra_stock_yearly="50000"), HTTP_HX_REQUEST="true"
     ).content.decode()
     typed = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("50000"))
-    as_typed = scenarios.scenario_view(user=alice, scenario=typed)
-    as_stored = scenarios.scenario_view(user=alice, scenario=scenario)
+    as_typed = scenario_view(user=alice, scenario=typed)
+    as_stored = scenario_view(user=alice, scenario=scenario)
     assert sum(as_typed.ev.values) > sum(as_stored.ev.values)
     assert f"<strong>{money(sum(as_typed.ev.values))}</strong>" in live
     assert f"<strong>{money(sum(as_stored.ev.values))}</strong>" not in live.split("Original")[0]
@@ -274,7 +275,7 @@ def test_another_users_scenario_is_404(client_charlie, alice):
 
 
 def _rank_first(user, scenario: Scenario, rival_key: str | None = None) -> bool:
-    ev = scenarios.scenario_evaluation(
+    ev = scenario_evaluation(
         scenario,
         Preferences.objects.get(owner=user),
         __import__("compensation.selectors", fromlist=["fx_table"]).fx_table(user=user),
@@ -291,14 +292,14 @@ def test_flip_answer_flips_and_one_step_less_does_not(alice, two_offers, compone
     mine, other = two_offers
     scenario = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("0"))
     assert not _rank_first(alice, scenario)
-    answer = scenarios.flip_find(user=alice, scenario=scenario, component=component)
+    answer = flip_find(user=alice, scenario=scenario, component=component)
     assert answer.ask is not None and answer.ask > 0, answer
-    for field, value in scenarios.flip_apply(scenario, component, answer.ask).items():
+    for field, value in flip_apply(scenario, component, answer.ask).items():
         setattr(scenario, field, value)
     assert _rank_first(alice, scenario)
-    less = Decimal(str(answer.ask - scenarios.FLIP_RESOLUTION))
+    less = Decimal(str(answer.ask - FLIP_RESOLUTION))
     scenario.refresh_from_db()
-    for field, value in scenarios.flip_apply(scenario, component, float(less)).items():
+    for field, value in flip_apply(scenario, component, float(less)).items():
         setattr(scenario, field, value)
     assert not _rank_first(alice, scenario)
 
@@ -306,16 +307,14 @@ def test_flip_answer_flips_and_one_step_less_does_not(alice, two_offers, compone
 def test_flip_against_a_rival_and_blocker(client_alice, alice, two_offers):
     mine, other = two_offers
     scenario = ScenarioFactory(owner=alice, offer=mine, extra_stock_yearly=Decimal("0"))
-    answer = scenarios.flip_find(
-        user=alice, scenario=scenario, component="stock", rival_key=str(other.pk)
-    )
+    answer = flip_find(user=alice, scenario=scenario, component="stock", rival_key=str(other.pk))
     assert answer.ask and answer.rival_name == "Bigco"
     prefs = Preferences.objects.get(owner=alice)
     prefs.required_remote_weeks = 8
     prefs.save()
     other.remote_weeks_per_year = 10
     other.save()
-    blocked = scenarios.flip_find(user=alice, scenario=scenario, component="stock")
+    blocked = flip_find(user=alice, scenario=scenario, component="stock")
     assert blocked.blocker and "remote" in blocked.blocker
     response = client_alice.post(
         reverse("offers:scenario_flip", args=[scenario.pk]), {"component": "stock", "rival": ""}
@@ -348,12 +347,12 @@ def test_demo_scenarios_answer_their_points(client):
     remote = Scenario.objects.get(owner=user, offer=meta, name="Trade comp for remote")
     # E6 stock mid (240k a year) over the log's revised offer (the E6 band's bottom, 180k).
     assert e6.extra_stock_yearly == 60_000
-    view = scenarios.scenario_view(user=user, scenario=e6)
+    view = scenario_view(user=user, scenario=e6)
     answered = {a.point.rule: a.answered for a in view.points}
     assert answered["top_of_band"] is True
     assert answered["remote_gap"] is False
     assert view.gain > 0
-    view = scenarios.scenario_view(user=user, scenario=remote)
+    view = scenario_view(user=user, scenario=remote)
     answered = {a.point.rule: a.answered for a in view.points}
     assert answered["remote_gap"] is True
     assert answered["top_of_band"] is False

@@ -130,15 +130,16 @@ def test_chart_labels_are_plain_text(alice):
 
 @pytest.mark.django_db
 def test_scenario_chart_labels_are_plain_text(alice):
-    from offers import scenarios
+    from offers.scenarios.evaluation import scenario_view
+    from offers.scenarios.figures import cumulative_figure
     from tests.factories import ScenarioFactory
 
     PreferencesFactory(owner=alice)
     OfferFactory(owner=alice, name="<b>Bold</b> & co")
     offer = OfferFactory(owner=alice, name=LINK)
     scenario = ScenarioFactory(owner=alice, offer=offer, name="<a href='x'>mine</a>")
-    view = scenarios.scenario_view(user=alice, scenario=scenario)
-    figure = scenarios.cumulative_figure(view)
+    view = scenario_view(user=alice, scenario=scenario)
+    figure = cumulative_figure(view)
     assert any("&lt;a href" in s for s in _strings(figure))
     for s in _strings(figure):
         assert "<a" not in s and "<b>" not in s, s
