@@ -109,9 +109,8 @@ class LocationForm(forms.ModelForm):
 
 # Bonus timing a form may leave out (older pages and API-like posts): the model's defaults.
 BONUS_DEFAULTS = {
-    "bonus_cycle": "anniversary",
-    "bonus_fiscal_start_month": 1,
-    "bonus_payout_month": 3,
+    name: Package._meta.get_field(name).default
+    for name in ("bonus_cycle", "bonus_fiscal_start_month", "bonus_payout_month")
 }
 
 

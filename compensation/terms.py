@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from decimal import Decimal
 from typing import Any
 
@@ -167,40 +167,19 @@ class RefresherTerms:
         return {**_row_fields(self, REFRESHER_OWN_FIELDS), **self.vesting.fields()}
 
 
-# The package's own fields that are its terms, in the model's names (`PackageTerms.fields`).
-TERM_FIELDS = (
-    "currency",
-    "base",
-    "raise_pct",
-    "bonus_target_pct",
-    "bonus_multiplier",
-    "bonus_cycle",
-    "bonus_fiscal_start_month",
-    "bonus_payout_month",
-    "bonus_prorate_first_year",
-    "bonus_cutoff_month",
-    "bonus_cutoff_day",
-    "bonus_paid_if_left",
-    "relocation",
-    "start_date",
-    "level",
-    "location",
-    "tax_regime",
-)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PackageTerms:
     """Every term of a package, each amount in its own currency.
 
-    The last three fields describe the company's stock, read with the terms but never
-    written through them: the stock's currency (the company's share-price currency, else
-    the pay currency), today's share price in it (0: unknown) and its usual vesting.
+    Its fields up to ``tax_regime`` are the package's own, `TERM_FIELDS` (the model's names,
+    in the package page's order); then its rows. The last three describe the company's stock,
+    read with the terms but never written through them: the stock's currency (the company's
+    share-price currency, else the pay currency), today's share price in it (0: unknown) and
+    its usual vesting.
     """
 
     currency: str
     base: Decimal
-    start_date: dt.date
     raise_pct: Decimal = Decimal("3")
     bonus_target_pct: Decimal = Decimal("0")
     bonus_multiplier: Decimal = Decimal("1")
@@ -212,6 +191,7 @@ class PackageTerms:
     bonus_cutoff_day: int | None = None
     bonus_paid_if_left: bool = False
     relocation: Decimal = Decimal("0")
+    start_date: dt.date
     level: Any = None
     location: Any = None
     tax_regime: str = ""
@@ -235,6 +215,11 @@ class PackageTerms:
         if grant is not None and grant.price_currency:
             return grant.price_currency
         return self.stock_currency or self.currency
+
+
+# The package's own fields that are its terms, in the model's names (`PackageTerms.fields`).
+_NOT_OWN = ("sign_ons", "grants", "refreshers", "stock_currency", "share_price", "usual_vesting")
+TERM_FIELDS = tuple(f.name for f in fields(PackageTerms) if f.name not in _NOT_OWN)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from compensation.form_fields import (
 )
 from compensation.models import Company, Level, LocationPreset, Package
 from compensation.selectors import preset_vesting
-from compensation.terms import Money, TermsChange
+from compensation.terms import TERM_FIELDS, Money, TermsChange
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import ADJUSTMENTS, SCENARIO_FIELDS
@@ -135,22 +135,25 @@ class NewTermsForm(forms.Form):
         )
 
 
-# The package's terms the offer form edits, in the model's names and built from the model
+# The bonus timing is edited on the package page alone; every other term is on this form too.
+PACKAGE_PAGE_ONLY = frozenset(
+    {
+        "bonus_cycle",
+        "bonus_fiscal_start_month",
+        "bonus_payout_month",
+        "bonus_prorate_first_year",
+        "bonus_cutoff_month",
+        "bonus_cutoff_day",
+        "bonus_paid_if_left",
+    }
+)
+# The package's fields the offer form edits: model name -> form name, built from the model
 # (its labels, bounds and checks). An option's own `location` (where the job is) and its
 # package's tax `location` share a name: the page posts the package's as `tax_location`.
 PACKAGE_FORM_NAMES = {
-    "currency": "currency",
-    "base": "base",
-    "raise_pct": "raise_pct",
-    "bonus_target_pct": "bonus_target_pct",
-    "bonus_multiplier": "bonus_multiplier",
-    "relocation": "relocation",
-    "location": "tax_location",
-    "tax_regime": "tax_regime",
-    # Placed among the option's fields (_OFFER_ORDER).
-    "company": "company",
-    "level": "level",
-    "start_date": "start_date",
+    name: "tax_location" if name == "location" else name
+    for name in ("company", *TERM_FIELDS)
+    if name not in PACKAGE_PAGE_ONLY
 }
 PACKAGE_HELP = {
     "base": _("Leave empty to use the band's midpoint."),

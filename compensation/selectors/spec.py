@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, get_type_hints
 
 from django.utils.translation import gettext as _
 
@@ -265,25 +265,32 @@ def package_to_spec(
         )
         for r in terms.refreshers
     )
-    tax = _tax(terms, rate, tax_rate_pct)
+    spec_fields = {
+        # A term that is a spec field of the same name, converted to its type, unless set below.
+        **{
+            name: _CASTS.get(_SPEC_TYPES[name], lambda value: value)(getattr(terms, name))
+            for name in TERM_FIELDS
+            if name in _SPEC_TYPES
+        },
+        "bonus_cycle": bonus_cycle_of(terms),
+        "sign_on": tuple(sign_on_of(s) for s in terms.sign_ons),
+        "fx_to_home": float(fx_to_home),
+        **_tax(terms, rate, tax_rate_pct),
+    }
     return engine.PackageSpec(
         name=package.name,
         start=start,
         horizon_years=horizon_years,
-        currency=terms.currency,
-        base=float(terms.base),
-        raise_pct=float(terms.raise_pct),
-        bonus_target_pct=float(terms.bonus_target_pct),
-        bonus_multiplier=float(terms.bonus_multiplier),
-        bonus_cycle=bonus_cycle_of(terms),
-        sign_on=tuple(sign_on_of(s) for s in terms.sign_ons),
         grants=grants,
         refreshers=refreshers,
         stock=stock,
-        relocation=float(terms.relocation),
-        fx_to_home=float(fx_to_home),
-        **tax,
+        **spec_fields,
     )
+
+
+# The engine spec's fields by type: the terms of the same name are converted to it.
+_SPEC_TYPES = get_type_hints(engine.PackageSpec)
+_CASTS: dict[Any, Callable[[Any], Any]] = {float: float, bool: bool}
 
 
 def _stock(

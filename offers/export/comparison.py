@@ -200,25 +200,17 @@ def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[Ves
 
 
 def _terms(ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]) -> AssumptionRow:
-    """Return the terms an option is valued with, key for key `TERMS`, in its order."""
+    """Return the terms an option is valued with, key for key `TERMS`, in its order: the
+    spec's field of the same name unless given here."""
     stock = facts["stock"]
     terms = {
         "option_key": ev.key,
         "option": ev.offer.name,
-        "currency": spec.currency,
         "home_currency": home,
-        "fx_to_home": spec.fx_to_home,
-        "tax_rate_pct": spec.tax_rate_pct,
         "tax_rule": ev.tax_words,
         "location": ev.offer.package.location.name if ev.offer.package.location else "",
         "start": facts["start"],
-        "horizon_years": spec.horizon_years,
-        "base": spec.base,
-        "raise_pct": spec.raise_pct,
-        "bonus_target_pct": spec.bonus_target_pct,
-        "bonus_multiplier": spec.bonus_multiplier,
         "sign_on_total": float(sum(s.amount for s in spec.sign_on)),
-        "relocation": spec.relocation,
         "ticker": stock["ticker"] or "",
         "share_price": stock["price"],
         "stock_currency": ev.stock_currency,
@@ -230,7 +222,7 @@ def _terms(ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]) 
         "projected_price_by_year": ev.basis.prices_by_year(spec.stock),
         "grant_value_total": float(facts["grant_value_total"]),
     }
-    return {term.key: terms[term.key] for term in TERMS}
+    return {t.key: terms[t.key] if t.key in terms else getattr(spec, t.key) for t in TERMS}
 
 
 def _vesting_rows(
