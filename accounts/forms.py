@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import StaleEditError
+from accounts.selectors import account_language
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ class EmailForm(forms.ModelForm):
 
 
 class QueuedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, its message sent by a task once the request's transaction commits.
+    """Django's reset form, its message (in the account's language) sent by a task after commit.
 
     The page answers in the same time whether or not an account has the address (no SMTP
     conversation inside the request when a worker runs), and a mail server that is down is
@@ -60,8 +62,9 @@ class QueuedPasswordResetForm(PasswordResetForm):
     ) -> None:
         from accounts.tasks import password_reset_mail_task
 
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
+        with translation.override(account_language(context["user"], translation.get_language())):
+            subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+            body = loader.render_to_string(email_template_name, context)
 
         def send() -> None:
             try:
