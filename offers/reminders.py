@@ -19,9 +19,12 @@ from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.selectors import account_language
 from interviews.models import Round
 from offers.models import Offer, Preferences, ReminderSent
 
@@ -95,59 +98,78 @@ def _claim(**fields: object) -> ReminderSent | None:
         return None
 
 
+def _claims(
+    user: object, due: Due, zone: zoneinfo.ZoneInfo, now: dt.datetime
+) -> list[tuple[Offer | Round, ReminderSent]]:
+    """Claim each of the user's due reminders; return the offers and rounds this run got."""
+    wanted: list[tuple[Offer | Round, dict[str, object]]] = [
+        (o, {"kind": ReminderSent.Kind.DEADLINE, "offer": o, "due": _day_start(o.deadline, zone)})
+        for o in due.offers
+    ] + [
+        (r, {"kind": ReminderSent.Kind.ROUND, "round": r, "due": r.scheduled_at})
+        for r in due.rounds
+    ]
+    claimed = [(item, _claim(owner=user, sent_at=now, **fields)) for item, fields in wanted]
+    return [(item, claim) for item, claim in claimed if claim is not None]
+
+
+def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
+    """Return ``at`` in the user's zone, named: "Tue 8 Dec 2026, 09:00 (Asia/Taipei, UTC+8)"."""
+    local = at.astimezone(zone)
+    z = local.strftime("%z")  # "+0800", "-0330"
+    offset = z[0] + str(int(z[1:3])) + (f":{z[3:5]}" if z[3:5] != "00" else "")
+    # Translators: how a reminder shows a round's day and time (letters of Django's date filter).
+    day_time = date_format(local, _("D j M Y, H:i"))
+    return f"{day_time} ({zone.key}, UTC{offset})"
+
+
+def _context(
+    user: object, items: list[Offer | Round], zone: zoneinfo.ZoneInfo
+) -> dict[str, object]:
+    """The mail's offers and rounds with their absolute links (SITE_URL), rounds' times zoned."""
+    site = settings.SITE_URL
+    return {
+        "user": user,
+        "offers": [
+            (o, site + reverse("offers:offer_detail", args=[o.pk]))
+            for o in items
+            if isinstance(o, Offer)
+        ],
+        "rounds": [
+            (
+                r,
+                _when(r.scheduled_at, zone),
+                site + reverse("interviews:process_detail", args=[r.process_id]),
+            )
+            for r in items
+            if isinstance(r, Round)
+        ],
+        "preferences": site + reverse("offers:preferences"),
+    }
+
+
 def reminders_send(*, now: dt.datetime | None = None) -> int:
-    """Email every reminder that is due and not yet sent; return how many messages went out."""
+    """Email every reminder that is due and not yet sent; return how many messages went out.
+
+    Each message is in the language the account chose (the site's if none), its times in the
+    user's home time zone.
+    """
     now = now or timezone.now()
     sent = 0
     for due in reminders_due(now=now):
         user = due.preferences.owner
         zone = zoneinfo.ZoneInfo(due.preferences.home_timezone)
-        claims = [
-            (
-                o,
-                _claim(
-                    owner=user,
-                    kind=ReminderSent.Kind.DEADLINE,
-                    offer=o,
-                    due=_day_start(o.deadline, zone),
-                    sent_at=now,
-                ),
-            )
-            for o in due.offers
-        ] + [
-            (
-                r,
-                _claim(
-                    owner=user,
-                    kind=ReminderSent.Kind.ROUND,
-                    round=r,
-                    due=r.scheduled_at,
-                    sent_at=now,
-                ),
-            )
-            for r in due.rounds
-        ]
-        mine = [c for _, c in claims if c is not None]
-        offers = [o for o, c in claims if c is not None and isinstance(o, Offer)]
-        rounds = [r for r, c in claims if c is not None and isinstance(r, Round)]
-        if not mine:
+        if not (mine := _claims(user, due, zone, now)):
             continue
-        # In the site's language: an account keeps no language of its own (the page's is the
-        # browser's or the session's).
-        with timezone.override(zone), translation.override(settings.LANGUAGE_CODE):
-            context = {
-                "user": user,
-                "offers": offers,
-                "rounds": rounds,
-                "today": now.astimezone(zone).date(),
-            }
+        items = [item for item, _claimed in mine]
+        with translation.override(account_language(user, settings.LANGUAGE_CODE)):
             subject = _("Offerdesk reminder")
-            body = render_to_string("offers/reminder_email.txt", context)
+            body = render_to_string("offers/reminder_email.txt", _context(user, items, zone))
         try:
             EmailMessage(subject, body, to=[user.email]).send()
         except Exception:  # the mail server is down: give the claims back for the next run
             logger.exception("reminder not sent")
-            ReminderSent.objects.filter(pk__in=[c.pk for c in mine]).delete()
+            ReminderSent.objects.filter(pk__in=[c.pk for _item, c in mine]).delete()
             continue
         sent += 1
     return sent
