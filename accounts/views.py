@@ -46,6 +46,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+COOKIE = ("age", "path", "domain", "secure", "httponly", "samesite")  # LANGUAGE_COOKIE_*
+
+
 @login_not_required
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch (its safe ``next``); a logged-in user's account keeps the choice."""
@@ -63,15 +66,9 @@ class LoginView(auth_views.LoginView):
         mark_reauthenticated(self.request)
         if language := account_language(form.get_user()):
             # The cookie Django's switch sets: a new device follows the account from here on.
+            cookie = {k: getattr(settings, f"LANGUAGE_COOKIE_{k.upper()}") for k in COOKIE}
             response.set_cookie(
-                settings.LANGUAGE_COOKIE_NAME,
-                language,
-                max_age=settings.LANGUAGE_COOKIE_AGE,
-                path=settings.LANGUAGE_COOKIE_PATH,
-                domain=settings.LANGUAGE_COOKIE_DOMAIN,
-                secure=settings.LANGUAGE_COOKIE_SECURE,
-                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+                settings.LANGUAGE_COOKIE_NAME, language, max_age=cookie.pop("age"), **cookie
             )
         return response
 

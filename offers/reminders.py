@@ -13,13 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import zoneinfo
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -36,15 +35,25 @@ OPEN_STATUSES = (Offer.Status.DRAFT, Offer.Status.RECEIVED, Offer.Status.NEGOTIA
 
 @dataclass
 class Due:
-    """What one user is to be reminded of in this run."""
+    """What one user is to be reminded of in this run: offers' deadlines, rounds' starts."""
 
     preferences: Preferences
-    offers: list[Offer] = field(default_factory=list)
-    rounds: list[Round] = field(default_factory=list)
+    items: list[Offer | Round]
 
 
 def _day_start(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(0, 0), tzinfo=zone)
+
+
+def _key(item: Offer | Round, zone: zoneinfo.ZoneInfo) -> dict[str, object]:
+    """Return the `ReminderSent` fields naming the reminder of an offer or a round."""
+    if isinstance(item, Offer):
+        return {
+            "kind": ReminderSent.Kind.DEADLINE,
+            "offer": item,
+            "due": _day_start(item.deadline, zone),
+        }
+    return {"kind": ReminderSent.Kind.ROUND, "round": item, "due": item.scheduled_at}
 
 
 def reminders_due(*, now: dt.datetime) -> list[Due]:
@@ -54,38 +63,22 @@ def reminders_due(*, now: dt.datetime) -> list[Due]:
     for p in prefs.select_related("owner"):
         zone = zoneinfo.ZoneInfo(p.home_timezone)
         today = now.astimezone(zone).date()
-        tomorrow = today + dt.timedelta(days=1)
+        tomorrow = _day_start(today + dt.timedelta(days=1), zone)
         offers = Offer.objects.filter(
             owner=p.owner,
             status__in=OPEN_STATUSES,
             deadline__gte=today,
             deadline__lte=today + dt.timedelta(days=p.reminder_days),
         ).order_by("deadline", "name")
-        offers_new = [
-            o
-            for o in offers
-            if not ReminderSent.objects.filter(
-                offer=o, kind=ReminderSent.Kind.DEADLINE, due=_day_start(o.deadline, zone)
-            ).exists()
-        ]
-        rounds = (
-            Round.objects.filter(
-                owner=p.owner,
-                scheduled_at__gte=max(now, _day_start(tomorrow, zone)),
-                scheduled_at__lt=_day_start(tomorrow + dt.timedelta(days=1), zone),
-            )
-            .select_related("process__company")
-            .order_by("scheduled_at")
+        rounds = Round.objects.filter(
+            owner=p.owner,
+            scheduled_at__gte=max(now, tomorrow),
+            scheduled_at__lt=_day_start(tomorrow.date() + dt.timedelta(days=1), zone),
         )
-        rounds_new = [
-            r
-            for r in rounds
-            if not ReminderSent.objects.filter(
-                round=r, kind=ReminderSent.Kind.ROUND, due=r.scheduled_at
-            ).exists()
-        ]
-        if offers_new or rounds_new:
-            found.append(Due(preferences=p, offers=offers_new, rounds=rounds_new))
+        items = [*offers, *rounds.select_related("process__company").order_by("scheduled_at")]
+        new = [i for i in items if not ReminderSent.objects.filter(**_key(i, zone)).exists()]
+        if new:
+            found.append(Due(preferences=p, items=new))
     return found
 
 
@@ -98,21 +91,6 @@ def _claim(**fields: object) -> ReminderSent | None:
         return None
 
 
-def _claims(
-    user: object, due: Due, zone: zoneinfo.ZoneInfo, now: dt.datetime
-) -> list[tuple[Offer | Round, ReminderSent]]:
-    """Claim each of the user's due reminders; return the offers and rounds this run got."""
-    wanted: list[tuple[Offer | Round, dict[str, object]]] = [
-        (o, {"kind": ReminderSent.Kind.DEADLINE, "offer": o, "due": _day_start(o.deadline, zone)})
-        for o in due.offers
-    ] + [
-        (r, {"kind": ReminderSent.Kind.ROUND, "round": r, "due": r.scheduled_at})
-        for r in due.rounds
-    ]
-    claimed = [(item, _claim(owner=user, sent_at=now, **fields)) for item, fields in wanted]
-    return [(item, claim) for item, claim in claimed if claim is not None]
-
-
 def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
     """Return ``at`` in the user's zone, named: "Tue 8 Dec 2026, 09:00 (Asia/Taipei, UTC+8)"."""
     local = at.astimezone(zone)
@@ -121,31 +99,6 @@ def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
     # Translators: how a reminder shows a round's day and time (letters of Django's date filter).
     day_time = date_format(local, _("D j M Y, H:i"))
     return f"{day_time} ({zone.key}, UTC{offset})"
-
-
-def _context(
-    user: object, items: list[Offer | Round], zone: zoneinfo.ZoneInfo
-) -> dict[str, object]:
-    """The mail's offers and rounds with their absolute links (SITE_URL), rounds' times zoned."""
-    site = settings.SITE_URL
-    return {
-        "user": user,
-        "offers": [
-            (o, site + reverse("offers:offer_detail", args=[o.pk]))
-            for o in items
-            if isinstance(o, Offer)
-        ],
-        "rounds": [
-            (
-                r,
-                _when(r.scheduled_at, zone),
-                site + reverse("interviews:process_detail", args=[r.process_id]),
-            )
-            for r in items
-            if isinstance(r, Round)
-        ],
-        "preferences": site + reverse("offers:preferences"),
-    }
 
 
 def reminders_send(*, now: dt.datetime | None = None) -> int:
@@ -159,12 +112,21 @@ def reminders_send(*, now: dt.datetime | None = None) -> int:
     for due in reminders_due(now=now):
         user = due.preferences.owner
         zone = zoneinfo.ZoneInfo(due.preferences.home_timezone)
-        if not (mine := _claims(user, due, zone, now)):
+        claims = [(i, _claim(owner=user, sent_at=now, **_key(i, zone))) for i in due.items]
+        mine = [(i, c) for i, c in claims if c is not None]
+        if not mine:
             continue
-        items = [item for item, _claimed in mine]
         with translation.override(account_language(user, settings.LANGUAGE_CODE)):
+            context = {
+                "user": user,
+                "site": settings.SITE_URL,
+                "offers": [i for i, _c in mine if isinstance(i, Offer)],
+                "rounds": [
+                    (i, _when(i.scheduled_at, zone)) for i, _c in mine if isinstance(i, Round)
+                ],
+            }
             subject = _("Offerdesk reminder")
-            body = render_to_string("offers/reminder_email.txt", _context(user, items, zone))
+            body = render_to_string("offers/reminder_email.txt", context)
         try:
             EmailMessage(subject, body, to=[user.email]).send()
         except Exception:  # the mail server is down: give the claims back for the next run
