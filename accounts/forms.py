@@ -29,8 +29,7 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
-        labels = {"email": _("Email address")}
-        help_texts = {"email": EMAIL_HELP}
+        labels, help_texts = {"email": _("Email address")}, {"email": EMAIL_HELP}
 
 
 class EmailForm(forms.ModelForm):
@@ -39,8 +38,7 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
-        labels = {"email": _("Email address")}
-        help_texts = {"email": EMAIL_HELP}
+        labels, help_texts = SignUpForm.Meta.labels, SignUpForm.Meta.help_texts
 
 
 class QueuedPasswordResetForm(PasswordResetForm):

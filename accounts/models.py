@@ -104,10 +104,7 @@ class CalendarFeed(models.Model):
 class AccountSettings(models.Model):
     """What the account keeps of its own: the language its pages and mail are in ("": the site's)."""
 
-    # Not "owner": the account's own, not data a backup carries (deleted with the user).
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
-    )
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)  # no backup
     language = models.CharField(max_length=16, blank=True, choices=settings.LANGUAGES)
 
     def __str__(self) -> str:

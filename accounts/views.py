@@ -27,6 +27,8 @@ from accounts.services import account_delete, account_email_set, account_languag
 from config import health
 from config.middleware import ServiceUnavailable
 
+LANGUAGE_COOKIE = ("age", "path", "domain", "secure", "httponly", "samesite")  # its settings
+
 
 @login_not_required
 @require_http_methods(["GET", "POST"])
@@ -46,9 +48,6 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-COOKIE = ("age", "path", "domain", "secure", "httponly", "samesite")  # LANGUAGE_COOKIE_*
-
-
 @login_not_required
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch (its safe ``next``); a logged-in user's account keeps the choice."""
@@ -66,7 +65,7 @@ class LoginView(auth_views.LoginView):
         mark_reauthenticated(self.request)
         if language := account_language(form.get_user()):
             # The cookie Django's switch sets: a new device follows the account from here on.
-            cookie = {k: getattr(settings, f"LANGUAGE_COOKIE_{k.upper()}") for k in COOKIE}
+            cookie = {k: getattr(settings, f"LANGUAGE_COOKIE_{k.upper()}") for k in LANGUAGE_COOKIE}
             response.set_cookie(
                 settings.LANGUAGE_COOKIE_NAME, language, max_age=cookie.pop("age"), **cookie
             )

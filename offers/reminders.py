@@ -48,11 +48,8 @@ def _day_start(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
 def _key(item: Offer | Round, zone: zoneinfo.ZoneInfo) -> dict[str, object]:
     """Return the `ReminderSent` fields naming the reminder of an offer or a round."""
     if isinstance(item, Offer):
-        return {
-            "kind": ReminderSent.Kind.DEADLINE,
-            "offer": item,
-            "due": _day_start(item.deadline, zone),
-        }
+        due = _day_start(item.deadline, zone)
+        return {"kind": ReminderSent.Kind.DEADLINE, "offer": item, "due": due}
     return {"kind": ReminderSent.Kind.ROUND, "round": item, "due": item.scheduled_at}
 
 
@@ -102,11 +99,7 @@ def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
 
 
 def reminders_send(*, now: dt.datetime | None = None) -> int:
-    """Email every reminder that is due and not yet sent; return how many messages went out.
-
-    Each message is in the language the account chose (the site's if none), its times in the
-    user's home time zone.
-    """
+    """Email each reminder due and not sent, in the account's language; return how many went."""
     now = now or timezone.now()
     sent = 0
     for due in reminders_due(now=now):
