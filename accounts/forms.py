@@ -12,9 +12,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest
 from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import StaleEditError
+from accounts.selectors import account_language
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +29,7 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
-        labels = {"email": _("Email address")}
-        help_texts = {"email": EMAIL_HELP}
+        labels, help_texts = {"email": _("Email address")}, {"email": EMAIL_HELP}
 
 
 class EmailForm(forms.ModelForm):
@@ -37,12 +38,11 @@ class EmailForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
-        labels = {"email": _("Email address")}
-        help_texts = {"email": EMAIL_HELP}
+        labels, help_texts = SignUpForm.Meta.labels, SignUpForm.Meta.help_texts
 
 
 class QueuedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, its message sent by a task once the request's transaction commits.
+    """Django's reset form, its message (in the account's language) sent by a task after commit.
 
     The page answers in the same time whether or not an account has the address (no SMTP
     conversation inside the request when a worker runs), and a mail server that is down is
@@ -60,8 +60,9 @@ class QueuedPasswordResetForm(PasswordResetForm):
     ) -> None:
         from accounts.tasks import password_reset_mail_task
 
-        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
-        body = loader.render_to_string(email_template_name, context)
+        with translation.override(account_language(context["user"], translation.get_language())):
+            subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+            body = loader.render_to_string(email_template_name, context)
 
         def send() -> None:
             try:

@@ -99,3 +99,13 @@ class CalendarFeed(models.Model):
 
     def __str__(self) -> str:
         return f"calendar feed of user {self.owner_id}"
+
+
+class AccountSettings(models.Model):
+    """What the account keeps of its own: the language its pages and mail are in ("": the site's)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)  # no backup
+    language = models.CharField(max_length=16, blank=True, choices=settings.LANGUAGES)
+
+    def __str__(self) -> str:
+        return f"settings of user {self.user_id}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts.models import CalendarFeed
+from accounts.models import AccountSettings, CalendarFeed
 from accounts.services import feed_token_hash
 
 
@@ -23,3 +23,9 @@ def calendar_feed_owner(*, token: str) -> AbstractBaseUser | None:
 def calendar_feed_on(*, user: AbstractBaseUser) -> CalendarFeed | None:
     """Return the user's calendar feed, or None when it is off."""
     return CalendarFeed.objects.filter(owner=user).first()
+
+
+def account_language(user: AbstractBaseUser, default: str = "") -> str:
+    """Return the language the user chose with the header's switch, or ``default``."""
+    found = AccountSettings.objects.filter(user=user).values_list("language", flat=True).first()
+    return found or default

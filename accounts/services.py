@@ -1,4 +1,4 @@
-"""Writes for accounts: deleting a user with everything they own; the calendar feed token; email."""
+"""Writes for accounts: deleting a user with all they own; the calendar feed; email; language."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import models, transaction
 from django.utils import timezone
 
-from accounts.models import CalendarFeed
+from accounts.models import AccountSettings, CalendarFeed
 
 
 def _owned_models() -> list[type[models.Model]]:
@@ -92,3 +92,9 @@ def account_email_set(*, user: AbstractBaseUser, email: str) -> AbstractBaseUser
     user.full_clean(exclude=["password"])
     user.save(update_fields=["email"])
     return user
+
+
+def account_language_set(*, user: AbstractBaseUser, language: str) -> None:
+    """Keep the language the user chose (one of LANGUAGES) for their next log-in and their mail."""
+    if language in dict(settings.LANGUAGES):
+        AccountSettings.objects.update_or_create(user=user, defaults={"language": language})

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.http import require_http_methods
 
 from accounts.forms import (
@@ -21,9 +22,12 @@ from accounts.forms import (
 )
 from accounts.reauth import mark_reauthenticated, reauth_required
 from accounts.reset import Refusal, reset_request_count, window_seconds
-from accounts.services import account_delete, account_email_set
+from accounts.selectors import account_language
+from accounts.services import account_delete, account_email_set, account_language_set
 from config import health
 from config.middleware import ServiceUnavailable
+
+LANGUAGE_COOKIE = ("age", "path", "domain", "secure", "httponly", "samesite")  # its settings
 
 
 @login_not_required
@@ -44,12 +48,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@login_not_required
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch (its safe ``next``); a logged-in user's account keeps the choice."""
+    response = i18n.set_language(request)
+    if request.method == "POST" and request.user.is_authenticated:
+        account_language_set(user=request.user, language=request.POST.get("language", ""))
+    return response
+
+
 class LoginView(auth_views.LoginView):
-    """Log in; the password just typed counts as a recent re-authentication."""
+    """Log in in the account's language; the password just typed counts as a re-authentication."""
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
         mark_reauthenticated(self.request)
+        if language := account_language(form.get_user()):
+            # The cookie Django's switch sets: a new device follows the account from here on.
+            cookie = {k: getattr(settings, f"LANGUAGE_COOKIE_{k.upper()}") for k in LANGUAGE_COOKIE}
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME, language, max_age=cookie.pop("age"), **cookie
+            )
         return response
 
 

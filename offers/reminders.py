@@ -13,15 +13,17 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import zoneinfo
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.selectors import account_language
 from interviews.models import Round
 from offers.models import Offer, Preferences, ReminderSent
 
@@ -33,15 +35,22 @@ OPEN_STATUSES = (Offer.Status.DRAFT, Offer.Status.RECEIVED, Offer.Status.NEGOTIA
 
 @dataclass
 class Due:
-    """What one user is to be reminded of in this run."""
+    """What one user is to be reminded of in this run: offers' deadlines, rounds' starts."""
 
     preferences: Preferences
-    offers: list[Offer] = field(default_factory=list)
-    rounds: list[Round] = field(default_factory=list)
+    items: list[Offer | Round]
 
 
 def _day_start(day: dt.date, zone: zoneinfo.ZoneInfo) -> dt.datetime:
     return dt.datetime.combine(day, dt.time(0, 0), tzinfo=zone)
+
+
+def _key(item: Offer | Round, zone: zoneinfo.ZoneInfo) -> dict[str, object]:
+    """Return the `ReminderSent` fields naming the reminder of an offer or a round."""
+    if isinstance(item, Offer):
+        due = _day_start(item.deadline, zone)
+        return {"kind": ReminderSent.Kind.DEADLINE, "offer": item, "due": due}
+    return {"kind": ReminderSent.Kind.ROUND, "round": item, "due": item.scheduled_at}
 
 
 def reminders_due(*, now: dt.datetime) -> list[Due]:
@@ -51,38 +60,22 @@ def reminders_due(*, now: dt.datetime) -> list[Due]:
     for p in prefs.select_related("owner"):
         zone = zoneinfo.ZoneInfo(p.home_timezone)
         today = now.astimezone(zone).date()
-        tomorrow = today + dt.timedelta(days=1)
+        tomorrow = _day_start(today + dt.timedelta(days=1), zone)
         offers = Offer.objects.filter(
             owner=p.owner,
             status__in=OPEN_STATUSES,
             deadline__gte=today,
             deadline__lte=today + dt.timedelta(days=p.reminder_days),
         ).order_by("deadline", "name")
-        offers_new = [
-            o
-            for o in offers
-            if not ReminderSent.objects.filter(
-                offer=o, kind=ReminderSent.Kind.DEADLINE, due=_day_start(o.deadline, zone)
-            ).exists()
-        ]
-        rounds = (
-            Round.objects.filter(
-                owner=p.owner,
-                scheduled_at__gte=max(now, _day_start(tomorrow, zone)),
-                scheduled_at__lt=_day_start(tomorrow + dt.timedelta(days=1), zone),
-            )
-            .select_related("process__company")
-            .order_by("scheduled_at")
+        rounds = Round.objects.filter(
+            owner=p.owner,
+            scheduled_at__gte=max(now, tomorrow),
+            scheduled_at__lt=_day_start(tomorrow.date() + dt.timedelta(days=1), zone),
         )
-        rounds_new = [
-            r
-            for r in rounds
-            if not ReminderSent.objects.filter(
-                round=r, kind=ReminderSent.Kind.ROUND, due=r.scheduled_at
-            ).exists()
-        ]
-        if offers_new or rounds_new:
-            found.append(Due(preferences=p, offers=offers_new, rounds=rounds_new))
+        items = [*offers, *rounds.select_related("process__company").order_by("scheduled_at")]
+        new = [i for i in items if not ReminderSent.objects.filter(**_key(i, zone)).exists()]
+        if new:
+            found.append(Due(preferences=p, items=new))
     return found
 
 
@@ -95,51 +88,35 @@ def _claim(**fields: object) -> ReminderSent | None:
         return None
 
 
+def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
+    """Return ``at`` in the user's zone, named: "Tue 8 Dec 2026, 09:00 (Asia/Taipei, UTC+8)"."""
+    local = at.astimezone(zone)
+    z = local.strftime("%z")  # "+0800", "-0330"
+    offset = z[0] + str(int(z[1:3])) + (f":{z[3:5]}" if z[3:5] != "00" else "")
+    # Translators: how a reminder shows a round's day and time (letters of Django's date filter).
+    day_time = date_format(local, _("D j M Y, H:i"))
+    return f"{day_time} ({zone.key}, UTC{offset})"
+
+
 def reminders_send(*, now: dt.datetime | None = None) -> int:
-    """Email every reminder that is due and not yet sent; return how many messages went out."""
+    """Email each reminder due and not sent, in the account's language; return how many went."""
     now = now or timezone.now()
     sent = 0
     for due in reminders_due(now=now):
         user = due.preferences.owner
         zone = zoneinfo.ZoneInfo(due.preferences.home_timezone)
-        claims = [
-            (
-                o,
-                _claim(
-                    owner=user,
-                    kind=ReminderSent.Kind.DEADLINE,
-                    offer=o,
-                    due=_day_start(o.deadline, zone),
-                    sent_at=now,
-                ),
-            )
-            for o in due.offers
-        ] + [
-            (
-                r,
-                _claim(
-                    owner=user,
-                    kind=ReminderSent.Kind.ROUND,
-                    round=r,
-                    due=r.scheduled_at,
-                    sent_at=now,
-                ),
-            )
-            for r in due.rounds
-        ]
-        mine = [c for _, c in claims if c is not None]
-        offers = [o for o, c in claims if c is not None and isinstance(o, Offer)]
-        rounds = [r for r, c in claims if c is not None and isinstance(r, Round)]
+        claims = [(i, _claim(owner=user, sent_at=now, **_key(i, zone))) for i in due.items]
+        mine = [(i, c) for i, c in claims if c is not None]
         if not mine:
             continue
-        # In the site's language: an account keeps no language of its own (the page's is the
-        # browser's or the session's).
-        with timezone.override(zone), translation.override(settings.LANGUAGE_CODE):
+        with translation.override(account_language(user, settings.LANGUAGE_CODE)):
             context = {
                 "user": user,
-                "offers": offers,
-                "rounds": rounds,
-                "today": now.astimezone(zone).date(),
+                "site": settings.SITE_URL,
+                "offers": [i for i, _c in mine if isinstance(i, Offer)],
+                "rounds": [
+                    (i, _when(i.scheduled_at, zone)) for i, _c in mine if isinstance(i, Round)
+                ],
             }
             subject = _("Offerdesk reminder")
             body = render_to_string("offers/reminder_email.txt", context)
@@ -147,7 +124,7 @@ def reminders_send(*, now: dt.datetime | None = None) -> int:
             EmailMessage(subject, body, to=[user.email]).send()
         except Exception:  # the mail server is down: give the claims back for the next run
             logger.exception("reminder not sent")
-            ReminderSent.objects.filter(pk__in=[c.pk for c in mine]).delete()
+            ReminderSent.objects.filter(pk__in=[c.pk for _item, c in mine]).delete()
             continue
         sent += 1
     return sent

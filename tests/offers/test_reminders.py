@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
+from accounts.models import AccountSettings
 from offers.logic.criteria import CRITERIA
 from offers.models import Offer, Preferences, ReminderSent
 from offers.reminders import reminders_send
@@ -80,7 +81,7 @@ def test_a_round_tomorrow_in_the_users_time_zone_is_reminded_once(alice_on):
     assert reminders_send(now=NOW) == 1
     body = mail.outbox[0].body
     # Shown in Taipei time: 01:00 UTC is 09:00 on Tuesday 8 Dec.
-    assert "Tue 8 Dec, 09:00 (Globex, Coding)" in body
+    assert "- Tue 8 Dec 2026, 09:00 (Asia/Taipei, UTC+8): Globex, Coding\n" in body
     assert body.count("\n- ") == 1
     assert ReminderSent.objects.get().round == tomorrow
     assert reminders_send(now=NOW + dt.timedelta(minutes=15)) == 0
@@ -143,3 +144,25 @@ def test_beat_sends_the_reminders_task():
     assert entry["task"] in app.tasks
     assert entry["schedule"] == float(settings.REMINDERS_EVERY_SECONDS)
     assert entry["task"] in settings.TASK_TIME_LIMITS
+
+
+def test_a_reminder_is_in_the_accounts_language_with_zoned_times_and_links(alice_on):
+    AccountSettings.objects.create(user=alice_on, language="zh-hant")
+    offer = OfferFactory(owner=alice_on, name="Acme", deadline=dt.date(2026, 12, 9))
+    round_ = RoundFactory(
+        owner=alice_on,
+        scheduled_at=dt.datetime(2026, 12, 8, 1, 0, tzinfo=dt.UTC),
+        process__company__name="Globex",
+    )
+    assert reminders_send(now=NOW) == 1
+    (message,) = mail.outbox
+    assert message.subject == "Offerdesk 提醒"
+    assert "即將到來的決定期限：" in message.body and "明天的面試關卡：" in message.body
+    # 01:00 UTC is 09:00 on 8 Dec in Taipei, the zone and its offset named.
+    assert "2026年12月8日（星期二）09:00 (Asia/Taipei, UTC+8): Globex" in message.body
+    site = settings.SITE_URL
+    assert f"{site}{reverse('offers:offer_detail', args=[offer.pk])}\n" in message.body
+    detail = reverse("interviews:process_detail", args=[round_.process_id])
+    assert f"{site}{detail}\n" in message.body
+    assert f"{site}{reverse('offers:preferences')}\n" in message.body
+    assert "Hello" not in message.body
