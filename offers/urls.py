@@ -69,6 +69,11 @@ urlpatterns = [
         name="scenario_mc_cancel",
     ),
     path(
+        "scenarios/<int:pk>/mc/restart/",
+        views_scenarios.scenario_mc_restart,
+        name="scenario_mc_restart",
+    ),
+    path(
         "scenarios/<int:pk>/mc/status/",
         views_scenarios.scenario_mc_status,
         name="scenario_mc_status",
@@ -80,6 +85,9 @@ urlpatterns = [
     path("export/start/", views_export.export_start, name="export_start"),
     path("export/report/", views_export.export_report, name="export_report"),
     path("export/jobs/<int:pk>/", views_export.export_job, name="export_job"),
+    path(
+        "export/jobs/<int:pk>/restart/", views_export.export_job_restart, name="export_job_restart"
+    ),
     path(
         "export/jobs/<int:pk>/download/",
         views_export.export_job_download,

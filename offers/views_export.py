@@ -14,6 +14,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import method_refused
 from accounts.idempotency import DuplicateSubmission, new_form_token
 from accounts.models import TRASH_DAYS
 from accounts.reauth import reauth_required
@@ -31,6 +32,8 @@ from offers.export.jobs import (
     export_needs_job,
     job_create,
     job_path,
+    job_restart,
+    job_stalled,
 )
 from offers.models import Job
 
@@ -169,10 +172,20 @@ def export_job(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "job": job,
         "no_worker": no_worker,
+        "stalled": job_stalled(job),
         "total": sum(job.counts.values()),
         "trash_days": TRASH_DAYS,
     }
     return render(request, template, context)
+
+
+def export_job_restart(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start again a job whose worker stopped answering; any other job is left as it is."""
+    job = _own_job(request, pk)  # someone else's job is a 404 before anything else
+    if refused := method_refused(request, "POST"):
+        return refused
+    job_restart(job)
+    return redirect("offers:export_job", pk=job.pk)
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
