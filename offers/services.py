@@ -446,10 +446,8 @@ def scenario_mc_restart(*, user: User, scenario: Scenario) -> bool:
     """Queue a stalled Monte Carlo again under a new task id; False (and nothing) if not stalled."""
     from offers.scenarios.montecarlo import mc_input_hash
 
-    cutoff = stalled_before(scenario_monte_carlo_task.name)
-    rows = Scenario.objects.filter(
-        pk=scenario.pk, owner=user, mc_status=Scenario.McStatus.RUNNING, mc_progress_at__lt=cutoff
-    )
+    rows = Scenario.objects.filter(pk=scenario.pk, owner=user, mc_status=Scenario.McStatus.RUNNING)
+    rows = rows.filter(mc_progress_at__lt=stalled_before(scenario_monte_carlo_task.name))
     return _mc_queue(rows, scenario, mc_input_hash(scenario, user=user))
 
 
@@ -516,41 +514,31 @@ def scenario_mc_claim(*, scenario_id: int, input_hash: str, task_id: str | None 
     return claimed == 1
 
 
+def _mc_running(scenario_id: int, input_hash: str) -> QuerySet[Scenario]:
+    """Return the scenario's row while a run of these inputs holds it (else no row)."""
+    running = Scenario.McStatus.RUNNING
+    return Scenario.objects.filter(pk=scenario_id, mc_input_hash=input_hash, mc_status=running)
+
+
 def scenario_mc_requeue(*, scenario_id: int, input_hash: str) -> None:
     """Hand a claimed run back to the queue so that a retry can claim it again."""
-    Scenario.objects.filter(
-        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-    ).update(mc_status=Scenario.McStatus.QUEUED)
+    _mc_running(scenario_id, input_hash).update(mc_status=Scenario.McStatus.QUEUED)
 
 
 def scenario_mc_progress(*, scenario_id: int, input_hash: str, progress: int) -> bool:
     """Record progress; False when the run was cancelled or its inputs changed."""
-    return (
-        Scenario.objects.filter(
-            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-        ).update(mc_progress=progress, mc_progress_at=timezone.now())
-        == 1
-    )
+    rows = _mc_running(scenario_id, input_hash)
+    return rows.update(mc_progress=progress, mc_progress_at=timezone.now()) == 1
 
 
 def scenario_mc_store(*, scenario_id: int, input_hash: str, result: dict[str, Any]) -> bool:
     """Store a finished result once: only over a running claim of the same inputs."""
-    return (
-        Scenario.objects.filter(
-            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-        ).update(
-            mc_status=Scenario.McStatus.DONE,
-            mc_progress=100,
-            mc_result=result,
-            mc_error="",
-            mc_runs=F("mc_runs") + 1,
-        )
-        == 1
-    )
+    rows = _mc_running(scenario_id, input_hash)
+    done = {"mc_status": Scenario.McStatus.DONE, "mc_progress": 100, "mc_error": ""}
+    return rows.update(**done, mc_result=result, mc_runs=F("mc_runs") + 1) == 1
 
 
 def scenario_mc_fail(*, scenario_id: int, input_hash: str, error: str) -> None:
     """Mark a running Monte Carlo as failed with a message for the page."""
-    Scenario.objects.filter(
-        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-    ).update(mc_status=Scenario.McStatus.FAILED, mc_error=error[:300])
+    failed = Scenario.McStatus.FAILED
+    _mc_running(scenario_id, input_hash).update(mc_status=failed, mc_error=error[:300])

@@ -150,11 +150,7 @@ def job_claim(*, job_id: int, task_id: str | None = None) -> bool:
 
 
 def stalled_before(task_name: str) -> dt.datetime:
-    """Return when a run still going last reported progress if its worker is gone.
-
-    That is the task's hard time limit ago (TASK_TIME_LIMITS, else CELERY_TASK_TIME_LIMIT): by
-    then Celery has killed a run that went on, so a row still "running" has no worker.
-    """
+    """Return the task's hard time limit ago: a run whose last progress is older has no worker."""
     limits = settings.TASK_TIME_LIMITS.get(task_name, (0, settings.CELERY_TASK_TIME_LIMIT))
     return timezone.now() - dt.timedelta(seconds=limits[1])
 
@@ -165,17 +161,12 @@ def job_stalled(job: Job) -> bool:
 
 
 def job_restart(job: Job) -> bool:
-    """Queue a stalled job again under a new task id, from the start; False if not stalled.
-
-    The claim is one conditional update, so two posts restart it once; a message of the dead
-    attempt, redelivered later, no longer owns it.
-    """
+    """Queue a stalled job again, once (one conditional update), under a new task id."""
     task_id = uuid.uuid4().hex
-    now = timezone.now()
-    fields = {"status": Job.Status.QUEUED, "progress": 0, "progress_at": now, "task_id": task_id}
+    fields = {"status": Job.Status.QUEUED, "progress": 0, "progress_at": timezone.now()}
     cutoff = stalled_before(job_run_task.name)
     rows = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, progress_at__lt=cutoff)
-    if not rows.update(**fields):
+    if not rows.update(**fields, task_id=task_id):
         return False
     job.task_id = task_id
     transaction.on_commit(lambda: _publish(job))
@@ -228,23 +219,15 @@ def _restore(job: Job) -> None:
     checked = backup_check(user=job.owner, doc=backup_parse(path.read_bytes()), replace=job.replace)
     with transaction.atomic():
         result = backup_write(checked)
-        job_end(
-            job, Job.Status.DONE, counts={**result.counts, "preferences": int(result.preferences)}
-        )
+        counts = {**result.counts, "preferences": int(result.preferences)}
+        job_end(job, Job.Status.DONE, counts=counts)
 
 
-RUNNERS: dict[str, Callable[[Job], None]] = {
-    Job.Kind.EXPORT: _export,
-    Job.Kind.RESTORE: _restore,
-}
+RUNNERS: dict[str, Callable[[Job], None]] = {Job.Kind.EXPORT: _export, Job.Kind.RESTORE: _restore}
 
 
 def job_run(*, job_id: int, task_id: str | None = None) -> str:
-    """Run a queued job; a job already claimed is left alone (safe to run twice).
-
-    ``task_id`` (the task's own id) lets a redelivered message take back the job its dead
-    attempt left running, and run it again from the start.
-    """
+    """Run a queued job (or, with its own ``task_id``, take back its dead attempt's); else skip."""
     if not job_claim(job_id=job_id, task_id=task_id):
         return "skipped"
     job = Job.objects.select_related("owner").get(pk=job_id)
