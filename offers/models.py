@@ -465,6 +465,7 @@ class Scenario(models.Model):
     mc_result = models.JSONField(null=True, blank=True)
     mc_error = models.CharField(max_length=300, blank=True)
     mc_task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the run.")
+    mc_progress_at = models.DateTimeField(default=timezone.now, help_text="Last progress report.")
     mc_runs = models.PositiveIntegerField(
         default=0, help_text="How many times a result was stored."
     )
@@ -521,7 +522,9 @@ class Job(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
+    progress_at = models.DateTimeField(default=timezone.now, help_text="Last progress report.")
     file_path = models.CharField(max_length=300, blank=True)
+    upload_sha256 = models.CharField(max_length=64, blank=True, help_text="A restore's upload.")
     file_bytes = models.PositiveBigIntegerField(default=0)
     # The formats are registered in offers/export/formats.py; a new one needs a migration.
     format = models.CharField(_("format"), max_length=4, choices=FORMAT_CHOICES, blank=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.fields import fields_assign
@@ -27,6 +27,7 @@ from config.background import apply_in_background, runs_in_background
 from config.middleware import PUBLISH_ERRORS, ServiceUnavailable
 from interviews import services as interview_services
 from interviews.models import Stage
+from offers.export.jobs import stalled_before
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
 from offers.scenarios.adjustments import (
     SCENARIO_FIELDS,
@@ -432,8 +433,28 @@ def scenario_mc_start(*, user: User, scenario: Scenario) -> bool:
     busy = (Scenario.McStatus.QUEUED, Scenario.McStatus.RUNNING, Scenario.McStatus.DONE)
     if scenario.mc_input_hash == input_hash and scenario.mc_status in busy:
         return False
+    return _mc_queue(Scenario.objects.filter(pk=scenario.pk, owner=user), scenario, input_hash)
+
+
+def scenario_mc_stalled(scenario: Scenario) -> bool:
+    """Return True when the running Monte Carlo stopped answering (see `stalled_before`)."""
+    running = scenario.mc_status == Scenario.McStatus.RUNNING
+    return running and scenario.mc_progress_at < stalled_before(scenario_monte_carlo_task.name)
+
+
+def scenario_mc_restart(*, user: User, scenario: Scenario) -> bool:
+    """Queue a stalled Monte Carlo again under a new task id; False (and nothing) if not stalled."""
+    from offers.scenarios.montecarlo import mc_input_hash
+
+    rows = Scenario.objects.filter(pk=scenario.pk, owner=user, mc_status=Scenario.McStatus.RUNNING)
+    rows = rows.filter(mc_progress_at__lt=stalled_before(scenario_monte_carlo_task.name))
+    return _mc_queue(rows, scenario, mc_input_hash(scenario, user=user))
+
+
+def _mc_queue(rows: QuerySet[Scenario], scenario: Scenario, input_hash: str) -> bool:
+    """Mark ``rows`` (the scenario, or none) queued and publish its run on commit."""
     task_id = uuid.uuid4().hex
-    Scenario.objects.filter(pk=scenario.pk, owner=user).update(
+    queued = rows.update(
         mc_status=Scenario.McStatus.QUEUED,
         mc_progress=0,
         mc_input_hash=input_hash,
@@ -444,6 +465,8 @@ def scenario_mc_start(*, user: User, scenario: Scenario) -> bool:
         updated_at=timezone.now(),
     )
     scenario.refresh_from_db()
+    if not queued:
+        return False
     scenario_pk = scenario.pk
     transaction.on_commit(lambda: _publish_mc(scenario_pk, input_hash, task_id))
     return True
@@ -485,44 +508,37 @@ def scenario_mc_claim(*, scenario_id: int, input_hash: str, task_id: str | None 
     rows = Scenario.objects.filter(claimable, pk=scenario_id, mc_input_hash=input_hash)
     if task_id:
         rows = rows.filter(Q(mc_task_id=task_id) | Q(mc_task_id=""))
-    return rows.update(mc_status=Scenario.McStatus.RUNNING, mc_progress=0) == 1
+    claimed = rows.update(
+        mc_status=Scenario.McStatus.RUNNING, mc_progress=0, mc_progress_at=timezone.now()
+    )
+    return claimed == 1
+
+
+def _mc_running(scenario_id: int, input_hash: str) -> QuerySet[Scenario]:
+    """Return the scenario's row while a run of these inputs holds it (else no row)."""
+    running = Scenario.McStatus.RUNNING
+    return Scenario.objects.filter(pk=scenario_id, mc_input_hash=input_hash, mc_status=running)
 
 
 def scenario_mc_requeue(*, scenario_id: int, input_hash: str) -> None:
     """Hand a claimed run back to the queue so that a retry can claim it again."""
-    Scenario.objects.filter(
-        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-    ).update(mc_status=Scenario.McStatus.QUEUED)
+    _mc_running(scenario_id, input_hash).update(mc_status=Scenario.McStatus.QUEUED)
 
 
 def scenario_mc_progress(*, scenario_id: int, input_hash: str, progress: int) -> bool:
     """Record progress; False when the run was cancelled or its inputs changed."""
-    return (
-        Scenario.objects.filter(
-            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-        ).update(mc_progress=progress)
-        == 1
-    )
+    rows = _mc_running(scenario_id, input_hash)
+    return rows.update(mc_progress=progress, mc_progress_at=timezone.now()) == 1
 
 
 def scenario_mc_store(*, scenario_id: int, input_hash: str, result: dict[str, Any]) -> bool:
     """Store a finished result once: only over a running claim of the same inputs."""
-    return (
-        Scenario.objects.filter(
-            pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-        ).update(
-            mc_status=Scenario.McStatus.DONE,
-            mc_progress=100,
-            mc_result=result,
-            mc_error="",
-            mc_runs=F("mc_runs") + 1,
-        )
-        == 1
-    )
+    rows = _mc_running(scenario_id, input_hash)
+    done = {"mc_status": Scenario.McStatus.DONE, "mc_progress": 100, "mc_error": ""}
+    return rows.update(**done, mc_result=result, mc_runs=F("mc_runs") + 1) == 1
 
 
 def scenario_mc_fail(*, scenario_id: int, input_hash: str, error: str) -> None:
     """Mark a running Monte Carlo as failed with a message for the page."""
-    Scenario.objects.filter(
-        pk=scenario_id, mc_input_hash=input_hash, mc_status=Scenario.McStatus.RUNNING
-    ).update(mc_status=Scenario.McStatus.FAILED, mc_error=error[:300])
+    failed = Scenario.McStatus.FAILED
+    _mc_running(scenario_id, input_hash).update(mc_status=failed, mc_error=error[:300])

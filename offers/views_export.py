@@ -14,6 +14,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import is_htmx, method_refused
 from accounts.idempotency import DuplicateSubmission, new_form_token
 from accounts.models import TRASH_DAYS
 from accounts.reauth import reauth_required
@@ -31,6 +32,8 @@ from offers.export.jobs import (
     export_needs_job,
     job_create,
     job_path,
+    job_restart,
+    job_stalled,
 )
 from offers.models import Job
 
@@ -103,17 +106,11 @@ def _stamp() -> str:
 
 def _page(request: HttpRequest, **extra: object) -> dict[str, object]:
     jobs = list(Job.objects.filter(owner=request.user, kind=Job.Kind.EXPORT)[:10])
-    context: dict[str, object] = {
-        "form": ExportForm(),
-        "jobs": jobs,
-        "large": export_is_large(user=request.user),
-        "large_options": LARGE_OPTIONS,
-        "large_rounds": LARGE_ROUNDS,
-        # The JSON document's version, from where the writer defines it.
-        "schema_version": SCHEMA_VERSION,
-    }
-    context.update(extra)
-    return context
+    large = export_is_large(user=request.user)
+    limits = {"large_options": LARGE_OPTIONS, "large_rounds": LARGE_ROUNDS}
+    # schema_version: the JSON document's version, from where the writer defines it.
+    versions = {"schema_version": SCHEMA_VERSION}
+    return {"form": ExportForm(), "jobs": jobs, "large": large, **limits, **versions, **extra}
 
 
 @require_GET
@@ -162,17 +159,23 @@ def _own_job(request: HttpRequest, pk: int) -> Job:
 def export_job(request: HttpRequest, pk: int) -> HttpResponse:
     """Show a background export's or restore's progress (polled by htmx), then its result."""
     job = _own_job(request, pk)
-    partial = bool(request.htmx)  # type: ignore[attr-defined]
-    template = "offers/export_job_status.html" if partial else "offers/export_job.html"
-    # Still waiting for a worker, and none answers: the page says so.
+    template = "offers/export_job_status.html" if is_htmx(request) else "offers/export_job.html"
+    # Still waiting for a worker, and none answers: the page says so. Or it stopped answering.
     no_worker = job.status == Job.Status.QUEUED and worker_missing(queued_at=job.created_at)
-    context = {
-        "job": job,
-        "no_worker": no_worker,
-        "total": sum(job.counts.values()),
-        "trash_days": TRASH_DAYS,
-    }
-    return render(request, template, context)
+    waits = {"no_worker": no_worker, "stalled": job_stalled(job)}
+    total = sum(job.counts.values())
+    return render(
+        request, template, {"job": job, **waits, "total": total, "trash_days": TRASH_DAYS}
+    )
+
+
+def export_job_restart(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start again a job whose worker stopped answering; any other job is left as it is."""
+    job = _own_job(request, pk)  # someone else's job is a 404 before anything else
+    if refused := method_refused(request, "POST"):
+        return refused
+    job_restart(job)
+    return redirect("offers:export_job", pk=job.pk)
 
 
 def export_job_download(request: HttpRequest, pk: int) -> HttpResponse:
@@ -215,44 +218,36 @@ def backup_import(request: HttpRequest) -> HttpResponse:
         return render(request, "offers/export_import.html", {"import_form": ImportForm()})
     form = ImportForm(request.POST, request.FILES)
     errors: list[str] = []
-    if form.is_valid():
-        upload = form.cleaned_data["file"]
-        if upload.size > settings.IMPORT_MAX_BYTES:
-            errors = [
-                _("file: larger than the %(mb)s MB a backup may be")
-                % {"mb": settings.IMPORT_MAX_BYTES // (1024 * 1024)}
-            ]
-        else:
-            try:
-                replace = form.cleaned_data["mode"] == ImportForm.REPLACE
-                started = backup_import_start(
-                    user=request.user,
-                    raw=upload.read(),
-                    form_token=form.cleaned_data["form_token"],
-                    replace=replace,
-                )
-            except BackupError as exc:
-                errors = exc.errors
-            except DuplicateSubmission as exc:
-                return _restore_sent_twice(request, exc.object_id)
-            else:
-                if isinstance(started, Job):  # in the background
-                    return redirect("offers:export_job", pk=started.pk)
-                done = (
-                    _("Backup restored: your data was replaced by its %(n)s records.")
-                    if replace
-                    else _("Backup restored: %(n)s records added to your account.")
-                )
-                messages.success(request, done % {"n": started.total})
-                if replace:
-                    messages.info(request, REPLACED_IN_TRASH % {"days": TRASH_DAYS})
-                return redirect("offers:export")
-    return render(
-        request,
-        "offers/export_import.html",
-        {"import_form": form, "import_errors": errors},
-        status=400,
+    try:
+        if form.is_valid():
+            return _restore(request, form.cleaned_data)
+    except BackupError as exc:
+        errors = exc.errors
+    except DuplicateSubmission as exc:
+        return _restore_sent_twice(request, exc.object_id)
+    context = {"import_form": form, "import_errors": errors}
+    return render(request, "offers/export_import.html", context, status=400)
+
+
+def _restore(request: HttpRequest, data: dict[str, Any]) -> HttpResponse:
+    """Restore the form's file now (then the export page) or in a job (then the job's page)."""
+    if data["file"].size > settings.IMPORT_MAX_BYTES:
+        mb = settings.IMPORT_MAX_BYTES // (1024 * 1024)
+        raise BackupError([_("file: larger than the %(mb)s MB a backup may be") % {"mb": mb}])
+    replace = data["mode"] == ImportForm.REPLACE
+    raw, token = data["file"].read(), data["form_token"]
+    started = backup_import_start(user=request.user, raw=raw, form_token=token, replace=replace)
+    if isinstance(started, Job):  # in the background
+        return redirect("offers:export_job", pk=started.pk)
+    done = (
+        _("Backup restored: your data was replaced by its %(n)s records.")
+        if replace
+        else _("Backup restored: %(n)s records added to your account.")
     )
+    messages.success(request, done % {"n": started.total})
+    if replace:
+        messages.info(request, REPLACED_IN_TRASH % {"days": TRASH_DAYS})
+    return redirect("offers:export")
 
 
 def _restore_sent_twice(request: HttpRequest, job_id: int | None) -> HttpResponse:

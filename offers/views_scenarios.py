@@ -177,14 +177,7 @@ def _detail_context(request: HttpRequest, scenario: Scenario, form: ScenarioForm
     view = context["view"]
     others = [(e.key, e.offer.name) for e in view.others]
     flip_form = FlipForm(others=others)
-    context.update(
-        {
-            "form": form,
-            "flip_form": flip_form,
-            "fig_mc": mc_fan_figure(scenario) if scenario.mc_result else None,
-            "no_worker": _mc_no_worker(scenario),
-        }
-    )
+    context.update({"form": form, "flip_form": flip_form, **_mc_context(scenario)})
     # Unbound forms depend on the board (the options, the levels) and on the saved scenario.
     if not form.is_bound:
         context["form_html"] = board_derived(
@@ -282,25 +275,22 @@ def scenario_flip(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _mc_no_worker(scenario: Scenario) -> bool:
-    """Return True when the queued Monte Carlo still waits for a worker and none answers."""
+def _mc_context(scenario: Scenario) -> dict[str, Any]:
+    """Return what the Monte Carlo partial shows besides the scenario: its figure, its waits."""
     # A run is queued by an update that stamps updated_at: the time it has waited since.
     queued = scenario.mc_status == Scenario.McStatus.QUEUED
-    return queued and worker_missing(queued_at=scenario.updated_at)
+    return {
+        "scenario": scenario,
+        "fig_mc": mc_fan_figure(scenario) if scenario.mc_result else None,
+        "no_worker": queued and worker_missing(queued_at=scenario.updated_at),
+        "stalled": services.scenario_mc_stalled(scenario),
+    }
 
 
 def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
     if is_htmx(request):
         scenario.refresh_from_db()
-        return render(
-            request,
-            "offers/partials/scenario_mc.html",
-            {
-                "scenario": scenario,
-                "fig_mc": mc_fan_figure(scenario),
-                "no_worker": _mc_no_worker(scenario),
-            },
-        )
+        return render(request, "offers/partials/scenario_mc.html", _mc_context(scenario))
     return redirect("offers:scenario_detail", pk=scenario.pk)
 
 
@@ -324,14 +314,18 @@ def scenario_mc_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return _mc_posted(request, pk, services.scenario_mc_cancel)
 
 
+@require_http_methods(["GET", "POST"])
+def scenario_mc_restart(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start again a Monte Carlo whose worker stopped answering; any other run is left alone."""
+    return _mc_posted(request, pk, services.scenario_mc_restart)
+
+
 def scenario_mc_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Return the Monte Carlo progress bar or result (polled by the page)."""
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "GET"):
         return refused
-    fig = mc_fan_figure(scenario) if scenario.mc_result else None
-    context = {"scenario": scenario, "fig_mc": fig, "no_worker": _mc_no_worker(scenario)}
-    return render(request, "offers/partials/scenario_mc.html", context)
+    return render(request, "offers/partials/scenario_mc.html", _mc_context(scenario))
 
 
 @require_http_methods(["GET", "POST"])

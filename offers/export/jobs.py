@@ -1,12 +1,15 @@
 """Background exports and restores (`offers.models.Job`): when, and their queue, claim, run, end.
 
 A job is published on commit with a task id it keeps: a message redelivered after its worker
-died carries the same id, and only that message may take back a job left "running". The task
-is defined here, beside what it runs and what queues it, so nothing imports back.
+died carries the same id, and only that message may take back a job left "running". A job with
+no progress for longer than its task's hard time limit has stalled: its owner may restart it.
+The task is defined here, beside what it runs and what queues it, so nothing imports back.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import secrets
 import uuid
 from collections.abc import Callable
@@ -93,13 +96,18 @@ def _publish(job: Job) -> None:
 
 
 def restore_job_create(*, user: AbstractBaseUser, raw: bytes, replace: bool = False) -> Job:
-    """Keep an uploaded backup and queue its restore."""
+    """Keep an uploaded backup and queue its restore; BackupError if that file is restoring."""
+    sha256 = hashlib.sha256(raw).hexdigest()
+    unended = (Job.Status.QUEUED, Job.Status.RUNNING)
+    if Job.objects.filter(owner=user, upload_sha256=sha256, status__in=unended).exists():
+        raise BackupError([_("This backup is already being restored: see its page under Export.")])
     folder = media_dir("restores") / str(user.pk)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{secrets.token_hex(12)}.json"
     path.write_bytes(raw)
     file_path = path.relative_to(settings.MEDIA_ROOT).as_posix()
-    return job_create(user=user, kind=Job.Kind.RESTORE, file_path=file_path, replace=replace)
+    fields = {"file_path": file_path, "replace": replace, "upload_sha256": sha256}
+    return job_create(user=user, kind=Job.Kind.RESTORE, **fields)
 
 
 @transaction.atomic
@@ -138,7 +146,31 @@ def job_claim(*, job_id: int, task_id: str | None = None) -> bool:
     rows = Job.objects.filter(claimable, pk=job_id)
     if task_id:
         rows = rows.filter(models.Q(task_id=task_id) | models.Q(task_id=""))
-    return rows.update(status=Job.Status.RUNNING, progress=5) == 1
+    return rows.update(status=Job.Status.RUNNING, progress=5, progress_at=timezone.now()) == 1
+
+
+def stalled_before(task_name: str) -> dt.datetime:
+    """Return the task's hard time limit ago: a run whose last progress is older has no worker."""
+    limits = settings.TASK_TIME_LIMITS.get(task_name, (0, settings.CELERY_TASK_TIME_LIMIT))
+    return timezone.now() - dt.timedelta(seconds=limits[1])
+
+
+def job_stalled(job: Job) -> bool:
+    """Return True when the running job stopped answering (see `stalled_before`)."""
+    return job.status == Job.Status.RUNNING and job.progress_at < stalled_before(job_run_task.name)
+
+
+def job_restart(job: Job) -> bool:
+    """Queue a stalled job again, once (one conditional update), under a new task id."""
+    task_id = uuid.uuid4().hex
+    fields = {"status": Job.Status.QUEUED, "progress": 0, "progress_at": timezone.now()}
+    cutoff = stalled_before(job_run_task.name)
+    rows = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, progress_at__lt=cutoff)
+    if not rows.update(**fields, task_id=task_id):
+        return False
+    job.task_id = task_id
+    transaction.on_commit(lambda: _publish(job))
+    return True
 
 
 def job_end(job: Job, status: str, *, was: str = Job.Status.RUNNING, **values: Any) -> bool:
@@ -160,7 +192,7 @@ def _export(job: Job) -> None:
     """Build an export job's file and end the job with it."""
 
     def progress(pct: int) -> None:
-        Job.objects.filter(pk=job.pk).update(progress=pct)
+        Job.objects.filter(pk=job.pk).update(progress=pct, progress_at=timezone.now())
 
     # A worker has no request: the labels are written in the language the export was asked in.
     with translation.override(job.language or settings.LANGUAGE_CODE):
@@ -187,23 +219,15 @@ def _restore(job: Job) -> None:
     checked = backup_check(user=job.owner, doc=backup_parse(path.read_bytes()), replace=job.replace)
     with transaction.atomic():
         result = backup_write(checked)
-        job_end(
-            job, Job.Status.DONE, counts={**result.counts, "preferences": int(result.preferences)}
-        )
+        counts = {**result.counts, "preferences": int(result.preferences)}
+        job_end(job, Job.Status.DONE, counts=counts)
 
 
-RUNNERS: dict[str, Callable[[Job], None]] = {
-    Job.Kind.EXPORT: _export,
-    Job.Kind.RESTORE: _restore,
-}
+RUNNERS: dict[str, Callable[[Job], None]] = {Job.Kind.EXPORT: _export, Job.Kind.RESTORE: _restore}
 
 
 def job_run(*, job_id: int, task_id: str | None = None) -> str:
-    """Run a queued job; a job already claimed is left alone (safe to run twice).
-
-    ``task_id`` (the task's own id) lets a redelivered message take back the job its dead
-    attempt left running, and run it again from the start.
-    """
+    """Run a queued job (or, with its own ``task_id``, take back its dead attempt's); else skip."""
     if not job_claim(job_id=job_id, task_id=task_id):
         return "skipped"
     job = Job.objects.select_related("owner").get(pk=job_id)

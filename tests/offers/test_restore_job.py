@@ -112,7 +112,11 @@ def test_another_users_job_is_a_404_on_every_job_url(client, alice, charlie):
     export = Job.objects.create(owner=alice, kind="export", format="csv", status="done")
     client.force_login(charlie)
     for job in (restore, export):
-        for name in ("offers:export_job", "offers:export_job_download"):
+        for name in (
+            "offers:export_job",
+            "offers:export_job_download",
+            "offers:export_job_restart",
+        ):
             url = reverse(name, args=[job.pk])
             assert client.get(url).status_code == 404, url
             assert client.post(url).status_code == 404, url

@@ -48,6 +48,7 @@ URL_OBJECTS = {
     "offers:scenario_mc_start": _scenario,
     "offers:scenario_mc_cancel": _scenario,
     "offers:scenario_mc_status": _scenario,
+    "offers:scenario_mc_restart": _scenario,
     "offers:scenario_clone": _scenario,
     "offers:scenario_delete": _scenario,
     "offers:scenario_accept": _scenario,

@@ -12,4 +12,5 @@ def _export_job(user):
 URL_OBJECTS = {
     "offers:export_job": _export_job,
     "offers:export_job_download": _export_job,
+    "offers:export_job_restart": _export_job,
 }
