@@ -29,17 +29,6 @@ RETRY_SECONDS = 5.0
 
 logger = logging.getLogger(__name__)
 
-__all__ = [
-    "CACHE_ERRORS",
-    "cache_add",
-    "cache_get",
-    "cache_get_many",
-    "cache_incr",
-    "cache_set",
-    "cache_up",
-    "reset",
-]
-
 
 class _Outage:
     """Whether the cache failed lately (per process, shared by its threads)."""

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import URLPattern, path
+from django.urls import path
 
 from offers import (
     views,
@@ -10,13 +10,6 @@ from offers import (
     views_negotiation,
     views_scenarios,
 )
-
-
-def _mc_path(step: str) -> URLPattern:
-    """Return scenarios/<pk>/mc/<step>/: the view views_scenarios.scenario_mc_<step>, so named."""
-    name = f"scenario_mc_{step}"
-    return path(f"scenarios/<int:pk>/mc/{step}/", getattr(views_scenarios, name), name=name)
-
 
 app_name = "offers"
 urlpatterns = [
@@ -67,7 +60,24 @@ urlpatterns = [
     path("scenarios/<int:pk>/", views_scenarios.scenario_detail, name="scenario_detail"),
     path("scenarios/<int:pk>/update/", views_scenarios.scenario_update, name="scenario_update"),
     path("scenarios/<int:pk>/flip/", views_scenarios.scenario_flip, name="scenario_flip"),
-    *map(_mc_path, ("start", "cancel", "restart", "status")),
+    path(
+        "scenarios/<int:pk>/mc/start/", views_scenarios.scenario_mc_start, name="scenario_mc_start"
+    ),
+    path(
+        "scenarios/<int:pk>/mc/cancel/",
+        views_scenarios.scenario_mc_cancel,
+        name="scenario_mc_cancel",
+    ),
+    path(
+        "scenarios/<int:pk>/mc/restart/",
+        views_scenarios.scenario_mc_restart,
+        name="scenario_mc_restart",
+    ),
+    path(
+        "scenarios/<int:pk>/mc/status/",
+        views_scenarios.scenario_mc_status,
+        name="scenario_mc_status",
+    ),
     path("scenarios/<int:pk>/clone/", views_scenarios.scenario_clone, name="scenario_clone"),
     path("scenarios/<int:pk>/delete/", views_scenarios.scenario_delete, name="scenario_delete"),
     path("scenarios/<int:pk>/accept/", views_scenarios.scenario_accept, name="scenario_accept"),

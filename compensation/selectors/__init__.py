@@ -9,7 +9,6 @@ One module a concern: `queries` (querysets and gets by owner), `fx` (exchange ra
 from __future__ import annotations
 
 from compensation.selectors.bands import (
-    TOP_OF_BAND_SHARE,
     band_applies,
     band_for,
     band_position,
@@ -20,7 +19,6 @@ from compensation.selectors.bands import (
     percentile_in_band,
     yearly_stock_value,
 )
-from compensation.selectors.charts import band_position_figure
 from compensation.selectors.fx import (
     PIVOT_CURRENCY,
     FxTable,
@@ -46,11 +44,9 @@ from compensation.selectors.queries import (
     package_list,
 )
 from compensation.selectors.spec import (
-    EVEN_QUARTERLY,
     Rate,
     bonus_cycle_of,
     grant_price_currency,
-    package_rate,
     package_terms,
     package_to_spec,
     preset_vesting,
@@ -65,17 +61,14 @@ from compensation.selectors.spec import (
 )
 
 __all__ = [
-    "EVEN_QUARTERLY",
     "FxTable",
     "PIVOT_CURRENCY",
     "Rate",
-    "TOP_OF_BAND_SHARE",
     "band_applies",
     "band_for",
     "band_get_own",
     "band_list",
     "band_position",
-    "band_position_figure",
     "bands_for_levels",
     "bonus_cycle_of",
     "companies_by_name",
@@ -98,7 +91,6 @@ __all__ = [
     "next_level",
     "package_get",
     "package_list",
-    "package_rate",
     "package_terms",
     "package_to_spec",
     "percentile_in_band",

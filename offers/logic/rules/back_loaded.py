@@ -21,7 +21,6 @@ class BackLoaded(SignOnAsk):
     key = "back_loaded"
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for a sign-on levelling years 1-2 when back-loaded vesting leaves them low."""
         offer = ctx.offer
         weights = offer.vesting_year_weights
         if weights and weights[0] >= sum(weights) / len(weights) - 1e-12:

@@ -21,7 +21,6 @@ class BelowStay(GapAsk):
     key = "below_stay"
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for the gap when the offer is worth less than staying over the horizon."""
         if ctx.current is None or not ctx.current.yearly_totals_if_stay:
             return None
         years = ctx.prefs.horizon_years

@@ -20,7 +20,6 @@ class Clawback(SignOnAsk):
     key = "clawback"
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask the new employer to cover a sign-on the current employer would claw back."""
         if ctx.current is None or ctx.current.sign_on_clawback <= 0:
             return None
         home = ctx.prefs.home_currency

@@ -49,7 +49,6 @@ class CompetingOffer(GapAsk):
     kinds = OPTION_KINDS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Cite the strongest alternative worth more than this offer."""
         offer_value = offer_value_home(ctx)
         # Only an offer in hand the user would take (retention: another employer's).
         better = _by_strength(tuple(a for a in leverage_of(ctx) if a.value > offer_value))

@@ -27,7 +27,6 @@ class ExplodingDeadline(Rule):
     component = DEADLINE
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for an extension when the deadline comes before other processes finish."""
         deadline = ctx.offer.deadline
         if deadline is None:
             return None

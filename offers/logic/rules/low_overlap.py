@@ -22,7 +22,6 @@ class LowOverlap(Rule):
     component = HOURS
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for adjusted core hours or a home-region office when overlap is low."""
         overlap = ctx.offer.overlap_hours
         needed = ctx.prefs.min_overlap_hours
         if overlap >= needed:

@@ -23,7 +23,6 @@ class MakeWhole(SignOnAsk):
     key = "make_whole"
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for a make-whole grant covering unvested equity forfeited by leaving."""
         if ctx.current is None:
             return None
         by_year = [

@@ -22,7 +22,6 @@ class Relocation(Rule):
     component = RELOCATION
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for a relocation package when the offer requires moving."""
         offer = ctx.offer
         if not offer.relocation_required:
             return None

@@ -34,7 +34,6 @@ class RemoteGap(Rule):
     component = REMOTE
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for a written remote arrangement when remote weeks fall short."""
         allowed = ctx.offer.remote_weeks_allowed
         required = ctx.prefs.required_remote_weeks
         if allowed >= required:

@@ -30,7 +30,6 @@ class StartDate(Rule):
     component = START
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Propose starting after the current job's next vest when it is soon after the start."""
         current, start = ctx.current, ctx.offer.start_date
         if current is None or start is None or current.next_vest_date is None:
             return None

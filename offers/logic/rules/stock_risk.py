@@ -33,7 +33,6 @@ class StockRisk(Rule):
     component = CASH
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Ask for more cash, or price the risk, when the stock is private or volatile."""
         offer = ctx.offer
         volatile = offer.volatility_pct is not None and offer.volatility_pct >= HIGH_VOLATILITY_PCT
         if not offer.is_private and not volatile:

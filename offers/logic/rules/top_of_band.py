@@ -86,7 +86,6 @@ class TopOfBand(Rule):
     component = STOCK
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Move the ask to stock or sign-on when base is at the top of its band."""
         offer, band = ctx.offer, ctx.offer.band
         if band is None or offer.base < band.base_max:
             return None

@@ -26,7 +26,6 @@ class Verdict(Rule):
     kinds = frozenset({EXTERNAL, INTERNAL})
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Judge the offer low, fair or high against its band and the best alternative."""
         offer = ctx.offer
         band = offer.band
         offer_value = offer_value_home(ctx)
