@@ -182,6 +182,8 @@ NOT_PAGES = {
     "offers:scenario_flip": "POST only",
     "offers:scenario_mc_start": "POST only",
     "offers:scenario_mc_cancel": "POST only",
+    "offers:scenario_mc_restart": "POST only",
+    "offers:export_job_restart": "POST only",
     "offers:scenario_clone": "POST only",
     "offers:scenario_accept": "POST only",
     "offers:scenario_update": "POST only",

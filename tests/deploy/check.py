@@ -442,6 +442,7 @@ def check(*, port: int, database: str, redis_dbs: tuple[int, int], keep: bool) -
             "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{redis_dbs[0]}",
             "CACHE_URL": f"redis://127.0.0.1:6379/{redis_dbs[1]}",
             "ALLOWED_HOSTS": HOST,
+            "SITE_URL": f"https://{HOST}",
             "TRUST_X_FORWARDED_PROTO": "1",
             "AXES_IPWARE_PROXY_COUNT": "1",
             # No mail server here: each message goes to the log, on purpose (no W001 warning).

@@ -134,6 +134,7 @@ def test_the_production_block_has_every_step_in_order():
         "CELERY_BROKER_URL",
         "CACHE_URL",
         "ALLOWED_HOSTS",
+        "SITE_URL",
         "TRUST_X_FORWARDED_PROTO",
         "AXES_IPWARE_PROXY_COUNT",
         "EMAIL_URL",
