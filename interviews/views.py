@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -198,8 +199,11 @@ def process_delete(request: HttpRequest, pk: int) -> HttpResponse:
         services.process_delete(user=request.user, process=process)
         messages.success(request, _("Process moved to the trash; you can restore it for 30 days."))
         return redirect("interviews:board")
-    counts = {"rounds": len(process.rounds.all()), "matches": len(process.team_matches.all())}
-    goes = _("Its %(rounds)s rounds, debrief and %(matches)s team matches go with it.") % counts
+    r, m = len(process.rounds.all()), len(process.team_matches.all())
+    goes = _("Its %(rounds)s, debrief and %(matches)s go with it.") % {
+        "rounds": ngettext("%(n)s round", "%(n)s rounds", r) % {"n": r},
+        "matches": ngettext("%(n)s team match", "%(n)s team matches", m) % {"n": m},
+    }
     return _confirm_delete(request, process, process.pk, goes)
 
 

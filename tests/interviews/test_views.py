@@ -191,6 +191,8 @@ def test_process_delete_asks_then_trashes(client_alice, alice):
     url = reverse("interviews:process_delete", args=[process.pk])
     page = client_alice.get(url)
     assert page.status_code == 200 and b"Delete" in page.content
+    # One of each, said as one: "1 rounds" or "1 team matches" would read wrong.
+    assert "Its 1 round, debrief and 0 team matches go with it." in page.content.decode()
     assert Process.objects.exists()
     response = client_alice.post(url, {"confirm": "1"})
     assert response["Location"] == reverse("interviews:board")

@@ -53,6 +53,3 @@ RULES_BY_KEY: Mapping[str, NegotiationRule] = MappingProxyType({r.key: r for r i
 def rule_for(key: str) -> NegotiationRule | None:
     """Return the rule with this key, or None."""
     return RULES_BY_KEY.get(key)
-
-
-__all__ = ["RULES", "RULES_BY_KEY", "NegotiationRule", "rule_for"]
