@@ -109,9 +109,11 @@ NOT_BACKED_UP = (
     "offers.ReminderSent",
 )
 # Links into the history (not in a backup): a restored log entry keeps its offer versions
-# before and after, without the history entries they pointed to.
+# before and after, without the history entries they pointed to. A run's last progress time
+# is the worker's, not the user's data: a restored scenario starts its own.
 NOT_BACKED_UP_FIELDS = {
     "offers.NegotiationEntry": ("revision_before", "revision_after"),
+    "offers.Scenario": ("mc_progress_at",),
 }
 SINGULAR = {
     "companies": "company",
