@@ -26,10 +26,10 @@ from offers.board_cache import board_derived, board_get
 from offers.forms import ScenarioForm
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_for_offer, plan_view_for
+from offers.scenarios.adjustments import VALUED_FIELDS
 from offers.scenarios.evaluation import scenario_view
 from offers.scenarios.figures import cumulative_figure, mc_fan_figure
 from offers.scenarios.flip import flip_find
-from offers.scenarios.montecarlo import ADJUSTMENTS
 from offers.scenarios.points import plan_adjustments, point_adjustments
 
 # The "Play it out" value that plays every ask of the plan at once (rule keys name one point).
@@ -160,7 +160,8 @@ def _results_context(request: HttpRequest, scenario: Scenario) -> dict[str, Any]
     view = scenario_view(user=request.user, scenario=scenario)
     context: dict[str, Any] = {"scenario": scenario, "view": view, "prefs": view.prefs}
     state = repr(
-        [scenario.pk, scenario.name, scenario.version] + [getattr(scenario, f) for f in ADJUSTMENTS]
+        [scenario.pk, scenario.name, scenario.version]
+        + [getattr(scenario, f) for f in VALUED_FIELDS]
     )
 
     def results_html(board: Board) -> str:

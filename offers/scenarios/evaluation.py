@@ -22,10 +22,6 @@ from offers.scenarios.adjustments import VALUED_FIELDS, option_terms, scenario_c
 from offers.scenarios.points import point_answered, scenario_outcome
 from offers.valuation_basis import ValuationBasis
 
-# The scenario fields that change its figures (its name and notes do not): every adjustment
-# and the currency of its stock amounts.
-ADJUSTMENTS = VALUED_FIELDS
-
 
 def scenario_offer(scenario: Scenario) -> Offer:
     """Return an unsaved copy of the scenario's offer with its level, start and remote terms."""
@@ -250,7 +246,7 @@ def scenario_view(
     prefs, offers = original.prefs, [e.offer for e in original.evaluations]
     key = str(scenario.offer_id)
     original_ev = next(e for e in original.evaluations if e.key == key)
-    adjustments = repr([(f, getattr(scenario, f)) for f in ADJUSTMENTS])
+    adjustments = repr([(f, getattr(scenario, f)) for f in VALUED_FIELDS])
     # The scenario's own valuation reads the board's inputs and its adjustments only.
     ev = board_derived(
         original,

@@ -18,7 +18,8 @@ from compensation.engine.window import window_paths
 from compensation.selectors import fx_table
 from offers.board import Evaluation, ValuationBasis, basis_of, current_job_spec, evaluate_offer
 from offers.models import Offer, Preferences, Scenario
-from offers.scenarios.evaluation import ADJUSTMENTS, scenario_evaluation
+from offers.scenarios.adjustments import VALUED_FIELDS
+from offers.scenarios.evaluation import scenario_evaluation
 from offers.selectors import offer_list, preferences_get
 
 MC_PATHS = 200_000
@@ -32,7 +33,7 @@ def mc_input_hash(scenario: Scenario, *, user: AbstractBaseUser | None = None) -
     user = user or scenario.owner
     prefs = preferences_get(user=user)
     payload = {
-        "adjustments": {f: str(getattr(scenario, f)) for f in ADJUSTMENTS},
+        "adjustments": {f: str(getattr(scenario, f)) for f in VALUED_FIELDS},
         "offer": [scenario.offer_id, scenario.offer.version, scenario.offer.package.version],
         "others": list(
             Offer.objects.filter(owner=user)
