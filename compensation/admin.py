@@ -43,7 +43,7 @@ class BandAdmin(ViewOnlyAdmin):
 
 @admin.register(LocationPreset)
 class LocationPresetAdmin(ViewOnlyAdmin):
-    list_display = ("name", "owner", "currency", "effective_tax_pct", "cost_of_living_index")
+    list_display = ("name", "owner", "currency", "effective_tax_pct", "time_zone")
     search_fields = ("name",)
 
 

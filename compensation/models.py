@@ -197,7 +197,7 @@ def location_regime_choices() -> list[tuple[str, str]]:
 
 
 class LocationPreset(models.Model):
-    """Effective tax rate and cost-of-living index of a place (editable presets)."""
+    """A place: its currency, tax (a flat rate or a tax rule) and time zone (editable presets)."""
 
     owner = _shared_owner("locations")
     name = models.CharField(_("name"), max_length=80)
@@ -206,13 +206,6 @@ class LocationPreset(models.Model):
         _("effective tax %"),
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("90"))],
         **PCT,
-    )
-    cost_of_living_index = models.DecimalField(
-        _("cost-of-living index"),
-        max_digits=7,
-        decimal_places=2,
-        default=Decimal("100"),
-        validators=[MinValueValidator(Decimal("1"))],
     )
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
     # The tax rule of the place where the engine has its tables: a package in this place
@@ -238,9 +231,6 @@ class LocationPreset(models.Model):
             models.CheckConstraint(
                 condition=Q(effective_tax_pct__gte=0, effective_tax_pct__lte=90),
                 name="location_tax_range",
-            ),
-            models.CheckConstraint(
-                condition=Q(cost_of_living_index__gt=0), name="location_col_positive"
             ),
         ]
 

@@ -95,15 +95,15 @@ FX_RATES: list[tuple[str, str, str]] = [
     ("CNY", "TWD", "4.48"),
 ]
 
-# name: (currency, effective tax %, cost-of-living index, time zone, tax rule: the engine's
+# name: (currency, effective tax %, time zone, tax rule: the engine's
 # tables for the place, which a package there with no rule of its own is taxed by)
-LOCATIONS: dict[str, tuple[str, str, str, str, str]] = {
-    "Taipei": ("TWD", "20", "70", "Asia/Taipei", "tw"),
-    "Singapore": ("SGD", "15", "115", "Asia/Singapore", "sg"),
-    "Shanghai": ("CNY", "30", "80", "Asia/Shanghai", "cn-sh"),
-    "San Francisco Bay Area": ("USD", "38", "180", "America/Los_Angeles", "us-ca"),
-    "Seattle": ("USD", "30", "150", "America/Los_Angeles", "us-wa"),
-    "Remote from Taipei": ("USD", "20", "70", "Asia/Taipei", "tw"),
+LOCATIONS: dict[str, tuple[str, str, str, str]] = {
+    "Taipei": ("TWD", "20", "Asia/Taipei", "tw"),
+    "Singapore": ("SGD", "15", "Asia/Singapore", "sg"),
+    "Shanghai": ("CNY", "30", "Asia/Shanghai", "cn-sh"),
+    "San Francisco Bay Area": ("USD", "38", "America/Los_Angeles", "us-ca"),
+    "Seattle": ("USD", "30", "America/Los_Angeles", "us-wa"),
+    "Remote from Taipei": ("USD", "20", "Asia/Taipei", "tw"),
 }
 
 
@@ -158,14 +158,13 @@ def load_reference() -> dict[str, Any]:
         for cur, to_cur, rate in FX_RATES
     ]
     locations: dict[str, LocationPreset] = {}
-    for name, (cur, tax, col, tz, regime) in LOCATIONS.items():
+    for name, (cur, tax, tz, regime) in LOCATIONS.items():
         locations[name], _ = LocationPreset.objects.update_or_create(
             owner=None,
             name=name,
             defaults={
                 "currency": cur,
                 "effective_tax_pct": Decimal(tax),
-                "cost_of_living_index": Decimal(col),
                 "time_zone": tz,
                 "tax_regime": regime,
             },

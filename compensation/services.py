@@ -183,14 +183,7 @@ def fx_rate_update(*, user: AbstractBaseUser, fx: FxRate, **fields: Any) -> FxRa
     return _own_saved(user, fx, fields, FX_FIELDS, "rate", _check_fx)
 
 
-LOCATION_FIELDS = (
-    "name",
-    "currency",
-    "tax_regime",
-    "effective_tax_pct",
-    "cost_of_living_index",
-    "time_zone",
-)
+LOCATION_FIELDS = ("name", "currency", "tax_regime", "effective_tax_pct", "time_zone")
 
 
 @transaction.atomic

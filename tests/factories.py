@@ -82,7 +82,6 @@ class LocationPresetFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Place {n}")
     currency = "USD"
     effective_tax_pct = Decimal("30")
-    cost_of_living_index = Decimal("100")
 
 
 class FxRateFactory(factory.django.DjangoModelFactory):

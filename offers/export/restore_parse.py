@@ -78,6 +78,14 @@ def backup_upgrade(doc: dict[str, Any]) -> None:
     """Bring an older document's records up to the current models, in place."""
     _offer_terms_to_packages(doc)
     _scenario_stock_currency(doc)
+    for section, keys in RETIRED_FIELDS.items():
+        for record in doc.get(section) or []:
+            for key in keys if isinstance(record, dict) else ():
+                record.pop(key, None)
+
+
+# Fields the models no longer have: an older file's values are read and left out.
+RETIRED_FIELDS = {"locations": ("cost_of_living_index",)}  # no page ever read it
 
 
 # An option's company, level and start date were its own before its package owned them.

@@ -47,7 +47,6 @@ LOCATION = {
     "name": "Hsinchu",
     "currency": "TWD",
     "effective_tax_pct": "18",
-    "cost_of_living_index": "65",
     "time_zone": "Asia/Taipei",
 }
 FX = {"currency": "USD", "to_currency": "TWD", "rate": "31.5", "as_of": "2026-11-01"}

@@ -23,7 +23,6 @@ PLACE = {
     "name": "Hsinchu",
     "currency": "TWD",
     "effective_tax_pct": "18",
-    "cost_of_living_index": "65",
 }
 BAD_ZONES = ["Mars/Olympus", "../zoneinfo/UTC", "Asia", "/etc/localtime"]
 

@@ -223,7 +223,6 @@ def test_location_pages(client_alice, alice):
         "name": "Hsinchu",
         "currency": "TWD",
         "effective_tax_pct": "18",
-        "cost_of_living_index": "65",
         "time_zone": "Asia/Taipei",
     }
     assert client_alice.post(url, data).status_code == 302

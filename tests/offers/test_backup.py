@@ -238,3 +238,23 @@ def test_an_unknown_tax_rule_is_refused(good, bob):
     good["packages"][0]["tax_regime"] = "atlantis"
     errors = refused(bob, json.dumps(good))
     assert any(e.startswith("packages[0].tax_regime:") for e in errors)
+
+
+def test_an_older_file_with_a_cost_of_living_index_restores_without_it(alice, bob):
+    """The index no page read is gone; a backup written while places had one still restores."""
+    from compensation.models import LocationPreset
+    from tests.factories import LocationPresetFactory
+
+    LocationPresetFactory(owner=alice, name="Hsinchu", currency="TWD", time_zone="Asia/Taipei")
+    doc = backup_build(user=alice)
+    assert "cost_of_living_index" not in doc["locations"][0]
+    doc["locations"][0]["cost_of_living_index"] = "65.00"  # as a file of version 1 wrote it
+    backup_restore(user=bob, raw=json.dumps(doc))
+    place = LocationPreset.objects.get(owner=bob, name="Hsinchu")
+    assert (place.currency, place.time_zone) == ("TWD", "Asia/Taipei")
+    assert "cost_of_living_index" not in {f.name for f in LocationPreset._meta.get_fields()}
+
+
+def test_a_retired_field_is_still_refused_where_it_never_was(good, bob):
+    good["packages"][0]["cost_of_living_index"] = "65.00"
+    assert refused(bob, json.dumps(good)) == ["packages[0].cost_of_living_index: unknown field"]
