@@ -1,7 +1,7 @@
 """Reading an uploaded spreadsheet into numbered rows of cell text, or refusing it.
 
-An XLSX is checked before any parser reads it (its unpacked size, its parts' checksums, no
-document type or entity declarations); a CSV is decoded (UTF-8 or UTF-16) and read in the
+An XLSX is checked before any parser reads it (its unpacked size, its parts' checksums) and
+its sheets are parsed by defusedxml (no entity declarations); a CSV is decoded (UTF-8 or UTF-16) and read in the
 dialect it is written in. A cell reads as the text a person would have typed.
 """
 
@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from defusedxml import DefusedXmlException
 from django.conf import settings
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext as _
@@ -69,15 +70,6 @@ def _cell_value(cell: Any) -> Any:
     return value
 
 
-# Markup that declares a document type or entities: a workbook never needs it, and an entity
-# can expand to gigabytes ("billion laughs") or read a file of the server (XXE). Searched in
-# each XML part as UTF-8 and as UTF-16, the encodings an XML parser accepts without a
-# declaration. (defusedxml is not installed; the parts are checked before any parser runs.)
-DECLARATIONS = tuple(
-    word.encode(encoding)
-    for word in ("<!DOCTYPE", "<!ENTITY", "<!doctype", "<!entity")
-    for encoding in ("utf-8", "utf-16-le", "utf-16-be")
-)
 CHUNK = 1024 * 1024
 
 
@@ -85,12 +77,30 @@ def _refused(message: str) -> OfferImportError:
     return OfferImportError([message])
 
 
-def _unreadable() -> OfferImportError:
+def _unreadable(error: BaseException | None = None) -> OfferImportError:
+    """Return the refusal of a workbook a parser could not read, or that declares entities.
+
+    An entity can expand to gigabytes ("billion laughs") or read a server file (XXE): openpyxl
+    parses the sheets with defusedxml (docs/dependencies.md), which refuses one; openpyxl
+    raises that as the cause (or context) of its own ValueError.
+    """
+    if any(isinstance(e, DefusedXmlException) for e in (error, *_causes(error))):
+        return _refused(
+            _(
+                "file: the workbook declares entities, which a spreadsheet never needs; save "
+                "it again from your spreadsheet program"
+            )
+        )
     return _refused(_("file: not a readable XLSX workbook"))
 
 
+def _causes(error: BaseException | None) -> Iterator[BaseException]:
+    while error is not None and (error := error.__cause__ or error.__context__) is not None:
+        yield error
+
+
 def _xlsx_checked(raw: bytes) -> None:
-    """Refuse a workbook that unpacks too large, is damaged or declares entities.
+    """Refuse a workbook that unpacks too large or is damaged.
 
     Every part is read through once (sizes as unpacked, not as the archive claims them, and
     each part's checksum), so a damaged part is refused here rather than halfway through the
@@ -104,21 +114,10 @@ def _xlsx_checked(raw: bytes) -> None:
             unpacked = 0
             for info in members:
                 with archive.open(info) as part:
-                    tail = b""
                     while chunk := part.read(CHUNK):
                         unpacked += len(chunk)
                         if unpacked > MAX_UNPACKED_BYTES:
                             raise _refused(_("file: the workbook unpacks to more than 50 MB"))
-                        window = tail + chunk
-                        if any(word in window for word in DECLARATIONS):
-                            raise _refused(
-                                _(
-                                    "file: the workbook declares a document type or entities, "
-                                    "which a spreadsheet never needs; save it again from your "
-                                    "spreadsheet program"
-                                )
-                            )
-                        tail = window[-32:]
     except OfferImportError:
         raise
     except Exception:
@@ -142,16 +141,16 @@ def _rows_xlsx(raw: bytes) -> Iterator[tuple[int, list[str]]]:
     try:
         # Formulas come back as their text ("=1+1"), never as a computed value.
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
-    except Exception:  # openpyxl raises many kinds on a damaged file
-        raise _unreadable() from None
+    except Exception as error:  # openpyxl raises many kinds on a damaged file
+        raise _unreadable(error) from None
     try:
         ws = wb["Offers"] if "Offers" in wb.sheetnames else wb.worksheets[0]
         for number, row in enumerate(ws.iter_rows(max_col=MAX_COLUMNS), start=1):
             rows.append((number, [_cell_text(_cell_value(cell)) for cell in row]))
             if number > MAX_LINES:
                 break  # the check refuses the file at this line
-    except Exception:  # ParseError, a damaged part, a cell openpyxl cannot read
-        raise _unreadable() from None
+    except Exception as error:  # ParseError, a damaged part, a cell openpyxl cannot read
+        raise _unreadable(error) from None
     finally:
         wb.close()
     return iter(rows)
