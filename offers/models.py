@@ -545,6 +545,13 @@ class Job(models.Model):
                 | Q(kind="restore", format=""),
                 name="job_format_valid",
             ),
+            # One file restores once at a time, even when two posts race past the form's check.
+            models.UniqueConstraint(
+                fields=["owner", "upload_sha256"],
+                condition=Q(kind="restore", status__in=["queued", "running"])
+                & ~Q(upload_sha256=""),
+                name="job_one_restore_per_file",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -77,7 +77,7 @@ def job_path(job: Job) -> Path:
 def job_create(*, user: AbstractBaseUser, kind: str, **fields: Any) -> Job:
     """Save a queued job of ``kind``; its task is published once this transaction commits."""
     job = Job(owner=user, kind=kind, task_id=uuid.uuid4().hex, **fields)
-    job.full_clean()
+    job.full_clean(validate_constraints=False)  # the database holds them (IntegrityError)
     job.save()
     transaction.on_commit(lambda: _publish(job))
     return job
@@ -98,16 +98,27 @@ def _publish(job: Job) -> None:
 def restore_job_create(*, user: AbstractBaseUser, raw: bytes, replace: bool = False) -> Job:
     """Keep an uploaded backup and queue its restore; BackupError if that file is restoring."""
     sha256 = hashlib.sha256(raw).hexdigest()
-    unended = (Job.Status.QUEUED, Job.Status.RUNNING)
-    if Job.objects.filter(owner=user, upload_sha256=sha256, status__in=unended).exists():
-        raise BackupError([_("This backup is already being restored: see its page under Export.")])
+    restoring = BackupError(
+        [_("This backup is already being restored: see its page under Export.")]
+    )
+    if _restoring(user, sha256):
+        raise restoring
     folder = media_dir("restores") / str(user.pk)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{secrets.token_hex(12)}.json"
     path.write_bytes(raw)
     file_path = path.relative_to(settings.MEDIA_ROOT).as_posix()
     fields = {"file_path": file_path, "replace": replace, "upload_sha256": sha256}
-    return job_create(user=user, kind=Job.Kind.RESTORE, **fields)
+    try:
+        return job_create(user=user, kind=Job.Kind.RESTORE, **fields)
+    except IntegrityError:  # a post of the same file got there first: job_one_restore_per_file
+        path.unlink(missing_ok=True)
+        raise restoring from None
+
+
+def _restoring(user: AbstractBaseUser, sha256: str) -> bool:
+    unended = (Job.Status.QUEUED, Job.Status.RUNNING)
+    return Job.objects.filter(owner=user, upload_sha256=sha256, status__in=unended).exists()
 
 
 @transaction.atomic

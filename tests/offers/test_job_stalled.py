@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -17,7 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from offers.export.backup import backup_build
+from offers.export.backup import BackupError, backup_build
 from offers.export.jobs import job_create, job_run, restore_job_create
 from offers.models import Job, Scenario
 from tests.factories import OfferFactory
@@ -119,6 +120,38 @@ def test_the_same_restore_file_is_refused_while_it_restores(
     Job.objects.filter(pk=first.pk).update(status="failed")
     assert post(raw).status_code == 302
     assert Job.objects.filter(owner=bob).count() == 2
+
+
+def test_two_posts_racing_past_the_check_restore_the_file_once(
+    bob, settings, tmp_path, monkeypatch
+):
+    """The form's check reads before it writes: the database's constraint decides a race."""
+    settings.MEDIA_ROOT = tmp_path
+    raw = json.dumps(backup_build(user=bob)).encode()
+    first = restore_job_create(user=bob, raw=raw)
+    monkeypatch.setattr("offers.export.jobs._restoring", lambda user, sha256: False)
+    with pytest.raises(BackupError) as refused:
+        restore_job_create(user=bob, raw=raw)  # as the second of two posts in flight at once
+    assert "already being restored" in refused.value.errors[0]
+    assert list(Job.objects.filter(owner=bob)) == [first]
+    assert [p.name for p in (tmp_path / "restores" / str(bob.pk)).iterdir()] == [
+        Path(first.file_path).name
+    ]  # the second upload's file is not left behind
+    Job.objects.filter(pk=first.pk).update(status="done")
+    assert restore_job_create(user=bob, raw=raw).pk != first.pk  # ended: the file may go again
+
+
+def test_the_migration_fails_all_but_the_newest_of_a_files_doubled_restores(migrate_to):
+    apps = migrate_to([("offers", "0020_progress_at")])
+    user = apps.get_model("auth", "User").objects.create(username="doubled")
+    OldJob = apps.get_model("offers", "Job")
+    old, new, other = (
+        OldJob.objects.create(owner=user, kind="restore", upload_sha256=sha, status=status)
+        for sha, status in (("a" * 64, "running"), ("a" * 64, "queued"), ("b" * 64, "queued"))
+    )
+    apps = migrate_to([("offers", "0021_job_one_restore_per_file")])
+    statuses = dict(apps.get_model("offers", "Job").objects.values_list("pk", "status"))
+    assert statuses == {old.pk: "failed", new.pk: "queued", other.pk: "queued"}
 
 
 def test_a_stalled_monte_carlo_is_shown_and_restarted(
