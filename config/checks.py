@@ -1,6 +1,7 @@
 """System checks of the deployment settings, run by `manage.py check`, `migrate` and `runserver`.
 
-The email check runs with `check --deploy` only: a development machine writes mail to the log.
+The email and site address checks run with `check --deploy` only: a development machine writes
+mail to the log and is opened at 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Warning, register
@@ -74,5 +76,21 @@ def email_configured_check(app_configs: Any = None, **kwargs: Any) -> list[Check
             hint="Set EMAIL_URL, e.g. smtp+tls://user:password@mail.example.com:587, or "
             "EMAIL_URL=console:// to keep each message in the log on purpose.",
             id="offerdesk.W001",
+        )
+    ]
+
+
+@register(deploy=True)
+def site_url_check(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Warn when a server's mail would link to this machine: SITE_URL left at its default."""
+    host = urlsplit(settings.SITE_URL).hostname
+    if settings.DEBUG or host not in ("127.0.0.1", "localhost", "::1"):
+        return []
+    return [
+        Warning(
+            f"SITE_URL is {settings.SITE_URL}: the links in reminders lead to the reader's "
+            "own machine, not to this server.",
+            hint="Set SITE_URL to the address people open, e.g. https://offerdesk.example.com.",
+            id="offerdesk.W002",
         )
     ]
