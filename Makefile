@@ -13,7 +13,7 @@ PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve serve-local bench screenshots messages \
-	clean lock plotly
+	schemas clean lock plotly
 
 # From the hashed development lock: every package at its pinned version, each file checked
 # against the SHA-256 recorded in requirements-dev.lock (`make lock` rewrites both locks after a
@@ -108,6 +108,11 @@ screenshots: install
 # nothing else changed), then compiled; tests/test_messages.py fails on any difference.
 messages: install
 	$(BIN)/python tools/messages.py
+
+# The export's JSON Schema files from the models and the export's tables (tools/schemas.py);
+# tests/offers/test_schemas.py fails on any difference.
+schemas: install
+	$(BIN)/python tools/schemas.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest-worker.log .lock-tools
