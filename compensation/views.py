@@ -22,6 +22,7 @@ from accounts.http import method_refused
 from accounts.locking import StaleEditError
 from compensation import engine, selectors, services
 from compensation.band_import import CSV_COLUMNS, CSV_EXAMPLE, band_import_csv
+from compensation.engine.components import PAY_COMPONENTS
 from compensation.forms import (
     BandForm,
     BandImportForm,
@@ -332,11 +333,16 @@ def _projection(package: Package, horizon: int) -> dict[str, Any]:
     except (engine.EngineInputError, LookupError) as error:
         return {"error": str(error)}
     rows = [
-        {"year": int(year), **{k: float(v) for k, v in row.items()}}
+        {
+            "year": int(year),
+            "components": [float(row[c.key]) for c in PAY_COMPONENTS],
+            **{k: float(v) for k, v in row.items()},
+        }
         for year, row in yearly.iterrows()
     ]
     return {
         "rows": rows,
+        "components": [_(c.label) for c in PAY_COMPONENTS],
         "assumptions": facts,
         "summary": summary,
         "spec": spec,

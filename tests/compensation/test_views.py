@@ -421,7 +421,8 @@ def test_package_tax_rule_through_the_form_and_on_the_page(client_alice, alice):
     pkg = Package.objects.get(owner=alice)
     assert pkg.tax_regime == "us-wa"
     body = client_alice.get(reverse("compensation:package_detail", args=[pkg.pk])).content
-    assert "Washington + US federal 2025 tax" in body.decode()
+    # From 4 Jan 2027: taxed by the latest tables, 2026's, and the words say so.
+    assert "Washington + US federal 2026 tax (2026 table used for 2027 on)" in body.decode()
     bad = client_alice.post(url, package_post(name="Other", tax_regime="moon"))
     assert bad.status_code == 200 and "tax_regime" in bad.context["form"].errors
 
@@ -446,3 +447,21 @@ def test_package_detail_band_wording_is_right(client_alice, alice, package):
     assert "25th percentile" in text  # stock: (100k - 80k) / (120k - 80k) x 50
     assert "on target" in text and "0 points" not in text
     assert not re.search(r"\b\d*(1th|2th|3th)\b", text)
+
+
+def test_the_yearly_projection_has_a_column_per_pay_component_adding_up_to_the_total(
+    client_alice, package
+):
+    """The table's columns are the pay components' (a new one appears without a template edit)."""
+    from compensation.engine.components import PAY_COMPONENTS
+
+    response = client_alice.get(reverse("compensation:package_detail", args=[package.pk]))
+    projection = response.context["projection"]
+    assert projection["components"] == [c.label for c in PAY_COMPONENTS]
+    first = projection["rows"][0]
+    # Year 1: base 200,000 + bonus 30,000 + sign-on 50,000 + relocation 0 + stock 100,000.
+    assert first["components"] == pytest.approx([200000, 30000, 50000, 0, 100000])
+    assert sum(first["components"]) == pytest.approx(first["total"]) == 380000
+    table = response.content.decode().split('id="proj-h"')[1].split("</thead>")[0]
+    headings = "".join(f'<th scope="col" class="num">{c.label}</th>' for c in PAY_COMPONENTS)
+    assert headings in table

@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.utils import translation
 from openpyxl import load_workbook
 
+from compensation.engine.components import PAY_COMPONENTS
 from offers.board import board_build
 from offers.export import neutralise
 from offers.export.columns import TERMS
@@ -132,8 +133,10 @@ def test_xlsx_sheets_figures_and_layout(board_user):
     assert yby.freeze_panes == "B2"
     assert yby.column_dimensions["A"].width >= 30
     header = [c.value for c in yby[1]]
-    # Every column has its heading, the total once (bold), then the tax it pays.
-    assert header[-3:] == ["Stock", "Total", "Tax"] and None not in header
+    # Every column has its heading: the pay components in the registry's order, the total once
+    # (bold), then the tax it pays.
+    last = PAY_COMPONENTS[-1].label
+    assert header[-3:] == [last, "Total", "Tax"] and None not in header
     assert yby.max_column == len(header)
     expected = board_yearly(board_user["user"], board_user["sgd"])
     found = 0
