@@ -83,6 +83,7 @@ def test_check_deploy_has_no_warnings():
         "SECRET_KEY": "x" * 64 + "-production-secret-key-value",
         "ALLOWED_HOSTS": "offerdesk.example",
         "EMAIL_URL": "smtp+tls://offerdesk:pw@mail.example.com:587",
+        "SITE_URL": "https://offerdesk.example",
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set by the browser tests' conftest only
     out = fresh_python.run(
