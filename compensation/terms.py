@@ -228,7 +228,8 @@ class TermsChange:
 
     Each amount states its currency. ``extra_stock_yearly`` adds a grant worth that much
     per vesting year like the first grant (its schedule and currency), at today's share
-    price, vesting from the start; ``stock_grant`` makes the new-hire grant worth that in total
+    price, vesting from the later of the start and ``granted_on`` (the day it is made: a job
+    held since 2023 does not vest a grant made today from 2023); ``stock_grant`` makes the new-hire grant worth that in total
     (``revise_first_grant``) or sets the negotiated grant (an option that keeps the grants
     it holds); ``refresher_yearly`` replaces the refreshers (0 removes them). A new start
     date moves the grants with it when ``move_grants`` (a new job's grants start with it).
@@ -251,6 +252,7 @@ class TermsChange:
     refresher_yearly: Money | None = None
     # How a new grant vests when the package has none to copy (None: the company's usual).
     vesting: Vesting | None = None
+    granted_on: dt.date | None = None
 
 
 def _cents(value: Decimal) -> Decimal:
@@ -274,10 +276,13 @@ def today_grant_price(terms: PackageTerms, currency: str, rate: Rate) -> Decimal
     return Decimal(1)
 
 
-def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) -> GrantTerms:
-    """Return a new grant like the first one (schedule, currency), from the start, priced at
-    today's share price (`today_grant_price`): a grant made now is not priced at the price of
-    a grant made years ago. Without a first grant it is in the currency it is stated in."""
+def _grant_like(
+    terms: PackageTerms, *, label: str, value: Money, rate: Rate, on: dt.date | None
+) -> GrantTerms:
+    """Return a new grant like the first one (schedule, currency), from the start or the day
+    it is made (``on``), whichever is later, priced at today's share price
+    (`today_grant_price`): a grant made now is not priced at the price of a grant made years
+    ago. Without a first grant it is in the currency it is stated in."""
     first = terms.grants[0] if terms.grants else None
     currency = terms.grant_currency(first) if first is not None else value.currency
     price = today_grant_price(terms, currency, rate)
@@ -287,7 +292,7 @@ def _grant_like(terms: PackageTerms, *, label: str, value: Money, rate: Rate) ->
         value=_cents(value.to(currency, rate)),
         grant_price=max(price.quantize(PRICE_PLACES), PRICE_PLACES),
         price_currency=currency,
-        vest_start=terms.start_date,
+        vest_start=max(terms.start_date, on) if on is not None else terms.start_date,
         vesting=vesting,
     )
 
@@ -341,14 +346,17 @@ def _grants(terms: PackageTerms, change: TermsChange, rate: Rate) -> tuple[Grant
             label = change.grant_label or (
                 "New-hire grant" if change.revise_first_grant else NEGOTIATED_GRANT
             )
-            rows.append(_grant_like(terms, label=label, value=change.stock_grant, rate=rate))
+            grant = _grant_like(
+                terms, label=label, value=change.stock_grant, rate=rate, on=change.granted_on
+            )
+            rows.append(grant)
     if change.extra_stock_yearly is not None and change.extra_stock_yearly.amount:
         first = terms.grants[0] if terms.grants else None
         years = first.vesting.years if first is not None else terms.usual_vesting.years
         extra = change.extra_stock_yearly
         total = Money(extra.amount * years, extra.currency)
         label = change.grant_label or "Negotiated grant"
-        rows.append(_grant_like(terms, label=label, value=total, rate=rate))
+        rows.append(_grant_like(terms, label=label, value=total, rate=rate, on=change.granted_on))
     return tuple(rows)
 
 

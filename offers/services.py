@@ -37,7 +37,9 @@ from offers.scenarios.adjustments import (
     option_terms,
     scenario_change,
 )
+from offers.selectors import preferences_get
 from offers.tasks import scenario_monte_carlo_task
+from offers.valuation_basis import home_today
 
 if TYPE_CHECKING:
     from offers.board import Board
@@ -379,7 +381,7 @@ def scenario_accept(
     )
     # The change the scenario's page values, applied to the same terms and written by the
     # one writer: the value shown is the value accepted.
-    change = scenario_change(scenario)
+    change = scenario_change(scenario, granted_on=home_today(preferences_get(user=user)))
     terms = apply_change(package_terms(package), change, terms_rate(package))
     for name, value in option_terms(scenario).items():
         setattr(offer, name, value)

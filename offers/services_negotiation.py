@@ -82,6 +82,7 @@ def entry_change(entry: NegotiationEntry, offer: Offer, terms: PackageTerms) -> 
         else None,
         stock_grant=Money(entry.revised_stock, stock) if entry.revised_stock is not None else None,
         revise_first_grant=revise_first,
+        granted_on=entry.answered_on,
     )
 
 

@@ -14,6 +14,7 @@ shows is the value accepting it writes.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -153,6 +154,7 @@ def offer_stock_currency(offer: Offer) -> str:
 def scenario_change(
     scenario: Scenario,
     *,
+    granted_on: dt.date | None = None,
     more_stock: float = 0.0,
     more_base: float = 0.0,
     more_sign_on: float = 0.0,
@@ -160,10 +162,12 @@ def scenario_change(
     """Return the change to the offer's terms the scenario proposes (``more_*``: probes).
 
     The probes add to the scenario's own stock a year (in its stock currency), base and
-    sign-on (in the offer's pay currency): the flip finder and the walk-away search.
+    sign-on (in the offer's pay currency): the flip finder and the walk-away search. A grant
+    the scenario adds is made on ``granted_on`` (the decision date).
     """
     offer = scenario.offer
-    fields: dict[str, Any] = {"grant_label": f"Negotiated: {scenario.name}"[:80]}
+    label = f"Negotiated: {scenario.name}"[:80]
+    fields: dict[str, Any] = {"grant_label": label, "granted_on": granted_on}
     for adjustment in ADJUSTMENTS:
         value = getattr(scenario, adjustment.key)
         if adjustment.change is not None and value is not None:

@@ -20,7 +20,7 @@ from offers.models import Offer, Preferences, Scenario
 from offers.negotiation import plan_view_for
 from offers.scenarios.adjustments import VALUED_FIELDS, option_terms, scenario_change
 from offers.scenarios.points import point_answered, scenario_outcome
-from offers.valuation_basis import ValuationBasis
+from offers.valuation_basis import ValuationBasis, home_today
 
 
 def scenario_offer(scenario: Scenario) -> Offer:
@@ -56,7 +56,11 @@ def scenario_spec(
     offer = scenario.offer
     package = offer.package
     change = scenario_change(
-        scenario, more_stock=more_stock, more_base=more_base, more_sign_on=more_sign_on
+        scenario,
+        granted_on=home_today(prefs),
+        more_stock=more_stock,
+        more_base=more_base,
+        more_sign_on=more_sign_on,
     )
     terms = apply_change(package_terms(package), change, terms_rate(package, fx))
     return package_to_spec(

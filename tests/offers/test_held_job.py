@@ -122,3 +122,79 @@ def test_a_transfer_s_months_at_the_held_job_pay_today_s_base(alice, acme):
     assert not ev.error
     assert ev.bridge == pytest.approx(54_287.50, abs=0.01)
     assert ev.component("base") == [pytest.approx(279_287.50, abs=0.01)]
+
+
+def test_a_grant_a_scenario_adds_to_a_held_job_vests_from_today_not_from_2023(
+    client_alice, alice, acme
+):
+    # Staying since 9 Jan 2023 with no grant; a scenario asks USD 10,000 a year more stock:
+    # one grant of 4 x 10,000 = 40,000 at today's USD 100 (400 shares), even over 4 years,
+    # quarterly. Made on the decision date, 1 Dec 2026, it vests 2,500 on 1 Mar, 1 Jun, 1 Sep
+    # and 1 Dec 2027 inside the one-year window (a vest on the horizon's last day counts:
+    # docs/engine.md): 10,000. Vesting from the job's start instead (9 Jan 2023), 15 of its 16
+    # tranches would fall before today and the window would hold one, 9 Jan 2027: 2,500.
+    from offers.scenarios.evaluation import scenario_evaluation, scenario_spec
+    from offers.services import scenario_accept
+    from tests.factories import ScenarioFactory
+
+    PreferencesFactory(
+        owner=alice, horizon_years=1, home_currency="USD", basis=Preferences.Basis.GROSS
+    )
+    offer = post_stay(client_alice, acme)
+    scenario = ScenarioFactory(owner=alice, offer=offer, extra_stock_yearly=Decimal("10000"))
+    board = board_build(user=alice, mc_paths=0)
+    spec = scenario_spec(scenario, board.prefs, fx_to_home=1.0, fx=board.fx)
+    (grant,) = spec.grants
+    assert grant.vest_start == dt.date(2026, 12, 1)
+    ev = scenario_evaluation(
+        scenario, board.prefs, board.fx, today=dt.date(2026, 12, 1), basis=board.basis
+    )
+    assert ev.component("equity") == [pytest.approx(10_000.00, abs=0.01)]
+    # Accepting writes the grant the page valued: made today.
+    scenario_accept(user=alice, scenario=scenario)
+    assert [g.vest_start for g in offer.package.grants.all()] == [dt.date(2026, 12, 1)]
+
+
+def test_a_new_job_s_added_grant_still_vests_from_its_start(client_alice, alice, acme):
+    """A job that starts after today: a grant negotiated now vests from the start date."""
+    from offers.scenarios.evaluation import scenario_spec
+    from tests.factories import ScenarioFactory
+
+    PreferencesFactory(owner=alice, horizon_years=1, home_currency="USD")
+    offer = OfferFactory(
+        owner=alice,
+        package__owner=alice,
+        package__company=acme,
+        package__currency="USD",
+        package__start_date=dt.date(2027, 3, 1),
+    )
+    scenario = ScenarioFactory(owner=alice, offer=offer, extra_stock_yearly=Decimal("10000"))
+    board = board_build(user=alice, mc_paths=0)
+    spec = scenario_spec(scenario, board.prefs, fx_to_home=1.0, fx=board.fx)
+    assert [g.vest_start for g in spec.grants][-1] == dt.date(2027, 3, 1)
+
+
+def test_a_retention_grant_answered_on_a_held_job_vests_from_the_answer(client_alice, alice, acme):
+    # Staying since 9 Jan 2023; the manager's answer of 27 Nov 2026 grants USD 40,000 more.
+    # The grant is made that day: it vests from 27 Nov 2026 (first tranche 27 Feb 2027).
+    from offers.services_negotiation import negotiation_entry_create
+
+    PreferencesFactory(owner=alice, horizon_years=1, home_currency="USD")
+    offer = post_stay(client_alice, acme)
+    entry = negotiation_entry_create(
+        user=alice,
+        offer=offer,
+        data={
+            "asked_on": dt.date(2026, 11, 20),
+            "channel": "own_manager",
+            "topic": "stock",
+            "ask": "A retention grant.",
+        },
+    )
+    url = reverse("offers:negotiation_entry_answer", args=[entry.pk])
+    data = form_values(client_alice.get(url).content, action=url, page=url)
+    data.update(outcome="accepted", answered_on="2026-11-27", revised_stock="40,000")
+    response = client_alice.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    (grant,) = offer.package.grants.all()
+    assert (grant.value, grant.vest_start) == (Decimal("40000.00"), dt.date(2026, 11, 27))
