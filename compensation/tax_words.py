@@ -21,6 +21,7 @@ TAX_WORDS = (
     gettext_noop("California income tax"),
     gettext_noop("California SDI"),
     gettext_noop("New York State income tax"),
+    gettext_noop("New York supplemental tax"),
     gettext_noop("WA Cares premium"),
     gettext_noop("resident income tax"),
     gettext_noop("CPF on ordinary wages"),

@@ -79,7 +79,10 @@ def test_demo_options_are_taxed_by_their_places(demo):
         return regime.label_for(regime.tax_year_of(first_day), regime.tax_year_of(last_day))
 
     assert stay.tax_words == words("us-ca", board.basis.start)
-    assert stay.tax_words.startswith("California + US federal 2025 tax")
+    # The window from 1 Dec 2026 counts 2026 (its own tables) and 2027 on (2026's, the latest).
+    assert stay.tax_words.startswith(
+        "California + US federal 2026 tax (2026 table used for 2027 on)"
+    )
     meta = by_name["Meta E5 (Menlo Park)"]
     assert meta.tax_words.endswith(words("us-ca", meta.segments[-1].start))
     tiktok = by_name["TikTok Singapore (expected)"]
@@ -103,8 +106,10 @@ def test_the_option_page_says_which_tax_rule_applies(demo, client):
 
 
 def test_the_window_tax_of_a_whole_calendar_year_is_the_tables_tax(alice):
-    # A sanity link between the page and the tables: 200,000 of wages in California.
-    assert float(yearly_tax(regime_get("us-ca"), 200_000)) == pytest.approx(67_793.18, abs=1)
+    # A sanity link between the page and the tables: 200,000 of wages in California, by the
+    # latest (2026) tables: federal 36,734 + FICA 14,339 + California 14,507.98 + SDI 2,600
+    # (tests/compensation/engine/test_tax_tables_2026.py).
+    assert float(yearly_tax(regime_get("us-ca"), 200_000)) == pytest.approx(68_180.98, abs=1)
 
 
 def test_exports_name_the_tax_rule_of_each_option(demo):
@@ -113,7 +118,7 @@ def test_exports_name_the_tax_rule_of_each_option(demo):
     comparison = comparison_build(user=demo)
     options = {o["name"]: o for o in comparison.options}
     assert options["Stay at Northwind AI"]["tax_rule"].startswith(
-        "California + US federal 2025 tax"
+        "California + US federal 2026 tax (2026 table used for 2027 on)"
     )
     rows = {a["option"]: a for a in comparison.assumptions}
     assert "then Singapore resident YA 2026 tax" in rows["TikTok Singapore (expected)"]["tax_rule"]

@@ -276,11 +276,7 @@ def tables_for_year(regimes: Sequence[TaxRegime], tax_year: int) -> tuple[Shared
                     members.append(i)
     out = []
     for by_year, members in found.values():
-        years = sorted(by_year)
-        chosen = years[0]
-        for year in years:
-            if year <= tax_year:
-                chosen = year
+        chosen = max((y for y in by_year if y <= tax_year), default=min(by_year))
         out.append(SharedTable(by_year[chosen], tuple(members)))
     return tuple(out)
 

@@ -149,16 +149,16 @@ def test_cpf_is_levied_apart_from_stock():
 # 31 Dec 2025.
 #   labour insurance 11.5% + employment insurance 1% = 12.5% of the insured salary, capped at
 #     the top grade 45,800; the employee pays 20%: 45,800 x 2.5% = 1,145 a month; x 12 = 13,740
-#   national health insurance: 5.17% of the insured amount, capped at the top grade 219,500;
-#     the employee pays 30% (no dependants): 219,500 x 1.551% = 3,404.445 a month;
-#     x 12 = 40,853.34
-#   supplementary premium: 2.11% of the year's bonuses above 4 x 219,500 = 878,000:
-#     2.11% x (1,400,000 - 878,000) = 2.11% x 522,000 = 11,014.20
-#   contributions: 13,740 + 40,853.34 + 11,014.20 = 65,607.54
+#   national health insurance: 5.17% of the insured amount, capped at the top grade 313,000
+#     (NHIA's table from 1 Jan 2025); the employee pays 30% (no dependants):
+#     313,000 x 1.551% = 4,854.63 a month; x 12 = 58,255.56
+#   supplementary premium: 2.11% of the year's bonuses above 4 x 313,000 = 1,252,000:
+#     2.11% x (1,400,000 - 1,252,000) = 2.11% x 148,000 = 3,122.80
+#   contributions: 13,740 + 58,255.56 + 3,122.80 = 75,118.36
 #   tax: 1,469,900, as on 6,400,000 of salary (test_engine_tax_years.py): the premiums are not
 #     deducted (only as an itemised deduction, instead of the standard one assumed)
-#   take-home: 6,400,000 - 1,469,900 - 65,607.54 = 4,864,492.46
-TW_CONTRIBUTIONS = 65_607.54
+#   take-home: 6,400,000 - 1,469,900 - 75,118.36 = 4,854,981.64
+TW_CONTRIBUTIONS = 75_118.36
 
 
 def test_taiwan_insurance_and_the_supplementary_premium_on_6_4m_with_a_bonus():
@@ -167,13 +167,13 @@ def test_taiwan_insurance_and_the_supplementary_premium_on_6_4m_with_a_bonus():
     assert out["total"] == pytest.approx(6_400_000)
     assert out["contributions"] == pytest.approx(TW_CONTRIBUTIONS, abs=CENT)
     assert out["tax"] == pytest.approx(1_469_900, abs=ONE_UNIT)
-    assert out["net"] == pytest.approx(4_864_492.46, abs=ONE_UNIT)
+    assert out["net"] == pytest.approx(4_854_981.64, abs=ONE_UNIT)
     assert float(
         yearly_contributions(regime_get("tw"), 5_000_000, 2025, additional=1_400_000)
     ) == pytest.approx(TW_CONTRIBUTIONS)
     yearly = project_yearly(spec)
     assert yearly["contributions"].iloc[0] == pytest.approx(TW_CONTRIBUTIONS, abs=CENT)
-    assert yearly["total_net"].iloc[0] == pytest.approx(4_864_492.46, abs=ONE_UNIT)
+    assert yearly["total_net"].iloc[0] == pytest.approx(4_854_981.64, abs=ONE_UNIT)
 
 
 def test_the_supplementary_premium_counts_the_years_bonuses_together():

@@ -28,27 +28,27 @@ MOVE = dt.date(2027, 2, 15)
 
 # California at USD 240,000 a year until 15 Feb 2027, then Washington at USD 300,000 a year.
 # Base counts whole months: California pays January, 20,000; Washington February to December,
-# 11 x 25,000 = 275,000. 2027 (the 2025 tables, the latest): 295,000 together.
-# One federal return on 295,000: taxable 295,000 - 15,750 = 279,250:
-#   10% x 11,925 = 1,192.50; 12% x 36,550 = 4,386; 22% x 54,875 = 12,072.50;
-#   24% x 93,950 = 22,548; 32% x 53,225 = 17,032; 35% x 28,725 = 10,053.75  -> 67,284.75
-# Social Security 6.2% x 176,100 (the wage base once)                      -> 10,918.20
+# 11 x 25,000 = 275,000. 2027 (the 2026 tables, the latest): 295,000 together.
+# One federal return on 295,000: taxable 295,000 - 16,100 = 278,900:
+#   10% x 12,400 = 1,240; 12% x 38,000 = 4,560; 22% x 55,300 = 12,166;
+#   24% x 96,075 = 23,058; 32% x 54,450 = 17,424; 35% x 22,675 = 7,936.25   -> 66,384.25
+# Social Security 6.2% x 184,500 (the wage base once)                      -> 11,439.00
 # Medicare 1.45% x 200,000 = 2,900 + 2.35% x 95,000 = 2,232.50              ->  5,132.50
 # California on its 20,000: taxable 14,294: 1% x 11,079 = 110.79 + 2% x 3,215 = 64.30
 #                                                                           ->    175.09
-# California SDI 1.2% x 20,000                                              ->    240.00
+# California SDI 1.3% x 20,000                                              ->    260.00
 # WA Cares 0.58% x 275,000                                                  ->  1,595.00
-#                                                                              85,345.54
-# Two returns (the old figures): California's job 425 + 1,240 + 290 + 175.09 + 240 =
-# 2,370.09; Washington's 60,284.75 + 10,918.20 + 4,662.50 + 1,595 = 77,460.45; together
-# 79,830.54, 5,515.00 too low (federal +6,575, Social Security -1,240, Medicare +180).
-ONE_RETURN = 85_345.54
-TWO_RETURNS = 79_830.54
-FEDERAL_AND_FICA = 67_284.75 + 10_918.20 + 5_132.50
+#                                                                              84,985.84
+# Two returns (the old figures): California's job 390 + 1,240 + 290 + 175.09 + 260 =
+# 2,355.09; Washington's 59,384.25 + 11,439 + 4,662.50 + 1,595 = 77,080.75; together
+# 79,435.84, 5,550.00 too low (federal +6,610, Social Security -1,240, Medicare +180).
+ONE_RETURN = 84_985.84
+TWO_RETURNS = 79_435.84
+FEDERAL_AND_FICA = 66_384.25 + 11_439.00 + 5_132.50
 # Borne by income: California's job 20/295 of the federal return and FICA and its own state
-# tax, 5,649.87 + 175.09 + 240 = 6,064.96; Washington's 275/295 and WA Cares, 77,685.59 + 1,595
-# = 79,280.59.
-CALIFORNIA_SHARE = FEDERAL_AND_FICA * 20 / 295 + 175.09 + 240.0
+# tax, 5,624.12 + 175.09 + 260 = 6,059.21; Washington's 275/295 and WA Cares, 77,331.63 + 1,595
+# = 78,926.63.
+CALIFORNIA_SHARE = FEDERAL_AND_FICA * 20 / 295 + 175.09 + 260.0
 WASHINGTON_SHARE = FEDERAL_AND_FICA * 275 / 295 + 1_595.0
 
 
@@ -101,9 +101,9 @@ def test_the_ledger_shows_one_federal_return_and_each_states_tax_and_adds_up():
     names = [p.name for p in working.parts]
     assert names.count("federal income tax") == 1
     assert parts["federal income tax"].income == pytest.approx(295_000.0)
-    assert parts["federal income tax"].brackets.taxable == pytest.approx(279_250.0)
-    assert parts["federal income tax"].tax == pytest.approx(67_284.75, abs=0.01)
-    assert parts["Social Security"].tax == pytest.approx(10_918.20, abs=0.01)
+    assert parts["federal income tax"].brackets.taxable == pytest.approx(278_900.0)
+    assert parts["federal income tax"].tax == pytest.approx(66_384.25, abs=0.01)
+    assert parts["Social Security"].tax == pytest.approx(11_439.00, abs=0.01)
     assert parts["Medicare and Additional Medicare"].tax == pytest.approx(5_132.50, abs=0.01)
     # Each state on the income earned there.
     assert parts["California income tax"].income == pytest.approx(20_000.0)

@@ -82,14 +82,16 @@ CALENDAR_MARCH = BonusCycle(start_month=1, payout_month=3, payout_day=15, prorat
 def test_a_bonus_paid_before_the_decision_date_is_in_the_first_tax_year():
     # The current job's package starts on the decision date, 1 Dec 2026 (as the demo's does):
     # USD 120,000 a year in Washington, a 10 % calendar-year bonus paid on 15 March.
-    # 2026: base 12 x 10,000 = 120,000 and the bonus paid on 15 Mar 2026, 12,000: 132,000:
-    #   federal 116,250 taxable: 1,192.50 + 4,386 + 22% x 54,875 (12,072.50) + 24% x 12,900
-    #   (3,096) = 20,747.00; FICA 7.65% x 132,000 = 10,098.00; WA Cares 0.58% = 765.60
-    #   -> 31,610.60, of which December bears 10,000 / 132,000 = 2,394.74
-    # 2027: base 120,000 and the bonus of 15 Mar 2027 (for 2026), 12,000: 132,000 -> 31,610.60,
-    #   of which the window's January to November (110,000 + 12,000) bear 29,215.86
-    # Year 1: 2,394.74 + 29,215.86 = 31,610.60. (Without the March 2026 bonus, 2026 was taxed
-    # on 120,000, 27,743.00, and December bore 2,311.92.)
+    # 2026 (the 2026 tables): base 12 x 10,000 = 120,000 and the bonus paid on 15 Mar 2026,
+    #   12,000: 132,000: federal 115,900 taxable: 10% x 12,400 (1,240) + 12% x 38,000 (4,560)
+    #   + 22% x 55,300 (12,166) + 24% x 10,200 (2,448) = 20,414.00; FICA 7.65% x 132,000 =
+    #   10,098.00; WA Cares 0.58% = 765.60 -> 31,277.60, of which December bears
+    #   10,000 / 132,000 = 2,369.52
+    # 2027 (the 2026 tables, the latest): base 120,000 and the bonus of 15 Mar 2027 (for
+    #   2026), 12,000: 132,000 -> 31,277.60, of which the window's January to November
+    #   (110,000 + 12,000) bear 28,908.08
+    # Year 1: 2,369.52 + 28,908.08 = 31,277.60. (Without the March 2026 bonus, 2026 was taxed
+    # on 120,000, 27,446.00, and December bore 2,287.17.)
     decision = dt.date(2026, 12, 1)
     spec = PackageSpec(
         name="wa",
@@ -103,15 +105,15 @@ def test_a_bonus_paid_before_the_decision_date_is_in_the_first_tax_year():
     )
     segments = [Segment(spec, decision, current=True)]
     out = window_yearly(segments, window_start=decision, years=1, prices=[np.ones(12)])
-    assert out["tax"][0] == pytest.approx(31_610.60, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(31_277.60, abs=ONE_UNIT)
     ledger = window_ledger(
         segments, window_start=decision, years=1, prices=[np.ones(12)], currency="USD"
     )
     (y2026,) = [w for w in ledger.tax_years if w.tax_year == 2026]
     assert y2026.cash == pytest.approx(132_000.0)
-    assert y2026.tax == pytest.approx(31_610.60, abs=0.01)
+    assert y2026.tax == pytest.approx(31_277.60, abs=0.01)
     december = [x for x in ledger.lines if x.component == "tax" and x.tax_year == 2026]
-    assert sum(-x.amount for x in december) == pytest.approx(2_394.74, abs=0.01)
+    assert sum(-x.amount for x in december) == pytest.approx(2_369.52, abs=0.01)
     assert ledger.total() == pytest.approx(float(out["net"].sum()), abs=0.01)
 
 

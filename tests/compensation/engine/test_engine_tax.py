@@ -37,11 +37,11 @@ from compensation.engine.window import window_yearly
 ONE_UNIT = 1.0
 
 
-def tax(key: str, cash: float, equity: float = 0.0) -> float:
-    return float(yearly_tax(regime_get(key), cash, equity))
+def tax(key: str, cash: float, equity: float = 0.0, year: int | None = None) -> float:
+    return float(yearly_tax(regime_get(key), cash, equity, year))
 
 
-# --- United States, 2025, single -------------------------------------------------------------
+# --- United States, 2025, single (2026's tables: test_tax_tables_2026.py) --------------------
 
 # US federal on 200,000 of wages: taxable 200,000 - 15,750 = 184,250
 #   10% x 11,925                        =  1,192.50
@@ -66,7 +66,7 @@ def test_california_and_us_federal_on_200k_of_wages():
     #                                          14,507.98
     # SDI 1.2% x 200,000 = 2,400
     expected = FEDERAL_200K + FICA_200K + 14_507.98 + 2_400.00  # 67,793.18
-    assert tax("us-ca", 200_000) == pytest.approx(expected, abs=ONE_UNIT)
+    assert tax("us-ca", 200_000, year=2025) == pytest.approx(expected, abs=ONE_UNIT)
     assert expected == pytest.approx(67_793.18)
 
 
@@ -81,7 +81,7 @@ def test_washington_and_us_federal_on_400k_has_additional_medicare():
     #                                            18,518.20
     # Washington: no income tax; WA Cares 0.58% x 400,000 = 2,320.00
     expected = 104_034.75 + 18_518.20 + 2_320.00  # 124,872.95
-    assert tax("us-wa", 400_000) == pytest.approx(expected, abs=ONE_UNIT)
+    assert tax("us-wa", 400_000, year=2025) == pytest.approx(expected, abs=ONE_UNIT)
 
 
 def test_new_york_state_and_us_federal_on_400k():
@@ -89,8 +89,11 @@ def test_new_york_state_and_us_federal_on_400k():
     #   4% x 8,500 = 340; 4.5% x 3,200 = 144; 5.25% x 2,200 = 115.50;
     #   5.5% x 66,750 = 3,671.25; 6% x 134,750 = 8,085;
     #   6.85% x (392,000 - 215,400 = 176,600) = 12,097.10          -> 24,452.85
-    expected = 104_034.75 + 18_518.20 + 24_452.85  # 147,005.80
-    assert tax("us-ny", 400_000) == pytest.approx(expected, abs=ONE_UNIT)
+    # Supplemental tax: NY AGI 400,000 is past 215,400 + 50,000, so the lower brackets'
+    #   benefit is recaptured in full: 568 + 1,831 = 2,399              -> 26,851.85
+    #   (= 6.85% x 392,000 = 26,852.00, less the statute's rounding of 2,399.15)
+    expected = 104_034.75 + 18_518.20 + 26_851.85  # 149,404.80
+    assert tax("us-ny", 400_000, year=2025) == pytest.approx(expected, abs=ONE_UNIT)
 
 
 # --- Singapore resident, YA 2026 ---------------------------------------------------------------
@@ -269,7 +272,7 @@ def test_a_regime_refuses_unknown_tables_and_mixed_currencies(tmp_path):
 
 
 def test_labels_say_the_place_and_the_year():
-    assert regime_get("us-ca").label == "California + US federal 2025 tax"
+    assert regime_get("us-ca").label == "California + US federal 2025-2026 tax"
     assert regime_get("hk").label == "Hong Kong salaries tax 2025/26 tax"
     spec = PackageSpec(name="x", start=dt.date(2026, 1, 1), base=1.0, tax_rate_pct=30)
     assert spec.tax_words == "flat 30% (no tax table for this place)"
@@ -336,9 +339,9 @@ def test_a_window_starting_in_december_taxes_december_with_the_rest_of_its_year(
 
 def test_a_new_job_from_july_is_taxed_on_its_part_year():
     # 120,000 a year from 1 Jul 2027 in Washington; window 1 Jan 2027 for one year: 2027's
-    # income from this job is 6 x 10,000 = 60,000.
-    # Federal: 60,000 - 15,750 = 44,250: 1,192.50 + 12% x 32,325 (3,879.00) = 5,071.50
-    # FICA: 6.2% + 1.45% of 60,000 = 4,590.00; WA Cares 0.58% = 348.00 -> 10,009.50
+    # income from this job is 6 x 10,000 = 60,000, taxed by the 2026 tables (the latest).
+    # Federal: 60,000 - 16,100 = 43,900: 10% x 12,400 (1,240) + 12% x 31,500 (3,780) = 5,020
+    # FICA: 6.2% + 1.45% of 60,000 = 4,590.00; WA Cares 0.58% = 348.00 -> 9,958.00
     spec = PackageSpec(
         name="new",
         start=dt.date(2027, 7, 1),
@@ -351,7 +354,7 @@ def test_a_new_job_from_july_is_taxed_on_its_part_year():
         [Segment(spec, dt.date(2027, 7, 1))], window_start=ws, years=1, prices=[np.ones(12)]
     )
     assert out["total"][0] == pytest.approx(60_000)
-    assert out["tax"][0] == pytest.approx(10_009.50, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(9_958.00, abs=ONE_UNIT)
 
 
 def test_hong_kong_tax_years_run_from_april():
@@ -450,7 +453,9 @@ def test_project_yearly_taxes_each_calendar_year():
         name="ca", start=dt.date(2026, 1, 1), horizon_years=1, base=200_000.0, tax_regime="us-ca"
     )
     yearly = project_yearly(spec)
-    assert yearly["total_net"].iloc[0] == pytest.approx(200_000 - 67_793.18, abs=ONE_UNIT)
+    # 2026's tables (test_tax_tables_2026.py): federal 36,734 + FICA 14,339 + California
+    # 14,507.98 (2025's brackets) + SDI 1.3% x 200,000 = 2,600 -> 68,180.98
+    assert yearly["total_net"].iloc[0] == pytest.approx(200_000 - 68_180.98, abs=ONE_UNIT)
 
 
 def test_monte_carlo_net_home_refuses_a_progressive_regime():

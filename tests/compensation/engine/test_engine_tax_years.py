@@ -55,9 +55,10 @@ TW_2025_ON_6_4M = 1_469_900.0
 TW_2026_ON_6_4M = 1_425_300.0
 # Labour, employment and health insurance on 6,400,000 of salary (533,333 a month, above both
 # top grades), the same in 2025 and 2026 and not deductible (tests/compensation/engine/
-# test_engine_contributions.py): 12 x (45,800 x 2.5% + 219,500 x 1.551%)
-#   = 12 x (1,145 + 3,404.445) = 13,740 + 40,853.34 = 54,593.34
-TW_INSURANCE_ON_6_4M = 54_593.34
+# test_engine_contributions.py): 12 x (45,800 x 2.5% + 313,000 x 1.551%), 313,000 being
+# NHIA's top insured amount from 1 Jan 2025
+#   = 12 x (1,145 + 4,854.63) = 13,740 + 58,255.56 = 71,995.56
+TW_INSURANCE_ON_6_4M = 71_995.56
 
 
 def taiwan(start: dt.date, years: int) -> PackageSpec:
@@ -240,14 +241,17 @@ ONE_YEAR_CLIFF = VestingSchedule(total_months=12, frequency_months=12, year_weig
 def test_a_vest_on_1_january_is_taxed_in_the_new_year():
     # USD 120,000 a year in Washington from 1 Jan 2026 and 100,000 shares at 1 vesting on
     # 1 Jan 2027 (start + 12 months). Window 1 Jan 2026, two years: the vest is on the first
-    # window year's last day (it counts in year 1) but in tax year 2027.
-    # 2026: 120,000 -> federal 104,250 taxable: 1,192.50 + 4,386 + 12,072.50 + 24% x 900
-    #   = 17,867; FICA 7.65% x 120,000 = 9,180; WA Cares 0.58% = 696 -> 27,743.00
-    # 2027: 120,000 + 100,000 = 220,000 -> federal 204,250 taxable: 40,199 + 32% x 6,950
-    #   = 42,423; FICA 10,918.20 + 2,900 + 2.35% x 20,000 (470) = 14,288.20;
-    #   WA Cares 1,276 -> 57,987.20, borne 100 / 220 by the vest and 120 / 220 by 2027's pay
-    # Year 1: 27,743.00 + 57,987.20 x 100 / 220 = 54,100.82 (taxing the vest in 2026 gave
-    # 57,987.20); year 2: 57,987.20 x 120 / 220 = 31,629.38
+    # window year's last day (it counts in year 1) but in tax year 2027. Both years are taxed
+    # by the 2026 tables (2027 by the latest published).
+    # 2026: 120,000 -> federal 103,900 taxable: 10% x 12,400 (1,240) + 12% x 38,000 (4,560)
+    #   + 22% x 53,500 (11,770) = 17,570; FICA 7.65% x 120,000 = 9,180; WA Cares 0.58% = 696
+    #   -> 27,446.00
+    # 2027: 120,000 + 100,000 = 220,000 -> federal 203,900 taxable: 1,240 + 4,560
+    #   + 22% x 55,300 (12,166) + 24% x 96,075 (23,058) + 32% x 2,125 (680) = 41,704;
+    #   FICA 6.2% x 184,500 (11,439) + 2,900 + 2.35% x 20,000 (470) = 14,809;
+    #   WA Cares 1,276 -> 57,789.00, borne 100 / 220 by the vest and 120 / 220 by 2027's pay
+    # Year 1: 27,446.00 + 57,789.00 x 100 / 220 = 53,713.73 (taxing the vest in 2026 gave
+    # 57,789.00); year 2: 57,789.00 x 120 / 220 = 31,521.27
     spec = PackageSpec(
         name="wa",
         start=dt.date(2026, 1, 1),
@@ -260,9 +264,9 @@ def test_a_vest_on_1_january_is_taxed_in_the_new_year():
     ws = spec.start
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=2, prices=[np.ones(24)])
     assert out["equity"] == pytest.approx([100_000, 0])
-    assert out["tax"] == pytest.approx([54_100.82, 31_629.38], abs=ONE_UNIT)
+    assert out["tax"] == pytest.approx([53_713.73, 31_521.27], abs=ONE_UNIT)
     tax = project_yearly(spec)["total"] - project_yearly(spec)["total_net"]
-    assert list(tax) == pytest.approx([54_100.82, 31_629.38], abs=ONE_UNIT)
+    assert list(tax) == pytest.approx([53_713.73, 31_521.27], abs=ONE_UNIT)
 
 
 def test_a_vest_on_1_april_is_taxed_in_hong_kongs_new_year():
@@ -296,11 +300,12 @@ def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year(
     # December's pay (a month is in the tax year of its first day), and a USD 100,000 sign-on
     # paid on the start day, 15 Dec 2026, is 2026 income. The job starts 15 Dec with
     # USD 120,000 a year in Washington.
-    # 2026: the sign-on and the month from 15 Dec, 100,000 + 10,000 = 110,000: federal 94,250
-    #   taxable: 1,192.50 + 4,386 + 22% x 45,775 (10,070.50) = 15,649.00; FICA 7.65% x
-    #   110,000 = 8,415; WA Cares 0.58% = 638 -> 24,702.00
-    # 2027: the months from 15 Jan 2027 to 15 Dec 2027 (the last one after the window),
-    #   120,000 -> 27,743.00, of which the window's 11 months bear 11 / 12: 25,431.08
+    # 2026: the sign-on and the month from 15 Dec, 100,000 + 10,000 = 110,000: federal 93,900
+    #   taxable: 1,240 + 4,560 + 22% x 43,500 (9,570) = 15,370.00; FICA 7.65% x
+    #   110,000 = 8,415; WA Cares 0.58% = 638 -> 24,423.00
+    # 2027 (the 2026 tables): the months from 15 Jan 2027 to 15 Dec 2027 (the last one after
+    #   the window), 120,000 -> 27,446.00 (test above), of which the window's 11 months bear
+    #   11 / 12: 25,158.83
     spec = PackageSpec(
         name="wa",
         start=dt.date(2026, 12, 15),
@@ -312,7 +317,7 @@ def test_a_payment_before_new_year_in_a_month_mostly_after_it_stays_in_its_year(
     )
     ws = spec.start
     out = window_yearly([Segment(spec, ws)], window_start=ws, years=1, prices=[np.ones(12)])
-    assert out["tax"][0] == pytest.approx(24_702.00 + 25_431.08, abs=ONE_UNIT)
+    assert out["tax"][0] == pytest.approx(24_423.00 + 25_158.83, abs=ONE_UNIT)
 
 
 # --- Hong Kong MPF: 5% of each month's pay up to 1,500, deducted and paid out of take-home ----
