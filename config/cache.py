@@ -74,11 +74,6 @@ def reset() -> None:
     _OUTAGE.reset()
 
 
-def cache_up() -> bool:
-    """Return False while the cache is left alone after an error (no call is made)."""
-    return not _OUTAGE.skip()
-
-
 def _guarded(call: Callable[[], Any], unreachable: Any) -> Any:
     """Return ``call()``, or ``unreachable`` while the cache cannot be reached (logged once)."""
     if _OUTAGE.skip():
