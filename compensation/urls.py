@@ -21,7 +21,7 @@ urlpatterns = [
     path("locations/", views.location_list, name="location_list"),
     path("locations/<int:pk>/edit/", views.location_edit, name="location_edit"),
     path("packages/", views.package_list, name="package_list"),
-    path("packages/new/", views.package_create, name="package_create"),
+    path("packages/new/", views.package_edit, name="package_create"),
     path("packages/<int:pk>/", views.package_detail, name="package_detail"),
     path("packages/<int:pk>/edit/", views.package_edit, name="package_edit"),
 ]

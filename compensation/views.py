@@ -467,8 +467,3 @@ def package_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
         },
         status=status,
     )
-
-
-def package_create(request: HttpRequest) -> HttpResponse:
-    """Create a package."""
-    return package_edit(request)
