@@ -9,10 +9,12 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from compensation.models import MONEY, NON_NEGATIVE, currency_validator
 
@@ -84,6 +86,19 @@ class NegotiationEntry(models.Model):
         verbose_name=_("revised level"),
     )
     revised_deadline = models.DateField(_("new decision deadline"), null=True, blank=True)
+    # Remote work they offered: weeks a year, from where, for how long, in writing or not.
+    revised_remote_weeks = models.PositiveSmallIntegerField(
+        _("remote weeks a year offered"), null=True, blank=True, validators=[MaxValueValidator(52)]
+    )
+    remote_from = models.CharField(_("remote from"), max_length=120, blank=True)
+    remote_years = models.PositiveSmallIntegerField(
+        _("for how many years"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(10)],
+        help_text=_("Empty: for as long as the job."),
+    )
+    remote_in_writing = models.BooleanField(_("in writing"), default=False)
     # Dates the answer gave for the company's own next steps: the timeline lines them up.
     decision_by = models.DateField(_("their decision by"), null=True, blank=True)
     letter_by = models.DateField(_("offer letter by"), null=True, blank=True)
@@ -160,6 +175,10 @@ class NegotiationEntry(models.Model):
                 for name in ("revised_base", "revised_stock", "revised_sign_on")
             ],
             models.CheckConstraint(
+                condition=Q(revised_remote_weeks__isnull=True) | Q(revised_remote_weeks__lte=52),
+                name="negotiation_remote_weeks_range",
+            ),
+            models.CheckConstraint(
                 condition=Q(answered_on__isnull=True) | Q(answered_on__gte=models.F("asked_on")),
                 name="negotiation_answer_after_ask",
             ),
@@ -172,6 +191,7 @@ class NegotiationEntry(models.Model):
                     revised_sign_on__isnull=True,
                     revised_level__isnull=True,
                     revised_deadline__isnull=True,
+                    revised_remote_weeks__isnull=True,
                 ),
                 name="negotiation_pending_has_no_answer",
             ),
@@ -185,7 +205,7 @@ class NegotiationEntry(models.Model):
         """Return True if the answer changes the offer (its package, level or deadline)."""
         amounts = (self.revised_base, self.revised_stock, self.revised_sign_on)
         return (
-            any(v is not None for v in amounts)
+            any(v is not None for v in (*amounts, self.revised_remote_weeks))
             or self.revised_deadline is not None
             or self._has_revised_level()
         )
@@ -219,7 +239,21 @@ class NegotiationEntry(models.Model):
         if self.revised_level_id:
             code = self.revised_level.code if self.revised_level else ""
             terms.append((str(_("level")), None, "", code))
+        if self.revised_remote_weeks is not None:
+            terms.append((str(_("remote work")), None, "", self.remote_words()))
         return terms
+
+    def remote_words(self) -> str:
+        """Return the remote terms offered: '12 weeks a year, from Taipei, in writing'."""
+        n = self.revised_remote_weeks or 0
+        words = [ngettext("%(n)s week a year", "%(n)s weeks a year", n) % {"n": n}]
+        if self.remote_from:
+            words.append(str(_("from %(place)s") % {"place": self.remote_from}))
+        if self.remote_years:
+            years = self.remote_years
+            words.append(ngettext("for %(n)s year", "for %(n)s years", years) % {"n": years})
+        words.append(str(_("in writing") if self.remote_in_writing else _("not in writing")))
+        return str(_(", ")).join(words)
 
     @property
     def value_change(self) -> Decimal | None:

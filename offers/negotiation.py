@@ -421,6 +421,7 @@ def logged_ask(entry: NegotiationEntry) -> LoggedAsk:
             (SIGN_ON, entry.revised_sign_on),
             (LEVEL, entry.revised_level_id),
             (DEADLINE, entry.revised_deadline),
+            (REMOTE, entry.revised_remote_weeks),
         )
         if value is not None
     )

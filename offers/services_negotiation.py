@@ -27,6 +27,7 @@ from compensation.terms import Money, PackageTerms, TermsChange, apply_change, s
 from offers.board import Evaluation
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer
+from offers.selectors import preferences_get
 from offers.services import package_children
 
 # What the user writes when logging an ask, and when recording what came back.
@@ -40,6 +41,10 @@ ANSWER_FIELDS = [
     "revised_sign_on",
     "revised_level",
     "revised_deadline",
+    "revised_remote_weeks",
+    "remote_from",
+    "remote_years",
+    "remote_in_writing",
     "decision_by",
     "letter_by",
 ]
@@ -132,6 +137,12 @@ def _apply_revised_terms(
     if entry.revised_deadline is not None:
         offer.deadline = entry.revised_deadline
         fields.append("deadline")
+    # Remote weeks offered for fewer years than the horizon leave the option's yearly policy:
+    # the log keeps them, and the plan reads the counter as an answer.
+    horizon = preferences_get(user=user).horizon_years
+    if entry.revised_remote_weeks is not None and (entry.remote_years or horizon) >= horizon:
+        offer.remote_weeks_per_year = entry.revised_remote_weeks
+        fields.append("remote_weeks_per_year")
     if offer.status in (Offer.Status.DRAFT, Offer.Status.RECEIVED):
         offer.status = Offer.Status.NEGOTIATING
         fields.append("status")

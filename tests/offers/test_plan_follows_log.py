@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from offers import board_cache
 from offers.logic.rules.base import DEADLINE, REMOTE
@@ -182,3 +183,94 @@ def test_a_pending_ask_is_not_repeated_in_the_next_draft(
     # deadline is Monday 7 Dec (today + 6 days): at the latest the working day before it, Fri 4.
     assert remote.status == "waiting" and str(remote.state.follow_up_on) == "2026-12-04"
     assert "remotely 8 weeks" not in drafts[0].text
+
+
+def _exclusions(user, offer) -> tuple[str, ...]:
+    board = board_cache.board_get(user=user)
+    return next(r.exclusion_reasons for r in board.ranking if r.key == str(offer.pk))
+
+
+def _google(demo_user):
+    return Offer.objects.get(owner=demo_user, name__startswith="Google")
+
+
+def _log_remote_counter(client, google, capture, **remote):
+    url = reverse("offers:negotiation_log", args=[google.pk])
+    _post(
+        client,
+        url,
+        url,
+        capture,
+        asked_on="2026-11-30",
+        topic="remote",
+        ask="8 weeks remote a year from Taipei, in writing.",
+        outcome="countered",
+        answered_on="2026-12-01",
+        answer="We can do remote from Taipei.",
+        **remote,
+    )
+
+
+def test_a_remote_counter_is_logged_with_its_terms_and_changes_the_option(
+    meta, client, demo_user, django_capture_on_commit_callbacks
+):
+    """Google's 4 weeks break the 8-week floor; 12 weeks a year from Taipei, in writing, meet it."""
+    google = _google(demo_user)
+    assert any("remote" in r for r in _exclusions(demo_user, google))  # 4 weeks: below the 8
+    _log_remote_counter(
+        client,
+        google,
+        django_capture_on_commit_callbacks,
+        revised_remote_weeks="12",
+        remote_from="Taipei",
+        remote_in_writing="on",
+    )
+    google.refresh_from_db()
+    assert google.remote_weeks_per_year == 12
+    entry = NegotiationEntry.objects.get(offer=google, topic="remote")
+    assert entry.remote_words() == "12 weeks a year, from Taipei, in writing"
+    log = client.get(reverse("offers:negotiation_log", args=[google.pk])).content.decode()
+    assert "12 weeks a year, from Taipei, in writing" in log
+    with translation.override("zh-hant"):
+        assert entry.remote_words() == "每年 12 週、自Taipei、有書面承諾"
+    assert not any("remote" in r for r in _exclusions(demo_user, google))  # the board follows
+    plan, drafts = _plan(client, google)
+    assert all(a.component != REMOTE for a in plan.asks)
+    assert "remotely 8 weeks" not in drafts[0].text
+
+
+def test_remote_weeks_for_fewer_years_than_the_horizon_leave_the_option_but_answer_the_ask(
+    meta, client, demo_user, django_capture_on_commit_callbacks
+):
+    """Three months from Taipei in year 1 only: the 4-year floor of 8 weeks a year is not met."""
+    google = _google(demo_user)
+    _log_remote_counter(
+        client,
+        google,
+        django_capture_on_commit_callbacks,
+        revised_remote_weeks="13",
+        remote_from="Taipei",
+        remote_years="1",
+    )
+    google.refresh_from_db()
+    assert google.remote_weeks_per_year == 4  # the option's policy after year 1 is unchanged
+    entry = NegotiationEntry.objects.get(offer=google, topic="remote")
+    assert entry.remote_words() == "13 weeks a year, from Taipei, for 1 year, not in writing"
+    plan, drafts = _plan(client, google)
+    assert "remotely 8 weeks" not in drafts[0].text  # the counter is read as an answer
+
+
+def test_remote_weeks_cannot_come_with_an_ask_still_waiting(meta, client, demo_user):
+    google = _google(demo_user)
+    url = reverse("offers:negotiation_log", args=[google.pk])
+    data = {
+        **form_values(client.get(url).content, action=url, page=url),
+        "asked_on": "2026-11-30",
+        "topic": "remote",
+        "ask": "8 weeks remote a year.",
+        "outcome": "pending",
+        "revised_remote_weeks": "60",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 400
+    assert not NegotiationEntry.objects.filter(offer=google, topic="remote").exists()
