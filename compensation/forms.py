@@ -73,9 +73,7 @@ class BandForm(forms.ModelForm):
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["level"].queryset = selectors.level_list(user=user).order_by(
-            "company__name", "order"
-        )
+        self.fields["level"].queryset = selectors.level_list(user=user)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -141,9 +139,7 @@ class PackageForm(forms.ModelForm):
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["company"].queryset = selectors.company_list(user=user)
-        self.fields["level"].queryset = selectors.level_list(user=user).order_by(
-            "company__name", "order"
-        )
+        self.fields["level"].queryset = selectors.level_list(user=user)
         self.fields["location"].queryset = selectors.location_list(user=user)
         if self.instance.pk and not self.is_bound:
             self.initial["version"] = self.instance.version

@@ -15,6 +15,7 @@ from accounts.dates import date_refusal
 from accounts.locking import require_version
 from accounts.widgets import LevelSelect, TimezoneInput, timezone_names
 from compensation.form_fields import TEXT_MAX_LENGTH, checked_formfield
+from compensation.selectors import level_list
 from interviews import selectors
 from interviews.models import Debrief, Process, Round, Stage, TeamMatch
 from interviews.services import format_questions, parse_questions
@@ -99,7 +100,7 @@ class ProcessForm(VersionedForm):
         super().__init__(*args, **kwargs)
         self.instance.owner = user
         self.fields["company"].queryset = selectors.company_choices(user=user)
-        levels = selectors.level_choices(user=user).order_by("company__name", "order")
+        levels = level_list(user=user)
         self.fields["target_level"].queryset = levels
         self.fields["offered_level"].queryset = levels
         if self.instance.pk:

@@ -166,13 +166,6 @@ def company_choices(*, user: AbstractBaseUser) -> QuerySet[Company]:
     return Company.objects.filter(Q(owner__isnull=True) | Q(owner=user))
 
 
-def level_choices(*, user: AbstractBaseUser) -> QuerySet[Level]:
-    """Return the levels of the companies a user may pick."""
-    return Level.objects.filter(
-        Q(company__owner__isnull=True) | Q(company__owner=user)
-    ).select_related("company")
-
-
 def tag_q(tag: str) -> Q:
     return (
         Q(tags=tag)

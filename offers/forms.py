@@ -24,8 +24,8 @@ from compensation.form_fields import (
     NumberField,
     checked_formfield,
 )
-from compensation.models import Company, Level, LocationPreset, Package
-from compensation.selectors import preset_vesting
+from compensation.models import Company, LocationPreset, Package
+from compensation.selectors import level_list, preset_vesting
 from compensation.terms import TERM_FIELDS, Money, TermsChange
 from offers.logic.criteria import CRITERIA, RATINGS
 from offers.models import OFFER_FIELDS, Offer, Preferences, Scenario
@@ -214,9 +214,7 @@ class OfferForm(NewTermsForm, forms.ModelForm):
         self.user = user
         visible = Q(owner=user) | Q(owner__isnull=True)
         self.fields["company"].queryset = Company.objects.filter(visible)
-        levels = Level.objects.filter(
-            Q(company__owner=user) | Q(company__owner__isnull=True)
-        ).select_related("company")
+        levels = level_list(user=user)
         self.fields["level"].queryset = levels
         self.fields["target_level"].queryset = levels
         self.fields["tax_location"].queryset = LocationPreset.objects.filter(visible)
@@ -394,9 +392,7 @@ class ScenarioForm(forms.ModelForm):
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        levels = Level.objects.filter(
-            Q(company__owner=user) | Q(company__owner__isnull=True)
-        ).select_related("company")
+        levels = level_list(user=user)
         if self.instance.offer_id:
             # A scenario plays out its own offer: only that company's ladder (in the same query).
             offer = Offer.objects.filter(pk=self.instance.offer_id, package__company__isnull=False)
