@@ -71,7 +71,6 @@ class FlipResult:
     comp_gain: float
     new_rank: int
     new_top_key: str
-    new_total: float
 
 
 @dataclass(frozen=True)
@@ -412,7 +411,6 @@ def flip_ask(
         comp_gain=high * resolution * gain_per_unit,
         new_rank=placed.rank,
         new_top_key=final[0].key,
-        new_total=placed.total,
     )
 
 

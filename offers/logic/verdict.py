@@ -98,8 +98,6 @@ class Verdict:
 
     winner_key: str
     winner_name: str
-    runner_up_key: str
-    runner_up_name: str
     decisive: tuple[Decisive, ...]
     blocked_key: str | None
     blocked_by: tuple[Broken, ...]
@@ -108,8 +106,6 @@ class Verdict:
     best_paid: MoneyGap | None
     stay: MoneyGap | None
     flip: Flip
-    excluded_count: int
-    option_count: int
     # Why a hard constraint, not a weight, decides the ranking ("" when none does).
     constraint_note: str
     sentence: str
@@ -532,8 +528,6 @@ def winner_verdict(
     return Verdict(
         winner_key=winner.key,
         winner_name=winner.name,
-        runner_up_key=runner_up.key,
-        runner_up_name=runner_up.name,
         decisive=decisive,
         blocked_key=blocked.key if blocked else None,
         blocked_by=blocked_by,
@@ -542,8 +536,6 @@ def winner_verdict(
         best_paid=_gap(winner, best) if best.key != winner.key else None,
         stay=_gap(winner, stay) if stay is not None and stay.key != winner.key else None,
         flip=flip,
-        excluded_count=len(excluded),
-        option_count=len(ranking),
         constraint_note=_constraint_note(winner, len(excluded), len(ranking), blocked),
         sentence=sentence,
     )
