@@ -5,8 +5,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Callable
-from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
@@ -162,13 +160,3 @@ def flip_find(
         return answer
     answer.ask = _confirmed(answer.result.ask, lambda ask: _wins(board_at(ask)[0], key, rival_key))
     return answer
-
-
-def flip_apply(scenario: Scenario, component: str, ask: float) -> dict[str, Any]:
-    """Return the scenario adjustments that carry a flip answer (in its `FlipAnswer.currency`)."""
-    if component == "stock":
-        return {"extra_stock_yearly": scenario.extra_stock_yearly + Decimal(str(ask))}
-    if component == "sign_on":
-        return {"extra_sign_on": scenario.extra_sign_on + Decimal(str(ask))}
-    base = scenario.base if scenario.base is not None else scenario.offer.package.base
-    return {"base": base + Decimal(str(ask))}

@@ -23,7 +23,7 @@ from offers.logic.plan import Ask
 from offers.logic.rules.base import NegotiationPoint
 from offers.models import Scenario
 from offers.scenarios.evaluation import scenario_evaluation
-from offers.scenarios.flip import flip_apply, flip_find
+from offers.scenarios.flip import flip_find
 from offers.scenarios.points import plan_adjustments, point_adjustments
 from offers.selectors import offer_get
 from offers.services import scenario_accept, scenario_clone, scenario_create
@@ -35,6 +35,7 @@ from tests.factories import (
     PreferencesFactory,
     ScenarioFactory,
 )
+from tests.offers.flip_helpers import flip_apply
 from tests.rendered_forms import form_values
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from accounts.models import Revision
 from offers.board import board_build
 from offers.models import Offer, Preferences, Scenario
 from offers.scenarios.evaluation import scenario_evaluation, scenario_view
-from offers.scenarios.flip import FLIP_RESOLUTION, flip_apply, flip_find
+from offers.scenarios.flip import FLIP_RESOLUTION, flip_find
 from offers.templatetags.offerdesk import money
 from tests.factories import (
     EquityGrantFactory,
@@ -23,6 +23,7 @@ from tests.factories import (
     PreferencesFactory,
     ScenarioFactory,
 )
+from tests.offers.flip_helpers import flip_apply
 from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db
