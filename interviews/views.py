@@ -138,8 +138,7 @@ def process_create(request: HttpRequest) -> HttpResponse:
     """Create a process."""
     form = ProcessForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        data.pop("version", None)
+        data = model_values(form)
         try:
             process = services.process_create(user=request.user, **data)
         except ValidationError as exc:
@@ -328,8 +327,7 @@ def team_match_create(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST or None, process=process, default_timezone=_home_timezone(request)
     )
     if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        data.pop("version", None)
+        data = model_values(form)
         try:
             services.team_match_create(user=request.user, process=process, **data)
         except ValidationError as exc:
@@ -422,9 +420,11 @@ def analytics_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _calendar_response(*, user: Any, host: str, base_url: str) -> HttpResponse:
+def _calendar_response(request: HttpRequest, user: Any) -> HttpResponse:
     """Return the user's upcoming rounds as an iCalendar body (times in UTC, so DST-proof)."""
     now = timezone.now()
+    host = request.get_host().split(":")[0] or "offerdesk"
+    base_url = request.build_absolute_uri("/").rstrip("/")
     events = []
     for r in selectors.calendar_rounds(user=user, now=now):
         local = r.scheduled_local
@@ -453,16 +453,10 @@ def _calendar_response(*, user: Any, host: str, base_url: str) -> HttpResponse:
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
-def _host(request: HttpRequest) -> str:
-    return request.get_host().split(":")[0] or "offerdesk"
-
-
 @reauth_required  # an export, like every other (the subscription feed's key is its token)
 def calendar_ics(request: HttpRequest) -> HttpResponse:
     """Download the upcoming rounds as an iCalendar (.ics) file."""
-    response = _calendar_response(
-        user=request.user, host=_host(request), base_url=request.build_absolute_uri("/").rstrip("/")
-    )
+    response = _calendar_response(request, request.user)
     response["Content-Disposition"] = 'attachment; filename="interviews.ics"'
     return response
 
@@ -480,9 +474,7 @@ def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
     owner = calendar_feed_owner(token=token)
     if owner is None:
         raise Http404
-    response = _calendar_response(
-        user=owner, host=_host(request), base_url=request.build_absolute_uri("/").rstrip("/")
-    )
+    response = _calendar_response(request, owner)
     response["Content-Disposition"] = 'inline; filename="interviews.ics"'
     response["Cache-Control"] = "private, no-store"
     response["X-Robots-Tag"] = "noindex"
