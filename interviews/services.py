@@ -269,21 +269,17 @@ def debrief_save(
     expected_version: int | None = None,
 ) -> Debrief:
     """Create or change the debrief of a process."""
-    debrief = Debrief.objects.filter(process=process).first()
-    if debrief is None:
-        debrief = Debrief(owner=user, process=process)
-        fields_assign(debrief, data, _editable_fields(Debrief))
-        debrief.full_clean()
+    found = Debrief.objects.filter(process=process).first()
+    debrief = found or Debrief(owner=user, process=process)
+    fields_assign(debrief, data, _editable_fields(Debrief))
+    debrief.full_clean()
+    if found is None:
         debrief.save()
-        revision_record(user=user, obj=debrief, action=Revision.Action.CREATED)
     else:
-        fields_assign(debrief, data, _editable_fields(Debrief))
-        debrief.full_clean()
-        _save_locked(
-            debrief,
-            expected_version=debrief.version if expected_version is None else expected_version,
-        )
-        revision_record(user=user, obj=debrief, action=Revision.Action.CHANGED)
+        version = debrief.version if expected_version is None else expected_version
+        _save_locked(debrief, expected_version=version)
+    action = Revision.Action.CREATED if found is None else Revision.Action.CHANGED
+    revision_record(user=user, obj=debrief, action=action)
     # A recorded debrief puts the process at least at the debrief stage, on the day it was held.
     process_follow(user=user, process=process, stage=Stage.DEBRIEF, on=debrief.held_on)
     return debrief
