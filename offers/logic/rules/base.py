@@ -306,23 +306,18 @@ class NegotiationRule(Protocol):
     @property
     def component(self) -> str | None:
         """Return the part of the package the rule's ask is about (None: not an ask)."""
-        ...
 
     def applies(self, kind: str) -> bool:
         """Return whether the rule is for this kind of option."""
-        ...
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
         """Return the point the rule raises on this offer, or None."""
-        ...
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
         """Return the scenario fields that play out the point's ask (None: nothing to model)."""
-        ...
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether a scenario meets the point's ask (None when it cannot say)."""
-        ...
 
 
 class Rule:
@@ -334,19 +329,15 @@ class Rule:
     component: str | None = None
 
     def applies(self, kind: str) -> bool:
-        """Return whether the rule is for this kind of option."""
         return kind in self.kinds
 
     def evaluate(self, ctx: NegotiationContext) -> NegotiationPoint | None:
-        """Return the point the rule raises on this offer, or None."""
         raise NotImplementedError
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Return the scenario fields that play out the point's ask (None: nothing to model)."""
         return None
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether a scenario meets the point's ask (None when it cannot say)."""
         return None
 
 
@@ -358,11 +349,9 @@ class SignOnAsk(Rule):
     component = SIGN_ON
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the ask out as an extra sign-on."""
         return sign_on_adjustment(point)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the extra sign-on covers the ask."""
         if point.ask_amount is None:
             return None
         return meets(outcome.extra_sign_on, point.ask_amount)
@@ -372,7 +361,6 @@ class GapAsk(SignOnAsk):
     """A sign-on ask that closes a value gap: answered when the scenario adds the gap in value."""
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        """Return whether the scenario adds at least the point's home-currency gap in value."""
         gap = point.figures.get("gap_home")
         return meets(outcome.value_gain_home, gap) if isinstance(gap, float) else None
 
