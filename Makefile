@@ -13,7 +13,7 @@ PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
 .PHONY: install run test lint typecheck pytest worker beat serve serve-local bench screenshots messages \
-	schemas clean lock plotly
+	schemas docs-negotiation clean lock plotly
 
 # From the hashed development lock: every package at its pinned version, each file checked
 # against the SHA-256 recorded in requirements-dev.lock (`make lock` rewrites both locks after a
@@ -113,6 +113,10 @@ messages: install
 # tests/offers/test_schemas.py fails on any difference.
 schemas: install
 	$(BIN)/python tools/schemas.py
+
+# docs/negotiation.md from the negotiation pages of the demo (tests/test_docs_negotiation.py).
+docs-negotiation: install
+	OFFERDESK_WRITE_DOCS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_docs_negotiation.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest-worker.log .lock-tools

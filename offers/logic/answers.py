@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Protocol, TypeVar
 
-from offers.logic.i18n import date_words
+from offers.logic.i18n import and_words, date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.rules.base import (
     ACCEPTED,
@@ -242,13 +242,14 @@ def thanks(state: AskState) -> str:
     return counter_thanks(state.logged)
 
 
-def counter_thanks(logged: LoggedAsk) -> str:
-    """Return the draft's thanks for what came back, by the part of the package it was on.
+def counter_thanks(*logged: LoggedAsk) -> str:
+    """Return the draft's thanks for what came back, by the parts of the package it was on.
 
-    The answer's own words are the user's note (in whatever language they logged it), not
-    the draft's.
+    One sentence for every answer ("on the remote arrangement and the level"). The answer's
+    own words are the user's note (in whatever language they logged it), not the draft's.
     """
-    return _("Thank you for coming back to me on {topic}.").format(topic=_topic_of(logged))
+    topics = and_words(list(dict.fromkeys(_topic_of(one) for one in logged)))
+    return _("Thank you for coming back to me on {topic}.").format(topic=topics)
 
 
 def follow_up_sentence(state: AskState, *, also: bool = False) -> str:

@@ -7,7 +7,7 @@ follows up the asks waiting past their follow-up day, and never repeats an ask s
 
 from __future__ import annotations
 
-from offers.logic.answers import NEXT_STEP, counter_thanks, follow_up_sentence
+from offers.logic.answers import NEXT_STEP, counter_thanks, follow_up_sentence, thanks
 from offers.logic.i18n import date_words
 from offers.logic.i18n import gettext as _
 from offers.logic.plan import Ask, Plan
@@ -49,14 +49,26 @@ def _opening(plan: Plan) -> str:
 
 
 def _reply(plan: Plan, sending: tuple[Ask, ...]) -> list[str]:
-    """Return the answer to the counters: thanks for what came, then one ask or a yes."""
-    # A next step's own words thank for the counter it follows.
-    thanked = [a.state.logged for a in sending if a.state.status == NEXT_STEP]
-    lines = [counter_thanks(c) for c in plan.counters if c not in thanked]
-    lines.extend(a.script for a in sending)
-    if not sending:
-        lines.append(_("I'm happy to accept this."))
+    """Return the answer to the counters: thanks for what came, once, then the asks or a yes.
+
+    A next step's script opens with thanks for the counter it follows: that counter joins the
+    one sentence of thanks instead, so nothing is thanked for twice.
+    """
+    steps = [a.state.logged for a in sending if a.state.status == NEXT_STEP and a.state.logged]
+    came = [*(c for c in plan.counters if c not in steps), *steps]
+    lines = [counter_thanks(*came), ""] if came else []
+    scripts = [_after(thanks(a.state), a.script) for a in sending]
+    if len(scripts) > 1:
+        scripts = [
+            _("{number}. {script}").format(number=n, script=s) for n, s in enumerate(scripts, 1)
+        ]
+    lines.extend(scripts or [_("I'm happy to accept this.")])
     return [*lines, ""]
+
+
+def _after(opening: str, script: str) -> str:
+    """Return ``script`` without its ``opening`` (its thanks, said once before)."""
+    return script[len(opening) :].lstrip() if opening and script.startswith(opening) else script
 
 
 def _asks(plan: Plan, sending: tuple[Ask, ...], follow: bool) -> list[str]:
@@ -95,8 +107,11 @@ def draft_message(plan: Plan) -> str:
         lines.append(
             _("I'll get back to you before {date}.").format(date=date_words(plan.target.deadline))
         )
-    lines.append(
-        _("Could we talk about these this week? Thank you again.") if sending else _("Thank you.")
-    )
+    if not sending:
+        lines.append(_("Thank you."))
+    elif len(sending) == 1:
+        lines.append(_("Could we talk about it this week? Thank you again."))
+    else:
+        lines.append(_("Could we talk about these this week? Thank you again."))
     lines.extend(["", _("Best regards,")])
     return "\n".join(lines)

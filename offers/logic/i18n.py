@@ -9,7 +9,7 @@ Django's ``DATE_FORMAT`` so a day in a sentence reads as every page writes it (1
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 
 
@@ -54,3 +54,12 @@ def install_date_format(formatter: Callable[[date], str]) -> None:
 def date_words(day: date) -> str:
     """Return a day as a sentence says it, in the active language's house format."""
     return _date_formatter(day)
+
+
+def and_words(items: Sequence[str]) -> str:
+    """Return 'a', 'a and b' or 'a, b and c' in the active language ("a、b及c")."""
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("{items} and {last}").format(
+        items=gettext(", ").join(items[:-1]), last=items[-1]
+    )

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from offers.logic.criteria import money as _money
+from offers.logic.i18n import and_words
 from offers.logic.i18n import gettext as _
 from offers.logic.ranking import (
     OptionFacts,
@@ -119,13 +120,6 @@ def _weight(value: float) -> str:
 def _over(basis: VerdictBasis) -> str:
     """Return the basis words that follow a sum of money, e.g. 'over 4 years, after tax'."""
     return _("over {years} years, {tax}").format(years=basis.years, tax=basis.tax_words)
-
-
-def _and(items: Sequence[str]) -> str:
-    """Return 'a', 'a and b' or 'a, b and c'."""
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def broken_constraints(option: OptionFacts, prefs: RankingPrefs) -> tuple[Broken, ...]:
@@ -335,7 +329,7 @@ def _why(
     """Return what puts the winner first."""
     if blocked is not None and blocked_by:
         return _("{winner} ranks first because {rival}, which scores higher, {why}").format(
-            winner=winner.name, rival=blocked.name, why=_and([b.why for b in blocked_by])
+            winner=winner.name, rival=blocked.name, why=and_words([b.why for b in blocked_by])
         )
     if only_one_allowed:
         return _("{winner} ranks first as the only option that meets your hard constraints").format(
@@ -350,7 +344,7 @@ def _why(
         if len(names) > MAX_DECISIVE:
             names = [*names[: MAX_DECISIVE - 1], _("other criteria")]
         text = _("{winner} ranks first, ahead of {runner} on {criteria}").format(
-            winner=winner.name, runner=runner_up.name, criteria=_and(names)
+            winner=winner.name, runner=runner_up.name, criteria=and_words(names)
         )
     if winner.excluded:
         text = _("{clause}, though no option meets all your hard constraints").format(clause=text)
@@ -416,7 +410,7 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
     if flip.kind == "none":
         if flip.beyond_reach:
             decides = (
-                _("what decides is {criteria}").format(criteria=_and(list(flip.decides)))
+                _("what decides is {criteria}").format(criteria=and_words(list(flip.decides)))
                 if flip.decides
                 else ""
             )
@@ -424,7 +418,7 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
                 text = _(
                     "{name} would still not rank first if it {conditions}, nor for any pay rise "
                     "within reach of a negotiation"
-                ).format(name=flip.name, conditions=_and(conditions))
+                ).format(name=flip.name, conditions=and_words(conditions))
             else:
                 text = _(
                     "no pay rise within reach of a negotiation or single weight change would "
@@ -433,7 +427,7 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
             return _("{text}: {decides}").format(text=text, decides=decides) if decides else text
         if conditions:
             return _("{name} would still not rank first if it {conditions}").format(
-                name=flip.name, conditions=_and(conditions)
+                name=flip.name, conditions=and_words(conditions)
             )
         return _("no pay rise or single weight change would put {name} first").format(
             name=flip.name
@@ -452,11 +446,11 @@ def _flip_text(flip: Flip, basis: VerdictBasis, basis_said: bool, labels: Mappin
         )
         if conditions:
             return _("{name} would rank first if it {conditions} and {weight}").format(
-                name=flip.name, conditions=_and(conditions), weight=weight
+                name=flip.name, conditions=and_words(conditions), weight=weight
             )
         return _("{name} would rank first if {weight}").format(name=flip.name, weight=weight)
     return _("{name} would rank first if it {conditions}").format(
-        name=flip.name, conditions=_and(conditions)
+        name=flip.name, conditions=and_words(conditions)
     )
 
 

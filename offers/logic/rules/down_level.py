@@ -7,8 +7,8 @@ for and refused is not asked again: the ask becomes the target level's pay.
 
 from __future__ import annotations
 
+from offers.logic.i18n import and_words, gettext_noop
 from offers.logic.i18n import gettext as _
-from offers.logic.i18n import gettext_noop
 from offers.logic.rules.base import (
     EXTERNAL,
     INTERNAL,
@@ -46,11 +46,7 @@ def _signal_summary(signals: tuple[str, ...]) -> str:
         _("{count} {signal}").format(count=count_word(n), signal=_(SIGNAL_LABELS[s]))
         for s, n in counts
     ]
-    listed = (
-        parts[0]
-        if len(parts) == 1
-        else _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
-    )
+    listed = and_words(parts)
     if len(signals) == 1:
         return _("{listed} in the one round").format(listed=listed)
     return _("{listed} out of {rounds} rounds").format(

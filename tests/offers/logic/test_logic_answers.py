@@ -72,7 +72,8 @@ def test_a_counter_in_words_is_thanked_for_and_not_asked_again():
     assert lines[2] == "Thank you for coming back to me on the stock."
     # One different ask after the thanks, never the stock again; the rest waits.
     assert len(plan.to_send) == 1 and plan.to_send[0].component != STOCK
-    assert lines[3] == plan.to_send[0].script
+    assert lines[3:5] == ["", plan.to_send[0].script]
+    assert "Could we talk about it this week? Thank you again." in lines  # one ask: "it"
     assert "in stock" not in text and not NUMBERED.search(text)
     assert any("once the asks above are settled" in b.note for b in plan.background)
 
@@ -121,7 +122,11 @@ def test_another_parts_answer_makes_a_different_ask_the_next_step():
     plan = plan_of(relevel)
     stock = next(a for a in plan.asks if a.component == STOCK)
     assert stock.status == NEXT_STEP and plan.to_send == (stock,)  # the one ask it answers with
-    assert draft_message(plan).splitlines()[2] == stock.script
+    # One sentence of thanks (the next step's own, said once), then the rest of its script.
+    opening = "Thank you for coming back to me on the level."
+    assert stock.script.startswith(opening)
+    lines = draft_message(plan).splitlines()
+    assert lines[2:5] == [opening, "", stock.script.removeprefix(opening).lstrip()]
 
 
 def test_a_pending_ask_is_not_repeated_and_waits_for_its_follow_up():
@@ -133,3 +138,14 @@ def test_a_pending_ask_is_not_repeated_and_waits_for_its_follow_up():
     assert stock.script not in draft_message(plan)
     assert "in stock" not in draft_message(plan)
     assert all(a.status != CLOSED for a in plan.asks)
+
+
+def test_two_counters_are_thanked_for_in_one_sentence_and_two_asks_are_numbered():
+    from offers.logic.answers import counter_thanks
+
+    remote = LoggedAsk(topic="remote", asked_on=MONDAY, outcome="countered", answered_on=MONDAY)
+    stock = LoggedAsk(topic=STOCK, asked_on=MONDAY, outcome="countered", answered_on=MONDAY)
+    assert counter_thanks(remote, stock) == (
+        "Thank you for coming back to me on the remote arrangement and the stock."
+    )
+    assert counter_thanks(stock, stock) == "Thank you for coming back to me on the stock."

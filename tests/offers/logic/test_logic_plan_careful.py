@@ -151,7 +151,10 @@ def test_a_counter_is_the_next_step_and_the_message_thanks_them_first():
     )
     assert "level reviewed" not in stock.script
     assert plan.target.level_code == "E5"
-    assert stock.script in draft_message(plan)
+    # The draft thanks once, then says the rest of the script.
+    opening = "Thank you for coming back to me on the level."
+    lines = draft_message(plan).splitlines()
+    assert lines[2:5] == [opening, "", stock.script.removeprefix(opening).lstrip()]
 
 
 def test_a_refusal_or_an_agreement_closes_the_ask():
