@@ -19,10 +19,6 @@ from django.db.models import Sum
 ADDRESS_ALONE = ("ip_address", ["ip_address"], ("ip_address",))
 
 
-def _limit_of(parameters: Any, pair_limit: int) -> int:
-    return settings.AXES_ADDRESS_FAILURE_LIMIT if parameters in ADDRESS_ALONE else pair_limit
-
-
 class TwoLimitHandler(AxesDatabaseHandler):
     """axes' database handler with a limit for each set of lock-out parameters."""
 
@@ -38,7 +34,7 @@ class TwoLimitHandler(AxesDatabaseHandler):
         counted = 0
         for params, queryset in zip(parameters, attempts, strict=True):
             failures = queryset.aggregate(n=Sum("failures_since_start"))["n"] or 0
-            limit = _limit_of(params, pair_limit)
+            limit = settings.AXES_ADDRESS_FAILURE_LIMIT if params in ADDRESS_ALONE else pair_limit
             if failures >= limit:
                 return max(failures, pair_limit)
             if limit == pair_limit:

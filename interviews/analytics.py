@@ -42,10 +42,6 @@ SIGNAL_COLOURS = {
 }
 
 
-def _rate(num: int, den: int) -> float | None:
-    return round(num / den, 4) if den else None
-
-
 def conversion(furthest: dict[Any, int], ended: set[Any], a: str, b: str) -> dict[str, Any]:
     """Return how many processes that reached stage ``a`` went on to ``b``, of those decided.
 
@@ -56,7 +52,8 @@ def conversion(furthest: dict[Any, int], ended: set[Any], a: str, b: str) -> dic
     reached = [key for key, f in furthest.items() if f >= i]
     decided = [key for key in reached if furthest[key] >= j or key in ended]
     went_on = sum(1 for key in decided if furthest[key] >= j)
-    return {"reached": went_on, "of": len(decided), "rate": _rate(went_on, len(decided))}
+    rate = round(went_on / len(decided), 4) if decided else None
+    return {"reached": went_on, "of": len(decided), "rate": rate}
 
 
 def furthest_stage_index(history: list[tuple[str, date]]) -> int:

@@ -75,10 +75,6 @@ def package_year(spec: PackageSpec, day: datetime.date) -> int:
     return max(1, (cash_month(spec.start, day) - 1) // 12 + 1)
 
 
-def _bonus_rate(spec: PackageSpec) -> float:
-    return spec.bonus_target_pct / 100.0 * spec.bonus_multiplier
-
-
 def bonus_cycle_payout(cycle: BonusCycle, cycle_end: datetime.date) -> datetime.date:
     """Return the payout day of the bonus year ending the day before ``cycle_end``."""
     last_month = add_months(cycle_end, -1)
@@ -92,7 +88,7 @@ def bonus_payments(spec: PackageSpec, until: datetime.date) -> list[Payment]:
     is paid on its last day. With one, bonus years follow the cycle (see `BonusCycle`): the
     bonus is on the base of the package year holding the bonus year's last day.
     """
-    rate = _bonus_rate(spec)
+    rate = spec.bonus_target_pct / 100.0 * spec.bonus_multiplier
     if rate == 0.0:
         return []
     out: list[Payment] = []

@@ -358,7 +358,7 @@ def simulate(
         wins += (final[:, None, :] > final[None, :, :]).sum(axis=2)
         start += n
 
-    columns = [_pct_label(p) for p in pcts]
+    columns = [f"p{p:g}" for p in pcts]
 
     def long_form(store: np.ndarray, base: np.ndarray, mean: np.ndarray) -> pd.DataFrame:
         flat = store.reshape(options * years, paths)
@@ -386,10 +386,6 @@ def simulate(
         basis=basis,
         median_price_paths=medians,
     )
-
-
-def _pct_label(p: float) -> str:
-    return f"p{p:g}"
 
 
 def _median_prices(plan: _Plan, price_store: np.ndarray) -> pd.DataFrame:
