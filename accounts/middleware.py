@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -13,15 +12,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
+from config.middleware import Middleware
+
 SESSION_STARTED = "offerdesk_started"
 SESSION_SEEN = "offerdesk_seen"
 
 
-class SessionTimeoutMiddleware:
+class SessionTimeoutMiddleware(Middleware):
     """End a session after SESSION_IDLE_SECONDS idle or SESSION_ABSOLUTE_SECONDS in all."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.user.is_authenticated:
@@ -42,11 +40,8 @@ class SessionTimeoutMiddleware:
         return self.get_response(request)
 
 
-class NoStoreMiddleware:
+class NoStoreMiddleware(Middleware):
     """Mark every page of a signed-in user `Cache-Control: no-store`: they show private money."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django.conf import settings
@@ -11,8 +10,10 @@ from django.http.response import HttpResponseRedirectBase
 from django.shortcuts import resolve_url
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.middleware import Middleware
 
-class HtmxLoginRedirectMiddleware:
+
+class HtmxLoginRedirectMiddleware(Middleware):
     """Turn a redirect to the log-in page into `HX-Redirect` for htmx requests.
 
     htmx follows a plain redirect inside its request and would swap the whole log-in page into
@@ -20,9 +21,6 @@ class HtmxLoginRedirectMiddleware:
     user comes back to the page they were on, not to the partial's URL.
     Needs django_htmx.middleware.HtmxMiddleware before it.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)

@@ -41,6 +41,13 @@ PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
 RETRY_AFTER = "30"  # seconds
 
 
+class Middleware:
+    """A middleware's start: the rest of the chain, ``get_response``, is what it calls on."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+
 class ServiceUnavailable(Exception):
     """Raised by a view when a backing service (database, broker) cannot be reached."""
 
@@ -134,14 +141,11 @@ def response_for(request: HttpRequest, exc: BaseException) -> HttpResponse | Non
     return None
 
 
-class ServiceUnavailableMiddleware:
+class ServiceUnavailableMiddleware(Middleware):
     """Answer 503 when the database or the broker is down, so no half-done work is kept.
 
     Placed right after AuthenticationMiddleware: it loads the session and the user first.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -157,7 +161,7 @@ class ServiceUnavailableMiddleware:
         return response_for(request, exception)
 
 
-class HealthCheckMiddleware:
+class HealthCheckMiddleware(Middleware):
     """Let ``/healthz`` answer a probe by address (127.0.0.1), whatever its Host header.
 
     A load balancer or a container probe asks by address, not by the site's name: such a
@@ -167,9 +171,6 @@ class HealthCheckMiddleware:
     Retry-After while the database is down); the HTTPS redirect exempts it already
     (SECURE_REDIRECT_EXEMPT). The answer holds the parts' states alone.
     """
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info == "/healthz":

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+
+from config.middleware import Middleware
 
 SESSION_TZ_KEY = "offerdesk_tz"
 
@@ -17,11 +18,8 @@ def _default_home_timezone() -> str:
     return str(Preferences._meta.get_field("home_timezone").default)
 
 
-class UserTimezoneMiddleware:
+class UserTimezoneMiddleware(Middleware):
     """Activate the home time zone from the user's preferences for this request."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         tz_name = None
