@@ -57,3 +57,23 @@ def require_version(form: forms.BaseForm) -> None:
                 "not saved; reload the page and make them again."
             ),
         )
+
+
+class VersionedForm(forms.ModelForm):
+    """A ModelForm carrying the hidden version used for optimistic locking."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["version"].initial = self.instance.version
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_version(self)
+        return data
+
+    def expected_version(self) -> int:
+        """Return the version the user saw when opening the form."""
+        return int(self.cleaned_data["version"])

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext_lazy as _
 
 from accounts.dates import date_refusal
-from accounts.locking import require_version
+from accounts.locking import VersionedForm
 from accounts.widgets import LevelSelect, TimezoneInput, timezone_names
 from compensation.form_fields import TEXT_MAX_LENGTH, checked_formfield
 from compensation.selectors import level_list
@@ -45,26 +45,6 @@ class LocalDateTimeField(forms.Field):
             return datetime.fromisoformat(str(value).strip()).replace(tzinfo=None, second=0)
         except ValueError as exc:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from exc
-
-
-class VersionedForm(forms.ModelForm):
-    """A ModelForm carrying the hidden version used for optimistic locking."""
-
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if self.instance.pk:
-            self.fields["version"].initial = self.instance.version
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        require_version(self)
-        return data
-
-    def expected_version(self) -> int:
-        """Return the version the user saw when opening the form."""
-        return int(self.cleaned_data["version"])
 
 
 class ProcessForm(VersionedForm):

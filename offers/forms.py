@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.idempotency import new_form_token
-from accounts.locking import require_version
+from accounts.locking import VersionedForm, require_version
 from accounts.widgets import LevelSelect
 from accounts.zones import TimeZoneField
 from compensation import vesting_labels
@@ -377,9 +377,7 @@ class PreferencesForm(forms.ModelForm):
         return data
 
 
-class ScenarioForm(forms.ModelForm):
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
-
+class ScenarioForm(VersionedForm):
     class Meta:
         model = Scenario
         fields = list(SCENARIO_FIELDS)
@@ -400,8 +398,6 @@ class ScenarioForm(forms.ModelForm):
                 Q(company_id=Subquery(offer.values("package__company_id")[:1])) | ~Exists(offer)
             )
         self.fields["level"].queryset = levels
-        if self.instance.pk:
-            self.fields["version"].initial = self.instance.version
         if self.instance.offer_id:
             # Every amount says its currency where it is typed: pay in the offer's pay
             # currency, stock in the scenario's (the grant's price currency).
@@ -410,8 +406,3 @@ class ScenarioForm(forms.ModelForm):
                 if currency:  # an unsaved scenario names none yet
                     field = self.fields[adjustment.key]
                     field.label = f"{field.label} ({currency})"
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        require_version(self)
-        return data
