@@ -12,9 +12,9 @@ from django.core.management import CommandError, call_command
 from compensation.demo import seed_reference
 from compensation.models import Company, Level
 from offers.export.backup import NOT_BACKED_UP, SECTIONS, BackupError, backup_build, backup_bytes
-from offers.export.json_export import load_schema
 from offers.export.restore import backup_restore
 from tests.factories import CompanyFactory, LevelFactory, OfferFactory, PackageFactory
+from tests.offers.export_schema import load_schema
 
 pytestmark = pytest.mark.django_db
 

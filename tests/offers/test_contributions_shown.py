@@ -28,9 +28,10 @@ from offers import charts
 from offers.board import board_build
 from offers.export.comparison import comparison_build
 from offers.export.csv_export import csv_bytes
-from offers.export.json_export import json_bytes, load_schema
+from offers.export.json_export import json_bytes
 from offers.export.xlsx import xlsx_bytes
 from tests.factories import OfferFactory, PreferencesFactory
+from tests.offers.export_schema import load_schema
 from tests.offers.test_charts import page_figure
 from tests.offers.test_valuation_consistency import amount
 

@@ -22,7 +22,7 @@ from offers.export.columns import TERMS
 from offers.export.comparison import comparison_build
 from offers.export.csv_export import csv_bytes
 from offers.export.html import html_bytes
-from offers.export.json_export import json_bytes, load_schema
+from offers.export.json_export import json_bytes
 from offers.export.xlsx import xlsx_bytes
 from tests.factories import (
     EquityGrantFactory,
@@ -35,6 +35,7 @@ from tests.factories import (
     SignOnFactory,
 )
 from tests.interviews.factories import QuestionFactory, RoundFactory
+from tests.offers.export_schema import load_schema
 
 pytestmark = pytest.mark.django_db
 EVIL = '=HYPERLINK("http://evil.example","click")'
