@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from django.utils.translation import gettext as _
 
-from compensation.engine.futures import stock_values, window_futures
+from compensation.engine.futures import FutureValues, stock_values, window_futures
 from interviews.models import Debrief, Round
 from offers.board import Board, Evaluation, option_facts, ranking_prefs
 from offers.logic.choice import (
@@ -135,6 +135,33 @@ def _largest_stock(ev: Evaluation) -> tuple[str, float]:
     return name or _("its own stock"), share
 
 
+def _futures(
+    drawn: FutureValues, chances: Sequence[OfferChance], uncertainty: float, seed: int
+) -> Futures:
+    """Return the futures the options are ranked in, all antithetic: the values drawn (terms
+    expected for options in process), whether each is offered (a control of exact mean: its
+    chance of an offer) and the weights' factors."""
+    probability = np.array([c.probability for c in chances])
+    money = expected_terms(
+        drawn.values, np.array([c.in_process for c in chances]), np.random.default_rng([seed, 2])
+    )
+    draws = np.random.default_rng([seed, 1])
+    half = draws.random((money.shape[0] // 2, len(chances)))
+    exists = np.concatenate([half, 1.0 - half]) < probability
+    factors = weight_factors(len(money), uncertainty, draws, pairs=True) if uncertainty else None
+    unsure = (probability > 0) & (probability < 1)
+    return Futures(
+        money=money,
+        exists=exists,
+        weight_factors=factors,
+        pairs=True,
+        controls=exists[:, unsure],
+        control_means=probability[unsure],
+        features=drawn.features,
+        feature_sample=drawn.feature_sample,
+    )
+
+
 def board_choice(
     board: Board, *, futures: int = CHOICE_FUTURES, seed: int = CHOICE_SEED
 ) -> BoardChoice | None:
@@ -157,30 +184,9 @@ def board_choice(
         correlation=correlation,
     )
     chances = offer_chances([ev.offer for ev in evs])
-    probability = np.array([chances[ev.offer.pk].probability for ev in evs])
-    money = expected_terms(
-        drawn.values,
-        np.array([chances[ev.offer.pk].in_process for ev in evs]),
-        np.random.default_rng([seed, 2]),
-    )
-    draws = np.random.default_rng([seed, 1])
-    half = draws.random((futures // 2, len(evs)))
-    exists = np.concatenate([half, 1.0 - half]) < probability  # antithetic, like the prices
-    factors = weight_factors(futures, uncertainty, draws, pairs=True) if uncertainty else None
-    result = choice_chances(
-        [option_facts(ev) for ev in evs],
-        ranking_prefs(prefs),
-        Futures(
-            money=money,
-            exists=exists,
-            weight_factors=factors,
-            pairs=True,
-            controls=drawn.controls,
-            control_means=drawn.control_means,
-            features=drawn.features,
-            feature_sample=drawn.feature_sample,
-        ),
-    )
+    paths = _futures(drawn, [chances[ev.offer.pk] for ev in evs], uncertainty, seed)
+    result = choice_chances([option_facts(ev) for ev in evs], ranking_prefs(prefs), paths)
+    money = paths.money
     means, ses = estimate_mean(
         money, pairs=True, controls=drawn.controls, control_means=drawn.control_means
     )

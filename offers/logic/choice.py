@@ -46,8 +46,10 @@ class Futures:
     (futures, options) in the order of the options; ``exists`` whether the option is on the
     table in that future (None: always); ``weight_factors`` multiplies each raw weight, shaped
     (futures, criteria) in registry order (None: the weights as set). With ``pairs`` futures
-    i and i + F/2 are antithetic twins. ``controls`` (futures, k) are figures with known
-    means ``control_means`` (k,), used as control variates by the estimates.
+    i and i + F/2 are antithetic twins. ``controls`` (futures, k) are figures with exactly
+    known means ``control_means`` (k,), used as control variates by the estimates; the
+    share-price ``features`` (futures, j) and their ``feature_sample`` (a whole number of
+    rows per future, j) give the chances one more (:func:`surrogate_control`).
     """
 
     money: np.ndarray
@@ -96,17 +98,6 @@ class ChoiceResult:
     futures: int
 
 
-def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Return the least-squares coefficients of ``y`` on ``x`` through the normal equations.
-
-    The Gram matrix is small (columns x columns), so this is far cheaper than a
-    decomposition of ``x`` itself; a singular one (a control that never moves) still solves.
-    """
-    gram = x.T @ x
-    coef, *_ = np.linalg.lstsq(gram, x.T @ y, rcond=None)
-    return np.asarray(coef)
-
-
 def _pair_mean(values: np.ndarray, pairs: bool) -> np.ndarray:
     """Return the values with each antithetic pair averaged (rows unchanged without pairs)."""
     if not pairs:
@@ -121,15 +112,16 @@ def estimate_mean(
     pairs: bool = False,
     controls: np.ndarray | None = None,
     control_means: np.ndarray | None = None,
-    sampled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Return the mean of each column of ``values`` (futures, k) and its standard error.
 
-    Antithetic pairs are averaged into one sample each; with controls, the estimate is the
-    regression-adjusted mean ``mean(y) - beta (mean(c) - E[c])`` with ``beta`` fitted by least
-    squares, and its standard error that of the residuals. ``sampled`` adds controls whose
-    means are not known exactly but estimated from many independent draws: (their values in
-    the futures, their values in the draws); the draws' own error is added to the variance.
+    Antithetic pairs are averaged into one sample each; with controls (whose means must be
+    known exactly), the estimate is the regression-adjusted mean ``mean(y) - beta (mean(c) -
+    E[c])``, ``beta`` fitted by least squares: the intercept of ``y`` on ``c - E[c]``. Its
+    standard error is the intercept's sandwich (HC2): each sample's residual times its weight
+    in the intercept, over ``sqrt(1 - leverage)``, so a few extreme futures the fit bends to
+    (a rare win) do not make the error look smaller than it is. Without controls it is the
+    usual ``s / sqrt(n)``.
     """
     y = np.asarray(values, dtype=np.float64)
     squeeze = y.ndim == 1
@@ -141,32 +133,21 @@ def estimate_mean(
     n = y.shape[0]
     if n < 2:
         raise LogicInputError("futures", "at least two futures are needed")
-    parts: list[np.ndarray] = []
+    mean = y.mean(axis=0)
+    resid, weight, leverage = y - mean, np.full(n, 1.0 / n), np.full(n, 1.0 / n)
     if controls is not None and controls.size:
         if control_means is None:
             raise LogicInputError("control_means", "controls need their known means")
-        parts.append(
-            _pair_mean(np.asarray(controls, dtype=np.float64), pairs) - np.asarray(control_means)
-        )
-    draws: np.ndarray | None = None
-    if sampled is not None and sampled[0].size:
-        draws = np.asarray(sampled[1], dtype=np.float64)
-        parts.append(_pair_mean(np.asarray(sampled[0], dtype=np.float64), pairs) - draws.mean(0))
-    extra = np.zeros(y.shape[1])
-    if parts:
-        c = np.concatenate(parts, axis=1)
+        c = _pair_mean(np.asarray(controls, dtype=np.float64), pairs) - np.asarray(control_means)
         centred = c - c.mean(axis=0)
-        beta = _least_squares(centred, y - y.mean(axis=0))
-        y = y - c @ beta
-        dof = n - 1 - c.shape[1]
-        if draws is not None:
-            # The draws' mean is itself an estimate: its error reaches the result by beta.
-            tail = beta[-draws.shape[1] :]
-            extra = (draws @ tail).var(axis=0) / draws.shape[0]
-    else:
-        dof = n - 1
-    mean = y.mean(axis=0)
-    se = np.sqrt(((y - mean) ** 2).sum(axis=0) / max(dof, 1) / n + extra)
+        solve = centred @ np.linalg.pinv(centred.T @ centred)  # beta = solve.T @ resid
+        beta = solve.T @ resid
+        resid = resid - centred @ beta
+        mean = mean - c.mean(axis=0) @ beta
+        weight -= solve @ c.mean(axis=0)  # each sample's weight in the adjusted mean
+        leverage += (solve * centred).sum(axis=1)
+    share = weight[:, None] * resid / np.sqrt(np.maximum(1.0 - leverage, 1e-12))[:, None]
+    se = np.sqrt((share**2).sum(axis=0))
     return (mean[0], se[0]) if squeeze else (mean, se)
 
 
@@ -282,36 +263,42 @@ def _one_hot(first: np.ndarray, options: int) -> np.ndarray:
     return out
 
 
-def surrogate_winners(
+def surrogate_control(
     options: Sequence[OptionFacts], prefs: RankingPrefs, futures: Futures
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return the winners of a surrogate ranking, in the futures and in the feature sample.
+) -> np.ndarray:
+    """Return a control for the chances: (futures, options), each of mean exactly 0.
 
-    The surrogate values each option's money by a least-squares fit on the features (the
-    share prices at a few dates); ranked like the real money, its winners follow the real
-    ones closely, and in the many cheap futures of the feature sample their shares are known
-    almost exactly: a control variate for the chances. The sample's futures take the
-    futures' rows of ``exists`` and weight factors in turn, so both follow one distribution.
+    A surrogate values each option's money by a least-squares fit on the features (the share
+    prices at a few dates); ranked like the real money, its winners follow the real ones
+    closely. Sample row r draws the features afresh but keeps future ``r % F``'s offers and
+    weight factors, so each future's surrogate winner, less its share among that future's
+    sample rows, has mean 0 whatever the offers and weights: an exact control of the price
+    risk, whose sampling error is in the futures' spread.
     """
     features, sample = futures.features, futures.feature_sample
     if features is None or sample is None:
         raise LogicInputError("features", "the surrogate needs features and their sample")
-    if features.shape[0] != futures.count or sample.shape[1] != features.shape[1]:
-        raise LogicInputError("features", "one row of features per future, same columns")
-    design = np.column_stack([np.ones(futures.count), features])
-    coef = _least_squares(design, futures.money)
-    here = design @ coef
+    n = futures.count
+    if features.shape[0] != n or sample.shape[1] != features.shape[1] or sample.shape[0] % n:
+        raise LogicInputError("features", "one row of features per future, whole samples of them")
+    design = np.column_stack([np.ones(n), features])
+    # Least squares by the normal equations: the Gram matrix is small (columns x columns).
+    coef = np.linalg.lstsq(design.T @ design, design.T @ futures.money, rcond=None)[0]
+    rows = np.arange(sample.shape[0]) % n
     there = np.column_stack([np.ones(sample.shape[0]), sample]) @ coef
-    rows = np.arange(sample.shape[0]) % futures.count
 
     def taken(values: np.ndarray | None) -> np.ndarray | None:
         return None if values is None else values[rows]
 
-    near = Futures(money=here, exists=futures.exists, weight_factors=futures.weight_factors)
+    near = Futures(
+        money=design @ coef, exists=futures.exists, weight_factors=futures.weight_factors
+    )
     far = Futures(
         money=there, exists=taken(futures.exists), weight_factors=taken(futures.weight_factors)
     )
-    return winners(options, prefs, near), winners(options, prefs, far)
+    here = _one_hot(winners(options, prefs, near), len(options))[:, :-1]
+    shares = _one_hot(winners(options, prefs, far), len(options))[:, :-1]
+    return np.asarray(here - shares.reshape(-1, n, len(options)).mean(axis=0))
 
 
 def choice_chances(
@@ -322,17 +309,18 @@ def choice_chances(
     order = _ordering(totals, excluded, exists)
     first = _first(order, futures.money, options, exists)
     keys = tuple(o.key for o in options)
-    indicators = _one_hot(first, len(options))
-    sampled = None
+    controls, control_means = futures.controls, futures.control_means
     if futures.features is not None and futures.feature_sample is not None:
-        here, there = surrogate_winners(options, prefs, futures)
-        sampled = (_one_hot(here, len(options))[:, :-1], _one_hot(there, len(options))[:, :-1])
+        surrogate = surrogate_control(options, prefs, futures)
+        controls = surrogate if controls is None else np.hstack([controls, surrogate])
+        control_means = np.append(
+            np.zeros(0) if control_means is None else control_means, np.zeros(len(options))
+        )
     means, ses = estimate_mean(
-        indicators,
+        _one_hot(first, len(options)),
         pairs=futures.pairs,
-        controls=futures.controls,
-        control_means=futures.control_means,
-        sampled=sampled,
+        controls=controls,
+        control_means=control_means,
     )
     chances = {
         k: Estimate(float(np.clip(means[i], 0.0, 1.0)), float(ses[i])) for i, k in enumerate(keys)
