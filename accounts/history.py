@@ -179,11 +179,6 @@ def restored_children_register(*child_models: type[models.Model]) -> None:
     _restored_children.update(m._meta.label_lower for m in child_models)
 
 
-def restored_children() -> frozenset[str]:
-    """Return the labels ("app.model") of the registered child models."""
-    return frozenset(_restored_children)
-
-
 def _drop_children_added_later(objs: list[Any]) -> None:
     kept: dict[str, set[Any]] = {}
     for deserialized in objs:

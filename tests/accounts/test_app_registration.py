@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from accounts.history import restored_children, revision_record, revision_restore
+from accounts import history
+from accounts.history import revision_record, revision_restore
 from tests.factories import EquityGrantFactory, PackageFactory
 
 ACCOUNTS = Path(__file__).resolve().parents[2] / "accounts"
 
 
 def test_apps_registered_their_restored_children():
-    assert restored_children() == {
+    assert history._restored_children == {
         "compensation.signon",
         "compensation.equitygrant",
         "compensation.refresher",
