@@ -7,8 +7,15 @@ from typing import Any
 from django import forms
 from django.db import models
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.signals import rows_updated
+
+# Said when an edit comes without the version its page was opened at: nothing is saved.
+NO_VERSION = gettext_lazy(
+    "This form was sent without the version it was opened at, so your edits were not saved; "
+    "reload the page and make them again."
+)
 
 
 class StaleEditError(Exception):
@@ -50,13 +57,7 @@ def require_version(form: forms.BaseForm) -> None:
         return
     names = [n for n in form.fields if n == "version" or n.endswith("_version")]
     if any(form.cleaned_data.get(n) is None for n in names):
-        form.add_error(
-            None,
-            _(
-                "This form was sent without the version it was opened at, so your edits were "
-                "not saved; reload the page and make them again."
-            ),
-        )
+        form.add_error(None, NO_VERSION)
 
 
 class VersionedForm(forms.ModelForm):

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.forms import form_write, model_values
 from accounts.http import is_htmx, method_refused
-from accounts.locking import StaleEditError
+from accounts.locking import NO_VERSION, StaleEditError
 from config.health import worker_missing
 from offers import selectors, services
 from offers.board import Board
@@ -369,12 +369,7 @@ def scenario_accept(request: HttpRequest, pk: int) -> HttpResponse:
     status = 200
     try:
         if not raw_version.isdigit():
-            raise ValidationError(
-                _(
-                    "This form was sent without the version it was opened at, so your edits "
-                    "were not saved; reload the page and make them again."
-                )
-            )
+            raise ValidationError(NO_VERSION)
         offer = services.scenario_accept(
             user=request.user, scenario=scenario, expected_version=int(raw_version)
         )
