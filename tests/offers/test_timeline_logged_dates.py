@@ -129,3 +129,14 @@ def test_every_deadline_before_tiktoks_logged_dates_is_asked_to_line_up(demo_cli
         assert "ask how soon" not in ask.tell_other
         assert "TikTok said on" in ask.tell_other and "decides by" in ask.tell_other
     assert not re.search(r"ask how soon after [^<]* TikTok|ask TikTok", body, re.I)
+
+
+def test_the_log_shows_the_dates_they_gave(demo_client):
+    _log_tiktoks_dates(demo_client)
+    tiktok = Offer.objects.get(owner__username="demo", name__startswith="TikTok")
+    page = demo_client.get(reverse("offers:negotiation_log", args=[tiktok.pk])).content.decode()
+    assert "Their dates:" in page
+    assert "decision by 16 Dec 2026 · offer letter by 18 Dec 2026" in page
+    demo_client.post(reverse("set_language"), {"language": "zh-hant"})
+    page = demo_client.get(reverse("offers:negotiation_log", args=[tiktok.pk])).content.decode()
+    assert "2026年12月16日" in page and "2026年12月18日" in page
