@@ -1,7 +1,7 @@
 """Warnings about entries that are probably mistyped: they warn, they never block a save.
 
-Each check is one `Check` in `CHECKS` (a code and a function that returns the messages
-for one package); pages, messages after a save and tests all read that registry.
+Each check is one entry of `CHECKS` (its code, and the function that returns the messages for
+one package); pages, messages after a save and tests all read that registry.
 """
 
 from __future__ import annotations
@@ -178,20 +178,13 @@ def grant_price_far(facts: Facts) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Check:
-    """One kind of implausible entry: its code and the function that finds it."""
-
-    code: str
-    find: Callable[[Facts], list[str]]
-
-
-CHECKS: tuple[Check, ...] = (
-    Check("missing_fx", missing_fx),
-    Check("stock_over_base", stock_over_base),
-    Check("base_over_band", base_over_band),
-    Check("grant_price_far", grant_price_far),
-)
+# Each kind of implausible entry: its code and the function that finds it.
+CHECKS: dict[str, Callable[[Facts], list[str]]] = {
+    "missing_fx": missing_fx,
+    "stock_over_base": stock_over_base,
+    "base_over_band": base_over_band,
+    "grant_price_far": grant_price_far,
+}
 
 
 def package_warnings(
@@ -217,9 +210,9 @@ def package_warnings(
         )
     facts = Facts(package=package, fx=fx, home_currency=home_currency, band=band)
     return [
-        PlausibilityWarning(check.code, message)
-        for check in CHECKS
-        for message in check.find(facts)
+        PlausibilityWarning(code, message)
+        for code, find in CHECKS.items()
+        for message in find(facts)
     ]
 
 
