@@ -192,13 +192,6 @@ def option_warnings(row: OptionRow) -> list[str]:
     return found
 
 
-def _assumption_rows(ev: Evaluation, home: str) -> tuple[AssumptionRow, list[VestingRow]]:
-    """Return the terms an option is valued with, and its grants' vesting."""
-    assert ev.spec is not None
-    facts = assumption_terms(ev.spec)
-    return _terms(ev, ev.spec, home, facts), _vesting_rows(ev, ev.spec, home, facts)
-
-
 def _terms(ev: Evaluation, spec: PackageSpec, home: str, facts: dict[str, Any]) -> AssumptionRow:
     """Return the terms an option is valued with, key for key `TERMS`, in its order: the
     spec's field of the same name unless given here."""
@@ -420,9 +413,10 @@ def comparison_build(
         if ev.error:
             continue
         yearly.extend(_yearly_rows(ev, home))
-        row, schedules = _assumption_rows(ev, home)
-        assumption_rows.append(row)
-        vesting.extend(schedules)
+        assert ev.spec is not None
+        facts = assumption_terms(ev.spec)  # the terms it is valued with, and its grants' vesting
+        assumption_rows.append(_terms(ev, ev.spec, home, facts))
+        vesting.extend(_vesting_rows(ev, ev.spec, home, facts))
     report(60)
     negotiation, plans = _negotiation_rows(user, board)
     # Rows and outcomes share the export's order of scenarios.
