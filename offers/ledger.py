@@ -126,15 +126,10 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
         return _("Vest of the refresher granted %(day)s") % {"day": day}
     if line.item == "flat_tax":
         return _("Tax at the flat rate")
-    if line.item == "tax":
+    if line.item in ("tax", "contribution"):  # a tax part's line, or a contribution's
         return _("Tax year %(year)s: %(part)s") % {
             "year": line.tax_year,
             "part": tax_word(line.name),
-        }
-    if line.item == "contribution":
-        return _("Tax year %(year)s: %(name)s") % {
-            "year": line.tax_year,
-            "name": tax_word(line.name),
         }
     return line.item
 
