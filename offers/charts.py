@@ -96,16 +96,11 @@ def _yearly_trace(ev: Evaluation, comp: str) -> dict[str, Any]:
             "y": [round(v) for v in ev.values],
             "marker": {"color": INK, "symbol": "diamond", "size": 8},
         }
-    if comp in LEVY_COLORS:
-        return {
-            "type": "bar",
-            "y": [-round(v) for v in ev.component(comp)],
-            "marker": {"color": LEVY_COLORS[comp]},
-        }
+    sign = -1 if comp in LEVY_COLORS else 1
     return {
         "type": "bar",
-        "y": [round(v) for v in ev.component(comp)],
-        "marker": {"color": COMPONENT_COLORS[comp]},
+        "y": [sign * round(v) for v in ev.component(comp)],
+        "marker": {"color": LEVY_COLORS.get(comp) or COMPONENT_COLORS[comp]},
     }
 
 
