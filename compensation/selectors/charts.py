@@ -22,11 +22,12 @@ def band_position_figure(
     widths: list[float] = []
     colors: list[str] = []
     mids: list[float] = []
-    mid_ys: list[str] = []
     texts: list[str] = []
+    value_ys: list[str] = []  # each component's row of this level, where the package sits
     for c in components:
         short = _("Base") if c["key"] == "base" else _("Stock / yr")
         rows = [(f"{short} · {this_label}", c, "#91a7ff")]
+        value_ys.append(rows[0][0])
         if c["next"]:
             rows.append((f"{short} · {next_label}", c["next"], "#d0d7e6"))
         for y, fig, color in rows:
@@ -35,12 +36,7 @@ def band_position_figure(
             widths.append(max(fig["max"] - fig["min"], 0.0))
             colors.append(color)
             mids.append(fig["mid"])
-            mid_ys.append(y)
             texts.append(f"{fig['min']:,.0f} – {fig['max']:,.0f}")
-    value_ys = [
-        f"{(_('Base') if c['key'] == 'base' else _('Stock / yr'))} · {this_label}"
-        for c in components
-    ]
     title = _("Where it sits in the %(level)s band") % {"level": level}
     phone, top = phone_title(title, currency)
     return figure(
@@ -57,7 +53,7 @@ def band_position_figure(
             ),
             go.Scatter(
                 mode="markers",
-                y=mid_ys,
+                y=ys,
                 x=mids,
                 name=_("band mid"),
                 marker={"symbol": "line-ns-open", "size": 22, "color": INK},
