@@ -84,14 +84,15 @@ class BoardChoice:
 def expected_terms(
     values: np.ndarray, in_process: np.ndarray, rng: np.random.Generator
 ) -> np.ndarray:
-    """Return the futures' values (futures, options) with each option still in process drawn
-    within ``EXPECTED_TERMS_SPREAD`` of its expected terms: its value times 1 + s u, u uniform
-    on [-1, 1], the second half of the futures the antithetic twins (-u) of the first."""
+    """Return the factor (futures, options) each option's terms are drawn at: 1 for an offer
+    in hand; for an option still in process within ``EXPECTED_TERMS_SPREAD`` of its expected
+    terms, 1 + s u, u uniform on [-1, 1], the second half of the futures the antithetic twins
+    (-u) of the first. Its value and its first-year total are both drawn at the factor."""
     if not in_process.any():
-        return values
+        return np.ones(values.shape)
     half = rng.uniform(-1.0, 1.0, (values.shape[0] // 2, values.shape[1]))
     factor = 1.0 + EXPECTED_TERMS_SPREAD * np.concatenate([half, -half])
-    return np.asarray(np.where(in_process, values * factor, values))
+    return np.asarray(np.where(in_process, factor, 1.0))
 
 
 def offer_chances(offers: Sequence[Offer]) -> dict[int, OfferChance]:
@@ -136,15 +137,20 @@ def _largest_stock(ev: Evaluation) -> tuple[str, float]:
 
 
 def _futures(
-    drawn: FutureValues, chances: Sequence[OfferChance], uncertainty: float, seed: int
+    drawn: FutureValues,
+    chances: Sequence[OfferChance],
+    first_year: np.ndarray,
+    uncertainty: float,
+    seed: int,
 ) -> Futures:
-    """Return the futures the options are ranked in, all antithetic: the values drawn (terms
-    expected for options in process), whether each is offered (a control of exact mean: its
-    chance of an offer) and the weights' factors."""
+    """Return the futures the options are ranked in, all antithetic: the values and first-year
+    totals drawn (terms expected for options in process), whether each is offered (a control
+    of exact mean: its chance of an offer) and the weights' factors."""
     probability = np.array([c.probability for c in chances])
-    money = expected_terms(
+    factor = expected_terms(
         drawn.values, np.array([c.in_process for c in chances]), np.random.default_rng([seed, 2])
     )
+    money = drawn.values * factor
     draws = np.random.default_rng([seed, 1])
     half = draws.random((money.shape[0] // 2, len(chances)))
     exists = np.concatenate([half, 1.0 - half]) < probability
@@ -159,6 +165,7 @@ def _futures(
         control_means=probability[unsure],
         features=drawn.features,
         feature_sample=drawn.feature_sample,
+        first_year=first_year[None, :] * factor,
     )
 
 
@@ -184,8 +191,10 @@ def board_choice(
         correlation=correlation,
     )
     chances = offer_chances([ev.offer for ev in evs])
-    paths = _futures(drawn, [chances[ev.offer.pk] for ev in evs], uncertainty, seed)
-    result = choice_chances([option_facts(ev) for ev in evs], ranking_prefs(prefs), paths)
+    facts = [option_facts(ev) for ev in evs]
+    first_year = np.array([o.first_year_total for o in facts])
+    paths = _futures(drawn, [chances[ev.offer.pk] for ev in evs], first_year, uncertainty, seed)
+    result = choice_chances(facts, ranking_prefs(prefs), paths)
     money = paths.money
     means, ses = estimate_mean(
         money, pairs=True, controls=drawn.controls, control_means=drawn.control_means

@@ -16,6 +16,7 @@ controls explain, so its standard error is the one of the variance-reduced estim
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ import numpy as np
 from offers.logic.criteria import CRITERIA as REGISTRY
 from offers.logic.criteria import OptionFacts, RankingPrefs, ScoreContext
 from offers.logic.errors import LogicInputError
-from offers.logic.ranking import ranking_inputs
+from offers.logic.ranking import fixed_exclusions, ranking_inputs
 
 NO_OPTION = -1  # the winner of a future in which no option is on the table
 
@@ -60,6 +61,7 @@ class Futures:
     control_means: np.ndarray | None = None
     features: np.ndarray | None = None
     feature_sample: np.ndarray | None = None
+    first_year: np.ndarray | None = None
 
     @property
     def count(self) -> int:
@@ -182,6 +184,8 @@ def _checked(options: Sequence[OptionFacts], futures: Futures) -> np.ndarray:
     exists = np.ones(money.shape, dtype=bool) if futures.exists is None else futures.exists
     if exists.shape != money.shape:
         raise LogicInputError("exists", "exists must have the shape of money")
+    if futures.first_year is not None and futures.first_year.shape != money.shape:
+        raise LogicInputError("first_year", "first_year must have the shape of money")
     factors = futures.weight_factors
     if factors is not None and (
         factors.shape != (money.shape[0], len(REGISTRY)) or (factors < 0).any()
@@ -200,7 +204,13 @@ def ranking_totals(
     against the best pay among the options on the table in each future.
     """
     exists = _checked(options, futures)
-    raw, excluded = ranking_inputs(options, prefs)
+    raw, static = ranking_inputs(options, prefs)
+    excluded = np.array(static, dtype=bool)
+    floor = prefs.min_first_year_total
+    if futures.first_year is not None and floor is not None:
+        # The first-year floor is read in each future; the other constraints hold in all.
+        fixed = np.array(fixed_exclusions(options, prefs), dtype=bool)
+        excluded = fixed[None, :] | (futures.first_year < floor)
     raw_row = np.array([raw[c.key] for c in REGISTRY])
     if futures.weight_factors is None:
         weights = np.broadcast_to(raw_row, (futures.count, len(REGISTRY)))
@@ -220,7 +230,7 @@ def ranking_totals(
         else:
             scores = np.array([criterion.score(o, context).score for o in options])
             totals += weights[:, j, None] * scores[None, :]
-    return totals, np.array(excluded, dtype=bool), exists
+    return totals, excluded, exists
 
 
 def _ordering(totals: np.ndarray, excluded: np.ndarray, exists: np.ndarray) -> np.ndarray:
@@ -290,11 +300,12 @@ def surrogate_control(
     def taken(values: np.ndarray | None) -> np.ndarray | None:
         return None if values is None else values[rows]
 
-    near = Futures(
-        money=design @ coef, exists=futures.exists, weight_factors=futures.weight_factors
-    )
+    near = dataclasses.replace(futures, money=design @ coef, features=None, feature_sample=None)
     far = Futures(
-        money=there, exists=taken(futures.exists), weight_factors=taken(futures.weight_factors)
+        money=there,
+        exists=taken(futures.exists),
+        weight_factors=taken(futures.weight_factors),
+        first_year=taken(futures.first_year),
     )
     here = _one_hot(winners(options, prefs, near), len(options))[:, :-1]
     shares = _one_hot(winners(options, prefs, far), len(options))[:, :-1]

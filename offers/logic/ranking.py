@@ -493,3 +493,8 @@ def ranking_inputs(
     """
     check_options(options)
     return raw_weights(prefs), [bool(_exclusions(o, prefs)) for o in options]
+
+
+def fixed_exclusions(options: Sequence[OptionFacts], prefs: RankingPrefs) -> list[bool]:
+    """Return whether each option breaks a hard constraint no money figure can mend."""
+    return [any(not e.about_money for e in _exclusions(o, prefs)) for o in options]

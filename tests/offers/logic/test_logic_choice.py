@@ -231,3 +231,31 @@ def test_regret_in_money_under_uncertain_weights() -> None:
         [option("a"), option("b")], MONEY_ONLY, Futures(money=money, weight_factors=factors)
     )
     assert result.regret is not None and result.regret.money_median == pytest.approx(100_000)
+
+
+def test_the_first_year_floor_is_read_in_each_future_at_the_terms_drawn() -> None:
+    """An option in process drawn at factor f has its value and its first-year total x f.
+
+    In hand: A, 1,000 and a first year of 210,000. In process: B, 1,100 and 205,000, drawn at
+    f = 1 + 0.1 u, u even on [-1, 1] (twins mirrored). Floor 200,000: B breaks it when
+    205,000 f < 200,000, f < 0.97561, a share (0.97561 - 0.9) / 0.2 = 37.8 % of the futures,
+    and then A ranks first. Elsewhere B wins on pay (1,100 f > 1,000 for every f > 0.909):
+    62.2 %. Read once, from B's own first year, the floor never broke and B won every future
+    with f > 0.90909: (1.1 - 0.90909) / 0.2 = 95.5 %.
+    """
+    half = np.linspace(-1.0, 1.0, 2000)
+    factor = 1.0 + 0.1 * np.concatenate([half, -half])
+    money = np.column_stack([np.full(factor.size, 1_000.0), 1_100.0 * factor])
+    first_year = np.column_stack([np.full(factor.size, 210_000.0), 205_000.0 * factor])
+    options = [
+        option("a", comp_value=1_000.0, first_year_total=210_000.0),
+        option("b", comp_value=1_100.0, first_year_total=205_000.0),
+    ]
+    prefs = replace(MONEY_ONLY, min_first_year_total=200_000.0)
+    drawn = choice_chances(options, prefs, Futures(money=money, first_year=first_year, pairs=True))
+    assert drawn.chances["b"].value == pytest.approx(0.622, abs=0.002)
+    assert drawn.chances["a"].value == pytest.approx(0.378, abs=0.002)
+    fixed = choice_chances(options, prefs, Futures(money=money, pairs=True))
+    assert fixed.chances["b"].value == pytest.approx(0.955, abs=0.002)
+    with pytest.raises(LogicInputError, match="first_year"):
+        choice_chances(options, prefs, Futures(money=money, first_year=first_year[:, :1]))
