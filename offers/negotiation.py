@@ -265,12 +265,15 @@ def current_job_facts(
         held, fx_held = "", 1.0
     leave = offer.start_date or today
     to_home = stay.fx_to_home
+    # Leaving forfeits the grants held on the decision date, never a modelled refresher.
+    owned = tuple(g for g in stay.spec.grants if (g.vest_start or stay.spec.start) <= today)
+    spec = dataclasses.replace(stay.spec, refreshers=(), grants=owned)
     try:
-        lost = forfeited_on_leave(stay.spec, leave)
-        vest = engine_next_vest_date(stay.spec, leave - dt.timedelta(days=1))
+        lost = forfeited_on_leave(spec, leave)
+        vest = engine_next_vest_date(spec, leave - dt.timedelta(days=1))
         vest_value = 0.0
         if vest is not None:
-            pending = unvested_schedule(stay.spec, leave - dt.timedelta(days=1))
+            pending = unvested_schedule(spec, leave - dt.timedelta(days=1))
             vest_value = float(pending.loc[pending["date"] == vest, "value"].sum()) * to_home
     except EngineInputError:
         return CurrentJobFacts(yearly_totals_if_stay=totals)
