@@ -229,20 +229,11 @@ def backup_bytes(*, user: AbstractBaseUser) -> bytes:
 
 # Restore ---------------------------------------------------------------------------------
 
-_INT_TYPES = (
-    models.IntegerField,
-    models.SmallIntegerField,
-    models.BigIntegerField,
-    models.PositiveIntegerField,
-    models.PositiveSmallIntegerField,
-    models.PositiveBigIntegerField,
-)
-
 
 def _field_schema(field: models.Field) -> dict[str, Any]:
     if isinstance(field, models.BooleanField):
         schema: dict[str, Any] = {"type": "boolean"}
-    elif isinstance(field, _INT_TYPES):
+    elif isinstance(field, models.IntegerField):  # the small, big and positive ones too
         schema = {"type": "integer"}
     elif isinstance(field, models.DecimalField):
         schema = {"type": ["string", "number"], "pattern": r"^-?\d+(\.\d+)?$"}

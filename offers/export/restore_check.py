@@ -29,7 +29,6 @@ from compensation.package_parts import EquityGrant, Refresher, SignOn, VestingFi
 from compensation.selectors import bonus_cycle_of, rows_terms, schedule_of, sign_on_of
 from compensation.services import ChildValidationError, package_rows_build
 from offers.export.backup import (
-    _INT_TYPES,
     MAX_VESTING_YEARS,
     OWN_SECTIONS,
     SECTIONS,
@@ -95,7 +94,7 @@ def _type_refusal(field: models.Field, raw: Any) -> str:
     """Return what the file should hold for ``field`` if ``raw`` (not null) is not that, or ""."""
     if isinstance(field, models.BooleanField):
         ok, expected = isinstance(raw, bool), "true or false"
-    elif isinstance(field, _INT_TYPES):
+    elif isinstance(field, models.IntegerField):
         ok, expected = _whole(raw), "a whole number"
     elif isinstance(field, models.DecimalField):
         ok, expected = _whole(raw) or isinstance(raw, str | float), "a number"
