@@ -25,8 +25,9 @@ from accounts.zones import TIME_ZONE_FIELDS, known_zone
 from compensation.engine import EngineInputError
 from compensation.form_fields import validate_currency
 from compensation.models import Company, FxRate, Level, LocationPreset, Package, currency_validator
-from compensation.package_parts import EquityGrant, Refresher, SignOn, VestingFields
+from compensation.package_parts import SignOn, VestingFields
 from compensation.selectors import bonus_cycle_of, rows_terms, schedule_of, sign_on_of
+from compensation.services import CHILDREN as PACKAGE_CHILDREN
 from compensation.services import ChildValidationError, package_rows_build
 from offers.export.backup import (
     MAX_VESTING_YEARS,
@@ -43,12 +44,9 @@ from offers.models import Preferences, Scenario
 MAX_ERRORS = 25
 # A reference to a shared company, level or place: the fields of its natural key.
 SHARED_KEYS = {"company": ("name",), "level": ("company", "code"), "location": ("name",)}
-# A package's children, by model: their sections, in the order `rows_terms` reads them.
-CHILDREN: dict[type[models.Model], str] = {
-    SignOn: "sign_ons",
-    EquityGrant: "grants",
-    Refresher: "refreshers",
-}
+# A package's children, by model: their sections, in the order `rows_terms` reads them (the
+# package service's own list).
+CHILDREN: dict[type[models.Model], str] = {model: key for key, model, _f in PACKAGE_CHILDREN}
 # What no two records share, nor a record and the user's own rows of ``model`` (when named).
 UNIQUE: tuple[tuple[str, tuple[str, ...], type[models.Model] | None], ...] = (
     ("companies", ("name",), Company),
