@@ -251,7 +251,6 @@ class RoundSignal:
     signal: str
     signal_label: str
     self_assessment: int | None
-    upcoming: bool
 
 
 @dataclass(frozen=True)
@@ -448,7 +447,6 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
     tags = [t.tag for t in topics]
     past = _past_questions(user, round_, tags)
     weak = list(dict.fromkeys(t for p in past if p.went == "bad" for t in p.matching))
-    now = timezone.now()
     siblings = process.rounds.exclude(pk=round_.pk).order_by("order", "scheduled_at", "id")
     signals = [
         RoundSignal(
@@ -458,7 +456,6 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
             signal=r.signal,
             signal_label=r.get_signal_display(),
             self_assessment=r.self_assessment,
-            upcoming=r.scheduled_at is not None and r.scheduled_at >= now,
         )
         for r in siblings
         if r.signal != Signal.UNKNOWN or r.self_assessment is not None
