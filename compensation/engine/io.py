@@ -61,11 +61,9 @@ def parse_date(field: str, value: Any) -> datetime.date:
     """Return an ISO ``YYYY-MM-DD`` string (or a date) as a date."""
     if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
         return value
-    if not isinstance(value, str):
-        raise EngineInputError(field, f"must be an ISO date like 2025-01-31 (got {value!r})")
     try:
-        return datetime.date.fromisoformat(value)
-    except ValueError:
+        return datetime.date.fromisoformat(value)  # TypeError: not a string
+    except (TypeError, ValueError):
         raise EngineInputError(
             field, f"must be an ISO date like 2025-01-31 (got {value!r})"
         ) from None
@@ -220,9 +218,8 @@ def options_from_dict(d: Any, *, strict: bool = True) -> list[PackageSpec]:
         items = as_list("options", d["options"])
         if not items:
             raise EngineInputError("options", "needs at least one package")
-        specs = [
+        return [
             package_from_dict(item, strict=strict, prefix=f"options[{i}]")
             for i, item in enumerate(items)
         ]
-        return specs
     return [package_from_dict(d, strict=strict)]
