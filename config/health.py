@@ -21,7 +21,7 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
@@ -167,15 +167,26 @@ def worker_missing(*, queued_at: datetime | None) -> bool:
     return worker_status() == "no answer"
 
 
+RETRY_AFTER = "30"  # seconds
+
+
+def unavailable(response: HttpResponse) -> HttpResponse:
+    """Mark a 503, /healthz's or config.middleware's: Retry-After, no-store, no error line."""
+    response["Retry-After"] = RETRY_AFTER
+    response["Cache-Control"] = "no-store"
+    response._has_been_logged = True  # type: ignore[attr-defined]  # Django's own mark
+    return response
+
+
 @login_not_required
 @transaction.non_atomic_requests
 @require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def healthz(request: HttpRequest) -> HttpResponse:
     """Return each part's status as JSON; 503 when the database or the broker is not usable."""
     return health_response()
 
 
-def health_response() -> JsonResponse:
+def health_response() -> HttpResponse:
     """Return /healthz's answer (also ServiceUnavailableMiddleware's there, the database down)."""
     status = {
         "database": database_status(),
@@ -187,4 +198,4 @@ def health_response() -> JsonResponse:
     status["status"] = "ok" if healthy else "unavailable"
     response = JsonResponse(status, status=200 if healthy else 503)
     response["Cache-Control"] = "no-store"
-    return response
+    return response if healthy else unavailable(response)  # Retry-After, no error line a probe

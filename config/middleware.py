@@ -25,6 +25,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from kombu.exceptions import OperationalError as BrokerOperationalError
 
+from config.health import health_response, unavailable
+
 try:  # the Redis client is only there when the broker is Redis
     from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -38,7 +40,6 @@ BROKER_ERRORS = (BrokerOperationalError, RedisConnectionError, RedisTimeoutError
 # The errors a publish raises when the broker is unreachable: the broker errors above, and a
 # refused socket (OSError) that a publish can also raise.
 PUBLISH_ERRORS: tuple[type[BaseException], ...] = (*BROKER_ERRORS, OSError)
-RETRY_AFTER = "30"  # seconds
 
 
 class Middleware:
@@ -85,32 +86,19 @@ def _warn(what: str, exc: BaseException) -> None:
         logger.warning("%s unavailable: %s", what, type(exc).__name__)
 
 
-def _logged(response: HttpResponse) -> HttpResponse:
-    # Django's own mark: django.request adds no "Service Unavailable" error line a request.
-    response._has_been_logged = True  # type: ignore[attr-defined]
-    return response
-
-
 def unavailable_response(request: HttpRequest, what: str) -> HttpResponse:
     """Return the 503 page for a service that is down."""
     try:
         body = render_to_string("503.html", {"what": what})
     except Exception:  # the template layer itself may need the database
         body = f"<h1>Service unavailable</h1><p>{what} is unreachable. Try again shortly.</p>"
-    response = HttpResponse(body, status=503)
-    response["Retry-After"] = RETRY_AFTER
-    response["Cache-Control"] = "no-store"
-    return _logged(response)
+    return unavailable(HttpResponse(body, status=503))
 
 
 def database_down_response(request: HttpRequest) -> HttpResponse:
     """Return the 503 for a database that is down: /healthz's JSON body there, else the page."""
     if request.path_info == reverse("healthz"):
-        from config.health import health_response
-
-        response = health_response()
-        response["Retry-After"] = RETRY_AFTER
-        return _logged(response)
+        return health_response()
     return unavailable_response(request, "The database")
 
 
