@@ -1,5 +1,5 @@
-"""Template filters over accounts.wording: ordinals, fits, band positions, gaps to a target;
-and how long a password reset link works, in words (`accounts.wording.duration`)."""
+"""Template filters over accounts.wording: fits, band positions, gaps to a target; and how long
+a password reset link works, in words (`accounts.wording.duration`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,6 @@ from django.conf import settings
 from accounts import wording
 
 register = template.Library()
-
-
-@register.filter
-def ordinal(value: int) -> str:
-    """Return 1st, 2nd, 3rd... (第1 in zh-Hant)."""
-    return wording.ordinal(value)
 
 
 @register.filter
