@@ -345,7 +345,6 @@ def _projection(package: Package, horizon: int) -> dict[str, Any]:
         "components": [_(c.label) for c in PAY_COMPONENTS],
         "assumptions": facts,
         "summary": summary,
-        "spec": spec,
         "tax_rule": selectors.tax_rule_words(spec),
     }
 

@@ -212,7 +212,6 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
     return {
         "currency": package.currency,
         "band": band,
-        "next_band": next_band,
         "converted_from": band.currency if band.currency != package.currency else None,
         "elsewhere": not band_applies(band, currency=package.currency, location=location),
         "place": location or "",
