@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .errors import EngineInputError, check_int
+from .errors import EngineInputError, check_int, check_kind
 from .montecarlo import cumulative_paths
 from .projection import project_yearly
 from .spec import MAX_HORIZON_YEARS, Grant, PackageSpec, SignOn
@@ -99,8 +99,7 @@ def breakeven(
     years = check_int("years", years, minimum=1, maximum=MAX_HORIZON_YEARS)
     paths = check_int("paths", paths, minimum=0)
     for field, spec in (("a", a), ("b", b)):
-        if not isinstance(spec, PackageSpec):
-            raise EngineInputError(field, f"must be a PackageSpec (got {spec!r})")
+        check_kind(field, spec, PackageSpec)
     a_n = dataclasses.replace(a, horizon_years=years)
     b_n = dataclasses.replace(b, horizon_years=years)
     a_probe = _with_extra(a_n, component, UNIT)

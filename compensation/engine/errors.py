@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime
 import math
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class EngineInputError(ValueError):
@@ -45,6 +47,13 @@ def check_number(
     if maximum is not None and number > maximum:
         raise EngineInputError(field, f"must be at most {maximum:g} (got {value!r})")
     return number
+
+
+def check_kind(field: str, value: object, kind: type[T]) -> T:
+    """Return ``value`` or raise if it is not a ``kind`` (one of the engine's dataclasses)."""
+    if not isinstance(value, kind):
+        raise EngineInputError(field, f"must be a {kind.__name__} (got {value!r})")
+    return value
 
 
 def check_date(field: str, value: Any) -> datetime.date:

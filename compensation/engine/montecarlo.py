@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .errors import EngineInputError, check_int, check_number
+from .errors import EngineInputError, check_int, check_kind, check_number
 from .prices import DT, _check_rng, stream
 from .projection import cashflow_matrix
 from .spec import MAX_HORIZON_YEARS, PackageSpec
@@ -305,8 +305,7 @@ def _check_common(
     if not specs:
         raise EngineInputError("options", "needs at least one package")
     for i, spec in enumerate(specs):
-        if not isinstance(spec, PackageSpec):
-            raise EngineInputError(f"options[{i}]", f"must be a PackageSpec (got {spec!r})")
+        check_kind(f"options[{i}]", spec, PackageSpec)
     paths = check_int("paths", paths, minimum=1)
     chunk_size = check_int("chunk_size", chunk_size, minimum=1)
     if years is None:

@@ -11,17 +11,11 @@ import numpy as np
 
 from .currencies import check_currency
 from .dates import add_months, whole_months_between
-from .errors import EngineInputError, check_date, check_int, check_number
+from .errors import EngineInputError, check_date, check_int, check_kind, check_number
 from .tax.tables import regime_get, tax_year_of
 from .vesting import VestingSchedule, check_calendar_dates
 
 MAX_HORIZON_YEARS = 10
-
-
-def _check_schedule(name: str, value: object) -> VestingSchedule:
-    if not isinstance(value, VestingSchedule):
-        raise EngineInputError(name, f"must be a VestingSchedule (got {value!r})")
-    return value
 
 
 def _check_field(
@@ -121,7 +115,7 @@ class Grant:
                 _check_field(self, name, minimum=0.0)
         if self.grant_price is not None:
             _check_field(self, "grant_price", minimum=0.0, exclusive_minimum=True)
-        _check_schedule("schedule", self.schedule)
+        check_kind("schedule", self.schedule, VestingSchedule)
         if self.vest_start is not None:
             check_date("vest_start", self.vest_start)
 
@@ -147,7 +141,7 @@ class Refresher:
 
     def __post_init__(self) -> None:
         _check_field(self, "yearly_value", minimum=0.0)
-        _check_schedule("schedule", self.schedule)
+        check_kind("schedule", self.schedule, VestingSchedule)
         _check_field(self, "first_year", check_int, minimum=1)
 
 
@@ -305,17 +299,13 @@ class PackageSpec:
         for name, kind in (("sign_on", SignOn), ("grants", Grant), ("refreshers", Refresher)):
             items = tuple(getattr(self, name))
             for i, item in enumerate(items):
-                if not isinstance(item, kind):
-                    raise EngineInputError(
-                        f"{name}[{i}]", f"must be a {kind.__name__} (got {item!r})"
-                    )
+                check_kind(f"{name}[{i}]", item, kind)
             object.__setattr__(self, name, items)
         if self.bonus_cycle is not None and not isinstance(self.bonus_cycle, BonusCycle):
             raise EngineInputError(
                 "bonus_cycle", f"must be a BonusCycle or None (got {self.bonus_cycle!r})"
             )
-        if not isinstance(self.stock, Stock):
-            raise EngineInputError("stock", f"must be a Stock (got {self.stock!r})")
+        check_kind("stock", self.stock, Stock)
         if self.stock.currency in (None, self.currency) and self.stock.fx_to_package != 1.0:
             raise EngineInputError(
                 "stock.fx_to_package",
