@@ -80,29 +80,24 @@ def _band_facts(*, user: AbstractBaseUser, offer: Offer, fx: FxTable) -> BandFac
     """Return the offered level's band (and the next level's stock) in the offer currency."""
     package = offer.package
     location = package.location.name if package.location_id and package.location else None
-    # Only a band of the offer's own place and currency (a US band says nothing of Taipei pay).
-    band = local_band_for(
-        user=user, level=offer.level, currency=package.currency, location=location
-    )
-    if band is None:
-        return None
+
+    def local(level: Level | None) -> Band | None:
+        # Only a band of the offer's own place and currency (a US band says nothing of Taipei).
+        return local_band_for(user=user, level=level, currency=package.currency, location=location)
 
     def conv(value: Decimal, row: Band) -> float:
         return float(value) * fx.rate(row.currency, package.currency)
 
+    band = local(offer.level)
+    if band is None:
+        return None
     upper = next_level(offer.level) if offer.level else None
-    upper_band = (
-        local_band_for(user=user, level=upper, currency=package.currency, location=location)
-        if upper
-        else None
-    )
+    upper_band = local(upper) if upper else None
     try:
         return BandFacts(
             level_code=band.level.code,
-            base_min=conv(band.base_min, band),
             base_mid=conv(band.base_mid, band),
             base_max=conv(band.base_max, band),
-            stock_min=conv(band.stock_min, band),
             stock_mid=conv(band.stock_mid, band),
             stock_max=conv(band.stock_max, band),
             next_level_code=upper.code if upper else None,
@@ -514,40 +509,38 @@ def negotiation_plan_of(
 def plan_rows(plan: Plan, *, option_key: str, option: str) -> list[PlanRow]:
     """Return a plan as the exports a person reads show it: its asks in order, with their
     amounts and where each stands, then the other points as background, without amounts."""
-    rows: list[PlanRow] = []
-    for order, ask in enumerate(plan.asks, start=1):
-        rows.append(
-            {
-                "option_key": option_key,
-                "option": option,
-                "part": "ask",
-                "order": order,
-                "title": ask.title,
-                "amount": ask.amount,
-                "currency": ask.currency or "",
-                "per_year": ask.per_year,
-                "term": ask.term or "",
-                "status": str(ASK_STATUS_LABELS.get(ask.status, "")),
-                "note": ask.state.note or (ask.script if ask.state.to_send else ""),
-            }
+    rows = [
+        PlanRow(
+            option_key=option_key,
+            option=option,
+            part="ask",
+            order=order,
+            title=ask.title,
+            amount=ask.amount,
+            currency=ask.currency or "",
+            per_year=ask.per_year,
+            term=ask.term or "",
+            status=str(ASK_STATUS_LABELS.get(ask.status, "")),
+            note=ask.state.note or (ask.script if ask.state.to_send else ""),
         )
-    for item in plan.background:
-        rows.append(
-            {
-                "option_key": option_key,
-                "option": option,
-                "part": "background",
-                "order": None,
-                "title": item.point.title,
-                "amount": None,
-                "currency": "",
-                "per_year": False,
-                "term": "",
-                "status": str(_("Background")),
-                "note": item.note,
-            }
+        for order, ask in enumerate(plan.asks, start=1)
+    ]
+    return rows + [
+        PlanRow(
+            option_key=option_key,
+            option=option,
+            part="background",
+            order=None,
+            title=item.point.title,
+            amount=None,
+            currency="",
+            per_year=False,
+            term="",
+            status=str(_("Background")),
+            note=item.note,
         )
-    return rows
+        for item in plan.background
+    ]
 
 
 # Where an ask stands in the log, as the exports say it.

@@ -143,16 +143,6 @@ class Plan:
         return tuple(w for w in self.waiting if w.status == FOLLOW_UP)
 
     @property
-    def primary(self) -> Ask | None:
-        """Return the first ask."""
-        return self.asks[0] if self.asks else None
-
-    @property
-    def secondary(self) -> tuple[Ask, ...]:
-        """Return the asks after the first."""
-        return self.asks[1:]
-
-    @property
     def money_asked(self) -> float:
         """Return what the money asks add up to over the horizon (offer currency, gross)."""
         return sum(a.counted for a in self.asks)
@@ -163,6 +153,7 @@ def _ask_of(candidate: Candidate) -> Ask:
     played = (
         replace(
             lead,
+            component=candidate.component,  # a private company's stock is asked in cash
             ask_amount=candidate.offer_amount,
             said_amount=candidate.amount,
             said_in=candidate.currency,
@@ -227,7 +218,10 @@ def _open_in_log(
     found: list[Candidate] = []
     for candidate in candidates:
         every = (candidate.lead, *candidate.merged)
-        topics = frozenset({candidate.component, *(t for p in every for t in p.topics)})
+        # A part asked in another's terms (private stock in cash) answers to both.
+        topics = frozenset(
+            {candidate.component, *(t for p in every for t in (p.component, *p.topics) if t)}
+        )
         candidate.state = ask_state(ctx, candidate.component, topics, term_words(candidate))
         if candidate.state.status == CLOSED:
             background.extend(BackgroundPoint(p, candidate.state.note) for p in every)
@@ -277,7 +271,7 @@ def negotiation_plan(
     points = list(points)
     offer = ctx.offer
     gap = money_gap(ctx, points, keep_rate)
-    money_asks, left = money_candidates(ctx, points, gap)
+    money_asks, left, rest = money_candidates(ctx, points, gap)
     background = [BackgroundPoint(p, note) for p, note in left]
     term_asks = _term_candidates(points, money_asks, background)
     if money_asks:
@@ -303,7 +297,8 @@ def negotiation_plan(
             tolerance=CO_FIRST_TOLERANCE,
         )
         carried = ranking_reason(options, ranking_prefs, offer.key)
-    private = private_notes(ctx, points, gap, walk, sum(a.counted for a in asks))
+    held = sum(c.counted for c in money_asks if not any(c is x for x in chosen))
+    private = private_notes(ctx, points, gap, walk, sum(a.counted for a in asks), held, rest)
     return Plan(
         key=offer.key,
         name=offer.name,

@@ -6,8 +6,9 @@ the horizon) and what the option lacks against the best alternative the user can
 The money asks share it out by component, stock first (base is the hardest to move), then
 sign-on, retention, cash and base, so they never add up to more than the gap and no component
 is asked twice. Each ask is a round figure in its term's own currency (stock in the grant's
-currency to the nearest 5,000, cash to the nearest 1,000). The walk-away point comes from the
-user's own ranking (``walk_away``).
+currency to the nearest 5,000, cash to the nearest 1,000), stock within the offered level's
+band (``within_band``), a private company's in cash (``asked_as``). The walk-away point comes
+from the user's own ranking (``walk_away``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from offers.logic.rules.base import (
     BASE,
     CASH,
     DEADLINE,
+    EXTERNAL,
+    LEVEL,
     MONEY_COMPONENTS,
     PER_YEAR_COMPONENTS,
     REMOTE,
@@ -31,12 +34,14 @@ from offers.logic.rules.base import (
     SIGN_ON,
     START,
     STOCK,
+    STOCK_COMPONENTS,
     NegotiationContext,
     NegotiationPoint,
     ask_step,
     money,
     round_to,
     said_currency,
+    stock_said,
 )
 
 # Walk-away values are rounded up to this many units of the home currency.
@@ -50,9 +55,10 @@ class MoneyGap:
     amount: float
     currency: str
     horizon_years: int
-    value_gap_home: float
     level_gap: float
     against: str
+    # The share of gross pay the board's basis keeps: a value gap's point needs its figure / it.
+    keep_rate: float = 1.0
 
 
 @dataclass
@@ -60,7 +66,8 @@ class Candidate:
     """An ask in the making: its lead point, the points it answers too, its figure and state.
 
     ``amount`` is said in ``currency`` (None for a term); ``offer_amount`` is the same in the
-    offer's currency and ``counted`` what it takes out of the gap over the horizon.
+    offer's currency and ``counted`` what it takes out of the gap over the horizon. ``why`` is
+    said before the ask (stock asked in cash, or up to the band's top).
     """
 
     component: str
@@ -73,6 +80,7 @@ class Candidate:
     currency: str | None = None
     offer_amount: float | None = None
     state: AskState = field(default_factory=AskState)
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,11 +106,10 @@ class WalkAway:
     """The terms below which this option stops being the user's choice against ``rival``.
 
     ``value_home`` is the lowest headline value (the board's basis, home currency) at which the
-    option ranks ``wanted_rank``, or stays level with the first (``level``), with the
+    option ranks first, or stays level with the first (``level``), with the
     ``conditions`` met (None: no value within reach of a negotiation is enough).
     """
 
-    wanted_rank: int
     value_home: float | None
     current_value_home: float
     current_rank: int
@@ -151,12 +158,12 @@ def money_gap(
         if isinstance(p.figures.get("gap_home"), float) and p.ask_amount is not None
     ]
     value_gap_home = max((g for g, _p in value_gaps), default=0.0)
-    # The target level's stock, a year, as it is asked: in the grant's currency, to its round
-    # figure (the ask that closes it must fit in it).
-    _currency, fx = said_currency(ctx, STOCK)
+    # The target level's stock over the horizon, as it is asked: in the grant's currency (or in
+    # cash), to its round figure (the ask that closes it must fit in it).
+    asked, _currency, fx, per = asked_as(ctx, STOCK)
     level_gap = max(
         (
-            round_to(p.ask_amount / fx, ask_step(STOCK)) * fx * years
+            round_to(p.ask_amount * years / per / fx, ask_step(asked)) * fx * per
             for p in points
             if p.component == STOCK and p.ask_amount is not None and p.ask_amount > 0
         ),
@@ -179,9 +186,9 @@ def money_gap(
         amount=max(level_gap, value_gap),
         currency=ctx.offer.currency,
         horizon_years=years,
-        value_gap_home=max(0.0, value_gap_home),
         level_gap=level_gap,
         against=against,
+        keep_rate=keep,
     )
 
 
@@ -197,53 +204,88 @@ def said_amount(wanted: float, room: float, step: float) -> float:
     return float(max(rounded, 0.0))
 
 
+def asked_as(ctx: NegotiationContext, component: str) -> tuple[str, str, float, int]:
+    """Return the component an ask is made in, its currency and rate to the offer's, and the
+    years its figure is a year of (1: once). Private shares only sell in buybacks: a private
+    company's stock is asked in cash, a new employer's sign-on, else base (no sign-on)."""
+    if ctx.offer.is_private and component in STOCK_COMPONENTS:
+        component = SIGN_ON if ctx.offer.kind == EXTERNAL else BASE
+    (currency, fx), years = said_currency(ctx, component), ctx.prefs.horizon_years
+    return component, currency, fx, years if component in PER_YEAR_COMPONENTS else 1
+
+
+def within_band(
+    ctx: NegotiationContext, group: Sequence[NegotiationPoint], wanted: float
+) -> tuple[float, float, str]:
+    """Return the stock to ask within the offered level's band and beyond it (over the horizon),
+    and the words for the band's top. Beyond it, only the next level's stock with base at the
+    top of its band (an exception needing approval, ``band_base_max``)."""
+    offer, band, years = ctx.offer, ctx.offer.band, ctx.prefs.horizon_years
+    exception = any({"band_base_max", "next_level_stock_per_year"} <= set(p.figures) for p in group)
+    room = max(0.0, band.stock_max - offer.stock_per_year) * years if band else wanted
+    if band is None or band.stock_max <= 0 or offer.is_private or exception or wanted <= room:
+        return wanted, 0.0, ""
+    words = _("Within the {level} band, stock goes up to {top} a year.").format(
+        level=band.level_code, top=stock_said(ctx, band.stock_max)
+    )
+    return room, wanted - room, words
+
+
 def money_candidates(
     ctx: NegotiationContext, points: Sequence[NegotiationPoint], gap: MoneyGap
-) -> tuple[list[Candidate], list[tuple[NegotiationPoint, str]]]:
-    """Share the gap out over the money components, stock first; return asks and leftovers.
+) -> tuple[list[Candidate], list[tuple[NegotiationPoint, str]], float]:
+    """Share the gap out over the money components, stock first; return the asks, leftovers
+    (with why) and the stock beyond the band no money ask takes (one's own employer's).
 
     Each ask is a round figure in its term's currency, rounded down to its step when the
-    nearest step would take more than the gap left. A leftover comes with why it is not asked.
+    nearest step would take more than the gap left; each point's figure is gross (a value gap
+    on the board's basis over the share it keeps). A new employer's sign-on asks the stock
+    beyond the band; one's own employer gives it only with the level.
     """
-    remaining = gap.amount
-    asks: list[Candidate] = []
-    left: list[tuple[NegotiationPoint, str]] = []
+    remaining, asks, left = gap.amount, list[Candidate](), list[tuple[NegotiationPoint, str]]()
+    beyond: tuple[float, list[NegotiationPoint]] = (0.0, [])
     for component in MONEY_COMPONENTS:
-        group = [
-            p for p in points if p.component == component and p.ask_amount and p.ask_amount > 0
+        group = [p for p in points if p.component == component and (p.ask_amount or 0) > 0]
+        own = gap.horizon_years if component in PER_YEAR_COMPONENTS else 1
+        gross = [
+            (p.ask_amount or 0) / (gap.keep_rate if "gap_home" in p.figures else 1) for p in group
         ]
-        if not group:
-            continue
-        wanted = max(p.ask_amount or 0.0 for p in group)
-        per = gap.horizon_years if component in PER_YEAR_COMPONENTS else 1
-        currency, fx = said_currency(ctx, component)
-        amount = said_amount(wanted / fx, remaining / per / fx, ask_step(component))
-        if amount <= 0:
+        wanted, extra, why = own * max(gross, default=0.0), 0.0, ""
+        if component == STOCK and group:
+            wanted, extra, why = within_band(ctx, group, wanted)
+            beyond = (extra, group)
+        elif component == SIGN_ON and beyond[0] > 0 and ctx.offer.kind == EXTERNAL:
+            group, wanted = group or beyond[1], max(wanted, beyond[0])
+        asked, currency, fx, per = asked_as(ctx, component)
+        amount = said_amount(wanted / per / fx, remaining / per / fx, ask_step(asked))
+        if amount <= 0 or not group:
             note = (
                 _("The money gap is already asked for above; not asked again.")
-                if remaining < wanted * per
+                if remaining < wanted
                 else _("Too small to ask for on its own.")
             )
-            left.extend((p, note) for p in group)
+            left.extend((p, note) for p in group if not extra)  # beyond the band: the level
             continue
         offer_amount = amount * fx
         # What the ask answers comes out of the gap, rounding included: a figure rounded down
         # leaves no crumbs for the next component to ask for.
-        remaining -= max(offer_amount * per, min(wanted * per, remaining))
+        remaining -= max(offer_amount * per, min(wanted, remaining))
+        if same := next((c for c in asks if c.component == asked), None):
+            # A private company's stock asked in cash, then that cash's own points: one ask.
+            same.amount = (same.amount or 0) + amount
+            same.offer_amount = (same.offer_amount or 0) + offer_amount
+            same.counted += offer_amount * per
+            same.merged.extend(group)
+            continue
+        if asked != component:
+            why = _(
+                "The shares are private and only sell in buybacks, so I'd like the difference "
+                "over the {years} years in cash."
+            ).format(years=gap.horizon_years)
         order = min(points.index(p) for p in group)
-        asks.append(
-            Candidate(
-                component,
-                group[0],
-                group[1:],
-                order,
-                amount,
-                offer_amount * per,
-                currency=currency,
-                offer_amount=offer_amount,
-            )
-        )
-    return asks, left
+        asks.append(Candidate(asked, group[0], group[1:], order, amount, offer_amount * per))
+        asks[-1].currency, asks[-1].offer_amount, asks[-1].why = currency, offer_amount, why
+    return asks, left, beyond[0] if ctx.offer.kind != EXTERNAL else 0.0
 
 
 # The target ----------------------------------------------------------------------------------
@@ -252,16 +294,15 @@ def money_candidates(
 def level_asked(ctx: NegotiationContext, asks: Sequence[Candidate]) -> str | None:
     """Return the level the plan asks for when the offer is below its target (else None).
 
-    A level the log says was asked for and not given is no longer asked (only its pay).
+    A level the log says was asked for and not given is no longer asked (only its pay): no
+    point of an ask names it in its ``topics``.
     """
     offer = ctx.offer
-    stock = next((a for a in asks if a.component == STOCK), None)
     if (
         offer.level_order is not None
         and offer.target_level_order is not None
         and offer.level_order < offer.target_level_order
-        and stock is not None
-        and not any("level_refused" in p.figures for p in (stock.lead, *stock.merged))
+        and any(LEVEL in p.topics for a in asks for p in (a.lead, *a.merged))
     ):
         return offer.target_level_code or _("target")
     return None
@@ -279,22 +320,18 @@ def target_package(
     """Return the package the asks aim for: the offer with every ask given."""
     offer = ctx.offer
     by = {a.component: a for a in asks}
-
-    def more(component: str) -> float:
-        """Return an ask's amount in the currency it is said in (0 without the ask)."""
-        ask = by.get(component)
-        return ask.amount if ask is not None and ask.amount is not None else 0.0
-
+    # Each ask's amount in the currency it is said in (0 without the ask).
+    said = {a.component: a.amount or 0.0 for a in asks}
     stock_currency, fx = said_currency(ctx, STOCK)
     remote = offer.remote_weeks_allowed
     if REMOTE in by:
         remote = max(remote, ctx.prefs.required_remote_weeks)
     return TargetPackage(
         currency=offer.currency,
-        base=offer.base + more(BASE) + more(CASH) / ctx.prefs.horizon_years,
-        stock_per_year=offer.stock_per_year / fx + more(STOCK),
-        sign_on=offer.sign_on_total + more(SIGN_ON),
-        retention=more(RETENTION),
+        base=offer.base + said.get(BASE, 0.0) + said.get(CASH, 0.0) / ctx.prefs.horizon_years,
+        stock_per_year=offer.stock_per_year / fx + said.get(STOCK, 0.0),
+        sign_on=offer.sign_on_total + said.get(SIGN_ON, 0.0),
+        retention=said.get(RETENTION, 0.0),
         level_code=(offer.target_level_code or offer.level_code)
         if level_asked(ctx, asks)
         else offer.level_code,
@@ -421,7 +458,6 @@ def walk_away(
                 value=money(value, prefs.currency)
             )
     return WalkAway(
-        wanted_rank=1,
         value_home=value,
         current_value_home=target.comp_value,
         current_rank=current_rank,

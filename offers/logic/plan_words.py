@@ -8,13 +8,16 @@ reasoning (the gap, the walk-away, weights and verdicts) stays in the notes, nev
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import reduce
 
 from offers.logic.answers import thanks
 from offers.logic.criteria import label as criterion_label
 from offers.logic.i18n import gettext as _
+from offers.logic.i18n import gettext_noop
 from offers.logic.plan_figures import Candidate, MoneyGap, WalkAway
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 from offers.logic.rules.base import (
+    BASE,
     CASH,
     EXTERNAL,
     INTERNAL,
@@ -39,35 +42,31 @@ def unique(items: Sequence[str]) -> tuple[str, ...]:
 
 def is_recruiter_safe(text: str) -> bool:
     """Return whether a script keeps the user's private reasoning out (no weights, no scores)."""
-    lowered = text.lower()
-    return not any(word in lowered for word in PRIVATE_WORDS)
+    return not any(word in text.lower() for word in PRIVATE_WORDS)
 
 
 def sentences(parts: Sequence[str]) -> str:
     """Return sentences run together as the language writes them (a space, or none)."""
     found = [p for p in parts if p]
-    if not found:
-        return ""
-    text = found[0]
-    for part in found[1:]:
-        text = _("{first} {second}").format(first=text, second=part)
-    return text
+    joined = _("{first} {second}")
+    return reduce(lambda text, part: joined.format(first=text, second=part), found) if found else ""
+
+
+# The sentence that asks for an amount of each money component (message ids).
+ASK_SENTENCES = {
+    STOCK: gettext_noop("Could we add {amount} a year in stock?"),
+    SIGN_ON: gettext_noop("Could you add a sign-on bonus of {amount}?"),
+    RETENTION: gettext_noop("Could we agree a retention grant of {amount} in stock?"),
+    CASH: gettext_noop("Could {amount} of the package move into cash (base, bonus or sign-on)?"),
+    BASE: gettext_noop("Could the base move up by {amount} a year?"),
+}
 
 
 def ask_sentence(component: str, amount: float, currency: str) -> str:
     """Return the sentence that asks for an amount of one component, in the offer's terms."""
-    said = money(amount, currency)
-    if component == STOCK:
-        return _("Could we add {amount} a year in stock?").format(amount=said)
-    if component == SIGN_ON:
-        return _("Could you add a sign-on bonus of {amount}?").format(amount=said)
-    if component == RETENTION:
-        return _("Could we agree a retention grant of {amount} in stock?").format(amount=said)
-    if component == CASH:
-        return _("Could {amount} of the package move into cash (base, bonus or sign-on)?").format(
-            amount=said
-        )
-    return _("Could the base move up by {amount} a year?").format(amount=said)
+    return _(ASK_SENTENCES.get(component, ASK_SENTENCES[BASE])).format(
+        amount=money(amount, currency)
+    )
 
 
 def cites_current_pay(point: NegotiationPoint) -> bool:
@@ -99,11 +98,12 @@ def script(candidate: Candidate) -> str:
     point = candidate.lead
     opening = thanks(candidate.state)
     if candidate.amount is None or candidate.currency is None:
-        return sentences([w for w in (opening, point.evidence) if w])
+        # A money point asked as a term (its stock comes with the level): its reason alone.
+        return sentences([opening, (point.ask_amount and point.reason) or point.evidence])
     # The lead's reason and one more: a script is read aloud, not a list of every rule.
     merged = [p.reason for p in candidate.merged if p.reason][:1]
     support = candidate.support.reason if candidate.support else ""
-    reasons = unique([opening, point.reason or point.evidence, *merged, support])
+    reasons = unique([opening, point.reason or point.evidence, *merged, candidate.why, support])
     return sentences(
         [*reasons, ask_sentence(candidate.component, candidate.amount, candidate.currency)]
     )
@@ -178,10 +178,13 @@ def private_notes(
     gap: MoneyGap,
     walk: WalkAway | None,
     asked: float,
+    held: float = 0.0,
+    rest: float = 0.0,
 ) -> tuple[str, ...]:
     """Return the reasoning for the user only: the gap, the walk-away, weights and verdicts.
 
-    ``asked`` is what the money asks add up to over the horizon (offer currency, gross).
+    ``asked`` is what the money asks add up to over the horizon (offer currency, gross);
+    ``held`` what those held for later or closed would, ``rest`` stock beyond the band unasked.
     """
     notes: list[str] = []
     if not ctx.offer.in_hand:
@@ -204,6 +207,13 @@ def private_notes(
                 asked=money(asked, gap.currency),
             )
         )
+    if gap.amount - asked >= 1 and (held > 0 or rest > 0):
+        short = _("They are {short} short of it: {why}.")
+        why = _("{held} of it is in asks held for later or already answered")
+        if held <= 0:
+            why = _("beyond the top of its band, stock comes only with the level")
+        why = why.format(held=money(held, gap.currency))
+        notes.append(short.format(short=money(gap.amount - asked, gap.currency), why=why))
     if walk is not None:
         notes.extend(_walk_notes(ctx.offer.name, walk))
     notes.extend(p.private for p in points if p.private)

@@ -65,3 +65,54 @@ def test_what_leaving_forfeits_counts_only_the_grants_held_on_the_decision_date(
         client.get(reverse("offers:negotiation", args=[google.pk])).content.decode()
     )
     assert "USD 56,000 I would otherwise lose" in page
+
+
+def test_tiktoks_private_stock_is_asked_in_cash_on_the_same_basis(client, demo_user):
+    """TikTok is private: the 3-1 level's stock is asked as a sign-on, in the pay's SGD.
+
+    Base (SGD 300,000) is above the 2-2 band's SGD 250,000 top, so the next level's stock is
+    the ask: the 3-1 band's mid SGD 170,000 a year less the SGD 90,000 offered = SGD 80,000 a
+    year; over the 4 years SGD 320,000, gross, asked once in cash (to the SGD 1,000). As stock
+    it was said as USD 60,000 a year (SGD 80,000 x 0.74 = USD 59,200, to the 5,000).
+    """
+    client.force_login(demo_user)
+    tiktok = _offer(demo_user, "TikTok")
+    response = client.get(reverse("offers:negotiation", args=[tiktok.pk]))
+    plan = response.context["plan"]
+    cash = next(a for a in plan.asks if a.rule == "down_level")
+    assert cash.component == "sign_on" and (cash.amount, cash.currency) == (320_000, "SGD")
+    assert plan.gap.amount == pytest.approx(320_000) == plan.money_asked
+    assert not any(a.component == "stock" for a in plan.asks)
+    draft = _english_draft(client, tiktok)
+    assert (
+        "The shares are private and only sell in buybacks, so I'd like the difference over the "
+        "4 years in cash."
+    ) in draft
+    assert "Could you add a sign-on bonus of SGD 320,000?" in draft
+    assert "a year in stock?" not in draft
+
+
+def test_googles_stock_stays_within_the_l5_band_and_the_rest_is_a_sign_on(client, demo_user):
+    """Google offers L5 with USD 120,000 of stock a year; L6's band mid is USD 230,000.
+
+    The gap: (230,000 - 120,000) x 4 = USD 440,000. The L5 band's stock tops out at USD 160,000:
+    USD 40,000 a year more (160,000 over 4 years), and the other USD 280,000 as a sign-on.
+    Meta's base is at the top of its band (the next level's stock is the exception): its
+    USD 60,000 a year more, to E6's USD 240,000 beyond E5's USD 150,000 top, is asked once.
+    """
+    client.force_login(demo_user)
+    google = _offer(demo_user, "Google")
+    plan = client.get(reverse("offers:negotiation", args=[google.pk])).context["plan"]
+    asks = {a.component: a for a in plan.asks}
+    assert (asks["stock"].amount, asks["sign_on"].amount) == (40_000, 280_000)
+    assert plan.gap.amount == pytest.approx(440_000) == plan.money_asked
+    assert plan.target.stock_per_year == 160_000 and plan.target.level_code == "L6"
+    draft = _english_draft(client, google)
+    assert "Within the L5 band, stock goes up to USD 160,000 a year." in draft
+    assert "Could we add USD 40,000 a year in stock?" in draft
+    assert "Could you add a sign-on bonus of USD 280,000?" in draft
+    meta = _offer(demo_user, "Meta")
+    plan = client.get(reverse("offers:negotiation", args=[meta.pk])).context["plan"]
+    stock = next(a for a in plan.asks if a.component == "stock")
+    assert stock.amount == 60_000 and not any(a.component == "sign_on" for a in plan.asks)
+    assert "Within the" not in stock.script

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from typing import Protocol
+from typing import Any, Protocol
 
 from offers.logic.criteria import money as money  # re-exported: the rules format money here
 from offers.logic.i18n import gettext as _
@@ -47,12 +47,10 @@ PER_YEAR_COMPONENTS: frozenset[str] = frozenset({STOCK, BASE})
 STOCK_COMPONENTS: frozenset[str] = frozenset({STOCK, RETENTION})
 # A scenario meets an ask when it is within half a unit of it (asks are shown rounded).
 ASK_TOLERANCE = 0.5
-# The round figures a person asks for, by component (units of the term's own currency): stock
+# The round figures a person asks for (``ask_step``, units of the term's own currency): stock
 # (and a retention grant, which is stock) to the nearest 5,000, cash to the nearest 1,000.
 # Figures quoted as context (what leaving forfeits, a vest kept) are rounded by their size
 # (``said_step``): "USD 750,000", "USD 71,000".
-ASK_STEPS: dict[str, float] = {STOCK: 5_000.0, RETENTION: 5_000.0}
-CASH_STEP = 1_000.0
 # The outcomes of a logged ask (the values of ``offers.models.NegotiationEntry.Outcome``).
 PENDING = "pending"
 ACCEPTED = "accepted"
@@ -69,10 +67,8 @@ class BandFacts:
     """The pay band of the offered level (yearly figures, offer currency)."""
 
     level_code: str
-    base_min: float
     base_mid: float
     base_max: float
-    stock_min: float
     stock_mid: float
     stock_max: float
     next_level_code: str | None = None
@@ -349,12 +345,10 @@ class SignOnAsk(Rule):
     component = SIGN_ON
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        return sign_on_adjustment(point)
+        return money_adjustment(point, self.component)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
-        if point.ask_amount is None:
-            return None
-        return meets(outcome.extra_sign_on, point.ask_amount)
+        return money_met(point, outcome, self.component)
 
 
 class GapAsk(SignOnAsk):
@@ -373,9 +367,7 @@ def percent(share: float) -> str:
 def schedule_words(weights: tuple[float, ...]) -> str:
     """Return vesting weights (fractions or percentages) as '20%/25%/25%/30%'."""
     total = sum(weights)
-    if total <= 0:
-        return ""
-    return "/".join(percent(w / total) for w in weights)
+    return "/".join(percent(w / total) for w in weights) if total > 0 else ""
 
 
 def band_position(ratio: float, *, at_top: bool = False) -> str:
@@ -391,18 +383,8 @@ def band_position(ratio: float, *, at_top: bool = False) -> str:
 
 def count_word(n: int) -> str:
     """Return a small count as a word."""
-    words = (
-        _("zero"),
-        _("one"),
-        _("two"),
-        _("three"),
-        _("four"),
-        _("five"),
-        _("six"),
-        _("seven"),
-        _("eight"),
-        _("nine"),
-    )
+    words: tuple[str, ...] = (_("zero"), _("one"), _("two"), _("three"), _("four"))
+    words += (_("five"), _("six"), _("seven"), _("eight"), _("nine"))
     return words[n] if 0 <= n < len(words) else str(n)
 
 
@@ -414,11 +396,7 @@ def round_to(amount: float, step: float) -> float:
 def said_step(amount: float) -> float:
     """Return the step a figure quoted as context is rounded to: two or three figures."""
     size = abs(amount)
-    if size >= 100_000:
-        return 10_000.0
-    if size >= 10_000:
-        return 1_000.0
-    return 100.0
+    return 10_000.0 if size >= 100_000 else 1_000.0 if size >= 10_000 else 100.0
 
 
 def about(amount: float, currency: str, step: float | None = None) -> str:
@@ -428,7 +406,7 @@ def about(amount: float, currency: str, step: float | None = None) -> str:
 
 def ask_step(component: str) -> float:
     """Return the round figure an ask of this component is rounded to."""
-    return ASK_STEPS.get(component, CASH_STEP)
+    return 5_000.0 if component in STOCK_COMPONENTS else 1_000.0
 
 
 def said_currency(ctx: NegotiationContext, component: str | None) -> tuple[str, float]:
@@ -460,14 +438,19 @@ def stock_said(ctx: NegotiationContext, offer_amount: float, step: float = 5_000
     return about(offer_amount / fx, offer.grant_currency, step)
 
 
-def held_said(ctx: NegotiationContext, home_amount: float, *, stock: bool = False) -> str:
-    """Return a home-currency amount of the current job's pay (or stock) in its own currency."""
+def held_in(ctx: NegotiationContext, home: float, *, stock: bool = False) -> tuple[float, str]:
+    """Return a home-currency amount of the current job's pay (or stock) in its currency."""
     current = ctx.current
     currency = (current.stock_currency if stock else current.currency) if current else ""
     if current is None or not currency:
-        return about(home_amount, ctx.prefs.home_currency)
+        return home, ctx.prefs.home_currency
     fx = current.fx_stock_to_home if stock else current.fx_to_home
-    return about(home_amount / (fx if fx > 0 else 1.0), currency)
+    return home / (fx if fx > 0 else 1.0), currency
+
+
+def held_said(ctx: NegotiationContext, home_amount: float, *, stock: bool = False) -> str:
+    """Return a home-currency amount of the current job's pay (or stock) in its own currency."""
+    return about(*held_in(ctx, home_amount, stock=stock))
 
 
 def loop_words(offer: OfferFacts, target: str) -> str:
@@ -513,7 +496,26 @@ def meets(amount: float, ask: float) -> bool:
     return amount >= ask - ASK_TOLERANCE
 
 
-def sign_on_adjustment(point: NegotiationPoint) -> ScenarioAdjustment | None:
-    """Play the ask out as an extra sign-on (nothing when there is no money ask)."""
+def _played_as(point: NegotiationPoint, component: str | None) -> str:
+    """Return the scenario field a money ask is played in: its part's (the point's, else the
+    rule's), stock or base a year, else a sign-on (the plan asks private stock in cash)."""
+    part = point.component or component or ""
+    return {STOCK: "extra_stock_yearly", BASE: "base_increase"}.get(part, "extra_sign_on")
+
+
+def money_adjustment(
+    point: NegotiationPoint, component: str | None, level: bool = False
+) -> ScenarioAdjustment | None:
+    """Play the money ask out (nothing without one); ``level``: at the target level too."""
     ask = whole_ask(point)
-    return ScenarioAdjustment(extra_sign_on=ask) if ask else None
+    played: dict[str, Any] = {_played_as(point, component): ask}
+    return replace(ScenarioAdjustment(to_target_level=level), **played) if ask else None
+
+
+def money_met(
+    point: NegotiationPoint, outcome: ScenarioOutcome, component: str | None
+) -> bool | None:
+    """Return whether a scenario covers the money ask where it is played (None: no ask)."""
+    if point.ask_amount is None:
+        return None
+    return meets(getattr(outcome, _played_as(point, component)), point.ask_amount)

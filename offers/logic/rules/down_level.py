@@ -23,9 +23,9 @@ from offers.logic.rules.base import (
     ScenarioOutcome,
     count_word,
     loop_words,
-    meets,
+    money_adjustment,
+    money_met,
     stock_said,
-    whole_ask,
 )
 
 # The interview signals a summary names, as message ids (said in the message's language).
@@ -110,8 +110,7 @@ class DownLevel(Rule):
         known = tuple(s for s in offer.signals if s in SIGNAL_LABELS)
         positive = sum(1 for s in known if s in POSITIVE_SIGNALS)
         next_stock = offer.band.next_level_stock_mid if offer.band is not None else None
-        ask = next_stock - offer.stock_per_year if next_stock is not None else None
-        asks_money = ask is not None and ask > 0
+        ask = max(0.0, next_stock - offer.stock_per_year) if next_stock is not None else 0.0
         figures: dict[str, float | str] = {
             "level": level,
             "target_level": target,
@@ -123,11 +122,8 @@ class DownLevel(Rule):
         rounds = _signal_summary(known) if known else _("no round signals recorded")
         refused = _level_refused(ctx, target)
         term, reason = _term_and_reason(offer, level, target, refused, figures)
-        say = reason
-        if asks_money and ask is not None:
-            say = _("{reason} That is {ask} a year more in stock.").format(
-                reason=reason, ask=stock_said(ctx, ask)
-            )
+        more = _("{reason} That is {ask} a year more in stock.")
+        say = more.format(reason=reason, ask=stock_said(ctx, ask)) if ask else reason
         private = _(
             "Interview feedback, for you: {rounds}. A recruiter hears only that the loop went "
             "well, and only when every round did."
@@ -140,8 +136,8 @@ class DownLevel(Rule):
             trigger=_("offered {level}, targeted {target}; {rounds}").format(
                 level=level, target=target, rounds=rounds
             ),
-            ask_amount=ask if asks_money else None,
-            ask_currency=offer.currency if asks_money else None,
+            ask_amount=ask or None,
+            ask_currency=offer.currency if ask else None,
             ask_term=term,
             priority=1 if known and positive * 2 > len(known) else 2,
             evidence=say,
@@ -152,16 +148,11 @@ class DownLevel(Rule):
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the ask out as the target level with its extra stock a year.
+        """Play the ask out as the target level with its extra stock a year (or its cash).
 
-        A re-level the log holds as refused is not asked again: only the stock is played.
+        A re-level the log holds as refused is not asked again: only the pay is played.
         """
-        ask = whole_ask(point)
-        if not ask:
-            return None
-        return ScenarioAdjustment(
-            extra_stock_yearly=ask, to_target_level="level_refused" not in point.figures
-        )
+        return money_adjustment(point, STOCK, level="level_refused" not in point.figures)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether the scenario reaches the target level, or pays its extra stock."""
@@ -175,9 +166,7 @@ class DownLevel(Rule):
             )
         ):
             return True
-        if point.ask_amount is None:
-            return False
-        return meets(outcome.extra_stock_yearly, point.ask_amount)
+        return bool(money_met(point, outcome, STOCK))
 
 
 RULE = DownLevel()

@@ -10,11 +10,26 @@ from offers.logic.rules.base import (
     ScenarioOutcome,
     SignOnAsk,
     about,
+    held_in,
     held_said,
     meets,
     money,
+    round_to,
+    said_step,
     to_offer,
 )
+
+
+def _schedule(ctx: NegotiationContext, by_year: list[tuple[int, float]], total: float) -> str:
+    """Return the forfeit by year, rounded like the total and adding up to it (the largest)."""
+    said, currency = held_in(ctx, total, stock=True)
+    step = said_step(said)
+    values = [held_in(ctx, value, stock=True)[0] for _year, value in by_year]
+    parts = [round_to(v, step) for v in values]
+    if parts:
+        parts[values.index(max(values))] += round_to(said, step) - sum(parts)
+    found = zip(by_year, parts, strict=True)
+    return ", ".join(f"{year}: {money(part, currency)}" for (year, _v), part in found if part > 0)
 
 
 class MakeWhole(SignOnAsk):
@@ -36,9 +51,7 @@ class MakeWhole(SignOnAsk):
         start = date_words(ctx.offer.start_date) if ctx.offer.start_date else _("the start date")
         cur = ctx.offer.currency
         # What leaving forfeits is the current job's stock: said in its own currency, rounded.
-        schedule = ", ".join(
-            f"{year}: {held_said(ctx, value, stock=True)}" for year, value in by_year
-        )
+        schedule = _schedule(ctx, by_year, total)
         held = held_said(ctx, total, stock=True)
         figures: dict[str, float | str] = {"unvested_total_home": total}
         figures.update({f"forfeited_{year}": value for year, value in by_year})

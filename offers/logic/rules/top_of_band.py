@@ -16,10 +16,10 @@ from offers.logic.rules.base import (
     Rule,
     ScenarioAdjustment,
     ScenarioOutcome,
-    meets,
     money,
+    money_adjustment,
+    money_met,
     stock_said,
-    whole_ask,
 )
 
 
@@ -136,15 +136,14 @@ class TopOfBand(Rule):
         )
 
     def scenario_adjustment(self, point: NegotiationPoint) -> ScenarioAdjustment | None:
-        """Play the ask out as extra stock a year."""
-        ask = whole_ask(point)
-        return ScenarioAdjustment(extra_stock_yearly=ask) if ask else None
+        """Play the ask out as extra stock a year (or the cash it is asked in)."""
+        return money_adjustment(point, STOCK)
 
     def answered(self, point: NegotiationPoint, outcome: ScenarioOutcome) -> bool | None:
         """Return whether the extra stock covers the ask (any sign-on when the band is full)."""
         if point.ask_amount is None:
             return outcome.extra_sign_on > 0
-        return meets(outcome.extra_stock_yearly, point.ask_amount)
+        return money_met(point, outcome, STOCK)
 
 
 RULE = TopOfBand()

@@ -10,10 +10,8 @@ TODAY = date(2026, 1, 10)
 # Illustrative band, not real data.
 BAND = BandFacts(
     level_code="E5",
-    base_min=180_000,
     base_mid=210_000,
     base_max=240_000,
-    stock_min=100_000,
     stock_mid=150_000,
     stock_max=200_000,
     next_level_code="E6",
