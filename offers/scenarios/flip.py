@@ -32,12 +32,15 @@ FLIP_MAX_ASK = 5_000_000.0
 
 @dataclasses.dataclass
 class FlipAnswer:
-    """The smallest ask in one component that lifts the scenario first (or above a rival)."""
+    """The smallest ask in one component that lifts the scenario first (or above a rival):
+    ``ask`` and the search's limit in the field's ``currency``, the value in ``home_currency``."""
 
     component: str
     rival_key: str | None
     rival_name: str | None
     currency: str
+    home_currency: str = ""
+    max_ask: float = FLIP_MAX_ASK
     ask: float | None = None
     blocker: str | None = None
     message: str = ""
@@ -46,16 +49,12 @@ class FlipAnswer:
     result: FlipResult | None = None
 
 
-def _more(component: str, amount: float) -> dict[str, float]:
-    if component not in FLIP_COMPONENTS:
-        raise ValueError(f"unknown component {component!r}")
-    return {f"more_{component}": amount}
-
-
 def _board_at(
     user: AbstractBaseUser, scenario: Scenario, component: str, today: dt.date
 ) -> Callable[[float], tuple[Board, Evaluation]]:
     """Return the board (ranking only) and evaluation with an ask added to the scenario."""
+    if component not in FLIP_COMPONENTS:
+        raise ValueError(f"unknown component {component!r}")
     prefs = preferences_get(user=user)
     fx = fx_table(user=user)
     offers = list(offer_list(user=user))
@@ -63,7 +62,7 @@ def _board_at(
     current = current_job_spec(offers, user, basis, fx)
 
     def board_at(ask: float) -> tuple[Board, Evaluation]:
-        more = _more(component, ask)
+        more = {f"more_{component}": ask}
         ev = scenario_evaluation(
             scenario, prefs, fx, today=today, basis=basis, current=current, **more
         )
@@ -124,7 +123,7 @@ def flip_find(
     board_at = _board_at(user, scenario, component, today or timezone.localdate())
     board, ev = board_at(0.0)
     rival_name = next((e.offer.name for e in board.evaluations if e.key == rival_key), None)
-    answer = FlipAnswer(component, rival_key, rival_name, currency)
+    answer = FlipAnswer(component, rival_key, rival_name, currency, board.prefs.home_currency)
     if ev.error:
         answer.message = ev.error
         return answer

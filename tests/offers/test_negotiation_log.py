@@ -319,7 +319,7 @@ def test_answer_with_revised_terms_through_the_page(client_alice, alice, offer):
     log = client_alice.get(reverse("offers:negotiation_log", args=[offer.pk])).content.decode()
     assert "data-revised-terms" in log
     change = entry.value_after - entry.value_before
-    assert f"(+{change:,.0f})" in log
+    assert f"(+{entry.value_currency} {change:,.0f})" in log  # every amount says its currency
     assert basis_words(entry.value_basis) in log and "v1;" not in log
 
 
