@@ -94,7 +94,8 @@ def test_demo_log_shows_metas_revised_offer_closing_the_gap(demo_client):
     log = demo_client.get(reverse("offers:negotiation_log", args=[meta.pk])).content.decode()
     change = releveled.value_after - releveled.value_before
     assert (
-        f"USD {releveled.value_before:,.0f} → {releveled.value_after:,.0f} (+{change:,.0f})" in log
+        f"USD {releveled.value_before:,.0f} → USD {releveled.value_after:,.0f} "
+        f"(+USD {change:,.0f})" in log
     )
     assert "stock is raised to the E6 band with VP approval" in log
     history = demo_client.get(reverse("offers:offer_history", args=[meta.pk])).content.decode()
