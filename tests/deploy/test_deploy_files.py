@@ -56,6 +56,7 @@ def make_commands(*targets: str) -> list[str]:
             *targets,
             "PORT=8000",
             "BEAT_SCHEDULE=celerybeat-schedule",
+            "VENV=.venv",  # the default, whatever venv the make running the tests was given
         ],
         cwd=ROOT,
         capture_output=True,
