@@ -111,6 +111,9 @@ def signup(page: Any, username: str) -> None:
     page.fill("#id_password2", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(re.compile(r"/$"))
+    # The dashboard's own requests (its sections load after the page) write to the same SQLite
+    # database as the test's next factory call: let them end first ("database table is locked").
+    page.wait_for_load_state("networkidle")
 
 
 def select_containing(page: Any, selector: str, text: str) -> None:
