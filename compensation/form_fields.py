@@ -168,3 +168,30 @@ def checked_formfield(field: models.Field, **kwargs: Any) -> forms.Field | None:
     if isinstance(field, models.TextField) and field.max_length is None:
         return field.formfield(max_length=TEXT_MAX_LENGTH, **kwargs)
     return field.formfield(**kwargs)
+
+
+class KeepsOmitted(forms.ModelForm):  # type: ignore[type-arg]
+    """A post that leaves out a field with a model default keeps what is saved (or the default).
+
+    A page opened before the field was added, and an API-like post, send nothing for it; a tick
+    box is never left out (unticked sends nothing) and a value sent empty is still required.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = {f.name for f in self._meta.model._meta.fields if f.has_default()}
+        self.omitted = [
+            name
+            for name, field in self.fields.items()
+            if self.is_bound
+            and name in names
+            and field.widget.value_omitted_from_data(self.data, self.files, self.add_prefix(name))
+        ]
+        for name in self.omitted:
+            self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for name in self.omitted:
+            data[name] = getattr(self.instance, name)
+        return data

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.locking import require_version
 from compensation import engine, selectors, vesting_labels
-from compensation.form_fields import checked_formfield
+from compensation.form_fields import KeepsOmitted, checked_formfield
 from compensation.models import Band, Company, FxRate, Level, LocationPreset, Package
 from compensation.package_parts import EquityGrant, Refresher, SignOn
 from compensation.services import (
@@ -105,13 +105,6 @@ class LocationForm(forms.ModelForm):
         formfield_callback = checked_formfield
 
 
-# Bonus timing a form may leave out (older pages and API-like posts): the model's defaults.
-BONUS_DEFAULTS = {
-    name: Package._meta.get_field(name).default
-    for name in ("bonus_cycle", "bonus_fiscal_start_month", "bonus_payout_month")
-}
-
-
 # Which base a job you hold wants: today's, not the one you were hired at (docs/valuation.md,
 # "A job you hold"). The offer page says the same above its pay fields.
 BASE_HELP = _(
@@ -124,7 +117,7 @@ START_HELP = _(
 )
 
 
-class PackageForm(forms.ModelForm):
+class PackageForm(KeepsOmitted):
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
@@ -143,14 +136,9 @@ class PackageForm(forms.ModelForm):
         self.fields["location"].queryset = selectors.location_list(user=user)
         if self.instance.pk and not self.is_bound:
             self.initial["version"] = self.instance.version
-        for name in BONUS_DEFAULTS:
-            self.fields[name].required = False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for name, default in BONUS_DEFAULTS.items():
-            if name in data and data[name] in (None, ""):
-                data[name] = default
         if (data.get("bonus_cutoff_month") is None) != (data.get("bonus_cutoff_day") is None):
             self.add_error(
                 "bonus_cutoff_day", _("Give both the cut-off month and day, or neither.")

@@ -21,6 +21,7 @@ from compensation import vesting_labels
 from compensation.form_fields import (
     MAX_AMOUNT,
     CurrencyField,
+    KeepsOmitted,
     NumberField,
     checked_formfield,
 )
@@ -305,7 +306,7 @@ OfferForm.base_fields = {
 }
 
 
-class PreferencesForm(forms.ModelForm):
+class PreferencesForm(KeepsOmitted):
     # The weight fields, one per ranking criterion, for the template's field list.
     weight_names = ",".join(c.weight_field for c in CRITERIA)
     home_timezone = TimezoneField(label=_("Home time zone"))
@@ -344,14 +345,6 @@ class PreferencesForm(forms.ModelForm):
             "decision_date": forms.DateInput(attrs={"type": "date"}),
         }
 
-    # Added after pages were open: a post without them keeps what is saved (or the default).
-    KEPT_WHEN_EMPTY = ("market_correlation", "uncertainty_of_weights", "risk_aversion")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for name in self.KEPT_WHEN_EMPTY:
-            self.fields[name].required = False
-
     def clean_decision_date(self) -> dt.date | None:
         value = self.cleaned_data.get("decision_date")
         today = timezone.localdate()
@@ -363,9 +356,6 @@ class PreferencesForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        for name in self.KEPT_WHEN_EMPTY:
-            if name in data and data[name] is None:
-                data[name] = getattr(self.instance, name)
         if data.get("day_start") and data.get("day_end") and data["day_start"] == data["day_end"]:
             self.add_error("day_end", _("The working window cannot be empty."))
         if bool(data.get("family_start")) != bool(data.get("family_end")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import typing
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, TypeVar
@@ -26,7 +27,33 @@ SIGN_ON_KEYS = _keys(SignOn)
 BONUS_CYCLE_KEYS = _keys(BonusCycle)
 GRANT_KEYS = SCHEDULE_KEYS | (_keys(Grant) - {"schedule"})
 REFRESHER_KEYS = SCHEDULE_KEYS | (_keys(Refresher) - {"schedule"})
-STOCK_KEYS = _keys(Stock)
+# The package's other terms, read as they are named: a term added to PackageSpec is an input at
+# once (its checks are PackageSpec's), a dataclass one (``Stock``, ``Terms | None``) an object.
+TERM_KEYS = PACKAGE_KEYS - {
+    "name", "start", "base", "bonus_cycle", "sign_on", "grants", "refreshers", "stock", "as_of"
+}  # fmt: skip
+
+
+def _term(key: str, value: Any, strict: bool) -> Any:
+    """Return a package term's value: an object of a dataclass term built, any other as given."""
+    hint = typing.get_type_hints(PackageSpec)[key]
+    kinds = (hint, *typing.get_args(hint))
+    kind = next((t for t in kinds if isinstance(t, type) and dataclasses.is_dataclass(t)), None)
+    if kind is None or value is None:
+        return value
+
+    def build() -> Any:
+        d = _object("", value, _keys(kind), strict)
+        try:
+            return kind(**{k: v for k, v in d.items() if k in _keys(kind)})
+        except TypeError:  # a field without a default left out
+            fields = dataclasses.fields(kind)
+            missing = [
+                f.name for f in fields if f.name not in d and f.default is dataclasses.MISSING
+            ]
+            raise EngineInputError(missing[0] if missing else "", "is required") from None
+
+    return _nested(key, build)
 
 
 def _nested(prefix: str, build: Callable[[], T]) -> T:
@@ -126,18 +153,6 @@ def _refresher(d: Mapping[str, Any]) -> Refresher:
     )
 
 
-def _stock(d: Mapping[str, Any]) -> Stock:
-    return Stock(
-        price=_required(d, "price"),
-        growth_pct=d.get("growth_pct", 0.0),
-        volatility_pct=d.get("volatility_pct", 0.0),
-        liquidity_discount_pct=d.get("liquidity_discount_pct", 0.0),
-        ticker=d.get("ticker"),
-        currency=d.get("currency"),
-        fx_to_package=d.get("fx_to_package", 1.0),
-    )
-
-
 def _item(
     build: Callable[[Mapping[str, Any]], T], keys: frozenset[str], strict: bool, item: Any
 ) -> T:
@@ -174,39 +189,24 @@ def package_from_dict(
         grants = _items(pkg, "grants", partial(_grant, start=start), GRANT_KEYS, strict)
         refreshers = _items(pkg, "refreshers", _refresher, REFRESHER_KEYS, strict)
         stock_dict = pkg.get("stock")
-        stock = (
-            Stock(price=1.0)
-            if stock_dict is None
-            else _nested("stock", partial(_item, _stock, STOCK_KEYS, strict, stock_dict))
-        )
+        stock = Stock(price=1.0) if stock_dict is None else _term("stock", stock_dict, strict)
         if (grants or refreshers) and stock_dict is None:
             raise EngineInputError("stock", "is required when there are grants or refreshers")
         cycle = pkg.get("bonus_cycle")
         bonus_cycle = (
             None if cycle is None else _nested("bonus_cycle", partial(_bonus_cycle, cycle, strict))
         )
-        name = pkg.get("name", "offer")
         return PackageSpec(
-            name=name,
+            name=pkg.get("name", "offer"),
             start=start,
-            horizon_years=pkg.get("horizon_years", 4),
-            currency=pkg.get("currency", "USD"),
             base=_required(pkg, "base"),
-            raise_pct=pkg.get("raise_pct", 0.0),
-            bonus_target_pct=pkg.get("bonus_target_pct", 0.0),
-            bonus_multiplier=pkg.get("bonus_multiplier", 1.0),
             bonus_cycle=bonus_cycle,
             sign_on=sign_on,
             grants=grants,
             refreshers=refreshers,
             stock=stock,
-            relocation=pkg.get("relocation", 0.0),
-            fx_to_home=pkg.get("fx_to_home", 1.0),
-            tax_rate_pct=pkg.get("tax_rate_pct", 0.0),
-            tax_regime=pkg.get("tax_regime"),
-            fx_to_tax=pkg.get("fx_to_tax"),
-            current_job=pkg.get("current_job", False),
             as_of=None if pkg.get("as_of") is None else parse_date("as_of", pkg["as_of"]),
+            **{key: _term(key, pkg[key], strict) for key in TERM_KEYS if key in pkg},
         )
 
     return _nested(prefix, build) if prefix else build()

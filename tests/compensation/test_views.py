@@ -391,6 +391,25 @@ def test_package_edit_keeps_and_deletes_children(client_alice, package):
     assert not package.sign_ons.exists() and package.grants.count() == 1
 
 
+def test_a_post_without_a_term_keeps_what_is_saved(client_alice, package):
+    # A page opened before the bonus timing was on it sends none of it: the package keeps its
+    # own (not the model's defaults, 1 and 3); a value sent empty is refused, not defaulted.
+    Package.objects.filter(pk=package.pk).update(bonus_fiscal_start_month=4, bonus_payout_month=6)
+    package.refresh_from_db()
+    url = reverse("compensation:package_edit", args=[package.pk])
+    assert client_alice.post(url, package_post(package, base="210000")).status_code == 302
+    package.refresh_from_db()
+    assert (package.base, package.bonus_fiscal_start_month, package.bonus_payout_month) == (
+        210000,
+        4,
+        6,
+    )
+    empty = client_alice.post(url, package_post(package, bonus_payout_month=""))
+    assert empty.status_code == 200 and "bonus_payout_month" in empty.context["form"].errors
+    package.refresh_from_db()
+    assert package.bonus_payout_month == 6
+
+
 def test_stale_edit_is_refused_with_the_users_input_kept(client_alice, package):
     url = reverse("compensation:package_edit", args=[package.pk])
     first = package_post(package, base="210000")
