@@ -90,6 +90,9 @@ def test_tiktoks_private_stock_is_asked_in_cash_on_the_same_basis(client, demo_u
     ) in draft
     assert "Could you add a sign-on bonus of SGD 320,000?" in draft
     assert "a year in stock?" not in draft
+    # The level's stock is the figure, cash the ask: the draft never asks "in stock" first.
+    assert "the difference in stock" not in draft
+    assert "I'd like the 3-1 level's stock (USD 125,000 a year instead of USD 65,000)." in draft
 
 
 def test_googles_stock_stays_within_the_l5_band_and_the_rest_is_a_sign_on(client, demo_user):

@@ -47,8 +47,7 @@ def _next_level_words(
         )
         reason = _(
             "I understand base is capped at {base_max} for {band_level}, so I'd like the "
-            "difference in stock at the {level} level ({next_stock} a year instead of "
-            "{stock})."
+            "{level} level's stock ({next_stock} a year instead of {stock})."
         )
     else:
         # Base above the band's cap: the cap is not said (it would invite a cut).
@@ -57,8 +56,8 @@ def _next_level_words(
             "the {level} level: {next_stock} a year instead of {stock}, {ask} a year more?"
         )
         reason = _(
-            "As base has little room to move, I'd like the difference in stock at the "
-            "{level} level ({next_stock} a year instead of {stock})."
+            "As base has little room to move, I'd like the {level} level's stock "
+            "({next_stock} a year instead of {stock})."
         )
     return term, say.format(**words, ask=stock_said(ctx, ask)), reason.format(**words)
 
