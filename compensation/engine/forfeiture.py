@@ -36,16 +36,22 @@ def vest_events(spec: PackageSpec) -> pd.DataFrame:
     horizon_end = add_months(spec.start, spec.months) - ONE_DAY
     for i, refresher in enumerate(spec.refreshers):
         for g, granted in refresher_grant_days(spec.start, refresher, horizon_end, spec.as_of):
-            price = spec.stock.price_at_month(12 * g)
+            price = spec.stock.price_at_month(whole_months_between(priced_on(spec), granted))
             for day, value in refresher_tranches(refresher, granted):
                 rows.append((day, granted, value / price, f"refresher_{i}_year_{g + 1}"))
     frame = pd.DataFrame(rows, columns=["date", "granted_on", "shares", "source"])
     return frame.sort_values(["date", "source"], kind="stable").reset_index(drop=True)
 
 
+def priced_on(spec: PackageSpec) -> datetime.date:
+    """Return the day ``spec.stock.price`` is the price of: the start, or the decision date of
+    a job held since before it (its price is today's, not the hire date's)."""
+    return max(spec.start, spec.as_of or spec.start)
+
+
 def projected_price_on(spec: PackageSpec, day: datetime.date) -> float:
     """Return the deterministic projected share price on ``day`` (stock's currency)."""
-    return spec.stock.price_at_month((day - spec.start).days / DAYS_PER_MONTH)
+    return spec.stock.price_at_month((day - priced_on(spec)).days / DAYS_PER_MONTH)
 
 
 def unvested_schedule(

@@ -116,3 +116,29 @@ def test_bad_leave_date():
     with pytest.raises(EngineInputError) as info:
         forfeited_on_leave(package(), "2026-01-01")
     assert info.value.field == "leave_date"
+
+
+def test_a_job_held_since_2022_prices_its_unvested_stock_from_today_not_the_hire_date():
+    # Hired 1 Dec 2022, decision date 1 Dec 2026, today's price 170 growing 10 % a year. A
+    # 2025 refresher of 400 shares vests 25 a quarter from 1 Jun 2025 to 1 Mar 2029: leaving on
+    # 14 Feb 2027 forfeits the 9 tranches from 1 Mar 2027, 225 shares, at the price 75 days
+    # after today: 170 x 1.1^(75 / 30.4375 / 12) = 173.36. From the hire date it was 253.80.
+    spec = package(
+        start=dt.date(2022, 12, 1),
+        as_of=dt.date(2026, 12, 1),
+        current_job=True,
+        sign_on=(),
+        bonus_target_pct=0.0,
+        grants=(
+            Grant(
+                shares=400,
+                schedule=VESTING_PRESETS["even_4y_quarterly"],
+                vest_start=dt.date(2025, 3, 1),
+            ),
+        ),
+        stock=Stock(price=170.0, growth_pct=10.0),
+    )
+    lost = forfeited_on_leave(spec, dt.date(2027, 2, 14))
+    price = 170.0 * 1.1 ** (75 / 30.4375 / 12)
+    assert price == pytest.approx(173.36, abs=0.01)
+    assert lost["unvested_value"] == pytest.approx(225 * price)
