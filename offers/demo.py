@@ -132,12 +132,12 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         bonus_target_pct=Decimal("15"),
         bonus_multiplier=Decimal("1.1"),
         # A calendar-year bonus paid in March, only to those still employed then: leaving
-        # before March forfeits the year's bonus. The package's dates start today (the
-        # grants keep their own), so the first year is not pro-rated.
+        # before March forfeits the year's bonus. Entered as a person holds it: hired four
+        # years ago (raises on its anniversaries), today's base, the grants on their own dates.
         bonus_cycle="calendar",
         bonus_payout_month=3,
         bonus_prorate_first_year=False,
-        start_date=today,
+        start_date=today.replace(year=today.year - 4),
         location=_location("San Francisco Bay Area"),
         tax_regime="us-ca",
     )

@@ -58,3 +58,16 @@ def test_demo_board_places_the_terms_by_date(demo):
     lost = forfeited_on_leave(stay.spec, start, price=1.0)
     # and 43 days of 2027's, on the base after the 3 % raise of 30 Nov 2027.
     assert lost["bonus_unpaid"] == pytest.approx(33_825 + 33_825 * 1.03 * 43 / 365)
+
+
+def test_the_demo_s_current_job_is_entered_as_a_person_holds_it(demo):
+    # Hired four years before the decision date, today's base 205,000 and grants on their own
+    # dates: the board pays that base for the whole first year (its next raise is the fifth
+    # anniversary, 30 Nov 2027, the window's last day) and the unvested stock is the grants'.
+    stay = Offer.objects.get(owner=demo, kind=Offer.Kind.STAY)
+    assert stay.package.start_date == dt.date(2022, 11, 30)
+    assert min(g.vest_start for g in stay.package.grants.all()) == dt.date(2022, 12, 1)
+    board = board_build(user=demo, today=TODAY, mc_paths=0)
+    held = next(ev for ev in board.evaluations if ev.offer.kind == Offer.Kind.STAY)
+    assert held.spec.raises_held == 4
+    assert held.component("base")[:2] == pytest.approx([205_000, 205_000 * 1.03])
