@@ -48,8 +48,3 @@ DATED_COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS if c.pai
 ORDINARY_COMPONENTS: frozenset[str] = frozenset(
     c.key for c in PAY_COMPONENTS if c.paid == "monthly" and c.taxed_as == "cash"
 )
-
-
-def component(key: str) -> PayComponent:
-    """Return a pay component by its key (KeyError for an unknown one)."""
-    return next(c for c in PAY_COMPONENTS if c.key == key)
