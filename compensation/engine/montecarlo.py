@@ -87,7 +87,7 @@ def _check_basis(specs: Sequence[PackageSpec], basis: str) -> None:
                 raise EngineInputError(
                     f"options[{i}].tax_regime",
                     "the net_home basis takes flat tax rates only; value progressive tax "
-                    "with window.simulate_window",
+                    "with window.window_paths",
                 )
 
 

@@ -296,20 +296,3 @@ def summarise_paths(
         for i, a in enumerate(keys)
     }
     return WindowSimulation(yearly, cumulative, prob, tuple(percentiles), paths, years)
-
-
-def simulate_window(
-    options: dict[str, Sequence[Segment]],
-    *,
-    window_start: datetime.date,
-    years: int,
-    paths: int,
-    rng: np.random.Generator,
-    column: str = "total",
-    percentiles: tuple[float, ...] = (10.0, 50.0, 90.0),
-) -> WindowSimulation:
-    """Return Monte Carlo percentiles of every option's window value; one price path per ticker."""
-    per_option = window_paths(
-        options, window_start=window_start, years=years, paths=paths, rng=rng, column=column
-    )
-    return summarise_paths(per_option, percentiles)

@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from compensation.engine import Grant, PackageSpec, Stock, VestingSchedule
 from compensation.engine.errors import EngineInputError
 from compensation.engine.segments import Segment
-from compensation.engine.window import percentile_prices, simulate_window, window_yearly
+from compensation.engine.window import (
+    percentile_prices,
+    summarise_paths,
+    window_paths,
+    window_yearly,
+)
 
 D = dt.date(2026, 12, 1)
 START = dt.date(2027, 3, 1)  # three months after the decision date
@@ -114,12 +119,14 @@ def test_monte_carlo_median_matches_the_median_path():
     stock = Stock(price=10.0, growth_pct=8.0, volatility_pct=35.0, ticker="X")
     grant = Grant(shares=4000.0, schedule=VestingSchedule(frequency_months=12), vest_start=D)
     spec = PackageSpec(name="s", start=D, base=0.0, grants=(grant,), stock=stock)
-    sim = simulate_window(
-        {"a": [Segment(spec, D)]},
-        window_start=D,
-        years=4,
-        paths=40_000,
-        rng=np.random.default_rng(7),
+    sim = summarise_paths(
+        window_paths(
+            {"a": [Segment(spec, D)]},
+            window_start=D,
+            years=4,
+            paths=40_000,
+            rng=np.random.default_rng(7),
+        )
     )
     deterministic = value([Segment(spec, D)])["total"]
     # Each year has one vest, so the yearly median is that vest at the median price.
@@ -131,12 +138,14 @@ def test_options_on_the_same_ticker_share_their_prices():
     grant = Grant(shares=1000.0, schedule=VestingSchedule(frequency_months=12), vest_start=D)
     a = PackageSpec(name="a", start=D, base=1.0, grants=(grant,), stock=stock)
     b = PackageSpec(name="b", start=D, base=0.0, grants=(grant,), stock=stock)
-    sim = simulate_window(
-        {"a": [Segment(a, D)], "b": [Segment(b, D)]},
-        window_start=D,
-        years=2,
-        paths=500,
-        rng=np.random.default_rng(1),
+    sim = summarise_paths(
+        window_paths(
+            {"a": [Segment(a, D)], "b": [Segment(b, D)]},
+            window_start=D,
+            years=2,
+            paths=500,
+            rng=np.random.default_rng(1),
+        )
     )
     # a is b plus one unit of base a year on the very same prices: it wins on every path.
     assert sim.prob_beats["a"]["b"] == 1.0
