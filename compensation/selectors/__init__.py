@@ -20,9 +20,7 @@ from compensation.selectors.bands import (
     yearly_stock_value,
 )
 from compensation.selectors.fx import (
-    PIVOT_CURRENCY,
     FxTable,
-    fx_rate,
     fx_rate_for_owner,
     fx_table,
 )
@@ -44,7 +42,6 @@ from compensation.selectors.queries import (
     package_list,
 )
 from compensation.selectors.spec import (
-    Rate,
     bonus_cycle_of,
     grant_price_currency,
     package_terms,
@@ -57,13 +54,10 @@ from compensation.selectors.spec import (
     tax_rate_pct,
     tax_rule_words,
     terms_rate,
-    usual_vesting,
 )
 
 __all__ = [
     "FxTable",
-    "PIVOT_CURRENCY",
-    "Rate",
     "band_applies",
     "band_for",
     "band_get_own",
@@ -77,7 +71,6 @@ __all__ = [
     "company_list",
     "fx_get_own",
     "fx_list",
-    "fx_rate",
     "fx_rate_for_owner",
     "fx_table",
     "grant_price_currency",
@@ -102,6 +95,5 @@ __all__ = [
     "tax_rate_pct",
     "tax_rule_words",
     "terms_rate",
-    "usual_vesting",
     "yearly_stock_value",
 ]

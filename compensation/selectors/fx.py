@@ -79,7 +79,12 @@ def fx_table(*, user: User, on: dt.date | None = None) -> FxTable:
 def fx_rate_for_owner(
     *, owner_id: Any, currency: str, to_currency: str, on: dt.date | None = None
 ) -> Decimal:
-    """Return units of ``to_currency`` per ``currency`` (see `fx_rate`) for a user id."""
+    """Return how many ``to_currency`` one ``currency`` buys for the user ``owner_id``: direct,
+    inverse or via USD.
+
+    The user's own rates win over shared ones; then the latest on or before ``on``.
+    Raises LookupError naming the pair when no rate connects them.
+    """
     if currency.upper() == to_currency.upper():
         return Decimal(1)
     wanted = {currency.upper(), to_currency.upper(), PIVOT_CURRENCY}
@@ -89,12 +94,3 @@ def fx_rate_for_owner(
         to_currency__in=wanted,
     )
     return FxTable(rows, owner_id, on).decimal_rate(currency, to_currency)
-
-
-def fx_rate(*, user: User, currency: str, to_currency: str, on: dt.date | None = None) -> Decimal:
-    """Return how many ``to_currency`` one ``currency`` buys: direct, inverse or via USD.
-
-    The user's own rates win over shared ones; then the latest on or before ``on``.
-    Raises LookupError naming the pair when no rate connects them.
-    """
-    return fx_rate_for_owner(owner_id=user.pk, currency=currency, to_currency=to_currency, on=on)

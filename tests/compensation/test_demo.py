@@ -48,5 +48,6 @@ def test_seed_user_adds_a_private_recruiter_band_preferred_over_shared(alice, bo
 @pytest.mark.django_db
 def test_seeded_fx_rates(alice):
     demo.seed_reference()
-    assert selectors.fx_rate(user=alice, currency="USD", to_currency="TWD") == 32
-    assert selectors.fx_rate(user=alice, currency="SGD", to_currency="USD") == Decimal("0.74")
+    usd_twd = selectors.fx_rate_for_owner(owner_id=alice.pk, currency="USD", to_currency="TWD")
+    sgd_usd = selectors.fx_rate_for_owner(owner_id=alice.pk, currency="SGD", to_currency="USD")
+    assert (usd_twd, sgd_usd) == (32, Decimal("0.74"))

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def rate(user, a, b, on=None):
-    return selectors.fx_rate(user=user, currency=a, to_currency=b, on=on)
+    return selectors.fx_rate_for_owner(owner_id=user.pk, currency=a, to_currency=b, on=on)
 
 
 def test_identity_is_one_without_a_query(alice, django_assert_num_queries):
