@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from compensation.models import Band, Level, Package
 from compensation.package_parts import EquityGrant
 from compensation.selectors.charts import band_position_figure
-from compensation.selectors.fx import FxTable, fx_rate_for_owner
+from compensation.selectors.fx import FxTable
 from compensation.selectors.queries import band_list
-from compensation.selectors.spec import grant_price_currency
+from compensation.selectors.spec import grant_price_currency, terms_rate
 
 TOP_OF_BAND_SHARE = Decimal("0.98")
 
@@ -136,18 +136,10 @@ def yearly_stock_value(package: Package, fx: FxTable | None = None) -> Decimal:
     (raises LookupError naming the pair without a rate).
     """
     total = Decimal(0)
+    rate = terms_rate(package, fx)
     for grant in package.grants.all():
         years = len(grant.weights) if isinstance(grant.weights, list) and grant.weights else 4
-        currency = grant_price_currency(grant, package)
-        factor = Decimal(1)
-        if currency != package.currency:
-            factor = (
-                fx.decimal_rate(currency, package.currency)
-                if fx is not None
-                else fx_rate_for_owner(
-                    owner_id=package.owner_id, currency=currency, to_currency=package.currency
-                )
-            )
+        factor = rate(grant_price_currency(grant, package), package.currency)
         total += grant_value(grant) * factor / years
     return total
 
@@ -160,14 +152,6 @@ def _band_figures(band: Band, factor: Decimal) -> dict[str, dict[str, float]]:
     }
 
 
-def _factor(package: Package, band: Band | None) -> Decimal:
-    if band is None or band.currency == package.currency:
-        return Decimal(1)
-    return fx_rate_for_owner(
-        owner_id=package.owner_id, currency=band.currency, to_currency=package.currency
-    )
-
-
 def band_position(*, package: Package, band: Band, next_band: Band | None = None) -> dict[str, Any]:
     """Return where base, yearly stock and bonus target sit in the band, with a chart.
 
@@ -178,9 +162,11 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
     (``band_applies``): the page then says it compares with another place's band.
     """
     location = package.location.name if package.location_id and package.location else None
-    factor = _factor(package, band)
-    figures = _band_figures(band, factor)
-    next_figures = _band_figures(next_band, _factor(package, next_band)) if next_band else None
+    rate = terms_rate(package)
+    figures = _band_figures(band, rate(band.currency, package.currency))
+    next_figures = (
+        _band_figures(next_band, rate(next_band.currency, package.currency)) if next_band else None
+    )
     values = {"base": float(package.base), "stock": float(yearly_stock_value(package))}
     labels = {"base": _("Base salary"), "stock": _("Yearly stock (grant value / vesting years)")}
     components: list[dict[str, Any]] = []

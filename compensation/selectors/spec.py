@@ -132,18 +132,9 @@ Rate = Callable[[str, str], float]
 
 
 def package_rate(package: Package, fx: FxTable | None = None) -> Rate:
-    """Return a rate function for the package's owner: ``fx`` when given, else a query per pair."""
-
-    def rate(currency: str, to_currency: str) -> float:
-        if currency.upper() == to_currency.upper():
-            return 1.0
-        if fx is not None:
-            return fx.rate(currency, to_currency)
-        return float(
-            fx_rate_for_owner(owner_id=package.owner_id, currency=currency, to_currency=to_currency)
-        )
-
-    return rate
+    """Return `terms_rate`'s rates as floats, for the engine."""
+    exact = terms_rate(package, fx)
+    return lambda currency, to_currency: float(exact(currency, to_currency))
 
 
 def preset_vesting(name: str) -> Vesting:
@@ -197,7 +188,8 @@ def rows_terms(
 
 
 def terms_rate(package: Package, fx: FxTable | None = None) -> Callable[[str, str], Decimal]:
-    """Return the exact rate function a change's amounts convert with (see `package_rate`)."""
+    """Return the exact rate function of the package's owner, which a change's amounts convert
+    with: ``fx`` when given, else a query per pair (none for a currency into itself)."""
 
     def rate(currency: str, to_currency: str) -> Decimal:
         if fx is not None:
