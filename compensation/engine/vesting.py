@@ -212,9 +212,18 @@ def calendar_dates_from(
 
 
 @functools.lru_cache(maxsize=4096)
-def _tranche_dates_cached(
+def tranche_dates(
     schedule: VestingSchedule, vest_start: datetime.date
 ) -> tuple[tuple[datetime.date, float], ...]:
+    """Return each tranche's real vest date and the fraction of the grant it vests.
+
+    Tranche n of a month-based schedule vests on ``vest_start`` plus its n months, the day
+    clamped to the month's end from the start each time (31 Jan + 1 month = 28 or 29 Feb,
+    + 2 months = 31 Mar; 29 Feb 2024 + 12 months = 28 Feb 2025). With calendar ``vest_dates``
+    the k-th tranche vests on the k-th such date strictly after the vesting start, or on
+    or after the cliff date when there is a cliff (its first tranche holds the cliff's).
+    Remembered: the tuple is immutable, so every caller may share it.
+    """
     fractions = _fractions_cached(schedule)
     months = [int(n) + 1 for n in np.flatnonzero(fractions)]
     if schedule.vest_dates is None:
@@ -227,20 +236,6 @@ def _tranche_dates_cached(
         )
         days = calendar_dates_from(first, schedule.vest_dates, len(months))
     return tuple((day, float(fractions[n - 1])) for day, n in zip(days, months, strict=True))
-
-
-def tranche_dates(
-    schedule: VestingSchedule, vest_start: datetime.date
-) -> tuple[tuple[datetime.date, float], ...]:
-    """Return each tranche's real vest date and the fraction of the grant it vests.
-
-    Tranche n of a month-based schedule vests on ``vest_start`` plus its n months, the day
-    clamped to the month's end from the start each time (31 Jan + 1 month = 28 or 29 Feb,
-    + 2 months = 31 Mar; 29 Feb 2024 + 12 months = 28 Feb 2025). With calendar ``vest_dates``
-    the k-th tranche vests on the k-th such date strictly after the vesting start, or on
-    or after the cliff date when there is a cliff (its first tranche holds the cliff's).
-    """
-    return _tranche_dates_cached(schedule, vest_start)
 
 
 def describe_schedule(schedule: VestingSchedule) -> str:
