@@ -18,12 +18,6 @@ def add_months(day: datetime.date, months: int) -> datetime.date:
     return datetime.date(year, month + 1, min(day.day, last))
 
 
-def package_month(start: datetime.date, day: datetime.date) -> int:
-    """Return the package month t whose interval (start + t-1 months, start + t months] holds day."""
-    months = (day.year - start.year) * 12 + (day.month - start.month)
-    return months + 1 if day > add_months(start, months) else months
-
-
 def whole_months_between(earlier: datetime.date, later: datetime.date) -> int:
     """Return the number of whole months from ``earlier`` to ``later`` (negative if reversed)."""
     months = (later.year - earlier.year) * 12 + (later.month - earlier.month)

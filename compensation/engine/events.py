@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from .dates import add_months, package_month, whole_months_between
+from .dates import add_months, whole_months_between
 from .spec import BonusCycle, Grant, PackageSpec, Refresher
 from .vesting import calendar_dates_from, tranche_dates
 
@@ -28,7 +28,8 @@ ONE_DAY = datetime.timedelta(days=1)
 
 def vest_month(origin: datetime.date, day: datetime.date) -> int:
     """Return the month t (from 1) with ``origin + t-1 months < day <= origin + t months``."""
-    return package_month(origin, day)
+    months = (day.year - origin.year) * 12 + (day.month - origin.month)
+    return months + 1 if day > add_months(origin, months) else months
 
 
 def cash_month(origin: datetime.date, day: datetime.date) -> int:
