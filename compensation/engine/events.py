@@ -66,11 +66,6 @@ class Payment:
         return (leave - self.earned_from).days / (self.earned_to - self.earned_from).days
 
 
-def yearly_base(spec: PackageSpec, year: int) -> float:
-    """Return the base salary of 1-based package year ``year`` (`PackageSpec.base_of_year`)."""
-    return float(spec.base_of_year(max(year, 1)))
-
-
 def package_year(spec: PackageSpec, day: datetime.date) -> int:
     """Return the 1-based package year holding ``day`` (1 before the start)."""
     return max(1, (cash_month(spec.start, day) - 1) // 12 + 1)
@@ -101,7 +96,7 @@ def bonus_payments(spec: PackageSpec, until: datetime.date) -> list[Payment]:
             end = add_months(spec.start, 12 * year)
             if end - ONE_DAY > until:
                 return out
-            amount = yearly_base(spec, year) * rate
+            amount = spec.base_of_year(year) * rate
             out.append(Payment(end - ONE_DAY, amount, "bonus", begin, end))
             year += 1
     first_year = spec.start.year if spec.start.month >= cycle.start_month else spec.start.year - 1
@@ -112,7 +107,7 @@ def bonus_payments(spec: PackageSpec, until: datetime.date) -> list[Payment]:
         payout = bonus_cycle_payout(cycle, end)
         if payout > until:
             return out
-        amount = yearly_base(spec, package_year(spec, end - ONE_DAY)) * rate
+        amount = spec.base_of_year(package_year(spec, end - ONE_DAY)) * rate
         earned_from = begin
         if first and spec.start > begin:
             earned_from = spec.start
