@@ -230,33 +230,27 @@ def band_import_csv(*, user: AbstractBaseUser, file: Any) -> ImportResult:
 def _write_bands(
     user: AbstractBaseUser, pending: list[tuple[int, Values]], result: ImportResult
 ) -> None:
-    try:
-        with transaction.atomic():
-            for line, values in pending:
-                keys = ("level", "currency", "location", "as_of")
-                band = Band.objects.filter(owner=user, **{k: values[k] for k in keys}).first()
-                created = band is None
-                band = band or Band(owner=user)
-                fields_assign(band, values, BAND_FIELDS)
-                try:
-                    band.full_clean()
-                except ValidationError as error:
-                    result.errors += [
-                        f"line {line}: {col}: {message}"
-                        for col, messages in error.message_dict.items()
-                        for message in messages
-                    ]
-                    continue
-                band.save()
-                result.bands.append(band)
-                result.created += created
-                result.updated += not created
-            if result.errors:
-                raise _Rollback
-    except _Rollback:
-        result.created = result.updated = 0
-        result.bands = []
-
-
-class _Rollback(Exception):
-    """Undo a partly written import."""
+    with transaction.atomic():
+        for line, values in pending:
+            keys = ("level", "currency", "location", "as_of")
+            band = Band.objects.filter(owner=user, **{k: values[k] for k in keys}).first()
+            created = band is None
+            band = band or Band(owner=user)
+            fields_assign(band, values, BAND_FIELDS)
+            try:
+                band.full_clean()
+            except ValidationError as error:
+                result.errors += [
+                    f"line {line}: {col}: {message}"
+                    for col, messages in error.message_dict.items()
+                    for message in messages
+                ]
+                continue
+            band.save()
+            result.bands.append(band)
+            result.created += created
+            result.updated += not created
+        if result.errors:  # all rows or none: undo the ones written
+            transaction.set_rollback(True)
+            result.created = result.updated = 0
+            result.bands = []
