@@ -8,23 +8,18 @@ from django import template
 from django.template.defaultfilters import date as date_filter
 from django.utils import formats
 
-register = template.Library()
+from config.formats.en import formats as english
 
-# English's formats, for a language whose format module names none.
-FALLBACKS = {
-    "WEEKDAY_DATE_FORMAT": "D j M Y",
-    "WEEKDAY_DATETIME_FORMAT": "D j M Y H:i",
-    "WEEKDAY_YEAR_DATE_FORMAT": "D j M Y",
-    "WEEKDAY_YEAR_DATETIME_FORMAT": "D j M Y H:i",
-}
+register = template.Library()
 
 
 def weekday_format(*, with_time: bool, with_year: bool) -> str:
-    """Return the active language's weekday date format (with the time, with the year)."""
+    """Return the active language's weekday date format (with the time, with the year), or
+    English's for a language whose format module names none."""
     name = "WEEKDAY_" + ("YEAR_" if with_year else "") + ("DATETIME" if with_time else "DATE")
     name += "_FORMAT"
     found = formats.get_format(name)
-    return FALLBACKS[name] if found == name else str(found)
+    return str(getattr(english, name) if found == name else found)
 
 
 @register.filter(expects_localtime=True, is_safe=False)
