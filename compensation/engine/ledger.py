@@ -48,7 +48,7 @@ from .segments import (
     segment_vests,
     stock_fx_to_home,
 )
-from .tax.compute import PartWorking, year_tax_parts
+from .tax.compute import PartWorking, part_base, year_tax_parts
 from .tax.tables import TaxYear, tables_for_year
 from .window import checked_prices
 
@@ -249,13 +249,8 @@ def _vest_lines(
 def _share(part: PartWorking, cash: float, equity: float, c: float, e: float) -> float:
     """Return the share of a part's tax on the income (c, e) out of the year's (cash, equity):
     the engine shares each kind's tax among the months by their income of it."""
-    if part.applies_to == "cash":
-        whole, mine = cash, c
-    elif part.applies_to == "equity":
-        whole, mine = equity, e
-    else:
-        whole, mine = cash + equity, c + e
-    return mine / whole if whole > 0 else 0.0
+    whole = float(part_base(part.applies_to, cash, equity))
+    return float(part_base(part.applies_to, c, e)) / whole if whole > 0 else 0.0
 
 
 def _flat_tax_lines(

@@ -67,12 +67,15 @@ def part_tax(part: TaxPart, income: np.ndarray | float) -> np.ndarray:
     return np.asarray(tax)
 
 
-def _base(part: TaxPart, cash: np.ndarray, equity: np.ndarray) -> np.ndarray:
-    if part.applies_to == "cash":
+def part_base(
+    applies_to: str, cash: np.ndarray | float, equity: np.ndarray | float
+) -> np.ndarray | float:
+    """Return the income a part taxes by its ``applies_to``: the cash, the equity or both."""
+    if applies_to == "cash":
         return cash
-    if part.applies_to == "equity":
+    if applies_to == "equity":
         return equity
-    return np.asarray(cash + equity)
+    return cash + equity
 
 
 def _year_tax(
@@ -89,7 +92,7 @@ def _year_tax(
     net_cash = cash - deductible
     cash_share = _per_unit(cash, cash + equity)
     for part in year.parts:
-        tax = part_tax(part, _base(part, net_cash, equity))
+        tax = part_tax(part, part_base(part.applies_to, net_cash, equity))
         if part.applies_to == "cash":
             on_cash = on_cash + tax
         elif part.applies_to == "equity":
@@ -155,7 +158,7 @@ def year_tax_parts(
     stock = np.asarray(equity, dtype=np.float64)
     out = []
     for part in year.parts:
-        income = float(_base(part, net_cash, stock))
+        income = float(part_base(part.applies_to, net_cash, stock))
         alternative = None if part.alternative is None else _working(part.alternative, income)
         out.append(
             PartWorking(
