@@ -216,29 +216,27 @@ def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataF
 
     ``price_path`` (one price per month) is in the stock's currency.
     """
-    months = spec.months
-    prices = _prices(spec, price_path)
-    keep = _equity_factor(spec)
-    frame = pd.DataFrame(fixed_components(spec, months), index=pd.RangeIndex(1, months + 1))
-    per_grant = [grant_shares(spec, g, months) * prices * keep for g in spec.grants]
-    frame["equity_grants"] = np.sum(per_grant, axis=0) if per_grant else 0.0
-    frame["refreshers"] = _refresher_vests(spec, months, prices) * keep
-    frame["total"] = frame[list(MONTHLY_COLUMNS[:-1])].sum(axis=1)
-    for i, values in enumerate(per_grant):
-        frame[f"grant_{i}"] = values
-    frame.index.name = "month"
+    monthly = _monthly_arrays(spec, price_path)
+    index = pd.RangeIndex(1, spec.months + 1, name="month")
+    frame = pd.DataFrame({c: monthly[c] for c in MONTHLY_COLUMNS[:-1]}, index=index)
+    frame["total"] = frame.sum(axis=1)
+    for i in range(len(spec.grants)):
+        frame[f"grant_{i}"] = monthly[f"grant_{i}"]
     return frame
 
 
 def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[str, np.ndarray]:
-    """Return the monthly cash flows of ``spec`` as plain arrays (no DataFrame overhead)."""
+    """Return the monthly cash flows of ``spec`` as plain arrays (no DataFrame overhead), each
+    grant's vests too (``grant_<i>``)."""
     months = spec.months
     prices = _prices(spec, price_path)
     keep = _equity_factor(spec)
     out = fixed_components(spec, months)
     equity = np.zeros(months)
-    for g in spec.grants:
-        equity += grant_shares(spec, g, months) * prices
+    for i, g in enumerate(spec.grants):
+        vests = grant_shares(spec, g, months) * prices
+        out[f"grant_{i}"] = vests * keep
+        equity += vests
     out["equity_grants"] = equity * keep
     refreshers = _refresher_vests(spec, months, prices)
     out["refreshers"] = refreshers * keep
