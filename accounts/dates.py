@@ -30,15 +30,11 @@ def date_refusal(value: dt.date) -> str:
     }
 
 
-def validate_date_range(value: dt.date | None) -> None:
-    """Refuse a date outside DATE_MIN..DATE_MAX with the message the restore gives."""
-    if value is not None and (refusal := date_refusal(value)):
-        raise ValidationError(refusal, code="date_range")
-
-
 class RangedDateField(forms.DateField):
-    """A date within DATE_MIN..DATE_MAX (every form's date: see checked_formfield)."""
+    """A date within DATE_MIN..DATE_MAX (every form's date: see checked_formfield), refused
+    outside it with the message the restore gives."""
 
     def validate(self, value: Any) -> None:
         super().validate(value)
-        validate_date_range(value)
+        if value is not None and (refusal := date_refusal(value)):
+            raise ValidationError(refusal, code="date_range")

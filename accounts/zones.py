@@ -30,14 +30,9 @@ def known_zone(name: str) -> bool:
     return True
 
 
-def validate_zone(value: str) -> None:
-    """Refuse a non-empty value that is no known time zone, naming it."""
-    if value and not known_zone(value):
-        raise ValidationError(ZONE_MESSAGE, code="time_zone", params={"tz": value[:64]})
-
-
 class TimeZoneField(forms.CharField):
-    """An IANA time zone name, with the zones as suggestions (every form's: checked_formfield)."""
+    """An IANA time zone name, with the zones as suggestions (every form's: checked_formfield);
+    a non-empty value that is no known zone is refused, naming it."""
 
     widget = TimezoneInput
 
@@ -47,4 +42,5 @@ class TimeZoneField(forms.CharField):
 
     def validate(self, value: Any) -> None:
         super().validate(value)
-        validate_zone(value)
+        if value and not known_zone(value):
+            raise ValidationError(ZONE_MESSAGE, code="time_zone", params={"tz": value[:64]})
