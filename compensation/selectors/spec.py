@@ -149,11 +149,6 @@ def preset_vesting(name: str) -> Vesting:
     )
 
 
-def usual_vesting(company: Company | None, preset: str = "") -> Vesting:
-    """Return ``preset``, else the company's usual vesting, else even quarterly over 4 years."""
-    return preset_vesting(preset or (company.vesting_preset if company is not None else ""))
-
-
 def package_terms(package: Package) -> PackageTerms:
     """Return the terms of a package: the one reader (no query when prefetched).
 
@@ -183,7 +178,7 @@ def rows_terms(
         refreshers=tuple(RefresherTerms.of(r) for r in refreshers),
         stock_currency=stock_currency(package),
         share_price=company.share_price if company is not None else Decimal(0),
-        usual_vesting=usual_vesting(company),
+        usual_vesting=preset_vesting(company.vesting_preset if company is not None else ""),
     )
 
 
