@@ -7,15 +7,13 @@ from .errors import EngineInputError
 from .forfeiture import (
     forfeited_on_leave,
     next_vest_date,
-    sign_on_clawback,
     unvested_schedule,
     vest_events,
 )
-from .io import options_from_dict, package_from_dict
-from .montecarlo import MonteCarloResult, cumulative_paths, simulate
+from .io import package_from_dict
+from .montecarlo import cumulative_paths, simulate
 from .prices import simulate_prices
 from .projection import (
-    CashflowMatrix,
     annualized,
     assumption_terms,
     assumptions,
@@ -37,10 +35,8 @@ from .vesting import (
 __all__ = [
     "VESTING_PRESETS",
     "BonusCycle",
-    "CashflowMatrix",
     "EngineInputError",
     "Grant",
-    "MonteCarloResult",
     "PackageSpec",
     "Refresher",
     "SignOn",
@@ -57,13 +53,11 @@ __all__ = [
     "describe_schedule",
     "forfeited_on_leave",
     "next_vest_date",
-    "options_from_dict",
     "package_from_dict",
     "project",
     "project_yearly",
     "schedule_from_dict",
     "simulate",
-    "sign_on_clawback",
     "simulate_prices",
     "tranche_dates",
     "unvested_schedule",
