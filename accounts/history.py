@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -21,11 +21,6 @@ from django.utils.translation import gettext as _
 from accounts.models import TRASH_ACTIONS, TRASH_DAYS, Revision
 
 
-def _rows(objs: Iterable[models.Model]) -> list[dict[str, Any]]:
-    data: list[dict[str, Any]] = json.loads(serializers.serialize("json", list(objs)))
-    return data
-
-
 def revision_record(
     *,
     user: AbstractBaseUser,
@@ -41,7 +36,7 @@ def revision_record(
         object_id=obj.pk,
         object_repr=str(obj)[:200],
         action=action,
-        snapshot=_rows([obj, *children]),
+        snapshot=json.loads(serializers.serialize("json", [obj, *children])),
         summary=summary[:300],
     )
 
