@@ -14,7 +14,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from accounts.charts import figure, phone_title, plain
-from interviews.levels import Rung, level_check
+from interviews.levels import level_check
 from interviews.models import FUNNEL_STAGES, TERMINAL_STAGES
 
 FUNNEL: tuple[str, ...] = tuple(str(stage) for stage in FUNNEL_STAGES)
@@ -75,8 +75,8 @@ def interview_stats(
     and the level check of each offer.
 
     processes: dicts with id, name, company, first_contact (date), history
-      ([(stage, date)] in order), target_level and offered_level (None or a dict with
-      code, order, equivalence).
+      ([(stage, date)] in order), target_level and offered_level (None or a
+      ``interviews.levels.Rung``: both on the process company's ladder).
     rounds: dicts with process_id, company, kind, signal, order.
     """
     furthest = {p["id"]: furthest_stage_index(p["history"]) for p in processes}
@@ -134,10 +134,8 @@ def _level_checks(
         rounds_by_process.setdefault(r["process_id"], []).append(r)
     level_checks = []
     for p in processes:
-        # Both levels are on the process company's ladder; the ranking uses the same check.
-        check = level_check(
-            _rung(p.get("offered_level"), p["company"]), _rung(p.get("target_level"), p["company"])
-        )
+        # The ranking uses the same check.
+        check = level_check(p.get("offered_level"), p.get("target_level"))
         if check is None:
             continue
         own = sorted(rounds_by_process.get(p["id"], []), key=lambda r: r.get("order", 0))
@@ -158,15 +156,6 @@ def _level_checks(
             }
         )
     return level_checks
-
-
-def _rung(level: dict[str, Any] | None, ladder: str) -> Rung | None:
-    """Return a level dict (code, order, equivalence) as a rung of the company's ladder."""
-    if level is None:
-        return None
-    return Rung(
-        code=level["code"], order=level["order"], stage=level.get("equivalence"), ladder=ladder
-    )
 
 
 def stats_figures(stats: dict[str, Any], labels: dict[str, str]) -> dict[str, go.Figure]:

@@ -10,7 +10,8 @@ from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subque
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from compensation.models import Company, Level
+from compensation.models import Company
+from interviews.levels import rung
 from interviews.models import (
     TERMINAL_STAGES,
     Process,
@@ -238,11 +239,6 @@ def analytics_input(*, user: AbstractBaseUser) -> tuple[list[dict[str, Any]], li
         .order_by("company__name", "id")
     )
 
-    def level(lv: Level | None) -> dict[str, Any] | None:
-        if lv is None:
-            return None
-        return {"code": lv.code, "order": lv.order, "equivalence": lv.equivalence}
-
     plain_processes = []
     for p in processes:
         debrief = getattr(p, "debrief", None)  # a missing reverse one-to-one raises
@@ -253,10 +249,9 @@ def analytics_input(*, user: AbstractBaseUser) -> tuple[list[dict[str, Any]], li
                 "name": str(p),
                 "company": p.company.name,
                 "first_contact": p.first_contact,
-                "stage": p.stage,
                 "history": [(c.stage, c.changed_on) for c in p.stage_changes.all()],
-                "target_level": level(p.target_level),
-                "offered_level": level(offered),
+                "target_level": rung(p.target_level),
+                "offered_level": rung(offered),
             }
         )
     plain_rounds = [

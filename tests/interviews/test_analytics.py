@@ -7,6 +7,7 @@ from datetime import date, timedelta
 import plotly.graph_objects as go
 
 from interviews.analytics import furthest_stage_index, interview_stats, offer_date, stats_figures
+from interviews.levels import Rung
 
 D0 = date(2026, 9, 1)
 
@@ -15,9 +16,10 @@ def day(n):
     return D0 + timedelta(days=n)
 
 
-E6 = {"code": "E6", "order": 4, "equivalence": 6}
-E5 = {"code": "E5", "order": 3, "equivalence": 5}
-L6 = {"code": "L6", "order": 4, "equivalence": 6}
+# Levels as the selector gives them: rungs of one ladder (E6 and E5 of the same company's).
+E6 = Rung(code="E6", order=4, stage=6, ladder=1)
+E5 = Rung(code="E5", order=3, stage=5, ladder=1)
+L6 = Rung(code="L6", order=4, stage=6, ladder=2)
 
 PROCESSES = [
     # Meta: all the way to negotiating; offer on day 50; E6 targeted, E5 offered.

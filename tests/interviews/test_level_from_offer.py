@@ -47,7 +47,7 @@ def test_an_offer_at_a_lower_level_shows_as_a_down_level(client_alice, alice, go
     assert Process.objects.get(pk=process.pk).offered_level == l5
     processes, _rounds = analytics_input(user=alice)
     (google_process,) = processes
-    assert google_process["offered_level"]["code"] == "L5"
+    assert google_process["offered_level"].code == "L5"
     page = client_alice.get(reverse("interviews:analytics")).content.decode()
     assert "<td>L6</td><td>L5</td>" in page
     assert "down 1 level" in page
