@@ -28,7 +28,7 @@ from offers.board import Evaluation
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer
 from offers.selectors import preferences_get
-from offers.services import package_children
+from offers.services import offer_process_follow, package_children
 
 # What the user writes when logging an ask, and when recording what came back.
 ASK_FIELDS = ["asked_on", "channel", "contact", "topic", "ask"]
@@ -150,6 +150,7 @@ def _apply_revised_terms(
     save_if_unchanged(offer, expected_version=expected_offer_version, fields=fields)
     entry.offer_version_after = offer.version
     package.refresh_from_db()
+    offer_process_follow(user=user, offer=offer)  # a re-levelled offer re-levels its loop
     entry.revision_after = revision_record(
         user=user,
         obj=offer,

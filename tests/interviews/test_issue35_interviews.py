@@ -1,0 +1,113 @@
+"""Issue 35 item 10, read on the pages: the level check, the conversion rates, a recruiter call's brief."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.urls import reverse
+
+from compensation.models import Level
+from interviews import services
+from interviews.models import Stage
+from offers.models import Offer
+from tests.factories import CompanyFactory
+from tests.rendered_forms import form_values
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_client(client, demo_user):
+    client.force_login(demo_user)
+    return client
+
+
+def _level_row(page: str, company: str) -> str:
+    """Return the level check's row of a company's process, tags stripped."""
+    table = page.split("<h2>Level check</h2>")[1].split("</section>")[0]
+    (row,) = [r for r in table.split("<tr>") if f"<td>{company} —" in r]
+    return " ".join(re.sub(r"<[^>]+>", " ", row).split())
+
+
+# 1. The level check reads the offered level from the offer --------------------------------
+
+
+def test_the_demos_google_loop_is_a_down_level_from_l6_to_l5(demo_client):
+    page = demo_client.get(reverse("interviews:analytics")).content.decode()
+    assert _level_row(page, "Google").startswith(
+        "Google — Staff ML Engineer, Search Ranking L6 L5 down 1 level"
+    )
+
+
+def test_an_answer_that_re_levels_the_offer_reaches_the_level_check(demo_client):
+    """Google answers the level ask with L6: the offer's package is L6, so the loop is as targeted."""
+    google = Offer.objects.get(owner__username="demo", name__startswith="Google")
+    l6 = Level.objects.get(company=google.package.company, code="L6")
+    url = reverse("offers:negotiation_log", args=[google.pk])
+    values = form_values(demo_client.get(url).content, action=url, page=url)
+    values.update(
+        asked_on="2026-11-30",
+        contact="Jamie Park",
+        topic="level",
+        ask="Re-level to L6: the packet was strong.",
+        outcome="accepted",
+        answered_on="2026-12-01",
+        revised_level=str(l6.pk),
+    )
+    response = demo_client.post(url, values)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    google.package.refresh_from_db()
+    assert google.package.level == l6
+    page = demo_client.get(reverse("interviews:analytics")).content.decode()
+    assert _level_row(page, "Google").startswith(
+        "Google — Staff ML Engineer, Search Ranking L6 L6 as targeted"
+    )
+
+
+# 2. Conversion rates count only processes that ended -------------------------------------
+
+
+def _loop(user, company, stages: list[str]) -> None:
+    """A process with the history given: applied on 5 Jan 2026, then a stage a week."""
+    start = dt.date(2026, 1, 5)
+    process = services.process_create(user=user, company=company, role="ML", first_contact=start)
+    for week, stage in enumerate(stages, start=1):
+        services.process_move_stage(
+            user=user, process=process, stage=stage, on=start + dt.timedelta(weeks=week)
+        )
+
+
+def _kpi(page: str, label: str) -> str:
+    """Return a conversion card's figure and count ("67% 2 of 3")."""
+    card = page.split(f'<div class="kpi-label">{label}</div>')[1].split('<div class="card">')[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", card).split())
+
+
+def test_conversion_rates_count_the_processes_that_ended_never_those_still_open(
+    client_alice, alice
+):
+    company = CompanyFactory(owner=alice, name="Acme")
+    screen, onsite = Stage.RECRUITER_SCREEN, Stage.ONSITE
+    # Ended after the onsite: two offers (one accepted, one declined) and one rejection.
+    _loop(alice, company, [screen, onsite, Stage.OFFER, Stage.ACCEPTED])
+    _loop(alice, company, [screen, onsite, Stage.OFFER, Stage.DECLINED])
+    _loop(alice, company, [screen, onsite, Stage.REJECTED])
+    # Ended after the screen: withdrawn.
+    _loop(alice, company, [screen, Stage.WITHDRAWN])
+    url = reverse("interviews:analytics")
+    before = client_alice.get(url).content.decode()
+    # Onsite -> offer: 2 offers of the 3 that ended after an onsite = 67 %.
+    assert _kpi(before, "Onsite → offer") == "67% 2 of 3"
+    # Recruiter screen -> onsite: 3 of the 4 screened went on (one withdrew) = 75 %.
+    assert _kpi(before, "Recruiter screen → onsite") == "75% 3 of 4"
+
+    # Two still open: one waiting after its onsite, one after its screen. Neither has failed.
+    _loop(alice, company, [screen, onsite])
+    _loop(alice, company, [screen])
+    after = client_alice.get(url).content.decode()
+    assert _kpi(after, "Onsite → offer") == "67% 2 of 3"
+    # The one open after its onsite went on from the screen: 4 of 5 = 80 %; the one open
+    # after its screen is left out.
+    assert _kpi(after, "Recruiter screen → onsite") == "80% 4 of 5"
