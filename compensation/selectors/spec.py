@@ -112,11 +112,6 @@ def _f(value: Decimal | float | int | None, default: float = 0.0) -> float:
     return default if value is None else float(value)
 
 
-def _company_pct(company: Company | None, name: str) -> Decimal | None:
-    """Return a company's stock assumption (None without a company)."""
-    return getattr(company, name) if company is not None else None
-
-
 def stock_currency(package: Package) -> str:
     """Return the currency the package's stock is priced in: the company's, else the package's."""
     company = package.company
@@ -299,12 +294,12 @@ def _stock(
     return engine.Stock(
         price=_price_of(terms, rate) if has_stock else 1.0,
         growth_pct=_f(
-            growth_pct if growth_pct is not None else _company_pct(company, "growth_pct")
+            growth_pct if growth_pct is not None else (company.growth_pct if company else None)
         ),
         volatility_pct=_f(
             volatility_pct
             if volatility_pct is not None
-            else _company_pct(company, "volatility_pct")
+            else (company.volatility_pct if company else None)
         ),
         liquidity_discount_pct=_f(company.liquidity_discount_pct if company else None),
         ticker=(company.ticker or None) if company else None,
