@@ -301,10 +301,8 @@ class PackageSpec:
             for i, item in enumerate(items):
                 check_kind(f"{name}[{i}]", item, kind)
             object.__setattr__(self, name, items)
-        if self.bonus_cycle is not None and not isinstance(self.bonus_cycle, BonusCycle):
-            raise EngineInputError(
-                "bonus_cycle", f"must be a BonusCycle or None (got {self.bonus_cycle!r})"
-            )
+        if self.bonus_cycle is not None:
+            check_kind("bonus_cycle", self.bonus_cycle, BonusCycle)
         check_kind("stock", self.stock, Stock)
         if self.stock.currency in (None, self.currency) and self.stock.fx_to_package != 1.0:
             raise EngineInputError(
