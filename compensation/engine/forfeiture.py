@@ -18,6 +18,7 @@ from .events import (
     refresher_grant_days,
     refresher_tranches,
 )
+from .segments import liquidity_keep
 from .spec import PackageSpec
 
 DAYS_PER_MONTH = 365.25 / 12
@@ -69,7 +70,7 @@ def unvested_schedule(
     events = vest_events(spec)
     mask = (events["granted_on"] <= after) & (events["date"] > after)
     pending = events.loc[mask].groupby("date", sort=True)["shares"].sum()
-    keep = (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
+    keep = liquidity_keep(spec) * spec.stock.fx_to_package
     return pd.DataFrame(
         {
             "date": list(pending.index),

@@ -24,7 +24,7 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
-from .segments import Segment
+from .segments import Segment, liquidity_keep
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
 from .window import per_year, window_yearly
@@ -146,7 +146,7 @@ def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix
         price0=np.array([s.stock.price for s in specs]),
         growth=np.array([s.stock.growth_pct / 100.0 for s in specs]),
         volatility=np.array([s.stock.volatility_pct / 100.0 for s in specs]),
-        keep=np.array([1.0 - s.stock.liquidity_discount_pct / 100.0 for s in specs]),
+        keep=np.array([liquidity_keep(s) for s in specs]),
         stock_fx=np.array([s.stock.fx_to_package for s in specs]),
         fx_to_home=np.array([s.fx_to_home for s in specs]),
         tax_rate=np.array([s.tax_rate_pct / 100.0 for s in specs]),
@@ -206,11 +206,6 @@ def _refresher_vests(spec: PackageSpec, months: int, prices: np.ndarray) -> np.n
     return refreshers
 
 
-def _equity_factor(spec: PackageSpec) -> float:
-    """Return what one unit of vested stock value is worth in the package currency."""
-    return (1.0 - spec.stock.liquidity_discount_pct / 100.0) * spec.stock.fx_to_package
-
-
 def project(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
     """Return monthly gross cash flows in package currency, indexed by month 1..12*horizon.
 
@@ -230,7 +225,7 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     grant's vests too (``grant_<i>``)."""
     months = spec.months
     prices = _prices(spec, price_path)
-    keep = _equity_factor(spec)
+    keep = liquidity_keep(spec) * spec.stock.fx_to_package  # a vested unit, package currency
     out = fixed_components(spec, months)
     equity = np.zeros(months)
     for i, g in enumerate(spec.grants):
