@@ -518,14 +518,3 @@ def joint_tax(incomes: Sequence[TaxedIncome]) -> list[np.ndarray]:
             )
         )
     return out
-
-
-def monthly_tax(
-    regime: TaxRegime,
-    tax_years: np.ndarray,
-    cash: np.ndarray,
-    equity: np.ndarray,
-    to_regime: float = 1.0,
-) -> np.ndarray:
-    """Return each month's share of its tax year's tax (`monthly_tax_and_contributions`)."""
-    return monthly_tax_and_contributions(regime, tax_years, cash, equity, to_regime)[0]

@@ -19,7 +19,6 @@ from compensation.engine.errors import EngineInputError
 from compensation.engine.montecarlo import simulate
 from compensation.engine.segments import Segment
 from compensation.engine.tax.compute import (
-    monthly_tax,
     monthly_tax_and_contributions,
     top_rate,
     yearly_tax,
@@ -182,7 +181,6 @@ def test_monthly_shares_add_up_to_each_years_tax(key, cash, equity):
     years = np.repeat([2026, 2027], 12)
     c, e = np.array(cash), np.array(equity)
     out, contributions = monthly_tax_and_contributions(regime, years, c, e)
-    assert np.array_equal(out, monthly_tax(regime, years, c, e))
 
     def levied(pay: float, tax_year: int, deductible_only: bool) -> float:
         # Each month's contribution: rate x pay up to its wage ceiling, capped, nothing below
@@ -309,7 +307,7 @@ def test_monthly_tax_is_shared_in_proportion_to_income_within_each_year():
     years = np.array([2025] * 12 + [2026] * 12)
     cash = np.full(24, 25_000.0)
     cash[5] += 300_000.0  # a large month in 2025
-    out = monthly_tax(regime, years, cash, np.zeros(24))
+    out, _ = monthly_tax_and_contributions(regime, years, cash, np.zeros(24))
     # 2025: 600,000 -> 106,920, a 600,000 share each month by income
     assert out[:12].sum() == pytest.approx(106_920, abs=ONE_UNIT)
     assert out[5] == pytest.approx(106_920 * 325_000 / 600_000)
