@@ -125,7 +125,9 @@ TOPIC_LABELS: dict[str, str | Promise] = {
     "mentoring": pgettext_lazy("interview topic", "mentoring"),
     "role and team": pgettext_lazy("interview topic", "role and team"),
     "level and scope": pgettext_lazy("interview topic", "level and scope"),
+    "compensation expectations": pgettext_lazy("interview topic", "compensation expectations"),
     "timeline": pgettext_lazy("interview topic", "timeline"),
+    "remote and location": pgettext_lazy("interview topic", "remote and location"),
     "your other processes": pgettext_lazy("interview topic", "your other processes"),
 }
 
@@ -142,12 +144,15 @@ def topic_list(tags: tuple[str, ...] | list[str]) -> str:
 
 # The topics a kind of round brings whoever runs it.
 KIND_TOPICS: dict[str, tuple[str, ...]] = {
-    # A recruiter asks about the role, the level, the timeline and what else is under way
+    # A recruiter screens the role, the level, what you expect to be paid (a range once
+    # levelled), when you can start, where you would work from and what else is under way
     # (say it is, never the figures): no technical topic, whatever the recruiter's background.
     RoundKind.RECRUITER_CALL: (
         "role and team",
         "level and scope",
+        "compensation expectations",
         "timeline",
+        "remote and location",
         "your other processes",
     ),
     RoundKind.SYSTEM_DESIGN: ("system design", "capacity"),
@@ -283,15 +288,12 @@ class RoundBrief:
     """Everything the prep brief page shows for one round."""
 
     round: Round
-    interviewer: str
-    background: str
-    team: str
     topics: list[Topic]
     past_questions: list[PastQuestion]
     signals: list[RoundSignal]
     checklist: list[CheckItem]
     home_time: datetime | None
-    round_time: datetime | None
+    own_zone: bool  # the round is in the user's own zone: its time is said once
     weak_topics: list[str] = field(default_factory=list)
     similar_rounds: list[SimilarRound] = field(default_factory=list)
 
@@ -346,6 +348,9 @@ def _past_questions(user: AbstractBaseUser, round_: Round, tags: list[str]) -> l
 
 
 def _similar_rounds(user: AbstractBaseUser, round_: Round) -> list[SimilarRound]:
+    # A recruiter is no interviewer: their org's work says nothing about what a round asks.
+    if round_.kind in CONVERSATION_KINDS:
+        return []
     mine = {rule.key: rule for rule in matched_rules(round_.interviewer_background)}
     if not mine:
         return []
@@ -353,6 +358,7 @@ def _similar_rounds(user: AbstractBaseUser, round_: Round) -> list[SimilarRound]
         Round.objects.filter(owner=user, process__owner=user, scheduled_at__lt=timezone.now())
         .exclude(pk=round_.pk)
         .exclude(interviewer_background="")
+        .exclude(kind__in=CONVERSATION_KINDS)
         .select_related("process__company")
         .order_by("-scheduled_at", "id")
     )
@@ -382,7 +388,7 @@ CHECKLIST_TOPICS = 6
 
 
 def _checklist(
-    round_: Round, topics: list[Topic], weak: list[str], similar: list[SimilarRound]
+    round_: Round, topics: list[Topic], weak: list[str], similar: list[SimilarRound], own_zone: bool
 ) -> list[CheckItem]:
     name = round_.interviewer_name or _("the interviewer")
     items = [
@@ -424,13 +430,12 @@ def _checklist(
                 % {"company": other.company, "kind": other.kind, "signal": other.signal_label},
             )
         )
-    same_zone = round_.timezone == timezone.get_current_timezone_name()
     items.append(
         CheckItem(
             "time",
             (
                 _("Check the time in %(zone)s, your own zone too, and the link or address.")
-                if same_zone
+                if own_zone
                 else _("Check the time in %(zone)s and in your own zone, and the link or address.")
             )
             % {"zone": round_.timezone},
@@ -442,8 +447,8 @@ def _checklist(
 def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
     """Return the prep brief of one of the user's rounds (fetched with `round_get`)."""
     process = round_.process
-    team = process.team
-    topics = likely_topics(background=round_.interviewer_background, team=team, kind=round_.kind)
+    background = round_.interviewer_background
+    topics = likely_topics(background=background, team=process.team, kind=round_.kind)
     tags = [t.tag for t in topics]
     past = _past_questions(user, round_, tags)
     weak = list(dict.fromkeys(t for p in past if p.went == "bad" for t in p.matching))
@@ -461,17 +466,15 @@ def round_brief(*, user: AbstractBaseUser, round_: Round) -> RoundBrief:
         if r.signal != Signal.UNKNOWN or r.self_assessment is not None
     ]
     similar = _similar_rounds(user, round_)
+    own_zone = round_.timezone == timezone.get_current_timezone_name()
     return RoundBrief(
         round=round_,
-        interviewer=round_.interviewer_name,
-        background=round_.interviewer_background,
-        team=team,
         topics=topics,
         past_questions=past,
         signals=signals,
-        checklist=_checklist(round_, topics, weak, similar),
+        checklist=_checklist(round_, topics, weak, similar, own_zone),
         home_time=timezone.localtime(round_.scheduled_at) if round_.scheduled_at else None,
-        round_time=round_.scheduled_local,
+        own_zone=own_zone,
         weak_topics=weak,
         similar_rounds=similar,
     )

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from compensation.models import Level
 from interviews import services
-from interviews.models import Stage
+from interviews.models import Round, Stage
 from offers.models import Offer
 from tests.factories import CompanyFactory
 from tests.rendered_forms import form_values
@@ -111,3 +111,70 @@ def test_conversion_rates_count_the_processes_that_ended_never_those_still_open(
     # The one open after its onsite went on from the screen: 4 of 5 = 80 %; the one open
     # after its screen is left out.
     assert _kpi(after, "Recruiter screen → onsite") == "80% 4 of 5"
+
+
+# 3. A recruiter call's prep brief ----------------------------------------------------------
+
+
+def _section(page: str, section: str) -> str:
+    body = page.split(f'id="{section}">')[1].split("</section>")[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+def _brief(client, company: str, kind: str) -> str:
+    round_ = Round.objects.get(
+        owner__username="demo", process__company__name=company, kind=kind, order=1
+    )
+    return client.get(reverse("interviews:round_brief", args=[round_.pk])).content.decode()
+
+
+def test_a_recruiter_call_brief_is_about_the_job_not_system_design(demo_client):
+    """Google's recruiter call: Jamie Park is a recruiter of an infrastructure org."""
+    page = _brief(demo_client, "Google", Round.Kind.RECRUITER_CALL)
+    section = page.split('id="brief-topics">')[1].split("</section>")[0]
+    topics = re.findall(r"<li><strong>(.*?)</strong>", section)
+    assert topics == [
+        "role and team",
+        "level and scope",
+        "compensation expectations",
+        "timeline",
+        "remote and location",
+        "your other processes",
+    ]
+    # No interviewer "like this one" from a design round, and nothing of design to prepare
+    # (the process's later rounds and their signals are still listed, as they went).
+    assert 'id="brief-similar"' not in page
+    prepare = _section(page, "brief-topics") + _section(page, "brief-checklist")
+    for technical in ("design", "capacity", "failure modes", "infrastructure"):
+        assert technical not in prepare.lower(), technical
+
+
+def test_a_recruiter_call_in_your_own_zone_names_the_zone_once(demo_client):
+    """The call is at 09:00 in Asia/Taipei, the demo's home zone."""
+    page = _brief(demo_client, "Google", Round.Kind.RECRUITER_CALL)
+    assert (
+        _section(page, "brief-when")
+        == "When Sun 4 Oct 2026 09:00 (your time, 30 min) Virtual · English"
+    )
+    assert page.count("Asia/Taipei") == 1
+    assert "Check the time in Asia/Taipei, your own zone too, and the link or address." in page
+
+
+def test_a_call_in_another_zone_gives_its_time_there_too(demo_client):
+    """TikTok's recruiter call is at 11:00 in Singapore: the same hour in Taipei (UTC+8 both)."""
+    when = _section(_brief(demo_client, "TikTok", Round.Kind.RECRUITER_CALL), "brief-when")
+    assert when == (
+        "When Thu 5 Nov 2026 11:00 (your time, 30 min) Thu 5 Nov 2026 11:00 Asia/Singapore "
+        "Virtual · English"
+    )
+
+
+def test_a_recruiter_is_no_interviewer_like_a_design_rounds(demo_client, demo_user):
+    """Google's design interviewer works on ranking infra; its recruiter is of an infra org."""
+    design = Round.objects.get(
+        owner=demo_user, process__company__name="Google", kind=Round.Kind.SYSTEM_DESIGN
+    )
+    page = demo_client.get(reverse("interviews:round_brief", args=[design.pk])).content.decode()
+    similar = _section(page, "brief-similar")
+    assert "Meta · System design" in similar
+    assert "Recruiter call" not in similar and "Jamie Park" not in similar
