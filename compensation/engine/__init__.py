@@ -12,7 +12,6 @@ from .forfeiture import (
 )
 from .io import package_from_dict
 from .montecarlo import cumulative_paths, simulate
-from .prices import simulate_prices
 from .projection import (
     annualized,
     assumption_terms,
@@ -58,7 +57,6 @@ __all__ = [
     "project_yearly",
     "schedule_from_dict",
     "simulate",
-    "simulate_prices",
     "tranche_dates",
     "unvested_schedule",
     "vest_events",

@@ -12,29 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import EngineInputError, check_int
+from .errors import EngineInputError
 
 DT = 1.0 / 12.0
-
-
-def simulate_prices(
-    s0: np.ndarray,
-    mu: np.ndarray,
-    sigma: np.ndarray,
-    months: int,
-    paths: int,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """Return GBM month-end prices shaped (paths, months, tickers); mu and sigma are annual."""
-    s0_, mu_, sigma_ = (np.atleast_1d(np.asarray(a, dtype=np.float64)) for a in (s0, mu, sigma))
-    if not (s0_.ndim == mu_.ndim == sigma_.ndim == 1 and s0_.shape == mu_.shape == sigma_.shape):
-        raise EngineInputError("s0", "s0, mu and sigma must be 1-D arrays of the same length")
-    if np.any(s0_ <= 0) or np.any(sigma_ < 0):
-        raise EngineInputError("s0", "prices must be positive and volatilities non-negative")
-    months = check_int("months", months, minimum=1)
-    paths = check_int("paths", paths, minimum=1)
-    _check_rng(rng)
-    return _gbm(rng.standard_normal((paths, months, s0_.shape[0])), s0_, mu_, sigma_)
 
 
 def stream(rng: np.random.Generator, key: object) -> np.random.Generator:
