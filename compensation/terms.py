@@ -268,8 +268,7 @@ def today_grant_price(terms: PackageTerms, currency: str, rate: Rate) -> Decimal
     without either, 1.
     """
     if terms.share_price > 0:
-        stock = terms.stock_currency or terms.currency
-        return terms.share_price * rate(stock, currency) if stock != currency else terms.share_price
+        return Money(terms.share_price, terms.stock_currency or terms.currency).to(currency, rate)
     if terms.grants:
         first = terms.grants[0]
         return Money(first.grant_price, terms.grant_currency(first)).to(currency, rate)
