@@ -41,6 +41,9 @@ COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS)
 EQUITY_COMPONENTS: frozenset[str] = frozenset(
     c.key for c in PAY_COMPONENTS if c.taxed_as == "equity"
 )
+# The components that vest: valued at the share price, less a private stock's liquidity discount
+# (`segments.decision_values`); a dated gain taxed as equity (an ESPP's, sold at once) is not.
+VESTING_COMPONENTS: frozenset[str] = frozenset(c.key for c in PAY_COMPONENTS if c.paid == "vesting")
 # The components paid on their days (`events.cash_payments` gives each payment one of them).
 DATED_COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS if c.paid == "dated")
 # Cash paid every month (base): the "ordinary wages" of an employee contribution (Singapore's

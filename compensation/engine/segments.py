@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .components import COMPONENTS, EQUITY_COMPONENTS
+from .components import COMPONENTS, EQUITY_COMPONENTS, VESTING_COMPONENTS
 from .dates import add_months, whole_months_between
 from .events import (
     ONE_DAY,
@@ -146,7 +146,7 @@ def decision_values(spec: PackageSpec, values: dict[str, np.ndarray]) -> dict[st
     keep = liquidity_keep(spec)
     if keep == 1.0:
         return values
-    return {k: v * keep if k in EQUITY_COMPONENTS else v for k, v in values.items()}
+    return {k: v * keep if k in VESTING_COMPONENTS else v for k, v in values.items()}
 
 
 @dataclass(frozen=True)

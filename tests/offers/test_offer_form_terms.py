@@ -13,6 +13,7 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from compensation.models import Package
 from compensation.terms import TermsChange
@@ -35,8 +36,10 @@ def test_every_field_of_the_offer_form_is_a_model_field_a_change_or_a_control():
         if name in OFFER_FIELDS or name in CONTROLS or name in NewTermsForm.base_fields:
             continue
         model_name = next(m for m, form_name in PACKAGE_FORM_NAMES.items() if form_name == name)
-        # Built from the model: its label is the model field's verbose name.
-        assert str(field.label).lower() == str(Package._meta.get_field(model_name).verbose_name)
+        # Built from the model: its label is the model field's verbose name, capitalised (an
+        # acronym such as "ESPP" stays as it is).
+        verbose_name = str(Package._meta.get_field(model_name).verbose_name)
+        assert str(field.label) == capfirst(verbose_name)
 
 
 def test_every_new_terms_field_reaches_the_change():

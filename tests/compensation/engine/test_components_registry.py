@@ -57,3 +57,25 @@ def test_no_module_lists_the_components_itself():
         and pattern.search(path.read_text())
     ]
     assert offenders == []
+
+
+def test_only_what_vests_takes_a_private_stock_s_liquidity_discount(monkeypatch):
+    # A gain taxed as stock but paid on its day (an ESPP's, sold at once) keeps its value: the
+    # haircut is for shares one cannot sell. Stock 1,000 at a 20 % discount is 800.
+    import datetime as dt
+
+    import numpy as np
+
+    from compensation.engine import components, segments
+    from compensation.engine.spec import PackageSpec, Stock
+
+    # "gain" registered as taxed like stock and paid on its day: equity, not vesting.
+    monkeypatch.setattr(segments, "EQUITY_COMPONENTS", EQUITY_COMPONENTS | {"gain"})
+    assert {"equity"} == components.VESTING_COMPONENTS
+    spec = PackageSpec(
+        name="Private", start=dt.date(2027, 1, 4), base=1.0,
+        stock=Stock(price=10.0, liquidity_discount_pct=20.0),
+    )  # fmt: skip
+    values = {"equity": np.array([1000.0]), "gain": np.array([1000.0]), "base": np.array([5.0])}
+    kept = segments.decision_values(spec, values)
+    assert [float(kept[k][0]) for k in ("equity", "gain", "base")] == [800.0, 1000.0, 5.0]
