@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from typing import Any
 
 
 class _Forms(HTMLParser):
@@ -80,3 +81,16 @@ def form_values(html: str | bytes, *, action: str, page: str = "") -> dict[str, 
         if form["method"] == "post" and target == action:
             return dict(form["values"])
     raise AssertionError(f"no POST form posting to {action!r} on the page")
+
+
+def post_as_rendered(client: Any, url: str, **typed: str) -> Any:
+    """Post the form of the page at ``url`` as a browser sends it, with ``typed`` filled in.
+
+    Every field the page renders is sent (hidden ones included), nothing it does not; the
+    post must save (a redirect). Returns the response.
+    """
+    data = form_values(client.get(url).content, action=url, page=url)
+    data.update(typed)
+    response = client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return response

@@ -14,7 +14,7 @@ from django.urls import reverse
 from offers.board import board_build
 from offers.models import Offer, Preferences
 from tests.factories import CompanyFactory, OfferFactory, PreferencesFactory
-from tests.rendered_forms import form_values
+from tests.rendered_forms import form_values, post_as_rendered
 
 pytestmark = pytest.mark.django_db
 
@@ -192,9 +192,8 @@ def test_a_retention_grant_answered_on_a_held_job_vests_from_the_answer(client_a
         },
     )
     url = reverse("offers:negotiation_entry_answer", args=[entry.pk])
-    data = form_values(client_alice.get(url).content, action=url, page=url)
-    data.update(outcome="accepted", answered_on="2026-11-27", revised_stock="40,000")
-    response = client_alice.post(url, data)
-    assert response.status_code == 302, response.content.decode()[:2000]
+    post_as_rendered(
+        client_alice, url, outcome="accepted", answered_on="2026-11-27", revised_stock="40,000"
+    )
     (grant,) = offer.package.grants.all()
     assert (grant.value, grant.vest_start) == (Decimal("40000.00"), dt.date(2026, 11, 27))

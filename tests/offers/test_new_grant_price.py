@@ -24,7 +24,7 @@ from offers.models import Offer, Preferences, Scenario
 from offers.scenarios.evaluation import scenario_view
 from offers.services_negotiation import negotiation_entry_create
 from tests.factories import CompanyFactory, EquityGrantFactory, OfferFactory, PreferencesFactory
-from tests.rendered_forms import form_values
+from tests.rendered_forms import form_values, post_as_rendered
 
 pytestmark = pytest.mark.django_db
 
@@ -116,15 +116,14 @@ def test_a_negotiated_grant_is_priced_at_today_s_share_price(client_alice, alice
         },
     )
     url = reverse("offers:negotiation_entry_answer", args=[entry.pk])
-    data = form_values(client_alice.get(url).content, action=url, page=url)
-    data.update(
+    post_as_rendered(
+        client_alice,
+        url,
         outcome="accepted",
         answered_on="2026-11-27",
         answer="A retention grant of USD 40,000.",
         revised_stock="40,000",
     )
-    response = client_alice.post(url, data)
-    assert response.status_code == 302, response.content.decode()[:2000]
     grant = EquityGrant.objects.get(package=stay.package, label=NEGOTIATED_GRANT)
     assert grant.value == Decimal("40000.00")
     assert grant.grant_price == Decimal("180.0000")
