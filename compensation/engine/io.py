@@ -34,18 +34,27 @@ TERM_KEYS = PACKAGE_KEYS - {
 }  # fmt: skip
 
 
+def _dataclass_in(hint: Any) -> type | None:
+    """Return the dataclass a type hint names (``Stock``, ``Terms | None``), else None."""
+    kinds = (hint, *typing.get_args(hint))
+    return next((t for t in kinds if isinstance(t, type) and dataclasses.is_dataclass(t)), None)
+
+
+# Each PackageSpec field's dataclass, read once (None: a plain value).
+TERM_KINDS = {key: _dataclass_in(hint) for key, hint in typing.get_type_hints(PackageSpec).items()}
+
+
 def _term(key: str, value: Any, strict: bool) -> Any:
     """Return a package term's value: an object of a dataclass term built, any other as given."""
-    hint = typing.get_type_hints(PackageSpec)[key]
-    kinds = (hint, *typing.get_args(hint))
-    kind = next((t for t in kinds if isinstance(t, type) and dataclasses.is_dataclass(t)), None)
+    kind = TERM_KINDS[key]
     if kind is None or value is None:
         return value
+    keys = _keys(kind)
 
     def build() -> Any:
-        d = _object("", value, _keys(kind), strict)
+        d = _object("", value, keys, strict)
         try:
-            return kind(**{k: v for k, v in d.items() if k in _keys(kind)})
+            return kind(**{k: v for k, v in d.items() if k in keys})
         except TypeError:  # a field without a default left out
             fields = dataclasses.fields(kind)
             missing = [
