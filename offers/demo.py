@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
+from compensation.engine.dates import add_months
 from compensation.models import Company, Level, LocationPreset, Package
 from compensation.package_parts import EquityGrant, Refresher, SignOn
 from offers import services
@@ -137,7 +138,7 @@ def seed_user(user: AbstractBaseUser, story: dict[str, Any]) -> dict[str, Any]:
         bonus_cycle="calendar",
         bonus_payout_month=3,
         bonus_prorate_first_year=False,
-        start_date=today.replace(year=today.year - 4),
+        start_date=add_months(today, -48),
         location=_location("San Francisco Bay Area"),
         tax_regime="us-ca",
     )

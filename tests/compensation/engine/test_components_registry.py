@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
 
+import numpy as np
+
+from compensation.engine import components, segments
 from compensation.engine.components import COMPONENTS, EQUITY_COMPONENTS, PAY_COMPONENTS
 from compensation.engine.projection import YEARLY_COLUMNS
+from compensation.engine.spec import PackageSpec, Stock
 from compensation.engine.tax.tables import APPLIES_TO
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -62,13 +67,6 @@ def test_no_module_lists_the_components_itself():
 def test_only_what_vests_takes_a_private_stock_s_liquidity_discount(monkeypatch):
     # A gain taxed as stock but paid on its day (an ESPP's, sold at once) keeps its value: the
     # haircut is for shares one cannot sell. Stock 1,000 at a 20 % discount is 800.
-    import datetime as dt
-
-    import numpy as np
-
-    from compensation.engine import components, segments
-    from compensation.engine.spec import PackageSpec, Stock
-
     # "gain" registered as taxed like stock and paid on its day: equity, not vesting.
     monkeypatch.setattr(segments, "EQUITY_COMPONENTS", EQUITY_COMPONENTS | {"gain"})
     assert {"equity"} == components.VESTING_COMPONENTS
