@@ -28,15 +28,24 @@ class PayComponent:
     # How it is paid: "monthly" (base, by whole months), "dated" (payments on their days from
     # `events.cash_payments`, whose kind is this key) or "vesting" (grants and refreshers).
     paid: str
+    # How the engine values it, for docs/engine.md (`make schemas` writes its table from here).
+    doc: str = ""
 
 
 PAY_COMPONENTS: tuple[PayComponent, ...] = (
-    PayComponent("base", gettext_noop("Base"), "#3b5bdb", "cash", "monthly"),
-    PayComponent("bonus", gettext_noop("Bonus"), "#74c0fc", "cash", "dated"),
-    PayComponent("sign_on", gettext_noop("Sign-on"), "#f08c00", "cash", "dated"),
-    PayComponent("relocation", gettext_noop("Relocation"), "#adb5bd", "cash", "dated"),
-    PayComponent("equity", gettext_noop("Stock"), "#2f9e44", "equity", "vesting"),
-)
+    PayComponent("base", gettext_noop("Base"), "#3b5bdb", "cash", "monthly",
+                 "base_y / 12 a month, base_y = base x (1 + raise)^(y-1) (a job held: the raises"
+                 " to come)"),
+    PayComponent("bonus", gettext_noop("Bonus"), "#74c0fc", "cash", "dated",
+                 "base_y x target % x multiplier on its cycle's payout day (\"Bonus timing\")"),
+    PayComponent("sign_on", gettext_noop("Sign-on"), "#f08c00", "cash", "dated",
+                 "each instalment on its day, clawed back on leaving early (\"Sign-on terms\")"),
+    PayComponent("relocation", gettext_noop("Relocation"), "#adb5bd", "cash", "dated",
+                 "paid once, on the start date (month 1)"),
+    PayComponent("equity", gettext_noop("Stock"), "#2f9e44", "equity", "vesting",
+                 "each tranche at the then-price less a private stock's liquidity discount, taxed"
+                 " at its full value (grants and refreshers below)"),
+)  # fmt: skip
 COMPONENTS: tuple[str, ...] = tuple(c.key for c in PAY_COMPONENTS)
 EQUITY_COMPONENTS: frozenset[str] = frozenset(
     c.key for c in PAY_COMPONENTS if c.taxed_as == "equity"
