@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from demo import grow_demo  # bench/demo.py
 from scratch import scratch_django  # bench/scratch.py
 from turns import arguments, run_child, take_turns  # bench/turns.py
 
@@ -52,26 +53,6 @@ def measure(root: Path, repeat: int) -> list[dict[str, float]]:
     offers = list(Offer.objects.filter(owner=user).order_by("id"))
     leaving = [o for o in offers if o.kind != Offer.Kind.STAY]
 
-    def copy(offer: Offer, n: int) -> None:
-        """Add a copy of an option with its package's children, on a base of its own."""
-        package = Package.objects.get(pk=offer.package_id)
-        children = [list(package.sign_ons.all()), list(package.grants.all())]
-        children.append(list(package.refreshers.all()))
-        package.pk = None
-        package.is_current_job = False
-        package.name = f"{package.name} ({n})"
-        package.base += 1000 * n
-        package.save()
-        for rows in children:
-            for row in rows:
-                row.pk = None
-                row.package = package
-                row.save()
-        offer.pk = None
-        offer.package = package
-        offer.name = f"{offer.name} ({n})"
-        offer.save()
-
     def timed(fn: Any) -> tuple[float, float]:
         """Return the median wall and CPU milliseconds of ``fn`` after an edit each time."""
         walls, cpus = [], []
@@ -90,9 +71,7 @@ def measure(root: Path, repeat: int) -> list[dict[str, float]]:
 
     rows = []
     for n in SIZES:
-        while len(Offer.objects.filter(owner=user)) < n:
-            k = Offer.objects.filter(owner=user).count() - len(offers)
-            copy(leaving[k % len(leaving)], k + 1)
+        grow_demo(user, n)
         edited = Package.objects.get(pk=leaving[0].package_id)
 
         def edit(package: Package = edited) -> None:
