@@ -34,7 +34,15 @@ from compensation.selectors import (
 )
 from compensation.terms import stock_grant_currency
 from interviews.models import Process
-from offers.board import Board, Evaluation, board_build, option_facts, ranking_prefs
+from offers.board import (
+    Board,
+    Evaluation,
+    board_build,
+    evaluate_offer,
+    option_facts,
+    package_spec,
+    ranking_prefs,
+)
 from offers.board_cache import board_derived
 from offers.export.rows import PlanRow
 from offers.logic.answers import FOLLOW_UP, NEXT_STEP, TO_ASK, WAITING
@@ -229,7 +237,22 @@ def offer_facts(
         fx_stock_to_offer=fx_stock,
         in_hand=offer.in_hand,
         rounds_ahead=rounds_ahead,
+        first_year_at_base=_first_year_at_base(offer, board, fx),
     )
+
+
+def _first_year_at_base(offer: Offer, board: Board, fx: FxTable) -> Callable[[float], float]:
+    """Return the option's first window year (home, on the board's basis) at another base."""
+
+    def first_year(base: float) -> float:
+        spec = package_spec(offer.package, f"o{offer.pk}", board.basis, fx)
+        ev = evaluate_offer(
+            offer, board.prefs, fx, basis=board.basis, current=board.current,
+            spec=dataclasses.replace(spec, base=base),
+        )  # fmt: skip
+        return ev.first_year
+
+    return first_year
 
 
 def current_job_facts(

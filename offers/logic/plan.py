@@ -14,6 +14,7 @@ is answered with one different ask, or accepted. The draft is ``offers.logic.dra
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -54,6 +55,7 @@ from offers.logic.rules.base import (
     LoggedAsk,
     NegotiationContext,
     NegotiationPoint,
+    OfferFacts,
 )
 
 MAX_ASKS = 3
@@ -254,6 +256,32 @@ def _chosen(
     return ranked[:MAX_ASKS]
 
 
+def _with_floor_base(
+    walk: WalkAway | None, offer: OfferFacts, options: Sequence[OptionFacts]
+) -> WalkAway | None:
+    """Return the walk-away with the base below which the first year breaks the floor.
+
+    The engine values the first year at a probed base (``offer.first_year_at_base``); it is
+    piecewise linear in the base (the tax brackets), so a few secant steps find where it meets
+    the floor. The base is rounded up to a hundred: a cautious figure.
+    """
+    at = offer.first_year_at_base
+    if walk is None or walk.floor_home is None or at is None or offer.base <= 0:
+        return walk
+    floor = walk.floor_home
+    x0, y0 = offer.base, next(o.first_year_total for o in options if o.key == offer.key)
+    x1 = offer.base * 0.99
+    y1 = at(x1)
+    for _step in range(6):
+        if abs(y1 - floor) < 1.0 or y1 == y0:
+            break
+        x0, y0, x1 = x1, y1, max(x1 + (floor - y1) * (x1 - x0) / (y1 - y0), 0.0)
+        y1 = at(x1)
+    if abs(y1 - floor) >= 1.0:
+        return walk  # no base on its own reaches the floor (or it does not converge)
+    return replace(walk, floor_base=math.ceil(x1 / 100) * 100)
+
+
 def negotiation_plan(
     ctx: NegotiationContext,
     points: Sequence[NegotiationPoint],
@@ -297,6 +325,7 @@ def negotiation_plan(
             tolerance=CO_FIRST_TOLERANCE,
         )
         carried = ranking_reason(options, ranking_prefs, offer.key)
+        walk = _with_floor_base(walk, offer, options)
     held = sum(c.counted for c in money_asks if not any(c is x for x in chosen))
     private = private_notes(ctx, points, gap, walk, sum(a.counted for a in asks), held, rest)
     return Plan(

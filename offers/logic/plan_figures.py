@@ -119,6 +119,11 @@ class WalkAway:
     reason: str
     rival: str = ""
     level: bool = False
+    # The user's first-year floor sets the value: below it, the first year (moved with the
+    # value by the same factor) breaks the floor. ``floor_base``: the base, in the offer's
+    # currency, below which it does on its own (the plan fills it from the offer's pay).
+    floor_home: float | None = None
+    floor_base: float | None = None
 
     @property
     def margin_home(self) -> float | None:
@@ -373,6 +378,16 @@ def _stages(
     return stages
 
 
+def with_value(facts: OptionFacts, value: float) -> OptionFacts:
+    """Return the option at another headline value, its first year moved by the same factor.
+
+    A cut in pay lowers the first year too: the first-year floor reads it (the chance of the
+    best choice draws the first year with the same factor, `choice`).
+    """
+    factor = value / facts.comp_value if facts.comp_value > 0 else 1.0
+    return replace(facts, comp_value=value, first_year_total=facts.first_year_total * factor)
+
+
 def _threshold(stands: Callable[[float], bool], ceiling: float) -> float:
     """Return the lowest value (up to a ``WALK_AWAY_STEP``) at which ``stands`` holds.
 
@@ -424,10 +439,16 @@ def walk_away(
     probe = RankProbe([o for o in options if o.key != key], prefs)
     level = tolerance > 0 and current_rank > 1 and probe.level_with_first(target, tolerance)
 
+    floor = prefs.min_first_year_total
+    keeps_floor = floor is not None and target.first_year_total >= floor
+
     def stands(facts: OptionFacts, value: float) -> bool:
-        trial = replace(facts, comp_value=value)
+        trial = with_value(facts, value)
+        if keeps_floor and trial.first_year_total < (floor or 0.0):
+            return False  # a hard constraint the option meets today is never traded for rank
         return probe.level_with_first(trial, tolerance) if level else probe.rank(trial) == 1
 
+    binding: float | None = None
     stages = _stages(target, prefs, remote_asked, level_asked)
     reached = next((stage for stage in stages if stands(stage.facts, ceiling)), None)
     stage = reached or stages[-1]
@@ -449,6 +470,15 @@ def walk_away(
                     "preferences: what it lacks is not money"
                 ),
             )
+        elif (
+            keeps_floor
+            and not stands(stage.facts, value - WALK_AWAY_STEP)
+            and (with_value(stage.facts, value - WALK_AWAY_STEP).first_year_total < (floor or 0.0))
+        ):
+            binding = floor
+            reason = _("below {value} its first year falls under your floor of {floor}").format(
+                value=money(value, prefs.currency), floor=money(floor or 0.0, prefs.currency)
+            )
         elif level:
             reason = _("it stays level with {rival} by your own preferences from {value}").format(
                 value=money(value, prefs.currency), rival=rival
@@ -467,4 +497,5 @@ def walk_away(
         reason=reason,
         rival=rival,
         level=level,
+        floor_home=binding,
     )

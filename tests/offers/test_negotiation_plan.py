@@ -121,14 +121,23 @@ def test_tiktoks_plan_keeps_its_asia_time_zone_and_walk_away(plans):
     prefs = ranking_prefs(board.prefs)
 
     def rank_at(value):
+        # A cut in pay moves the first year by the same factor (the floor reads it).
         trial = [
-            f.__class__(**{**f.__dict__, "comp_value": value}) if f.key == plan.key else f
+            f.__class__(**{**f.__dict__, "comp_value": value,
+                           "first_year_total": f.first_year_total * value / f.comp_value})
+            if f.key == plan.key else f
             for f in facts
-        ]
+        ]  # fmt: skip
         return next(r.rank for r in rank_options(trial, prefs) if r.key == plan.key)
 
     assert rank_at(walk.value_home) == 1
     assert rank_at(walk.value_home - 100) > 1
+    # Issue 35: TikTok's first year is just above the USD 200,000 floor: the floor sets the
+    # walk-away (not USD 0 or a rank far below), and the page says the base that breaks it.
+    assert walk.floor_home == 200_000 and walk.value_home > 0.95 * walk.current_value_home
+    tiktok = next(f for f in facts if f.key == plan.key)
+    assert tiktok.first_year_total * walk.value_home / tiktok.comp_value >= 200_000
+    assert 0 < walk.floor_base < 330_000
     for ask in plan.asks:
         # Issue 26: each figure in its term's own currency: TikTok's RSUs are priced in USD.
         if ask.component == STOCK:
@@ -219,6 +228,31 @@ def test_walk_away_reads_as_room_or_shortfall(client, demo):
     # Issue 26: the transfer is behind by more than a negotiation can close: no walk-away
     # figure above its value ("short of it" told the user to walk away from it).
     assert "data-walk-away-none" in second and "short of it" not in second
+
+
+def test_the_base_that_breaks_tiktoks_first_year_floor_is_the_engines(client, demo):
+    # Issue 35, item 4: TikTok's first year (about USD 201,100 on SGD 300,000) sits just above
+    # the USD 200,000 floor. The page names the base below which it breaks it, and the engine
+    # agrees: at that base the first year holds, SGD 100 below it, it does not.
+    from decimal import Decimal
+
+    from compensation.models import Package
+
+    client.force_login(demo)
+    tiktok = Offer.objects.get(owner=demo, name__startswith="TikTok")
+    page = client.get(reverse("offers:negotiation", args=[tiktok.pk])).content.decode()
+    found = re.search(r"data-walk-away-floor>Your first-year floor of USD 200,000 sets this "
+                      r"point: a base below about SGD ([\d,]+) breaks it on its own", page)  # fmt: skip
+    assert found, "the walk-away says the base that breaks the first-year floor"
+    base = Decimal(found[1].replace(",", ""))
+    assert Decimal("290000") < base < Decimal("300000")
+
+    def first_year(at):
+        Package.objects.filter(pk=tiktok.package_id).update(base=at)
+        board = board_build(user=demo)
+        return board.evaluation(str(tiktok.pk)).first_year
+
+    assert first_year(base) >= 200_000 > first_year(base - 100)
 
 
 def test_playing_out_another_users_plan_creates_nothing(client_charlie, alice):

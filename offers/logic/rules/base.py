@@ -9,6 +9,7 @@ nearest 5,000, a base to the nearest 1,000 (``said_amount``, ``stock_said``, ``a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
@@ -123,6 +124,11 @@ class OfferFacts:
     in_hand: bool = True
     # Whether the interview loop still has rounds ahead: its feedback is not final.
     rounds_ahead: bool = False
+    # The first window year's value (home currency, the board's basis) at another base, from
+    # the engine (None: not known): the base below which a first-year floor breaks.
+    first_year_at_base: Callable[[float], float] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     @property
     def grant_currency(self) -> str:
