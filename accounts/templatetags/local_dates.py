@@ -22,23 +22,30 @@ def weekday_format(*, with_time: bool, with_year: bool) -> str:
     return str(getattr(english, name) if found == name else found)
 
 
+def _with_weekday(value: date | datetime, fmt: str) -> str:
+    """Return value in fmt, its weekday (D) in the language's own short name where its formats
+    name them (WEEKDAY_SHORT_NAMES: 六 in 2026年12月5日（六）), else Django's ("Sat")."""
+    names = str(formats.get_format("WEEKDAY_SHORT_NAMES"))
+    if names != "WEEKDAY_SHORT_NAMES":
+        fmt = fmt.replace("D", "\\" + names[value.weekday()])
+    return str(date_filter(value, fmt))
+
+
 @register.filter(expects_localtime=True, is_safe=False)
 def weekday_date(value: date | datetime | None, arg: str = "") -> str:
-    """Return a day with its weekday: "Sat 5 Dec" in English, "12月5日 (星期六)" in zh-Hant.
-
-    `|weekday_date:"year"` adds the year ("Sat 2026-12-05", "2026年12月5日 (星期六)").
-    """
+    """Return a day with its weekday: "Sat 5 Dec 2026" in English, "2026年12月5日（六）" in
+    zh-Hant (`|weekday_date:"year"`: the same, both formats say the year)."""
     if value in (None, ""):
         return ""
-    return date_filter(value, weekday_format(with_time=False, with_year=arg == "year"))
+    return _with_weekday(value, weekday_format(with_time=False, with_year=arg == "year"))
 
 
 @register.filter(expects_localtime=True, is_safe=False)
 def weekday_datetime(value: datetime | None, arg: str = "") -> str:
-    """Return a day with its weekday and time: "Sat 5 Dec 14:00" / "12月5日 (星期六) 14:00"."""
+    """Return a day with its weekday and time: "Sat 5 Dec 2026 14:00" / "2026年12月5日（六）14:00"."""
     if value in (None, ""):
         return ""
-    return date_filter(value, weekday_format(with_time=True, with_year=arg == "year"))
+    return _with_weekday(value, weekday_format(with_time=True, with_year=arg == "year"))
 
 
 @register.filter(is_safe=False)

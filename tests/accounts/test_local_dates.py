@@ -23,9 +23,10 @@ def _render(lang: str) -> list[str]:
 
 def test_zh_hant_dates_read_year_month_day_then_the_weekday():
     short, long, with_time, plain = _render("zh-hant")
-    assert short == "12月5日 (星期六)"
-    assert long == "2026年12月5日 (星期六)"
-    assert with_time == "12月5日 (星期六) 14:30"
+    # With its year, the weekday's one character in full-width brackets (issue 35).
+    assert short == "2026年12月5日（六）"
+    assert long == "2026年12月5日（六）"
+    assert with_time == "2026年12月5日（六）14:30"
     assert plain == "2026年12月5日"
     assert "十二月" not in "".join((short, long, with_time))  # not "星期六 5 十二月"
 
@@ -57,6 +58,6 @@ def test_pages_in_zh_hant_write_dates_the_taiwanese_way(client_alice, alice, set
     process = ProcessFactory(owner=alice, deadline=SATURDAY)
     client_alice.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
     board = client_alice.get("/interviews/").content.decode()
-    assert "12月5日 (星期六)" in board and "星期六 5 十二月" not in board
+    assert "2026年12月5日（六）" in board and "星期六 5 十二月" not in board
     detail = client_alice.get(f"/interviews/{process.pk}/").content.decode()
-    assert "2026年12月5日 (星期六)" in detail
+    assert "2026年12月5日（六）" in detail

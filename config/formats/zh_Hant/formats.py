@@ -17,9 +17,12 @@ TIME_FORMAT = "H:i"
 MONTH_DAY_FORMAT = "n月j日"
 YEAR_MONTH_FORMAT = "Y年n月"
 
-# A day with its weekday, read the way Taiwan writes it: 12月5日 (星期六), not "星期六 5 十二月"
-# (which word-for-word English formats give). Used by the `weekday_date` filters.
-WEEKDAY_DATE_FORMAT = "n月j日 (D)"
-WEEKDAY_DATETIME_FORMAT = "n月j日 (D) H:i"
-WEEKDAY_YEAR_DATE_FORMAT = "Y年n月j日 (D)"
-WEEKDAY_YEAR_DATETIME_FORMAT = "Y年n月j日 (D) H:i"
+# A day with its weekday, read the way Taiwan writes it: 2026年12月5日（六）, with its year and
+# the weekday's one character in full-width brackets, not "12月5日 (星期六)" nor "星期六 5 十二月"
+# (which word-for-word English formats give). Used by the `weekday_date` filters, which write
+# D as WEEKDAY_SHORT_NAMES[weekday] (Monday first).
+WEEKDAY_DATE_FORMAT = "Y年n月j日（D）"
+WEEKDAY_DATETIME_FORMAT = "Y年n月j日（D）H:i"
+WEEKDAY_YEAR_DATE_FORMAT = "Y年n月j日（D）"
+WEEKDAY_YEAR_DATETIME_FORMAT = "Y年n月j日（D）H:i"
+WEEKDAY_SHORT_NAMES = "一二三四五六日"
