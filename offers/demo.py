@@ -497,9 +497,9 @@ def seed_negotiation_log(
             "channel": NegotiationEntry.Channel.RECRUITER,
             "contact": "Chris Alvarez",
             "topic": NegotiationEntry.Topic.LEVEL,
+            # What went well, said as evidence; the weak round is theirs to raise, not ours.
             "ask": "Re-level to E6: the debrief had Strong Hire in both coding rounds, ML design "
-            "and behavioural, and the director screen was Strong Hire; only system design "
-            "held it back.",
+            "and behavioural, and the director screen was Strong Hire.",
             "outcome": NegotiationEntry.Outcome.REFUSED,
             "answered_on": today - dt.timedelta(days=12),
             "answer": "E5 stays (re-levelling possible after 6-12 months), but the stock is "
@@ -534,4 +534,19 @@ def seed_negotiation_log(
             "of the onsite, the offer letter two days later.",
         },
     )
-    return [releveled, deadline, tiktok]
+    budget = negotiation_entry_create(
+        user=user,
+        offer=tiktok_offer,
+        data={
+            "asked_on": today - dt.timedelta(days=3),
+            "channel": NegotiationEntry.Channel.RECRUITER,
+            "contact": "Mei Lin",
+            "topic": NegotiationEntry.Topic.OTHER,
+            "ask": "Asked whether the role has a budget ceiling at 2-2, before giving a number.",
+            "outcome": NegotiationEntry.Outcome.ACCEPTED,
+            "answered_on": today - dt.timedelta(days=3),
+            "answer": "No budget limit for the right candidate: send your expectations once the "
+            "committee has decided and they will be looked at as a whole.",
+        },
+    )
+    return [releveled, deadline, tiktok, budget]
