@@ -387,11 +387,30 @@ def _similar_rounds(user: AbstractBaseUser, round_: Round) -> list[SimilarRound]
 CHECKLIST_TOPICS = 6
 
 
+def _call_checklist(round_: Round) -> list[CheckItem]:
+    """Return what to have ready for a recruiter call: your answers, and questions on the job."""
+    return [
+        CheckItem(
+            "answers",
+            _(
+                "Have your answers ready: the level you are after, a start date, where you will "
+                "work from, and that other processes are under way (never their figures); a pay "
+                "range only once the level is set."
+            ),
+        ),
+        CheckItem(
+            "questions",
+            _("Ask %(name)s about the role: the team, the level's scope, the steps to an offer.")
+            % {"name": round_.interviewer_name or _("the recruiter")},
+        ),
+    ]
+
+
 def _checklist(
     round_: Round, topics: list[Topic], weak: list[str], similar: list[SimilarRound], own_zone: bool
 ) -> list[CheckItem]:
     name = round_.interviewer_name or _("the interviewer")
-    items = [
+    items = _call_checklist(round_) if round_.kind in CONVERSATION_KINDS else [
         CheckItem(
             "background",
             _("Read %(name)s's background and look up their team's recent work.") % {"name": name}
@@ -403,8 +422,8 @@ def _checklist(
             "questions",
             _("Prepare two questions for %(name)s about their own work.") % {"name": name},
         ),
-    ]
-    if topics:
+    ]  # fmt: skip
+    if topics and round_.kind not in CONVERSATION_KINDS:
         items.append(
             CheckItem(
                 "practise",

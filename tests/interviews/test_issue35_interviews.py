@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 
 import pytest
@@ -146,6 +147,26 @@ def test_a_recruiter_call_brief_is_about_the_job_not_system_design(demo_client):
     prepare = _section(page, "brief-topics") + _section(page, "brief-checklist")
     for technical in ("design", "capacity", "failure modes", "infrastructure"):
         assert technical not in prepare.lower(), technical
+
+
+def test_a_recruiter_calls_checklist_readies_your_answers_and_questions_on_the_job(demo_client):
+    """A recruiter is not interviewed on their own work: you answer and ask about the role."""
+    page = _brief(demo_client, "Google", Round.Kind.RECRUITER_CALL)
+    checklist = html.unescape(_section(page, "brief-checklist"))
+    assert "Have your answers ready: the level you are after, a start date" in checklist
+    assert "never their figures" in checklist and "only once the level is set" in checklist
+    assert "about the role: the team, the level's scope, the steps to an offer" in checklist
+    assert "their own work" not in checklist and "Practise the likely topics" not in checklist
+    # An interview keeps its own: who runs it and two questions on their work.
+    design = _section(_brief_of(demo_client, "Google", Round.Kind.SYSTEM_DESIGN), "brief-checklist")
+    assert "about their own work" in design and "Practise the likely topics" in design
+
+
+def _brief_of(client, company: str, kind: str) -> str:
+    round_ = Round.objects.filter(
+        owner__username="demo", process__company__name=company, kind=kind
+    ).first()
+    return client.get(reverse("interviews:round_brief", args=[round_.pk])).content.decode()
 
 
 def test_a_recruiter_call_in_your_own_zone_names_the_zone_once(demo_client):
