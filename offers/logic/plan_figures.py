@@ -408,6 +408,21 @@ def _threshold(stands: Callable[[float], bool], ceiling: float) -> float:
     return value
 
 
+def _standing(value: float, currency: str, floor: float | None, level_with: str) -> str:
+    """Return why the walk-away point is where it is: the floor, a co-first rival or the rank."""
+    if floor is not None:
+        return _("below {value} its first year falls under your floor of {floor}").format(
+            value=money(value, currency), floor=money(floor, currency)
+        )
+    if level_with:
+        return _("it stays level with {rival} by your own preferences from {value}").format(
+            value=money(value, currency), rival=level_with
+        )
+    return _("it ranks first by your own preferences from {value}").format(
+        value=money(value, currency)
+    )
+
+
 def walk_away(
     options: Sequence[OptionFacts],
     prefs: RankingPrefs,
@@ -448,11 +463,11 @@ def walk_away(
             return False  # a hard constraint the option meets today is never traded for rank
         return probe.level_with_first(trial, tolerance) if level else probe.rank(trial) == 1
 
-    binding: float | None = None
     stages = _stages(target, prefs, remote_asked, level_asked)
     reached = next((stage for stage in stages if stands(stage.facts, ceiling)), None)
     stage = reached or stages[-1]
     value: float | None = None
+    binding: float | None = None
     if reached is None:
         reason = _(
             "no pay puts it first by your own preferences (at best it ranks {rank}): "
@@ -470,23 +485,10 @@ def walk_away(
                     "preferences: what it lacks is not money"
                 ),
             )
-        elif (
-            keeps_floor
-            and not stands(stage.facts, value - WALK_AWAY_STEP)
-            and (with_value(stage.facts, value - WALK_AWAY_STEP).first_year_total < (floor or 0.0))
-        ):
-            binding = floor
-            reason = _("below {value} its first year falls under your floor of {floor}").format(
-                value=money(value, prefs.currency), floor=money(floor or 0.0, prefs.currency)
-            )
-        elif level:
-            reason = _("it stays level with {rival} by your own preferences from {value}").format(
-                value=money(value, prefs.currency), rival=rival
-            )
         else:
-            reason = _("it ranks first by your own preferences from {value}").format(
-                value=money(value, prefs.currency)
-            )
+            below = with_value(stage.facts, value - WALK_AWAY_STEP).first_year_total
+            binding = floor if keeps_floor and below < (floor or 0.0) else None
+            reason = _standing(value, prefs.currency, binding, rival if level else "")
     return WalkAway(
         value_home=value,
         current_value_home=target.comp_value,
