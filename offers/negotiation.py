@@ -271,10 +271,11 @@ def current_job_facts(
     if stay is None or stay.spec is None or offer.kind == Offer.Kind.STAY:
         return None
     totals = tuple(stay.values)
+    package = stay.offer.package
+    base_home = float(package.base) * stay.fx_to_home
     if offer.kind == Offer.Kind.INTERNAL:
         # A transfer keeps the unvested grants and the sign-on.
-        return CurrentJobFacts(yearly_totals_if_stay=totals)
-    package = stay.offer.package
+        return CurrentJobFacts(yearly_totals_if_stay=totals, base_home=base_home)
     table = fx or board.fx or fx_table(user=package.owner)
     held = stock_grant_currency(package_terms(package), revise_first_grant=True)
     try:
@@ -294,9 +295,10 @@ def current_job_facts(
             pending = unvested_schedule(spec, leave - dt.timedelta(days=1))
             vest_value = float(pending.loc[pending["date"] == vest, "value"].sum()) * to_home
     except EngineInputError:
-        return CurrentJobFacts(yearly_totals_if_stay=totals)
+        return CurrentJobFacts(yearly_totals_if_stay=totals, base_home=base_home)
     return CurrentJobFacts(
         yearly_totals_if_stay=totals,
+        base_home=base_home,
         unvested_forfeited_by_year=tuple(
             (row["year"], row["value"] * to_home) for row in lost["unvested_by_year"]
         ),

@@ -226,7 +226,7 @@ def private_notes(
         notes.append(
             _(
                 "An internal transfer: your own employer pays no sign-on, relocation or make-whole; "
-                "negotiate level, remote terms and start date."
+                "negotiate level, remote terms, start date and how the pay is localised."
             )
         )
     elif ctx.offer.kind != EXTERNAL:

@@ -158,6 +158,7 @@ def test_demo_transfer_and_staying_ask_only_what_their_own_employer_can_give(dem
     moving = negotiation_for_offer(user=demo, offer=transfer, board=board)
     assert {p.rule for p in moving} <= {
         "refresh_cycle",
+        "localisation",
         "down_level",
         "competing_offer",
         "remote_gap",
@@ -166,9 +167,10 @@ def test_demo_transfer_and_staying_ask_only_what_their_own_employer_can_give(dem
         "verdict",
     }
     # The story's transfer is down-levelled and keeps its grants and refresher (so it asks to
-    # keep the refresh cycle). Meta's offer breaks the user's remote-work need and TikTok's is
-    # still expected: neither is leverage for a retention grant.
-    assert {"down_level", "refresh_cycle"} <= {p.rule for p in moving}
+    # keep the refresh cycle) and moves onto the TWD payroll at a lower base (so it asks to
+    # bridge it). Meta's offer breaks the user's remote-work need and TikTok's is still
+    # expected: neither is leverage for a retention grant.
+    assert {"down_level", "refresh_cycle", "localisation"} <= {p.rule for p in moving}
     assert "competing_offer" not in {p.rule for p in moving}
     staying = negotiation_for_offer(user=demo, offer=stay, board=board)
     assert staying and {p.rule for p in staying} <= {"competing_offer", "remote_gap", "low_overlap"}

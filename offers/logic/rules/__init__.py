@@ -17,6 +17,7 @@ from offers.logic.rules import (
     competing_offer,
     down_level,
     exploding_deadline,
+    localisation,
     low_overlap,
     make_whole,
     refresh_cycle,
@@ -45,6 +46,7 @@ RULES: tuple[NegotiationRule, ...] = (
     relocation.RULE,
     start_date.RULE,
     refresh_cycle.RULE,
+    localisation.RULE,
     verdict.RULE,
 )
 RULES_BY_KEY: Mapping[str, NegotiationRule] = MappingProxyType({r.key: r for r in RULES})

@@ -146,6 +146,8 @@ class CurrentJobFacts:
     sign_on_clawback: float = 0.0
     next_vest_date: date | None = None
     next_vest_value: float = 0.0
+    # Today's base of the job held, in home currency (0: not known).
+    base_home: float = 0.0
     # The current job's pay and stock currencies and their rates to home (one unit buys this
     # much home currency): what leaving forfeits is said in the stock's own currency. Empty:
     # the home currency.

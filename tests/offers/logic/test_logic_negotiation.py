@@ -77,9 +77,9 @@ def test_quiet_offer_raises_only_the_verdict():
 
 
 def test_rules_are_registered_with_matching_slugs():
-    assert len(RULES) == 15
+    assert len(RULES) == 16
     slugs = [rule.key for rule in RULES]
-    assert len(set(slugs)) == 15
+    assert len(set(slugs)) == 16
     assert "verdict" in slugs and "make_whole" in slugs
 
 

@@ -85,8 +85,8 @@ LOUD = NegotiationContext(
     today=TODAY,
 )
 ALL_RULES = {rule.key for rule in RULES}
-# Keeping the refresh cycle is asked of one's own employer only.
-TRANSFER_ONLY = {"refresh_cycle"}
+# Keeping the refresh cycle and bridging a localised base are asked of one's own employer only.
+TRANSFER_ONLY = {"refresh_cycle", "localisation"}
 TRANSFER_RULES = {
     "refresh_cycle",
     "down_level",
@@ -111,7 +111,7 @@ def rules_for(ctx: NegotiationContext) -> set[str]:
 
 def test_an_external_offer_keeps_every_rule():
     assert rules_for(LOUD) == ALL_RULES - TRANSFER_ONLY
-    assert len(ALL_RULES) == 15
+    assert len(ALL_RULES) == 16
 
 
 def test_a_transfer_negotiates_level_remote_terms_time_and_retention_only():
