@@ -1,5 +1,5 @@
 """Wording shared by every page: ordinals, a fit, a position in a band, a gap in points, a
-length of time.
+length of time, a quotation and an aside in the language's own marks.
 
 One helper per idea, so "171th" or "0 points" cannot come back from a template of its own.
 Ordinals go through Django's humanize (English 1st/2nd/3rd/11th, zh-Hant 第1).
@@ -71,6 +71,20 @@ def points_from_target(delta: float) -> str:
     return ngettext(
         "%(n)s percentage point below target", "%(n)s percentage points below target", count
     ) % {"n": shown}
+
+
+def quoted(text: object) -> str:
+    """Return text in the active language's quotation marks: “text”, 「text」 in zh-Hant."""
+    # Translators: quotation marks around someone's words (Taiwan: 「」).
+    return _("“%(text)s”") % {"text": text}
+
+
+def aside(text: object) -> str:
+    """Return text as an aside after the words it qualifies: " (text)", or "（text）" in zh-Hant
+    (full-width brackets, no space before them)."""
+    # Translators: an aside in round brackets after the words it qualifies (Taiwan: （）, no
+    # space before).
+    return _(" (%(text)s)") % {"text": text}
 
 
 def duration(seconds: int) -> str:

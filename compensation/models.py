@@ -264,7 +264,12 @@ class FxRate(models.Model):
     def __str__(self) -> str:
         # The day in the reader's house format (15 Dec 2026, 2026年12月15日), not ISO.
         day = formats.date_format(self.as_of, "DATE_FORMAT") if self.as_of else ""
-        return f"1 {self.currency} = {self.rate} {self.to_currency} ({day})"
+        return gettext("1 %(a)s = %(rate)s %(b)s (%(day)s)") % {
+            "a": self.currency,
+            "rate": self.rate,
+            "b": self.to_currency,
+            "day": day,
+        }
 
 
 # The places of the engine's tax tables (compensation/engine/tax/data/regimes.toml), here so that

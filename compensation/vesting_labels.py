@@ -43,13 +43,13 @@ def schedule_words(schedule: VestingSchedule) -> str:
             "last": _cadence(last),
             "year": switch,
         }
-    text = f"{weights}, {cadence}"
+    clauses = [weights, cadence]
     cliff = schedule.cliff_months
     if cliff and cliff % 12 == 0:
-        text += ", " + _("%(years)s-year cliff") % {"years": cliff // 12}
+        clauses.append(_("%(years)s-year cliff") % {"years": cliff // 12})
     elif cliff:
-        text += ", " + _("%(months)s-month cliff") % {"months": cliff}
-    return text
+        clauses.append(_("%(months)s-month cliff") % {"months": cliff})
+    return pgettext("between clauses", ", ").join(clauses)
 
 
 def _month_day(month: int, day: int) -> str:
@@ -129,8 +129,9 @@ def preset_label(name: str) -> str:
     if who is None:
         who = _("Even split")
     elif len(parts) > 1 and parts[1].isdigit() and len(parts[1]) == 4:
-        who = f"{who} ({parts[1]})"  # nvidia_2025_...: the year the schedule started
-    return f"{who}: {schedule_words(schedule)}"
+        # nvidia_2025_...: the year the schedule started
+        who = _("%(company)s (%(year)s)") % {"company": who, "year": parts[1]}
+    return _("%(who)s: %(schedule)s") % {"who": who, "schedule": schedule_words(schedule)}
 
 
 def preset_choices(*, empty_label: str) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.idempotency import new_form_token
 from accounts.locking import VersionedForm, require_version
 from accounts.widgets import LevelSelect
+from accounts.wording import aside
 from accounts.zones import TimeZoneField
 from compensation import vesting_labels
 from compensation.form_fields import (
@@ -395,4 +396,4 @@ class ScenarioForm(VersionedForm):
                 currency = adjustment.currency(self.instance)
                 if currency:  # an unsaved scenario names none yet
                     field = self.fields[adjustment.key]
-                    field.label = f"{field.label} ({currency})"
+                    field.label = f"{field.label}{aside(currency)}"

@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.wording import aside
 from compensation.form_fields import checked_formfield
 from compensation.models import Level
 from compensation.selectors import package_terms
@@ -42,7 +43,7 @@ class _TermsForm(forms.ModelForm):
             ("revised_sign_on", _("The new year-1 sign-on, in %(c)s."), pay),
         ):
             self.fields[name].help_text = help_text % {"c": currency}
-            self.fields[name].label = f"{self.fields[name].label} ({currency})"
+            self.fields[name].label = f"{self.fields[name].label}{aside(currency)}"
         self.fields["revised_level"].queryset = Level.objects.filter(
             company_id=offer.company_id
         ).order_by("order")

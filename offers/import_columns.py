@@ -18,8 +18,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
+from accounts.wording import aside
 from compensation.form_fields import CurrencyField
 from compensation.models import FxRate
 from offers.export import neutralise
@@ -174,10 +175,15 @@ def _currencies(user: AbstractBaseUser) -> list[str]:
 
 
 def _sentences(parts: list[str]) -> str:
-    """Return the non-empty parts as one text, a full stop after each that lacks one."""
+    """Return the non-empty parts as one text, the language's full stop after each that lacks
+    one ("Kind. Empty: ...", "類型。留空：...")."""
+    stop = pgettext("end of a sentence", ".")
+    gap = " " if stop == "." else ""  # a full-width stop needs no space after it
     text = ""
     for part in filter(None, parts):
-        text += ("" if not text else " " if text.endswith((".", "。")) else ". ") + part
+        if text:
+            text += ("" if text.endswith((".", "。")) else stop) + gap
+        text += part
     return text
 
 
@@ -199,7 +205,7 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
         "location": _("A tax location's name (%(page)s page); empty: none.")
         % {"page": _("Locations")},
     }
-    currencies = ", ".join(_currencies(user)) + " " + _("(or any other ISO 4217 code)")
+    currencies = ", ".join(_currencies(user)) + aside(_("or any other ISO 4217 code"))
     guide = []
     for column in COLUMNS:
         field = column.form_field
@@ -215,8 +221,8 @@ def column_guide(user: AbstractBaseUser) -> list[dict[str, str]]:
         shown = shown_value(field)
         if not column.required and shown is not None and column_kind(column) != "yes/no":
             meaning.append(_("Empty: %(value)s, as the form shows.") % {"value": shown})
-        allowed = "; ".join(
-            _("empty: %(label)s") % {"label": label} if key == "" else f"{key} ({label})"
+        allowed = _("; ").join(
+            _("empty: %(label)s") % {"label": label} if key == "" else f"{key}{aside(label)}"
             for key, label in choices_of(column)
         )
         if isinstance(field, CurrencyField):

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from compensation.engine import Stock
 from compensation.engine.components import COMPONENTS
@@ -144,7 +145,7 @@ class ValuationBasis:
     @property
     def short(self) -> str:
         """Return the basis for a column header, e.g. 'USD, after tax'."""
-        return f"{self.currency}, {self.tax_words()}"
+        return pgettext("between clauses", ", ").join((self.currency, self.tax_words()))
 
 
 def home_today(prefs: Preferences) -> dt.date:

@@ -1,5 +1,6 @@
-"""Template filters over accounts.wording: fits, band positions, gaps to a target; and how long
-a password reset link works, in words (`accounts.wording.duration`)."""
+"""Template filters over accounts.wording: fits, band positions, gaps to a target, quotations and
+asides in the language's marks; and how long a password reset link works, in words
+(`accounts.wording.duration`)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,18 @@ def band_position(percentile: float | None) -> str:
 def points_from_target(delta: float) -> str:
     """Return "on target" or "2.5 percentage points above target"."""
     return wording.points_from_target(float(delta))
+
+
+@register.filter(is_safe=True)
+def quoted(text: object) -> str:
+    """Return text in the language's quotation marks: “text”, 「text」."""
+    return wording.quoted(text)
+
+
+@register.filter(is_safe=True)
+def aside(text: object) -> str:
+    """Return text as an aside after the words before it: " (text)", "（text）"."""
+    return wording.aside(text)
 
 
 @register.simple_tag
