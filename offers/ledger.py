@@ -98,12 +98,6 @@ def _source(ev: Evaluation, line_segment: int) -> str:
     return ""
 
 
-def _place(line: LedgerLine) -> int:
-    """Return the segment whose place taxes a line (a transfer's vest earned before the move:
-    the job before it)."""
-    return line.segment if line.place is None else line.place
-
-
 def _held(ev: Evaluation, line: LedgerLine) -> bool:
     """Return whether a vest is of a grant an internal transfer keeps from the current job."""
     spec = ev.segments[line.segment].spec
@@ -132,11 +126,6 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
         return _("Vest of the refresher granted %(day)s") % {"day": day}
     if line.item == "flat_tax":
         return _("Tax at the flat rate")
-    if line.item == "tax" and line.place is not None:
-        return _("Tax year %(year)s: %(part)s, on the stock earned before the move") % {
-            "year": line.tax_year,
-            "part": tax_word(line.name),
-        }
     if line.item in ("tax", "contribution"):  # a tax part's line, or a contribution's
         return _("Tax year %(year)s: %(part)s") % {
             "year": line.tax_year,
@@ -151,30 +140,10 @@ def working(line: LedgerLine) -> str:
     text = _arithmetic(line)
     if text and line.fx != 1.0:
         text += f" × {exact(line.fx)}"
-    text += _days_aside(line)
-    if line.taxable is not None and not math.isclose(_keep(line), 1.0, rel_tol=1e-9):
+    if line.taxable is not None and line.share != 1.0:
         # Private stock: the discount lowers the value compared, not the income taxed.
         text += _("; ") + _("taxed at its full value, %(value)s") % {"value": figure(line.taxable)}
     return text
-
-
-def _keep(line: LedgerLine) -> float:
-    """Return a vest's share after its liquidity discount: its ``share`` without its days'."""
-    return line.share if line.days is None else line.share * line.days[1] / line.days[0]
-
-
-def _days(line: LedgerLine) -> str:
-    """Return a split vest's factor: its days in the line's place over all its days."""
-    return "" if line.days is None else f" × {line.days[0]:,}/{line.days[1]:,}"
-
-
-def _days_aside(line: LedgerLine) -> str:
-    """Return what a split vest's days are, in words (none for a vest not split)."""
-    if line.days is None:
-        return ""
-    if line.place is None:
-        return " " + _("(its days from vesting start to vest worked after the move)")
-    return " " + _("(its days from vesting start to vest worked before the move)")
 
 
 def _arithmetic(line: LedgerLine) -> str:
@@ -195,12 +164,11 @@ def _arithmetic(line: LedgerLine) -> str:
         # A share price to four decimals: shares x price then rebuilds the amount to the unit
         # (75 x 611.66 is 45,874.50; the price is 611.6559, the amount 45,874.19).
         values["price"] = figure(line.unit_price, 4).rstrip("0").rstrip(".")
-        keep = _keep(line)
-        if not math.isclose(keep, 1.0, rel_tol=1e-9):
+        if line.share != 1.0:
             return _(
                 "%(n)s shares × %(currency)s %(price)s × (1 − %(discount)s%% liquidity discount)"
-            ) % {**values, "discount": exact(100.0 * (1.0 - keep))} + _days(line)
-        return _("%(n)s shares × %(currency)s %(price)s") % values + _days(line)
+            ) % {**values, "discount": exact(100.0 * (1.0 - line.share))}
+        return _("%(n)s shares × %(currency)s %(price)s") % values
     if line.item == "tax":
         return (
             _("%(currency)s %(price)s (the tax year's) × %(share)s of its income in this year")
@@ -237,7 +205,7 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
     running = 0.0
     for year, lines in ledger.by_year():
         rows = tuple(
-            LedgerRow(line, _source(ev, _place(line)), describe(ev, line), working(line))
+            LedgerRow(line, _source(ev, line.segment), describe(ev, line), working(line))
             for line in lines
             if after_tax or line.component not in LEVIES
         )
