@@ -51,26 +51,11 @@ class WeightRange:
 
 
 @dataclass(frozen=True)
-class WeightFlip:
-    """The smallest single raw-weight change that puts another option on top."""
-
-    criterion: str
-    from_weight: float
-    to_weight: float
-    change: float
-    new_top_key: str
-    new_top_is_runner_up: bool
-
-
-@dataclass(frozen=True)
 class Sensitivity:
     """How far each raw weight can move before the top option changes."""
 
     top_key: str
-    runner_up_key: str | None
-    search_max: float
     ranges: dict[str, WeightRange]
-    smallest_flip: WeightFlip | None
 
     @property
     def unmoved(self) -> bool:
@@ -180,36 +165,6 @@ def _halfway_to_next(bound: float, points: np.ndarray, edge: float) -> float:
     return (bound + nxt) / 2
 
 
-def _smallest_flip(
-    ranges: Mapping[str, WeightRange], top_key: str, runner_up: str | None
-) -> WeightFlip | None:
-    """Return the smallest single raw-weight change that puts another option on top."""
-    flips: list[tuple[float, WeightFlip]] = []  # in registry order, low bound first
-    for criterion in CRITERIA:
-        weight_range = ranges[criterion]
-        for bound, new_top, is_limit in (
-            (weight_range.low, weight_range.top_below_low, weight_range.low_is_limit),
-            (weight_range.high, weight_range.top_above_high, weight_range.high_is_limit),
-        ):
-            if is_limit or new_top is None or new_top == top_key:
-                continue
-            change = bound - weight_range.current
-            flip = WeightFlip(
-                criterion=criterion,
-                from_weight=weight_range.current,
-                to_weight=bound,
-                change=change,
-                new_top_key=new_top,
-                new_top_is_runner_up=new_top == runner_up,
-            )
-            flips.append((abs(change), flip))
-    if not flips:
-        return None
-    # Changes within float noise of the smallest are as small: the registry order decides.
-    smallest = min(size for size, _ in flips)
-    return next(flip for size, flip in flips if size <= smallest + _weight_noise(smallest))
-
-
 def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> Sensitivity:
     """Return, per criterion, the raw-weight range keeping the top option on top.
 
@@ -225,14 +180,9 @@ def weight_sensitivity(options: Sequence[OptionFacts], prefs: RankingPrefs) -> S
     ranking = rank_with_weights(options, prefs, raw, scored)
     # Only the options meeting the constraints the top meets compete for the top.
     pool = [r.key for r in ranking if r.excluded == ranking[0].excluded]
-    top, runner_up = pool[0], pool[1] if len(pool) > 1 else None
     search_max = SEARCH_MAX_FACTOR * (sum(raw.values()) or 1.0)
     sweep = _WeightSweep(options, prefs, raw, scored, pool, search_max)
-    ranges = {criterion: sweep.weight_range(criterion) for criterion in CRITERIA}
     return Sensitivity(
-        top_key=top,
-        runner_up_key=runner_up,
-        search_max=search_max,
-        ranges=ranges,
-        smallest_flip=_smallest_flip(ranges, top, runner_up),
+        top_key=pool[0],
+        ranges={criterion: sweep.weight_range(criterion) for criterion in CRITERIA},
     )

@@ -305,18 +305,13 @@ def assert_ranges_hold(options, prefs, eps=1e-6):
 def test_sensitivity_for_the_first_user():
     sens = assert_ranges_hold(OPTIONS, PREFS)
     assert sens.top_key == "tiktok"
-    assert sens.runner_up_key == "transfer"
     # Remote: both non-excluded options score 1, so no remote weight changes the top.
     assert sens.ranges["remote"].high_is_limit and sens.ranges["remote"].low_is_limit
     # Team by hand: TikTok minus transfer on the other criteria is
     # 3*(13/16 - 14/16) + 4*(1 - 3/8) + (0.75-0.5)*3 = 3.0625; team differs by -0.25,
     # so the top changes once the team weight passes 3.0625 / 0.25 = 12.25.
     assert sens.ranges["team"].high == pytest.approx(12.25)
-    flip = sens.smallest_flip
-    assert flip is not None
-    assert flip.criterion == "team"
-    assert (flip.from_weight, flip.to_weight) == (1.0, pytest.approx(12.25))
-    assert flip.new_top_key == "transfer" and flip.new_top_is_runner_up
+    assert sens.ranges["team"].top_above_high == "transfer"
 
 
 def test_sensitivity_with_a_lower_bound():
@@ -328,31 +323,26 @@ def test_sensitivity_with_a_lower_bound():
     assert sens.ranges["timezone"].low == pytest.approx(0.2)
     assert sens.ranges["timezone"].top_below_low == "meta"
     assert sens.ranges["comp"].high == pytest.approx(5.0)
-    assert sens.smallest_flip is not None
-    assert sens.smallest_flip.criterion == "timezone"
-    assert sens.smallest_flip.change == pytest.approx(-0.8)
 
 
 def test_sensitivity_with_a_single_option():
     sens = weight_sensitivity([META], PREFS)
-    assert sens.top_key == "meta" and sens.runner_up_key is None
-    assert sens.smallest_flip is None
+    assert sens.top_key == "meta" and sens.unmoved
 
 
-def test_smallest_flip_ties_break_by_registry_order():
+def test_sensitivity_bounds_on_three_criteria():
     near = replace(TIKTOK, key="near", overlap_hours=2, scope=4, team=5)
     far = replace(TIKTOK, key="far", overlap_hours=8, scope=3, team=2)
     prefs = RankingPrefs(weights={"timezone": 1, "scope": 2})
     sens = assert_ranges_hold([near, far], prefs)
     # far - near = 0.75 w_timezone - 0.25 w_scope - 0.75 w_team = 0.75 - 0.5 - 0 > 0 now.
-    # It turns at w_timezone = 0.5 / 0.75 = 2/3 (change -1/3), w_scope = 0.75 / 0.25 = 3
-    # (change +1) and w_team = 0.25 / 0.75 = 1/3 (change +1/3): time zone and team tie at
-    # 1/3, computed 0.33333333333333337 and 0.3333333333333333; time zone comes first.
+    # It turns at w_timezone = 0.5 / 0.75 = 2/3, w_scope = 0.75 / 0.25 = 3 and
+    # w_team = 0.25 / 0.75 = 1/3.
     assert sens.top_key == "far"
+    assert sens.ranges["timezone"].low == pytest.approx(2 / 3)
+    assert sens.ranges["timezone"].top_below_low == "near"
+    assert sens.ranges["scope"].high == pytest.approx(3)
     assert sens.ranges["team"].high == pytest.approx(1 / 3)
-    flip = sens.smallest_flip
-    assert flip is not None and flip.criterion == "timezone"
-    assert flip.to_weight == pytest.approx(2 / 3) and flip.new_top_key == "near"
 
 
 option_strategy = st.builds(
