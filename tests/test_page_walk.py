@@ -1,7 +1,7 @@
 """Every page of the demo, read as a person reads it (issue 28): in Traditional Chinese no
 English words outside names, codes and figures, and every date in the house format of each
 language (config/formats/en: 15 Dec 2026, Sat 5 Dec 2026; config/formats/zh_Hant:
-2026年11月13日, 12月5日 (星期六)).
+2026年11月13日, 2026年12月5日（六）).
 
 The demo is seeded once for the module; each page is fetched once per language, its visible
 text extracted (script and style dropped; title, aria-label, placeholder and alt kept, as a
@@ -319,7 +319,7 @@ ENGLISH_OTHER_DATES = {
         rf"\b(?:{WEEKDAYS})[a-z]*,? \d{{1,2}} (?:{MONTHS})\b(?! \d{{4}})"
     ),
 }
-# Traditional Chinese: 2026年11月13日, 11月13日, 12月5日 (星期六); never an English order with
+# Traditional Chinese: 2026年11月13日, 11月13日, 2026年12月5日（六）; never an English order with
 # Chinese month names, nor an English month.
 CHINESE_OTHER_DATES = {
     "13 十一月 2026": re.compile(r"\d{1,2} ?[一二三四五六七八九十]+月"),
@@ -352,10 +352,7 @@ def date_findings(language: str, name: str, parts: list[str]) -> list[str]:
 LATIN_WORDS = {
     "Offerdesk": "the product's name",
     "English": "the language picker names each language in its own words",
-    # The catalogue's deliberate Taiwanese usage: job seekers in Taiwan say "拿到 offer",
-    # and the catalogue writes Offer in 73 messages (錄取通知 in the menu and titles).
-    "Offer": "deliberate Taiwanese usage (the catalogue's)",
-    "offer": "deliberate Taiwanese usage (the catalogue's)",
+    # Not "Offer": the catalogue says 錄取通知 for an offer everywhere (issue 35).
     # Abbreviations read as they are in Taiwan.
     "ISO": "ISO 4217, the standard's name",
     "IANA": "the time zone database's name",
