@@ -74,7 +74,6 @@ class BoardChoice:
     weight_uncertainty: float
     risk_aversion: float
     currency: str
-    none_on_table: Estimate
 
     def name(self, key: str) -> str:
         """Return an option's name by key."""
@@ -226,7 +225,6 @@ def board_choice(
         weight_uncertainty=uncertainty,
         risk_aversion=aversion,
         currency=basis.currency,
-        none_on_table=result.none_on_table,
     )
 
 

@@ -82,7 +82,6 @@ class Regret:
     top_key: str
     other_key: str
     other_better: Estimate
-    both_on_table: Estimate
     points_median: float | None
     points_p90: float | None
     money_median: float | None
@@ -361,7 +360,6 @@ def _regret(
         | ((order[:, other] == order[:, top]) & (futures.money[:, other] > futures.money[:, top]))
     )
     kw = {"pairs": futures.pairs}
-    on_table, on_table_se = estimate_mean(both.astype(np.float64), **kw)  # type: ignore[arg-type]
     # The share among futures with both on the table: a ratio of two means.
     share = float(ahead.sum() / both.sum()) if both.any() else 0.0
     ratio_se = 0.0
@@ -395,7 +393,6 @@ def _regret(
         top_key=options[top].key,
         other_key=options[other].key,
         other_better=Estimate(share, ratio_se),
-        both_on_table=Estimate(float(on_table), float(on_table_se)),
         points_median=pct(points, 50),
         points_p90=pct(points, 90),
         money_median=pct(money_gap, 50),
