@@ -13,12 +13,12 @@ from collections.abc import Callable, Sequence
 from datetime import date
 
 
-def _identity(message: str) -> str:
-    """Return the message unchanged."""
+def gettext_noop(message: str) -> str:
+    """Return message unchanged: marks a message id to translate later, when it is read."""
     return message
 
 
-_translator: Callable[[str], str] = _identity
+_translator: Callable[[str], str] = gettext_noop
 
 
 def install(translator: Callable[[str], str]) -> None:
@@ -32,17 +32,7 @@ def gettext(message: str) -> str:
     return _translator(message)
 
 
-def gettext_noop(message: str) -> str:
-    """Return message unchanged: marks a message id to translate later, when it is read."""
-    return message
-
-
-def _iso(day: date) -> str:
-    """Return the day as ISO 8601."""
-    return day.isoformat()
-
-
-_date_formatter: Callable[[date], str] = _iso
+_date_formatter: Callable[[date], str] = date.isoformat
 
 
 def install_date_format(formatter: Callable[[date], str]) -> None:
