@@ -29,11 +29,6 @@ FACETS_NARROW = 2
 CHART_OPTIONS = 12  # more bars than this is unreadable: charts show the top of the ranking
 
 
-def criterion_label(name: str) -> str:
-    """Return the translated name of a ranking criterion (from the criteria registry)."""
-    return criteria.label(name)
-
-
 def component_label(name: str) -> str:
     """Return the translated label of a pay component (the registry's) or of a total."""
     labels = {c.key: c.label for c in PAY_COMPONENTS}
@@ -239,7 +234,7 @@ def score_contributions(board: Board) -> go.Figure:
             data.append(
                 go.Bar(
                     orientation="h",
-                    name=criterion_label(criterion),
+                    name=criteria.label(criterion),
                     y=names,
                     x=[round(r.criteria[criterion].contribution, 4) for r in board.ranking][::-1],
                     marker={"color": PALETTE[i % len(PALETTE)]},

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from offers import board as valuation
-from offers import charts
 from offers.board_cache import board_derived
+from offers.logic.criteria import label as criterion_label
 from offers.logic.errors import LogicInputError
 from offers.logic.verdict import Verdict, VerdictBasis, winner_verdict
 
@@ -22,7 +22,7 @@ def _verdict(board: valuation.Board) -> Verdict | None:
             VerdictBasis(basis.currency, basis.years, basis.tax_words()),
             board.sensitivity,
             # Criterion names inside a sentence: "ahead of Meta on remote work and time zone".
-            labels={c: charts.criterion_label(c).lower() for c in board.ranking[0].criteria},
+            labels={c: criterion_label(c).lower() for c in board.ranking[0].criteria},
         )
     except LogicInputError:  # the facts ranked already; never fail the page over the sentence
         return None

@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 
 from accounts.charts import PLOTLY_JS, figure, subtitle
 from accounts.wording import choice_label, fit_words
-from offers.charts import CHART_OPTIONS, PALETTE, criterion_label, short_name
+from offers.charts import CHART_OPTIONS, PALETTE, short_name
 from offers.export import utf8
 from offers.export.columns import Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import local_time
 from offers.export.rows import PlanRow
+from offers.logic.criteria import label as criterion_label
 from offers.scenarios.adjustments import ADJUSTMENTS
 
 # The adjustments the report's table of scenarios shows (the registry says which, in its order).

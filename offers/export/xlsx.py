@@ -20,13 +20,14 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from accounts.wording import choice_label, fit_words
 from compensation.engine.components import COMPONENTS
-from offers.charts import CHART_OPTIONS, component_label, criterion_label
+from offers.charts import CHART_OPTIONS, component_label
 from offers.export import neutralise
 from offers.export.columns import TERMS, Column, Unit
 from offers.export.comparison import Comparison, option_warnings
 from offers.export.readable import fit_pct, local_time
 from offers.export.rows import YearlyRow
 from offers.export.xlsx_rows import Rows, Styled, splice
+from offers.logic.criteria import label as criterion_label
 from offers.scenarios.adjustments import ADJUSTMENTS, Adjustment
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
@@ -198,7 +199,12 @@ def _value_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
     money = money_format(home)
     value = _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home}
     first_year = _("First year (%(c)s)") % {"c": home}
-    return [(value, "comp_value_home", money), (first_year, "first_year_home", money)]
+    letter = _("The letter's value (%(c)s)") % {"c": home}
+    return [
+        (value, "comp_value_home", money),
+        (first_year, "first_year_home", money),
+        (letter, "letter_value_home", money),
+    ]
 
 
 def _ranking(book: Book, c: Comparison) -> None:

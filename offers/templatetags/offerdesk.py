@@ -100,9 +100,9 @@ def field(form: Any, name: str) -> Any:
 @register.filter
 def criterion(name: str) -> str:
     """Return the translated label of a ranking criterion."""
-    from offers.charts import criterion_label
+    from offers.logic.criteria import label
 
-    return criterion_label(name)
+    return label(name)
 
 
 @register.filter

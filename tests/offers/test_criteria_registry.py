@@ -16,11 +16,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from offers.charts import criterion_label
 from offers.export.comparison import comparison_build
 from offers.export.html import figure_scores
 from offers.forms import OfferForm, PreferencesForm
 from offers.logic.criteria import CRITERIA, KEYS, RATINGS
+from offers.logic.criteria import label as criterion_label
 from offers.models import OFFER_FIELDS, Offer, Preferences
 from tests.factories import OfferFactory, PreferencesFactory
 
