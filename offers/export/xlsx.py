@@ -199,12 +199,7 @@ def _value_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
     money = money_format(home)
     value = _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home}
     first_year = _("First year (%(c)s)") % {"c": home}
-    letter = _("The letter's value (%(c)s)") % {"c": home}
-    return [
-        (value, "comp_value_home", money),
-        (first_year, "first_year_home", money),
-        (letter, "letter_value_home", money),
-    ]
+    return [(value, "comp_value_home", money), (first_year, "first_year_home", money)]
 
 
 def _ranking(book: Book, c: Comparison) -> None:
