@@ -50,12 +50,11 @@ class Section:
     model: type[models.Model]
     owned_by: str
     refs: dict[str, str]
-    has_owner: bool = True
 
 
 SECTIONS: tuple[Section, ...] = (
     Section("companies", Company, "owner", {}),
-    Section("levels", Level, "company__owner", {"company": "@companies"}, has_owner=False),
+    Section("levels", Level, "company__owner", {"company": "@companies"}),
     Section("locations", LocationPreset, "owner", {}),
     Section("fx_rates", FxRate, "owner", {}),
     Section("bands", Band, "owner", {"level": "level"}),
@@ -65,20 +64,18 @@ SECTIONS: tuple[Section, ...] = (
         "owner",
         {"company": "company", "level": "level", "location": "location"},
     ),
-    Section("sign_ons", SignOn, "package__owner", {"package": "@packages"}, has_owner=False),
-    Section("grants", EquityGrant, "package__owner", {"package": "@packages"}, has_owner=False),
-    Section("refreshers", Refresher, "package__owner", {"package": "@packages"}, has_owner=False),
+    Section("sign_ons", SignOn, "package__owner", {"package": "@packages"}),
+    Section("grants", EquityGrant, "package__owner", {"package": "@packages"}),
+    Section("refreshers", Refresher, "package__owner", {"package": "@packages"}),
     Section(
         "processes",
         Process,
         "owner",
         {"company": "company", "target_level": "level", "offered_level": "level"},
     ),
-    Section(
-        "stage_changes", StageChange, "process__owner", {"process": "@processes"}, has_owner=False
-    ),
+    Section("stage_changes", StageChange, "process__owner", {"process": "@processes"}),
     Section("rounds", Round, "owner", {"process": "@processes"}),
-    Section("questions", Question, "round__owner", {"round": "@rounds"}, has_owner=False),
+    Section("questions", Question, "round__owner", {"round": "@rounds"}),
     Section("debriefs", Debrief, "owner", {"process": "@processes", "level_decided": "level"}),
     Section("team_matches", TeamMatch, "owner", {"process": "@processes"}),
     Section(

@@ -48,7 +48,7 @@ def owned_data_trash(*, user: AbstractBaseUser) -> Revision | None:
     # In reverse order: an offer before the package it protects, a process before its company;
     # the children of a row go with it.
     for section in reversed(SECTIONS):
-        if section.has_owner:
+        if section.owned_by == "owner":
             section.model.objects.filter(owner=user).delete()  # type: ignore[misc]
     return kept
 
