@@ -38,6 +38,8 @@ from .dates import add_months
 from .events import ONE_DAY
 from .segment_tax import TaxColumns, segment_tax_columns, tax_groups
 from .segments import (
+    GrantVest,
+    RefresherVest,
     Segment,
     SegmentBounds,
     liquidity_keep,
@@ -46,6 +48,7 @@ from .segments import (
     segment_payments,
     segment_values,
     segment_vests,
+    sourced_segments,
     stock_fx_to_home,
 )
 from .tax.compute import PartWorking, part_base, year_tax_parts
@@ -84,6 +87,12 @@ class LedgerLine:
     tax_year: int | None = None
     # A vest's full value in home currency, the income it is taxed on (None: not a vest).
     taxable: float | None = None
+    # A transfer's vest split by the workday rule (`segments.sourced_segments`): the line's
+    # days in its place and all the days from vesting start to vest (None: not split).
+    days: tuple[int, int] | None = None
+    # The segment whose place taxes the line, when not its own: the share of a transfer's
+    # vest earned before the move, and the tax on it there (None: its own segment's).
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -213,35 +222,38 @@ def _vest_lines(
     spec = segment.spec
     keep = liquidity_keep(spec)
     stock_fx = stock_fx_to_home(segment)
-    grants, refreshers = segment_vests(spec, window_start, bounds.first, bounds.last)
+    grants, refreshers = segment_vests(
+        spec, window_start, bounds.first, bounds.last, days=segment.days
+    )
 
-    def vest(item: str, month: int, day: datetime.date, shares: float, grant: int) -> LedgerLine:
-        """A vest: shares x the month's price x (1 - discount) x the stock's rate (taxed at
-        its full value: without the discount)."""
-        price = float(prices[month - 1])
+    def vest(item: str, v: GrantVest | RefresherVest, shares: float, grant: int) -> LedgerLine:
+        """A vest: shares x the month's price x (1 - discount) x its part here (its days in
+        this place) x the stock's rate (taxed at its full value: without the discount)."""
+        price = float(prices[v.month - 1])
         return LedgerLine(
-            year=(month - 1) // 12 + 1,
-            day=day,
+            year=(v.month - 1) // 12 + 1,
+            day=v.day,
             segment=k,
             component="equity",
             item=item,
             quantity=shares,
             unit_price=price,
             unit_currency=spec.stock_currency,
-            share=keep,
+            share=keep * v.part,
             fx=stock_fx,
-            amount=shares * price * keep * stock_fx,
+            amount=shares * price * keep * v.part * stock_fx,
             grant=grant,
-            taxable=shares * price * stock_fx,
+            taxable=shares * price * v.part * stock_fx,
+            days=v.days,
         )
 
-    out = [vest("grant_vest", v.month, v.day, v.shares, v.grant) for v in grants]
+    out = [vest("grant_vest", v, v.shares, v.grant) for v in grants]
     for tranches in refreshers:
         for rv in tranches:
             at_grant = (
                 spec.stock.price if rv.granted_month == 0 else float(prices[rv.granted_month - 1])
             )
-            line = vest("refresher_vest", rv.month, rv.day, rv.value / at_grant, rv.refresher)
+            line = vest("refresher_vest", rv, rv.value / at_grant, rv.refresher)
             out.append(replace(line, granted=rv.granted))
     return out
 
@@ -445,6 +457,9 @@ def window_ledger(
     """
     years, paths = checked_prices(segments, years, prices, one_path=True)
     months = 12 * years
+    # A transfer's vests split by the days worked in each place, as `window_yearly` taxes them.
+    segments, origins = sourced_segments(segments)
+    paths = [paths[k] for k, _ in origins]
     lines: list[LedgerLine] = []
     workings: list[TaxYearWorking] = []
     for k, (segment, path) in enumerate(zip(segments, paths, strict=True)):
@@ -457,5 +472,17 @@ def window_ledger(
         levied, worked = _tax_lines(group, segments, window_start, months, paths, currency)
         lines += levied
         workings += worked
+    # Each line named by the segment it comes from and the place taxing it; a tax year by its
+    # place's segments.
+    lines = [replace(x, segment=origins[x.segment][0], place=origins[x.segment][1]) for x in lines]
+    placed = [k if j is None else j for k, j in origins]
+    workings = [
+        replace(
+            w,
+            segment=placed[w.segment],
+            segments=tuple(dict.fromkeys(placed[k] for k in w.segments)),
+        )
+        for w in workings
+    ]
     lines.sort(key=lambda x: (x.year, x.day, x.segment, _ORDER[x.component]))
     return Ledger(window_start, years, currency, tuple(lines), tuple(workings))

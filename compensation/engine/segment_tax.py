@@ -306,7 +306,7 @@ def _around_window(
     n = lead + months + tail
     outer_start = add_months(window_start, -lead)
     start = outer_start if segment.start <= window_start else segment.start
-    outer = Segment(spec, start, segment.end, segment.stock_fx_to_home)
+    outer = replace(segment, start=start, current=False)
     # The months outside the window only set the rate: value them once, on the median
     # simulated path when there are many (exact for one deterministic path).
     path = prices if prices.ndim == 1 else median_path(prices) if median is None else median

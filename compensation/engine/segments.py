@@ -4,8 +4,8 @@ its vests, by window month, in home currency (`window` sums them, `segment_tax` 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -17,11 +17,13 @@ from .events import (
     cash_month,
     cash_payments,
     grant_tranches,
+    grant_vest_start,
     refresher_grant_days,
     refresher_tranches,
     vest_month,
 )
 from .spec import PackageSpec, monthly_base
+from .tax.tables import regime_get
 
 # Which dated events to count: called with an event's day and its month; None counts all.
 EventFilter = Callable[[datetime.date, int], bool] | None
@@ -36,6 +38,13 @@ class Segment:
     job held on the decision date (staying, or a leaving option's months until its start): the
     first tax year's months before its package started were paid by it too
     (`segment_tax.pay_before_start`); a new job is not, whatever its start date.
+
+    ``transfer`` marks an internal transfer from the segment before (the same employer's
+    stock, another place): a vest whose vesting started before ``start`` was earned partly
+    there, and each place taxes the share of its days spent there (`sourced_segments`).
+    ``days`` and ``stock_only`` are what `sourced_segments` derives: a vest counts the share
+    of its days (vesting start to vest) from ``days[0]`` until ``days[1]`` (None: unbounded;
+    ``days`` None: the whole vest), and a stock-only segment counts no base or payments.
     """
 
     spec: PackageSpec
@@ -43,6 +52,74 @@ class Segment:
     end: datetime.date | None = None
     stock_fx_to_home: float | None = None
     current: bool = False
+    transfer: bool = False
+    days: tuple[datetime.date | None, datetime.date | None] | None = None
+    stock_only: bool = False
+
+
+def taxed_as(spec: PackageSpec, place: PackageSpec) -> PackageSpec:
+    """Return ``spec`` taxed by ``place``'s rule (its regime, or its flat rate), its
+    currency converted into that regime's through the home currency."""
+    fx_to_tax = None
+    if place.tax_regime is not None and regime_get(place.tax_regime).currency != spec.currency:
+        fx_to_tax = spec.fx_to_home * place.to_tax_currency / place.fx_to_home
+    return replace(
+        spec,
+        tax_regime=place.tax_regime,
+        tax_rate_pct=place.tax_rate_pct,
+        tax_unknown=place.tax_unknown,
+        fx_to_tax=fx_to_tax,
+    )
+
+
+def sourced_segments(
+    segments: Sequence[Segment],
+) -> tuple[list[Segment], list[tuple[int, int | None]]]:
+    """Return the segments as their income is taxed, each with (the segment it comes from,
+    the segment whose place taxes it when not its own).
+
+    The workday rule (Treas. Reg. 1.861-4(b)(2)(ii), FTB Publication 1004, the OECD
+    commentary on Art. 15): stock is pay for the days from its grant to its vest. A
+    ``transfer``'s vests count the share of their days from its start; the share before
+    (since a grant made years ago: the job before was held in one place) becomes a
+    stock-only segment taxed by the rule of the segment before, on the vest day, in that
+    rule's tax year of it. The shares of a vest add up to it; a transfer within one tax
+    rule sources nothing. Days are calendar days (see docs/engine.md, "Tax").
+    """
+    out = list(segments)
+    origins: list[tuple[int, int | None]] = [(k, None) for k in range(len(segments))]
+    for i, segment in enumerate(segments):
+        if i == 0 or not segment.transfer:
+            continue
+        earlier = taxed_as(segment.spec, segments[i - 1].spec)
+        if _rule(earlier) == _rule(segment.spec):
+            continue
+        out[i] = replace(segment, transfer=False, days=(segment.start, None))
+        out.append(replace(out[i], spec=earlier, days=(None, segment.start), stock_only=True))
+        origins.append((i, i - 1))
+    return out, origins
+
+
+def _rule(spec: PackageSpec) -> tuple[object, ...]:
+    """Return what says how a package is taxed: its regime, or its flat rate."""
+    return spec.tax_regime, spec.tax_rate_pct, spec.tax_unknown
+
+
+def vest_days(
+    since: datetime.date,
+    day: datetime.date,
+    days: tuple[datetime.date | None, datetime.date | None],
+) -> tuple[int, int]:
+    """Return the days of a vest's period (``since``, its vesting start, to ``day``) inside
+    ``days``, and all its days (a vest on its own start: 1 of 1 day where it vests)."""
+    lo, hi = days
+    total = (day - since).days
+    if total <= 0:
+        inside = (lo is None or lo <= day) and (hi is None or day < hi)
+        return int(inside), 1
+    start = since if lo is None else max(since, lo)
+    end = day if hi is None else min(day, hi)
+    return max(0, (end - start).days), total
 
 
 def window_months(window_start: datetime.date, day: datetime.date) -> int:
@@ -82,7 +159,7 @@ def segment_base(segment: Segment, window_start: datetime.date, months: int) -> 
     bounds = segment_bounds(segment, window_start, months)
     offset = whole_months_between(spec.start, window_start)
     n_pkg = offset + months
-    if bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
+    if segment.stock_only or bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
         return np.zeros(months)
     k = np.arange(1, n_pkg + 1) - offset
     base = monthly_base(spec, n_pkg)
@@ -124,7 +201,8 @@ def segment_values(
         out["base"] = segment_base(segment, window_start, months) * fx
     for placed in segment_payments(segment, window_start, months, only):
         out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
-    equity = _equity(spec, window_start, bounds.first, bounds.last, months, prices, only)
+    vests = segment_vests(spec, window_start, bounds.first, bounds.last, only, segment.days)
+    equity = _equity(spec, vests, months, prices)
     # At its full value: the taxable income at vest (`decision_values` applies the discount).
     out["equity"] = equity * stock_fx_to_home(segment)
     return out
@@ -172,7 +250,7 @@ def segment_payments(
     bounds = segment_bounds(segment, window_start, months)
     first, last, window_end = bounds.first, bounds.last, bounds.window_end
     out: list[PlacedPayment] = []
-    if last < first:
+    if last < first or segment.stock_only:
         return out
     for payment in cash_payments(spec, window_end - ONE_DAY):
         share = 1.0
@@ -193,12 +271,19 @@ def segment_payments(
 
 @dataclass(frozen=True)
 class GrantVest:
-    """A tranche of a grant the window counts: its day, window month and shares."""
+    """A tranche of a grant the window counts: its day, window month and shares; ``days``,
+    when the segment counts only part of it, its days there and all its days (`vest_days`)."""
 
     grant: int
     day: datetime.date
     month: int
     shares: float
+    days: tuple[int, int] | None = None
+
+    @property
+    def part(self) -> float:
+        """Return the share of the tranche the segment counts."""
+        return 1.0 if self.days is None else self.days[0] / self.days[1]
 
 
 @dataclass(frozen=True)
@@ -214,6 +299,15 @@ class RefresherVest:
     day: datetime.date
     month: int
     value: float
+    days: tuple[int, int] | None = None
+
+    @property
+    def part(self) -> float:
+        """Return the share of the tranche the segment counts (see `GrantVest`)."""
+        return 1.0 if self.days is None else self.days[0] / self.days[1]
+
+
+Vests = tuple[list[GrantVest], list[list[RefresherVest]]]
 
 
 def segment_vests(
@@ -222,10 +316,12 @@ def segment_vests(
     first: datetime.date,
     last: datetime.date,
     only: EventFilter = None,
-) -> tuple[list[GrantVest], list[list[RefresherVest]]]:
+    days: tuple[datetime.date | None, datetime.date | None] | None = None,
+) -> Vests:
     """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
     days ``first`` to ``last``, each in its window month (`vest_month`): a vest on the window
-    start is already vested, one on a leaving option's start date forfeited."""
+    start is already vested, one on a leaving option's start date forfeited. With ``days``
+    (`Segment.days`), each tranche's days in them, those with none left out."""
     first = max(first, window_start + ONE_DAY)
 
     def month_of(day: datetime.date) -> int:
@@ -235,8 +331,15 @@ def segment_vests(
         m = vest_month(window_start, day)
         return m if only is None or only(day, m) else 0
 
+    def share(since: datetime.date, day: datetime.date) -> tuple[int, int] | None:
+        """Return a tranche's days inside ``days`` and all of them (None: all inside)."""
+        if days is None:
+            return None
+        here, total = vest_days(since, day, days)
+        return None if here == total else (here, total)
+
     grants = [
-        GrantVest(i, day, m, count)
+        GrantVest(i, day, m, count, share(grant_vest_start(spec, grant), day))
         for i, grant in enumerate(spec.grants)
         for day, count in grant_tranches(spec, grant)
         if (m := month_of(day))
@@ -246,35 +349,29 @@ def segment_vests(
         for _, granted in refresher_grant_days(spec.start, refresher, last, spec.as_of):
             at = max(0, vest_month(window_start, granted))
             row = [
-                RefresherVest(j, granted, at, day, m, value)
+                RefresherVest(j, granted, at, day, m, value, share(granted, day))
                 for day, value in refresher_tranches(refresher, granted)
                 if (m := month_of(day))
             ]
             if any(v.value for v in row):
                 refreshers.append(row)
-    return grants, refreshers
+    grants = [v for v in grants if v.part > 0.0]
+    refreshers = [[v for v in row if v.part > 0.0] for row in refreshers]
+    return grants, [row for row in refreshers if row]
 
 
-def _equity(
-    spec: PackageSpec,
-    window_start: datetime.date,
-    first: datetime.date,
-    last: datetime.date,
-    months: int,
-    prices: np.ndarray,
-    only: EventFilter = None,
-) -> np.ndarray:
-    """Return the stock-currency value of the vests on days ``first`` to ``last`` by month.
+def _equity(spec: PackageSpec, vests: Vests, months: int, prices: np.ndarray) -> np.ndarray:
+    """Return the stock-currency value of the vests (`segment_vests`) by month, each the
+    part of it the segment counts.
 
-    A vest on the window start is already vested. A refresher tranche is worth its
-    grant-price value times the price at vest over the price at grant (today's price for a
-    grant made on or before the window start).
+    A refresher tranche is worth its grant-price value times the price at vest over the
+    price at grant (today's price for a grant made on or before the window start).
     """
     lead = prices.shape[:-1]
-    grant_vests, refresher_vests = segment_vests(spec, window_start, first, last, only)
+    grant_vests, refresher_vests = vests
     shares = np.zeros(months)
     for vest in grant_vests:
-        shares[vest.month - 1] += vest.shares
+        shares[vest.month - 1] += vest.shares * vest.part
     equity = shares * prices
     if not refresher_vests:
         return np.asarray(equity)
@@ -286,7 +383,7 @@ def _equity(
     for tranches in refresher_vests:
         row = np.zeros(months)
         for tranche in tranches:
-            row[tranche.month - 1] += tranche.value
+            row[tranche.month - 1] += tranche.value * tranche.part
         vested = row / with_today[..., tranches[0].granted_month, None] * prices
         refreshed = vested if refreshed is None else refreshed + vested
     return np.asarray(equity + refreshed)

@@ -24,7 +24,7 @@ from .components import COMPONENTS
 from .errors import EngineInputError, check_int
 from .prices import median_path, simulate_price_paths, stream
 from .segment_tax import option_tax
-from .segments import Segment, decision_values, segment_values
+from .segments import Segment, decision_values, segment_values, sourced_segments
 from .spec import Stock
 
 
@@ -85,9 +85,15 @@ def window_yearly(
     Keys: the pay components (stock less its liquidity discount: `decision_values`), ``total``
     (gross), ``tax`` (each tax year's, stock at its full value at vest: `option_tax`),
     ``contributions`` (the employee contributions its tax tables levy on its pay, such as Hong
-    Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``).
+    Kong's MPF) and ``net`` (take-home: ``total - tax - contributions``). A ``transfer``
+    segment's vests are taxed in each place by the days worked there (`sourced_segments`).
     """
     years, paths = checked_prices(segments, years, prices)
+    # A transfer's vests are taxed by the days worked in each place (`sourced_segments`).
+    segments, origins = sourced_segments(segments)
+    paths = [paths[k] for k, _ in origins]
+    if medians is not None:
+        medians = [medians[k] for k, _ in origins]
     months = 12 * years
     total: dict[str, np.ndarray] = {}
     tax: np.ndarray | float = 0.0
