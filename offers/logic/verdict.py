@@ -220,7 +220,6 @@ def _weight_flip(
     prefs: RankingPrefs,
     sensitivity: Sensitivity,
     target: OptionFacts,
-    weight_max: float,
 ) -> tuple[float, Flip] | None:
     """Return the smallest settable single-weight change that puts the target first.
 
@@ -238,7 +237,7 @@ def _weight_flip(
             (round(below, 2), rng.top_below_low, rng.low_is_limit),
             (round(above, 2), rng.top_above_high, rng.high_is_limit),
         ):
-            if is_limit or new_top != target.key or not 0 <= weight <= weight_max:
+            if is_limit or new_top != target.key or not 0 <= weight <= WEIGHT_MAX:
                 continue
             size = abs(weight - rng.current) / max(rng.current, 1.0)
             if best is not None and size >= best[0]:
@@ -278,7 +277,6 @@ def smallest_flip(
     target_key: str,
     sensitivity: Sensitivity | None,
     basis: VerdictBasis,
-    weight_max: float = WEIGHT_MAX,
 ) -> Flip:
     """Return the smallest change that puts the target first, hard constraints included.
 
@@ -303,7 +301,7 @@ def smallest_flip(
     beyond = money is not None and money[1].beyond_reach
     candidates = [
         c
-        for c in (_weight_flip(options, prefs, sensitivity, target, weight_max), money)
+        for c in (_weight_flip(options, prefs, sensitivity, target), money)
         if c is not None and not c[1].beyond_reach
     ]
     if not candidates:
@@ -484,7 +482,6 @@ def winner_verdict(
     basis: VerdictBasis,
     sensitivity: Sensitivity | None = None,
     labels: Mapping[str, str] | None = None,
-    weight_max: float = WEIGHT_MAX,
 ) -> Verdict | None:
     """Return why the top option wins, or None when there is nothing to compare."""
     if len(ranking) < 2:
@@ -505,7 +502,7 @@ def winner_verdict(
     stay = next((r for r in ranking if by_key[r.key].kind == "stay"), None)
 
     target = blocked if blocked is not None and blocked_by else runner_up
-    flip = smallest_flip(facts, prefs, target.key, sensitivity, basis, weight_max=weight_max)
+    flip = smallest_flip(facts, prefs, target.key, sensitivity, basis)
     if flip.kind == "none" and flip.beyond_reach:
         # What keeps the target behind the winner, when no change within reach moves it.
         flip = replace(
