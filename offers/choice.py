@@ -173,7 +173,7 @@ def board_choice(
 ) -> BoardChoice | None:
     """Return each option's chance of being the best choice over ``futures`` futures."""
     evs = [ev for _r, ev in board.ranked if ev.segments]
-    reasons = {r.key: "; ".join(r.exclusion_reasons) for r in board.ranking}
+    reasons = {r.key: _("; ").join(r.exclusion_reasons) for r in board.ranking}
     if not evs:
         return None
     prefs, basis = board.prefs, board.basis

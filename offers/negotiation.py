@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from accounts.wording import choice_label
 from compensation.engine import (
@@ -680,5 +680,6 @@ def plan_view_for(
 
 def plan_adjustments_note(plan: Plan) -> str:
     """Return the scenario note naming the plan's asks."""
-    asks = "; ".join(f"{a.title}: {a.term or ''}".strip() for a in plan.asks)
+    label = pgettext("after a label", ": ")
+    asks = _("; ").join(f"{a.title}{label}{a.term or ''}".strip() for a in plan.asks)
     return str(_("The plan's asks: %(asks)s") % {"asks": asks})

@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.forms import form_write, model_values
@@ -143,7 +143,8 @@ def scenario_create(request: HttpRequest) -> HttpResponse:
         point = next((p for p in points if p.rule == form.cleaned_data["point"]), None)
         data = (point_adjustments(point, offer) if point else None) or {}
         if point is not None:
-            data["notes"] = f"{point.title}: {point.ask_term or ''}".strip()
+            label = pgettext("after a label", ": ")
+            data["notes"] = f"{point.title}{label}{point.ask_term or ''}".strip()
     if form.cleaned_data["name"]:
         data["name"] = form.cleaned_data["name"]
     scenario = services.scenario_create(user=request.user, offer=offer, data=data)

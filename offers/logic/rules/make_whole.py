@@ -29,7 +29,11 @@ def _schedule(ctx: NegotiationContext, by_year: list[tuple[int, float]], total: 
     if parts:
         parts[values.index(max(values))] += round_to(said, step) - sum(parts)
     found = zip(by_year, parts, strict=True)
-    return ", ".join(f"{year}: {money(part, currency)}" for (year, _v), part in found if part > 0)
+    return _(", ").join(
+        _("{year}: {amount}").format(year=year, amount=money(part, currency))
+        for (year, _v), part in found
+        if part > 0
+    )
 
 
 class MakeWhole(SignOnAsk):
