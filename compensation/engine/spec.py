@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -362,6 +362,16 @@ class PackageSpec:
     def months(self) -> int:
         """Return the number of projected months."""
         return 12 * self.horizon_years
+
+    def letter(self) -> PackageSpec:
+        """Return the terms an offer letter states, without what the valuation assumes.
+
+        Today's base with no raise to come, the bonus at its target (multiplier 1), sign-ons and
+        relocation as written, the grants at today's share price (no growth, no spread) and no
+        refreshers: a letter names none as granted. A promotion is never in it.
+        """
+        stock = replace(self.stock, growth_pct=0.0, volatility_pct=0.0)
+        return replace(self, raise_pct=0.0, bonus_multiplier=1.0, refreshers=(), stock=stock)
 
 
 def monthly_base(spec: PackageSpec, months: int) -> np.ndarray:

@@ -36,6 +36,7 @@ from offers.export.rows import (
     VestingRow,
     YearlyRow,
 )
+from offers.letter import letter_values
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
 from offers.scenarios.adjustments import ADJUSTMENTS
@@ -145,7 +146,7 @@ def _criteria(ranked: Any) -> dict[str, CriterionRow]:
     }
 
 
-def _option_row(ev: Evaluation, ranked: Any) -> OptionRow:
+def _option_row(ev: Evaluation, ranked: Any, letter: float | None) -> OptionRow:
     offer, spec = ev.offer, ev.spec
     valued = ev.yearly is not None
     cumulative = ev.value if valued else None
@@ -171,6 +172,7 @@ def _option_row(ev: Evaluation, ranked: Any) -> OptionRow:
         "comp_value_home": cumulative,
         "bridge_home": ev.bridge,
         "first_year_home": ev.first_year if valued else None,
+        "letter_value_home": letter if valued else None,
         "horizon_total_home": cumulative,
         "excluded": bool(ranked.excluded) if ranked else False,
         "exclusion_reasons": list(ranked.exclusion_reasons) if ranked else [],
@@ -408,8 +410,9 @@ def comparison_build(
     yearly: list[YearlyRow] = []
     assumption_rows: list[AssumptionRow] = []
     vesting: list[VestingRow] = []
+    letters = letter_values(board)
     for ev in ordered:
-        options.append(_option_row(ev, by_key.get(ev.key)))
+        options.append(_option_row(ev, by_key.get(ev.key), letters.get(ev.key)))
         if ev.error:
             continue
         yearly.extend(_yearly_rows(ev, home))

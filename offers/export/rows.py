@@ -59,6 +59,9 @@ class OptionRow(TypedDict):
     comp_value_home: float | None
     bridge_home: float
     first_year_home: float | None
+    # What the letter states, on the same basis (`offers.letter`): no assumed refreshers,
+    # raises or growth.
+    letter_value_home: float | None
     horizon_total_home: float | None
     excluded: bool
     exclusion_reasons: list[str]

@@ -199,7 +199,12 @@ def _value_columns(sheet: Sheet, c: Comparison) -> list[TableColumn]:
     money = money_format(home)
     value = _("%(n)s-year value (%(c)s)") % {"n": c.meta["horizon_years"], "c": home}
     first_year = _("First year (%(c)s)") % {"c": home}
-    return [(value, "comp_value_home", money), (first_year, "first_year_home", money)]
+    letter = _("The letter's value (%(c)s)") % {"c": home}
+    return [
+        (value, "comp_value_home", money),
+        (first_year, "first_year_home", money),
+        (letter, "letter_value_home", money),
+    ]
 
 
 def _ranking(book: Book, c: Comparison) -> None:
@@ -208,7 +213,7 @@ def _ranking(book: Book, c: Comparison) -> None:
     criteria = list(c.options[0]["criteria"]) if c.options and c.options[0]["criteria"] else []
     totals = c.yearly_totals(c.meta["basis"])
     names = list(totals)[:CHART_OPTIONS]
-    widths = [6, 34, 16, 18, 12, 8, 16, 16, 10, 48] + [10] * len(criteria)
+    widths = [6, 34, 16, 18, 12, 8, 16, 16, 16, 10, 48] + [10] * len(criteria)
     widths += [0] * max(0, 1 + len(names) - len(widths))
     # The yearly totals below put an option's money in each of columns B onwards: wide enough
     # for "USD 1,235,864" (narrower, a spreadsheet shows ###).
@@ -514,7 +519,7 @@ def _summary(book: Book, c: Comparison) -> None:
     """Write the first sheet: the basis, why the top option wins, each option, the deadlines."""
     from offers.models import Offer
 
-    sheet = Sheet(book, _("Summary"), [12, 40, 18, 20, 20, 16, 14], "A1")
+    sheet = Sheet(book, _("Summary"), [12, 40, 18, 20, 20, 20, 16, 14], "A1")
     sheet.title(_("Offerdesk comparison in short"))
     sheet.append([sheet.cell(c.people.get("basis_sentence") or c.meta["basis_label"])])
     if c.people.get("verdict"):
