@@ -9,24 +9,20 @@ One module a concern: `queries` (querysets and gets by owner), `fx` (exchange ra
 from __future__ import annotations
 
 from compensation.selectors.bands import (
-    band_applies,
     band_for,
     band_position,
     bands_for_levels,
     grant_value,
     local_band_for,
     next_level,
-    percentile_in_band,
     yearly_stock_value,
 )
 from compensation.selectors.fx import (
     FxTable,
-    fx_rate_for_owner,
     fx_table,
 )
 from compensation.selectors.queries import (
     band_get_own,
-    band_list,
     companies_by_name,
     company_get,
     company_get_own,
@@ -58,10 +54,8 @@ from compensation.selectors.spec import (
 
 __all__ = [
     "FxTable",
-    "band_applies",
     "band_for",
     "band_get_own",
-    "band_list",
     "band_position",
     "bands_for_levels",
     "bonus_cycle_of",
@@ -71,7 +65,6 @@ __all__ = [
     "company_list",
     "fx_get_own",
     "fx_list",
-    "fx_rate_for_owner",
     "fx_table",
     "grant_price_currency",
     "grant_value",
@@ -86,7 +79,6 @@ __all__ = [
     "package_list",
     "package_terms",
     "package_to_spec",
-    "percentile_in_band",
     "preset_vesting",
     "rows_terms",
     "schedule_of",

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from compensation import selectors
+from compensation.selectors.bands import band_applies
 from tests.factories import BandFactory, FxRateFactory, LevelFactory, LocationPresetFactory
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +41,7 @@ def taipei_package(package):
 )
 def test_band_applies_to_its_own_place_and_currency(currency, location, applies):
     band = BandFactory.build(currency=currency, location=location)
-    assert selectors.band_applies(band, currency="TWD", location="Taipei") is applies
+    assert band_applies(band, currency="TWD", location="Taipei") is applies
 
 
 def test_a_band_of_the_place_comes_before_a_band_in_the_currency_elsewhere(alice, taipei_package):

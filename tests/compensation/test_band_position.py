@@ -5,6 +5,7 @@ from decimal import Decimal
 import pytest
 
 from compensation import selectors
+from compensation.selectors.bands import percentile_in_band
 from tests.factories import BandFactory, FxRateFactory, LevelFactory
 
 pytestmark = pytest.mark.django_db
@@ -15,14 +16,14 @@ pytestmark = pytest.mark.django_db
     [(180, 0), (195, 25), (210, 50), (225, 75), (240, 100), (170, -50 / 3), (250, 100 + 50 / 3)],
 )
 def test_percentile_is_piecewise_linear(value, expected):
-    assert selectors.percentile_in_band(value, 180, 210, 240) == pytest.approx(expected)
+    assert percentile_in_band(value, 180, 210, 240) == pytest.approx(expected)
 
 
 def test_percentile_with_uneven_halves_and_degenerate_bands():
-    assert selectors.percentile_in_band(190, 180, 200, 300) == pytest.approx(25)
-    assert selectors.percentile_in_band(250, 180, 200, 300) == pytest.approx(75)
-    assert selectors.percentile_in_band(200, 200, 200, 200) == 50
-    assert selectors.percentile_in_band(210, 200, 200, 200) is None
+    assert percentile_in_band(190, 180, 200, 300) == pytest.approx(25)
+    assert percentile_in_band(250, 180, 200, 300) == pytest.approx(75)
+    assert percentile_in_band(200, 200, 200, 200) == 50
+    assert percentile_in_band(210, 200, 200, 200) is None
 
 
 def test_band_position_hand_figures(alice, package):

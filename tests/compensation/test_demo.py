@@ -6,6 +6,7 @@ import pytest
 
 from compensation import demo, selectors
 from compensation.models import Band, Company, FxRate, Level, LocationPreset
+from compensation.selectors.fx import fx_rate_for_owner
 
 
 @pytest.mark.django_db
@@ -48,6 +49,6 @@ def test_seed_user_adds_a_private_recruiter_band_preferred_over_shared(alice, bo
 @pytest.mark.django_db
 def test_seeded_fx_rates(alice):
     demo.seed_reference()
-    usd_twd = selectors.fx_rate_for_owner(owner_id=alice.pk, currency="USD", to_currency="TWD")
-    sgd_usd = selectors.fx_rate_for_owner(owner_id=alice.pk, currency="SGD", to_currency="USD")
+    usd_twd = fx_rate_for_owner(owner_id=alice.pk, currency="USD", to_currency="TWD")
+    sgd_usd = fx_rate_for_owner(owner_id=alice.pk, currency="SGD", to_currency="USD")
     assert (usd_twd, sgd_usd) == (32, Decimal("0.74"))

@@ -5,14 +5,14 @@ from decimal import Decimal
 
 import pytest
 
-from compensation import selectors
+from compensation.selectors.fx import fx_rate_for_owner
 from tests.factories import FxRateFactory
 
 pytestmark = pytest.mark.django_db
 
 
 def rate(user, a, b, on=None):
-    return selectors.fx_rate_for_owner(owner_id=user.pk, currency=a, to_currency=b, on=on)
+    return fx_rate_for_owner(owner_id=user.pk, currency=a, to_currency=b, on=on)
 
 
 def test_identity_is_one_without_a_query(alice, django_assert_num_queries):

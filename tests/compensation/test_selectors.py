@@ -7,6 +7,7 @@ import pytest
 from django.http import Http404
 
 from compensation import selectors
+from compensation.selectors.queries import band_list
 from tests.factories import (
     BandFactory,
     CompanyFactory,
@@ -50,8 +51,8 @@ def test_band_list_filters_owner_and_level(alice, charlie):
     shared = BandFactory(level=level)
     mine = BandFactory(level=other, owner=alice)
     BandFactory(level=level, owner=charlie)
-    assert set(selectors.band_list(user=alice)) == {shared, mine}
-    assert list(selectors.band_list(user=alice, level=level)) == [shared]
+    assert set(band_list(user=alice)) == {shared, mine}
+    assert list(band_list(user=alice, level=level)) == [shared]
 
 
 def test_band_for_prefers_own_then_newest(alice, charlie):
