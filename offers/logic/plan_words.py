@@ -113,8 +113,10 @@ def term_words(candidate: Candidate) -> str | None:
     """Return the ask's term as shown: the amount said (a year for stock and base), or the term."""
     if candidate.amount is None or candidate.currency is None:
         return candidate.lead.ask_term
-    per = _(" a year") if candidate.component in PER_YEAR_COMPONENTS else ""
-    return f"{money(candidate.amount, candidate.currency)}{per}"
+    amount = money(candidate.amount, candidate.currency)
+    if candidate.component in PER_YEAR_COMPONENTS:
+        return _("{amount} a year").format(amount=amount)
+    return amount
 
 
 def ranking_reason(options: Sequence[OptionFacts], prefs: RankingPrefs, key: str) -> str | None:
