@@ -15,21 +15,12 @@ import plotly.graph_objects as go
 
 from accounts.charts import figure, phone_title, plain
 from interviews.levels import level_check
-from interviews.models import FUNNEL_STAGES, TERMINAL_STAGES
+from interviews.models import FUNNEL_STAGES, NEGATIVE_SIGNALS, TERMINAL_STAGES, Signal
 
 FUNNEL: tuple[str, ...] = tuple(str(stage) for stage in FUNNEL_STAGES)
 ENDED: frozenset[str] = frozenset(str(stage) for stage in TERMINAL_STAGES)
 OFFER_STAGES = ("offer", "negotiating", "accepted")
-SIGNALS = (
-    "strong_hire",
-    "hire",
-    "lean_hire",
-    "lean_no_hire",
-    "no_hire",
-    "strong_no_hire",
-    "unknown",
-)
-NEGATIVE = ("lean_no_hire", "no_hire", "strong_no_hire")
+SIGNALS: tuple[str, ...] = tuple(Signal.values)  # strongest first
 KEY_CONVERSIONS = (("recruiter_screen", "onsite"), ("onsite", "offer"))
 SIGNAL_COLOURS = {
     "strong_hire": "#2b8a3e",
@@ -152,7 +143,9 @@ def _level_checks(
                 "signal_counts": {
                     s: n for s in SIGNALS if (n := sum(1 for r in own if r["signal"] == s))
                 },
-                "negative": [(r["kind"], r["signal"]) for r in own if r["signal"] in NEGATIVE],
+                "negative": [
+                    (r["kind"], r["signal"]) for r in own if r["signal"] in NEGATIVE_SIGNALS
+                ],
             }
         )
     return level_checks
