@@ -20,10 +20,10 @@ from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.selectors import account_language
+from accounts.templatetags.local_dates import weekday_words
 from interviews.models import Round
 from offers.models import Offer, Preferences, ReminderSent
 
@@ -94,8 +94,8 @@ def _when(at: dt.datetime, zone: zoneinfo.ZoneInfo) -> str:
     z = local.strftime("%z")  # "+0800", "-0330"
     offset = z[0] + str(int(z[1:3])) + (f":{z[3:5]}" if z[3:5] != "00" else "")
     # Translators: how a reminder shows a round's day and time (letters of Django's date filter).
-    day_time = date_format(local, _("D j M Y, H:i"))
-    return f"{day_time} ({zone.key}, UTC{offset})"
+    day_time = weekday_words(local, _("D j M Y, H:i"))
+    return _("{when} ({zone}, UTC{offset})").format(when=day_time, zone=zone.key, offset=offset)
 
 
 def reminders_send(*, now: dt.datetime | None = None) -> int:

@@ -22,7 +22,7 @@ def weekday_format(*, with_time: bool, with_year: bool) -> str:
     return str(getattr(english, name) if found == name else found)
 
 
-def _with_weekday(value: date | datetime, fmt: str) -> str:
+def weekday_words(value: date | datetime, fmt: str) -> str:
     """Return value in fmt, its weekday (D) in the language's own short name where its formats
     name them (WEEKDAY_SHORT_NAMES: 六 in 2026年12月5日（六）), else Django's ("Sat")."""
     names = str(formats.get_format("WEEKDAY_SHORT_NAMES"))
@@ -37,7 +37,7 @@ def weekday_date(value: date | datetime | None, arg: str = "") -> str:
     zh-Hant (`|weekday_date:"year"`: the same, both formats say the year)."""
     if value in (None, ""):
         return ""
-    return _with_weekday(value, weekday_format(with_time=False, with_year=arg == "year"))
+    return weekday_words(value, weekday_format(with_time=False, with_year=arg == "year"))
 
 
 @register.filter(expects_localtime=True, is_safe=False)
@@ -45,7 +45,7 @@ def weekday_datetime(value: datetime | None, arg: str = "") -> str:
     """Return a day with its weekday and time: "Sat 5 Dec 2026 14:00" / "2026年12月5日（六）14:00"."""
     if value in (None, ""):
         return ""
-    return _with_weekday(value, weekday_format(with_time=True, with_year=arg == "year"))
+    return weekday_words(value, weekday_format(with_time=True, with_year=arg == "year"))
 
 
 @register.filter(is_safe=False)

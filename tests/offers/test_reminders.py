@@ -158,8 +158,10 @@ def test_a_reminder_is_in_the_accounts_language_with_zoned_times_and_links(alice
     (message,) = mail.outbox
     assert message.subject == "Offerdesk 提醒"
     assert "即將到來的決定期限：" in message.body and "明天的面試關卡：" in message.body
-    # 01:00 UTC is 09:00 on 8 Dec in Taipei, the zone and its offset named.
-    assert "2026年12月8日（星期二）09:00 (Asia/Taipei, UTC+8): Globex" in message.body
+    # 01:00 UTC is 09:00 on 8 Dec in Taipei, the zone and its offset named; the day as every
+    # page writes it, full-width marks (issue 35).
+    assert "2026年12月8日（二）09:00（Asia/Taipei，UTC+8）：Globex，" in message.body
+    assert "Acme：2026年12月9日（三）" in message.body
     site = settings.SITE_URL
     assert f"{site}{reverse('offers:offer_detail', args=[offer.pk])}\n" in message.body
     detail = reverse("interviews:process_detail", args=[round_.process_id])

@@ -201,7 +201,7 @@ def test_dates_never_go_through_an_explicit_format_in_templates():
     root = Path(__file__).resolve().parents[2] / "templates"
     explicit = [
         (str(p.relative_to(root)), m.group(0))
-        for p in root.rglob("*.html")
+        for p in [*root.rglob("*.html"), *root.rglob("*.txt")]  # pages and emails
         for m in re.finditer(r'\|date:["\']([^"\']+)["\']', p.read_text(encoding="utf-8"))
         if not m.group(1).endswith("_FORMAT") and m.group(1) not in ("c", "D H:i")
     ]
