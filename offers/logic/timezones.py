@@ -69,15 +69,23 @@ def zone(name: str, field: str = "tz") -> ZoneInfo:
         ) from exc
 
 
-def _check_window(window: Window, field: str) -> Window:
-    """Return the window after checking it holds two times."""
-    if (
-        not isinstance(window, tuple)
-        or len(window) != 2
-        or not all(isinstance(t, time) and t.tzinfo is None for t in window)
-    ):
-        raise LogicInputError(field, "window must be a pair of naive datetime.time values")
-    return window
+def _zones(
+    office_tz: str, home_tz: str, office: Window, home: Window, family: Window | None
+) -> tuple[ZoneInfo, ZoneInfo]:
+    """Return the office and home zones after checking them and the windows (each a pair of
+    naive times; no family window: None)."""
+    zones = zone(office_tz, "office_tz"), zone(home_tz, "home_tz")
+    windows = {"office_window": office, "home_window": home}
+    if family is not None:
+        windows["family_window"] = family
+    for field, window in windows.items():
+        if (
+            not isinstance(window, tuple)
+            or len(window) != 2
+            or not all(isinstance(t, time) and t.tzinfo is None for t in window)
+        ):
+            raise LogicInputError(field, "window must be a pair of naive datetime.time values")
+    return zones
 
 
 def _local_interval(day: date, window: Window, tz: tzinfo) -> Interval:
@@ -167,12 +175,7 @@ def overlap_by_day(
     weekdays_only: bool = True,
 ) -> pd.DataFrame:
     """Return one row per office workday of the year with the offset and hours of overlap."""
-    office = zone(office_tz, "office_tz")
-    home = zone(home_tz, "home_tz")
-    _check_window(office_window, "office_window")
-    _check_window(home_window, "home_window")
-    if family_window is not None:
-        _check_window(family_window, "family_window")
+    office, home = _zones(office_tz, home_tz, office_window, home_window, family_window)
     if not isinstance(year, int) or not 1900 <= year <= 2200:
         raise LogicInputError("year", f"year must be between 1900 and 2200, got {year!r}")
 
@@ -241,12 +244,7 @@ def hour_strip(
     and 'night' otherwise. By default every office day counts as a workday, which shows a
     typical day; with ``weekdays_only`` office weekends are closed.
     """
-    office = zone(office_tz, "office_tz")
-    home = zone(home_tz, "home_tz")
-    _check_window(office_window, "office_window")
-    _check_window(home_window, "home_window")
-    if family_window is not None:
-        _check_window(family_window, "family_window")
+    office, home = _zones(office_tz, home_tz, office_window, home_window, family_window)
     day_start = datetime.combine(day, time(0), tzinfo=home).astimezone(UTC)
     first_office_day = day_start.astimezone(office).date() - timedelta(days=2)
     office_days = [first_office_day + timedelta(days=n) for n in range(5)]
