@@ -245,7 +245,13 @@ def _segments(
         return (Segment(spec, max(start, basis.start), current=True),)
     if current is None or start <= basis.start:
         return (Segment(spec, max(start, basis.start)),)
-    return (Segment(current, basis.start, start, current=True), Segment(spec, start))
+    # An internal transfer's held grants vesting after the move are taxed by the days worked
+    # in each place (`sourced_segments`); a new employer's grants start with it.
+    moved = offer.kind == Offer.Kind.INTERNAL
+    return (
+        Segment(current, basis.start, start, current=True),
+        Segment(spec, start, transfer=moved),
+    )
 
 
 def evaluate_offer(

@@ -127,10 +127,10 @@ def describe(ev: Evaluation, line: LedgerLine) -> str:
     if line.item == "flat_tax":
         return _("Tax at the flat rate")
     if line.item in ("tax", "contribution"):  # a tax part's line, or a contribution's
-        return _("Tax year %(year)s: %(part)s") % {
-            "year": line.tax_year,
-            "part": tax_word(line.name),
-        }
+        words = {"year": line.tax_year, "part": tax_word(line.name)}
+        if line.place is not None:  # the place before a transfer taxes its share of a vest
+            return _("Tax year %(year)s: %(part)s, on the stock earned before the move") % words
+        return _("Tax year %(year)s: %(part)s") % words
     return line.item
 
 
@@ -140,10 +140,27 @@ def working(line: LedgerLine) -> str:
     text = _arithmetic(line)
     if text and line.fx != 1.0:
         text += f" × {exact(line.fx)}"
-    if line.taxable is not None and line.share != 1.0:
+    text += _days(line)
+    if line.taxable is not None and not math.isclose(_keep(line), 1.0, rel_tol=1e-9):
         # Private stock: the discount lowers the value compared, not the income taxed.
         text += _("; ") + _("taxed at its full value, %(value)s") % {"value": figure(line.taxable)}
     return text
+
+
+def _keep(line: LedgerLine) -> float:
+    """Return a vest's share after its liquidity discount: its ``share`` without its days'."""
+    return line.share if line.days is None else line.share * line.days[1] / line.days[0]
+
+
+def _days(line: LedgerLine) -> str:
+    """Return a split vest's factor, its days in the line's place over all its days, in words."""
+    if line.days is None:
+        return ""
+    if line.place is None:
+        words = _("(its days from vesting start to vest worked after the move)")
+    else:
+        words = _("(its days from vesting start to vest worked before the move)")
+    return f" × {line.days[0]:,}/{line.days[1]:,} {words}"
 
 
 def _arithmetic(line: LedgerLine) -> str:
@@ -164,10 +181,11 @@ def _arithmetic(line: LedgerLine) -> str:
         # A share price to four decimals: shares x price then rebuilds the amount to the unit
         # (75 x 611.66 is 45,874.50; the price is 611.6559, the amount 45,874.19).
         values["price"] = figure(line.unit_price, 4).rstrip("0").rstrip(".")
-        if line.share != 1.0:
+        keep = _keep(line)
+        if not math.isclose(keep, 1.0, rel_tol=1e-9):
             return _(
                 "%(n)s shares × %(currency)s %(price)s × (1 − %(discount)s%% liquidity discount)"
-            ) % {**values, "discount": exact(100.0 * (1.0 - line.share))}
+            ) % {**values, "discount": exact(100.0 * (1.0 - keep))}
         return _("%(n)s shares × %(currency)s %(price)s") % values
     if line.item == "tax":
         return (
@@ -205,7 +223,12 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
     running = 0.0
     for year, lines in ledger.by_year():
         rows = tuple(
-            LedgerRow(line, _source(ev, line.segment), describe(ev, line), working(line))
+            LedgerRow(
+                line,
+                _source(ev, line.segment if line.place is None else line.place),
+                describe(ev, line),
+                working(line),
+            )
             for line in lines
             if after_tax or line.component not in LEVIES
         )

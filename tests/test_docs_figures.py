@@ -95,8 +95,9 @@ def label(ev, line) -> str:
         return f"Base at {where}" if line.segment == 0 else f"Base in {where}"
     if line.item in ("grant_vest", "refresher_vest"):
         return f"Vests on {line.day.day} {line.day:%b %Y}"
-    if line.item == "tax":
-        place = PLACES[ev.segments[line.segment].spec.tax_regime]
+    if line.item == "tax":  # by the place taxing it: a kept grant's share earned before the move
+        where = line.segment if line.place is None else line.place
+        place = PLACES[ev.segments[where].spec.tax_regime]
         return f"Tax, {place} {line.tax_year}"
     if line.item == "contribution":
         return line.name.capitalize()

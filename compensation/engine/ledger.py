@@ -12,7 +12,8 @@ without the tax and contribution lines). Lines by item:
   of its bonus year worked when it is paid after leaving (else 1);
 * ``grant_vest`` / ``refresher_vest``: ``quantity`` shares (a refresher tranche's: its value
   at grant over the price at grant) at ``unit_price`` (the price of the vest's month),
-  ``share`` = 1 - the liquidity discount, ``fx`` the stock's rate into home currency;
+  ``share`` = 1 - the liquidity discount (times ``days`` here over all of them, a transfer's
+  vest split by place), ``fx`` the stock's rate into home currency;
   ``taxable`` is the vest's full value (``quantity x unit_price x fx``), the income taxed;
 * ``tax``: one part of a tax year's tables: ``unit_price`` is the part's tax on the whole tax
   year's income its table taxes (its slices in `Ledger.tax_years`; both jobs' when a leaving
@@ -87,11 +88,9 @@ class LedgerLine:
     tax_year: int | None = None
     # A vest's full value in home currency, the income it is taxed on (None: not a vest).
     taxable: float | None = None
-    # A transfer's vest split by the workday rule (`segments.sourced_segments`): the line's
-    # days in its place and all the days from vesting start to vest (None: not split).
+    # A split vest's days in its place and all its days (`segments.sourced_segments`).
     days: tuple[int, int] | None = None
-    # The segment whose place taxes the line, when not its own: the share of a transfer's
-    # vest earned before the move, and the tax on it there (None: its own segment's).
+    # The segment whose place taxes the line when not its own (a transfer's vest before it).
     place: int | None = None
 
 
@@ -222,9 +221,7 @@ def _vest_lines(
     spec = segment.spec
     keep = liquidity_keep(spec)
     stock_fx = stock_fx_to_home(segment)
-    grants, refreshers = segment_vests(
-        spec, window_start, bounds.first, bounds.last, days=segment.days
-    )
+    grants, refreshers = segment_vests(segment, window_start, bounds.first, bounds.last)
 
     def vest(item: str, v: GrantVest | RefresherVest, shares: float, grant: int) -> LedgerLine:
         """A vest: shares x the month's price x (1 - discount) x its part here (its days in

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import numpy as np
 
@@ -39,12 +40,9 @@ class Segment:
     first tax year's months before its package started were paid by it too
     (`segment_tax.pay_before_start`); a new job is not, whatever its start date.
 
-    ``transfer`` marks an internal transfer from the segment before (the same employer's
-    stock, another place): a vest whose vesting started before ``start`` was earned partly
-    there, and each place taxes the share of its days spent there (`sourced_segments`).
-    ``days`` and ``stock_only`` are what `sourced_segments` derives: a vest counts the share
-    of its days (vesting start to vest) from ``days[0]`` until ``days[1]`` (None: unbounded;
-    ``days`` None: the whole vest), and a stock-only segment counts no base or payments.
+    ``transfer`` marks an internal transfer from the segment before: its vests are taxed in
+    each place by their days there (`sourced_segments`, which sets ``vest_days``: count the
+    share of each vest's days from ``start``, or before it with no base or payments).
     """
 
     spec: PackageSpec
@@ -53,73 +51,40 @@ class Segment:
     stock_fx_to_home: float | None = None
     current: bool = False
     transfer: bool = False
-    days: tuple[datetime.date | None, datetime.date | None] | None = None
-    stock_only: bool = False
-
-
-def taxed_as(spec: PackageSpec, place: PackageSpec) -> PackageSpec:
-    """Return ``spec`` taxed by ``place``'s rule (its regime, or its flat rate), its
-    currency converted into that regime's through the home currency."""
-    fx_to_tax = None
-    if place.tax_regime is not None and regime_get(place.tax_regime).currency != spec.currency:
-        fx_to_tax = spec.fx_to_home * place.to_tax_currency / place.fx_to_home
-    return replace(
-        spec,
-        tax_regime=place.tax_regime,
-        tax_rate_pct=place.tax_rate_pct,
-        tax_unknown=place.tax_unknown,
-        fx_to_tax=fx_to_tax,
-    )
+    vest_days: Literal["from_start", "before_start"] | None = None
 
 
 def sourced_segments(
     segments: Sequence[Segment],
 ) -> tuple[list[Segment], list[tuple[int, int | None]]]:
-    """Return the segments as their income is taxed, each with (the segment it comes from,
-    the segment whose place taxes it when not its own).
-
-    The workday rule (Treas. Reg. 1.861-4(b)(2)(ii), FTB Publication 1004, the OECD
-    commentary on Art. 15): stock is pay for the days from its grant to its vest. A
-    ``transfer``'s vests count the share of their days from its start; the share before
-    (since a grant made years ago: the job before was held in one place) becomes a
-    stock-only segment taxed by the rule of the segment before, on the vest day, in that
-    rule's tax year of it. The shares of a vest add up to it; a transfer within one tax
-    rule sources nothing. Days are calendar days (see docs/engine.md, "Tax").
-    """
+    """Return the segments as taxed, each with (the segment it comes from, the one whose
+    place taxes it when not its own): a transfer's vests split by the days before its start,
+    those taxed by the rule of the segment before, on the vest day (docs/engine.md, "Tax")."""
     out = list(segments)
     origins: list[tuple[int, int | None]] = [(k, None) for k in range(len(segments))]
     for i, segment in enumerate(segments):
-        if i == 0 or not segment.transfer:
-            continue
-        earlier = taxed_as(segment.spec, segments[i - 1].spec)
-        if _rule(earlier) == _rule(segment.spec):
-            continue
-        out[i] = replace(segment, transfer=False, days=(segment.start, None))
-        out.append(replace(out[i], spec=earlier, days=(None, segment.start), stock_only=True))
+        spec, place = segment.spec, segments[i - 1].spec
+        if i == 0 or not segment.transfer or _rule(spec) == _rule(place):
+            continue  # nothing before it, or one rule on both sides: nothing to split
+        same = place.tax_regime is None or regime_get(place.tax_regime).currency == spec.currency
+        fx = None if same else spec.fx_to_home * place.to_tax_currency / place.fx_to_home
+        taxed = replace(spec, **_rule(place), fx_to_tax=fx)
+        out[i] = replace(segment, vest_days="from_start")
+        out.append(replace(out[i], spec=taxed, vest_days="before_start"))
         origins.append((i, i - 1))
     return out, origins
 
 
-def _rule(spec: PackageSpec) -> tuple[object, ...]:
-    """Return what says how a package is taxed: its regime, or its flat rate."""
-    return spec.tax_regime, spec.tax_rate_pct, spec.tax_unknown
+def _rule(spec: PackageSpec) -> dict[str, Any]:
+    """Return how a package is taxed: its regime, or its flat rate."""
+    return {k: getattr(spec, k) for k in ("tax_regime", "tax_rate_pct", "tax_unknown")}
 
 
-def vest_days(
-    since: datetime.date,
-    day: datetime.date,
-    days: tuple[datetime.date | None, datetime.date | None],
-) -> tuple[int, int]:
-    """Return the days of a vest's period (``since``, its vesting start, to ``day``) inside
-    ``days``, and all its days (a vest on its own start: 1 of 1 day where it vests)."""
-    lo, hi = days
-    total = (day - since).days
-    if total <= 0:
-        inside = (lo is None or lo <= day) and (hi is None or day < hi)
-        return int(inside), 1
-    start = since if lo is None else max(since, lo)
-    end = day if hi is None else min(day, hi)
-    return max(0, (end - start).days), total
+def days_before(since: datetime.date, day: datetime.date, move: datetime.date) -> tuple[int, int]:
+    """Return a vest's days (from ``since``, its vesting start, to ``day``) before ``move``,
+    and all of them."""
+    total = max((day - since).days, 1)
+    return min(max((move - since).days, 0), total), total
 
 
 def window_months(window_start: datetime.date, day: datetime.date) -> int:
@@ -159,7 +124,8 @@ def segment_base(segment: Segment, window_start: datetime.date, months: int) -> 
     bounds = segment_bounds(segment, window_start, months)
     offset = whole_months_between(spec.start, window_start)
     n_pkg = offset + months
-    if segment.stock_only or bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
+    stock_only = segment.vest_days == "before_start"  # the place before a transfer's vests
+    if stock_only or bounds.last < bounds.first or n_pkg <= 0 or bounds.hi <= bounds.lo:
         return np.zeros(months)
     k = np.arange(1, n_pkg + 1) - offset
     base = monthly_base(spec, n_pkg)
@@ -201,7 +167,7 @@ def segment_values(
         out["base"] = segment_base(segment, window_start, months) * fx
     for placed in segment_payments(segment, window_start, months, only):
         out[placed.payment.kind][..., placed.month - 1] += placed.amount * fx
-    vests = segment_vests(spec, window_start, bounds.first, bounds.last, only, segment.days)
+    vests = segment_vests(segment, window_start, bounds.first, bounds.last, only)
     equity = _equity(spec, vests, months, prices)
     # At its full value: the taxable income at vest (`decision_values` applies the discount).
     out["equity"] = equity * stock_fx_to_home(segment)
@@ -250,7 +216,7 @@ def segment_payments(
     bounds = segment_bounds(segment, window_start, months)
     first, last, window_end = bounds.first, bounds.last, bounds.window_end
     out: list[PlacedPayment] = []
-    if last < first or segment.stock_only:
+    if last < first or segment.vest_days == "before_start":
         return out
     for payment in cash_payments(spec, window_end - ONE_DAY):
         share = 1.0
@@ -269,16 +235,8 @@ def segment_payments(
     return out
 
 
-@dataclass(frozen=True)
-class GrantVest:
-    """A tranche of a grant the window counts: its day, window month and shares; ``days``,
-    when the segment counts only part of it, its days there and all its days (`vest_days`)."""
-
-    grant: int
-    day: datetime.date
-    month: int
-    shares: float
-    days: tuple[int, int] | None = None
+class _Part:
+    days: tuple[int, int] | None  # a split tranche's days counted and all its days
 
     @property
     def part(self) -> float:
@@ -287,7 +245,18 @@ class GrantVest:
 
 
 @dataclass(frozen=True)
-class RefresherVest:
+class GrantVest(_Part):
+    """A tranche of a grant the window counts: its day, window month and shares."""
+
+    grant: int
+    day: datetime.date
+    month: int
+    shares: float
+    days: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class RefresherVest(_Part):
     """A tranche of a refresher grant the window counts: its value at the grant price.
 
     ``granted_month`` is the window month whose price is the grant price (0: today's).
@@ -301,27 +270,22 @@ class RefresherVest:
     value: float
     days: tuple[int, int] | None = None
 
-    @property
-    def part(self) -> float:
-        """Return the share of the tranche the segment counts (see `GrantVest`)."""
-        return 1.0 if self.days is None else self.days[0] / self.days[1]
-
 
 Vests = tuple[list[GrantVest], list[list[RefresherVest]]]
 
 
 def segment_vests(
-    spec: PackageSpec,
+    segment: Segment,
     window_start: datetime.date,
     first: datetime.date,
     last: datetime.date,
     only: EventFilter = None,
-    days: tuple[datetime.date | None, datetime.date | None] | None = None,
 ) -> Vests:
     """Return the grant tranches and, by refresher grant, the refresher tranches vesting on
     days ``first`` to ``last``, each in its window month (`vest_month`): a vest on the window
-    start is already vested, one on a leaving option's start date forfeited. With ``days``
-    (`Segment.days`), each tranche's days in them, those with none left out."""
+    start is already vested, one on a leaving option's start date forfeited; each the part
+    of its days the segment counts (`Segment.vest_days`), none left out."""
+    spec = segment.spec
     first = max(first, window_start + ONE_DAY)
 
     def month_of(day: datetime.date) -> int:
@@ -332,10 +296,11 @@ def segment_vests(
         return m if only is None or only(day, m) else 0
 
     def share(since: datetime.date, day: datetime.date) -> tuple[int, int] | None:
-        """Return a tranche's days inside ``days`` and all of them (None: all inside)."""
-        if days is None:
+        """Return a tranche's days counted and all its days (None: the whole tranche)."""
+        if segment.vest_days is None:
             return None
-        here, total = vest_days(since, day, days)
+        before, total = days_before(since, day, segment.start)
+        here = before if segment.vest_days == "before_start" else total - before
         return None if here == total else (here, total)
 
     grants = [

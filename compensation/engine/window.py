@@ -89,7 +89,6 @@ def window_yearly(
     segment's vests are taxed in each place by the days worked there (`sourced_segments`).
     """
     years, paths = checked_prices(segments, years, prices)
-    # A transfer's vests are taxed by the days worked in each place (`sourced_segments`).
     segments, origins = sourced_segments(segments)
     paths = [paths[k] for k, _ in origins]
     if medians is not None:

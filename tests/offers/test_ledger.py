@@ -213,7 +213,7 @@ def test_every_demo_option_s_ledger_adds_up_to_its_headline():
 
 def _shown_product(working: str) -> float:
     """Rebuild a vest line from its working as shown, as a person with a calculator would:
-    shares x price [x (1 - discount %)] [x rate]."""
+    shares x price [x (1 - discount %)] [x days here / all its days] [x rate]."""
     import re
 
     factors = [f.strip() for f in working.split("×")]
@@ -222,6 +222,10 @@ def _shown_product(working: str) -> float:
         number = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*%", factor) if "discount" in factor else None
         if number:  # (1 − 30% liquidity discount)
             product *= 1 - float(number.group(1).replace(",", "")) / 100
+            continue
+        days = re.match(r"(\d[\d,]*)/(\d[\d,]*)", factor)
+        if days:  # a transfer's vest split by the days worked in each place: 15/1,095
+            product *= float(days.group(1).replace(",", "")) / float(days.group(2).replace(",", ""))
             continue
         product *= float(re.search(r"\d[\d,]*(?:\.\d+)?", factor).group(0).replace(",", ""))
     return product

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from compensation.engine import PackageSpec, Stock
 from compensation.engine.ledger import window_ledger
-from compensation.engine.segments import Segment, sourced_segments, vest_days
+from compensation.engine.segments import Segment, days_before, sourced_segments
 from compensation.engine.spec import Grant, VestingSchedule
 from compensation.engine.window import window_yearly
 
@@ -55,13 +55,11 @@ def moved(first: PackageSpec, second: PackageSpec, *, transfer: bool = True) -> 
     ]
 
 
-def test_the_days_of_a_vest_in_each_place():
+def test_the_days_of_a_vest_before_the_move():
     vest = dt.date(2028, 1, 1)
-    assert vest_days(DECISION, vest, (None, MOVE)) == (182, 365)
-    assert vest_days(DECISION, vest, (MOVE, None)) == (183, 365)
-    # A grant vesting wholly after the move, or before it, is not split.
-    assert vest_days(MOVE, vest, (MOVE, None)) == (183, 183)
-    assert vest_days(MOVE, vest, (None, MOVE)) == (0, 183)
+    assert days_before(DECISION, vest, MOVE) == (182, 365)  # 183 after it
+    # A grant vesting from the move on has no day before it.
+    assert days_before(MOVE, vest, MOVE) == (0, 183)
 
 
 def test_a_vest_after_a_move_is_taxed_by_each_place_on_its_days():
