@@ -118,14 +118,6 @@ class Row:
 
 
 @dataclasses.dataclass
-class AnsweredPoint:
-    """A negotiation point and whether the scenario's adjustments meet its ask."""
-
-    point: NegotiationPoint
-    answered: bool | None  # None: the scenario has no adjustment for this kind of ask
-
-
-@dataclasses.dataclass
 class AnsweredAsk:
     """One of the plan's asks and whether the scenario's adjustments meet it."""
 
@@ -145,7 +137,6 @@ class ScenarioView:
     ev: Evaluation
     original_ev: Evaluation
     rows: list[Row]
-    points: list[AnsweredPoint]
     # The plan's asks (primary first) the scenario answers: what the page lists.
     asks: list[AnsweredAsk] = dataclasses.field(default_factory=list)
 
@@ -215,23 +206,21 @@ def _answers(
     ev: Evaluation,
     original_ev: Evaluation,
     original: Board,
-) -> tuple[list[AnsweredPoint], list[AnsweredAsk]]:
-    """Return the negotiation page's points and plan asks, each with whether the scenario meets it."""
+) -> list[AnsweredAsk]:
+    """Return the negotiation page's plan asks, each with whether the scenario meets it."""
     # The same plan as the negotiation page's (one computation per board).
     plan_view = plan_view_for(user=user, offer=original_ev.offer, board=original)
-    asked = plan_view.points if plan_view is not None else []
     plan_asks = plan_view.plan.asks if plan_view is not None else ()
     outcome = (
         scenario_outcome(scenario, ev, original_ev, fx=original.fx)
-        if (asked or plan_asks) and not ev.error
+        if plan_asks and not ev.error
         else None
     )
 
     def answered(point: NegotiationPoint) -> bool | None:
         return point_answered(point, outcome) if outcome is not None else None
 
-    points = [AnsweredPoint(p, answered(p)) for p in asked]
-    return points, [AnsweredAsk(a, i == 0, answered(a.point)) for i, a in enumerate(plan_asks)]
+    return [AnsweredAsk(a, i == 0, answered(a.point)) for i, a in enumerate(plan_asks)]
 
 
 def scenario_view(
@@ -283,7 +272,6 @@ def scenario_view(
         if not ev.error
         else original
     )
-    points, asks = _answers(user, scenario, ev, original_ev, original)
     return ScenarioView(
         scenario=scenario,
         prefs=prefs,
@@ -292,6 +280,5 @@ def scenario_view(
         ev=ev,
         original_ev=original_ev,
         rows=_rows(board, original, key),
-        points=points,
-        asks=asks,
+        asks=_answers(user, scenario, ev, original_ev, original),
     )

@@ -349,14 +349,14 @@ def test_demo_scenarios_answer_their_points(client):
     # E6 stock mid (240k a year) over the log's revised offer (the E6 band's bottom, 180k).
     assert e6.extra_stock_yearly == 60_000
     view = scenario_view(user=user, scenario=e6)
-    answered = {a.point.rule: a.answered for a in view.points}
-    assert answered["top_of_band"] is True
+    answered = {a.ask.point.rule: a.answered for a in view.asks}
+    assert answered["down_level"] is True
     assert answered["remote_gap"] is False
     assert view.gain > 0
     view = scenario_view(user=user, scenario=remote)
-    answered = {a.point.rule: a.answered for a in view.points}
+    answered = {a.ask.point.rule: a.answered for a in view.asks}
     assert answered["remote_gap"] is True
-    assert answered["top_of_band"] is False
+    assert answered["down_level"] is False
     # 12 remote weeks lift Meta out of the remote-weeks exclusion.
     key = str(meta.pk)
     assert next(r for r in view.original.ranking if r.key == key).excluded
