@@ -19,7 +19,7 @@ from offers.board import (
     option_facts,
     ranking_prefs,
 )
-from offers.logic.ranking import FlipResult, flip_ask, flip_blocker
+from offers.logic.ranking import flip_ask, flip_blocker
 from offers.models import Scenario
 from offers.scenarios.evaluation import scenario_evaluation
 from offers.selectors import offer_list, preferences_get
@@ -45,8 +45,6 @@ class FlipAnswer:
     blocker: str | None = None
     message: str = ""
     gain_per_unit: float = 0.0
-    first_year_gain_per_unit: float = 0.0
-    result: FlipResult | None = None
 
 
 def _board_at(
@@ -140,11 +138,11 @@ def flip_find(
     probe, probe_ev = board_at(FLIP_PROBE)
     comp_gain = probe.evaluation(key).value - board.evaluation(key).value
     answer.gain_per_unit = comp_gain / FLIP_PROBE
-    answer.first_year_gain_per_unit = max(0.0, (probe_ev.first_year - ev.first_year) / FLIP_PROBE)
+    first_year_gain_per_unit = max(0.0, (probe_ev.first_year - ev.first_year) / FLIP_PROBE)
     if answer.gain_per_unit <= 0:
         answer.message = "no_gain"
         return answer
-    answer.result = flip_ask(
+    result = flip_ask(
         facts,
         rprefs,
         key,
@@ -152,10 +150,10 @@ def flip_find(
         rival_key=rival_key,
         max_ask=FLIP_MAX_ASK,
         resolution=FLIP_RESOLUTION,
-        first_year_gain_per_unit=answer.first_year_gain_per_unit,
+        first_year_gain_per_unit=first_year_gain_per_unit,
     )
-    if answer.result is None:
+    if result is None:
         answer.message = "out_of_reach"
         return answer
-    answer.ask = _confirmed(answer.result.ask, lambda ask: _wins(board_at(ask)[0], key, rival_key))
+    answer.ask = _confirmed(result.ask, lambda ask: _wins(board_at(ask)[0], key, rival_key))
     return answer
