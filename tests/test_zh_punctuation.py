@@ -83,6 +83,7 @@ def test_the_rules_refuse_what_they_say_and_nothing_else():
         "2026年12月9日（三）14:00",
         "Stock stays at USD 720,000; sign-on to USD 70,000.",  # English: not read
         "請以 Ctrl+P 列印，或下載 report.html 檔。",
+        "詳見 https://example.com/a.b?c=1,2 的說明，金額以 USD 計。",
     ]
     assert [t for t in refused if not punctuation_findings(t)] == []
     assert {t: punctuation_findings(t) for t in kept if punctuation_findings(t)} == {}
