@@ -140,9 +140,6 @@ def _level_checks(
                 "levels_apart": check.levels_apart,
                 "verdict": check.verdict,
                 "signals": [(r["kind"], r["signal"]) for r in own],
-                "signal_counts": {
-                    s: n for s in SIGNALS if (n := sum(1 for r in own if r["signal"] == s))
-                },
                 "negative": [
                     (r["kind"], r["signal"]) for r in own if r["signal"] in NEGATIVE_SIGNALS
                 ],

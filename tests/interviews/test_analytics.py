@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import date, timedelta
 
 import plotly.graph_objects as go
@@ -133,7 +134,10 @@ def test_level_check_shows_the_down_level_and_the_signal_behind_it():
         "down",
     )
     assert meta["negative"] == [("system_design", "strong_no_hire")]
-    assert meta["signal_counts"] == {"strong_hire": 5, "strong_no_hire": 1}
+    assert Counter(signal for _kind, signal in meta["signals"]) == {
+        "strong_hire": 5,
+        "strong_no_hire": 1,
+    }
     assert meta["signals"][0] == ("team_match", "strong_hire")
     assert (startup["verdict"], startup["negative"]) == ("as_targeted", [])
 
