@@ -39,14 +39,6 @@ def local_time(iso: str | None, zone: str) -> dt.datetime | None:
     return dt.datetime.fromisoformat(iso).astimezone(home).replace(tzinfo=None)
 
 
-def _verdict_sentence(board: Board) -> str:
-    # The dashboard's own sentence, imported when used: the worker need not load the views.
-    from offers.verdict import board_verdict
-
-    verdict = board_verdict(board)
-    return verdict.sentence if verdict is not None else ""
-
-
 def _scenario_outcomes(
     user: AbstractBaseUser, board: Board, scenarios: Sequence[Scenario]
 ) -> list[dict[str, Any] | None]:
@@ -93,8 +85,12 @@ def readable_build(
     """
     from django.utils import timezone
 
+    # The dashboard's own sentence, imported when used: the worker need not load the views.
+    from offers.verdict import board_verdict
+
     try:
-        verdict = _verdict_sentence(board)
+        found = board_verdict(board)
+        verdict = found.sentence if found is not None else ""
     except Exception:  # the sentence is a courtesy: never fail the export over it
         logger.exception("verdict sentence failed")
         verdict = ""
