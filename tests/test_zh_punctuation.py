@@ -119,3 +119,16 @@ def test_the_docs_chinese_drafts_use_full_width_punctuation():
     assert len(drafts) >= 8  # five options, first drafts and after a counter
     found = {where: punctuation_findings(text) for where, text in drafts}
     assert {where: f for where, f in found.items() if f} == {}
+
+
+def test_a_tax_column_says_what_it_holds(walked):  # noqa: F811
+    """Amounts of tax are 稅額, a place's rate 稅率, the report's rule 稅制 (issue 35)."""
+
+    def headers(name: str) -> set[str]:
+        pages = walked.pages[("zh-hant", name)].values()
+        return {part for parts in pages for part in parts if part in ("稅額", "稅率", "稅制")}
+
+    assert headers("offers:offer_detail") == {"稅額"}  # the yearly table and the ledger
+    assert headers("offers:offer_compare") == {"稅額"}
+    assert headers("compensation:location_list") == {"稅率"}
+    assert headers("offers:export_report") == {"稅制"}
