@@ -113,14 +113,13 @@ def year_table(c: Comparison) -> list[dict[str, Any]]:
 
 
 def option_rows(c: Comparison) -> list[dict[str, Any]]:
-    """Return the options with what a reader sees instead of codes: kind, status, fit."""
+    """Return the options with what a reader sees instead of codes: kind, fit, warnings."""
     from offers.models import Offer
 
     return [
         {
             **o,
             "kind_label": choice_label(Offer, "kind", o["kind"]),
-            "status_label": choice_label(Offer, "status", o["status"]),
             "fit": fit_words(o["score"]),
             "warnings": option_warnings(o),
         }
