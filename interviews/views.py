@@ -170,7 +170,6 @@ def _detail_context(
         "quick_form": quick_form
         or QuickRoundForm(process=process, default_timezone=_home_timezone(request)),
         "move_form": MoveStageForm(initial={"stage": process.stage}),
-        "signals": Signal,
     }
 
 
