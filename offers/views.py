@@ -33,7 +33,7 @@ from offers.export.ledger_csv import ledger_csv_bytes
 from offers.export.restore import replaced_data_restore
 from offers.forms import COMMON_ZONES, OfferForm, PreferencesForm
 from offers.ledger import ledger_view
-from offers.letter import letter_values
+from offers.letter import letter_value
 from offers.logic import compare
 from offers.middleware import SESSION_TZ_KEY
 from offers.models import Offer, Preferences
@@ -174,7 +174,7 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
     def body(_board: valuation.Board) -> str:
         strip = tz_strip(offer, board.prefs, today)
         ledger = ledger_view(ev) if ev is not None else None
-        letter = letter_values(board).get(str(offer.pk)) if ev is not None else None
+        letter = letter_value(board, ev) if ev is not None else None
         return render_to_string(
             "offers/partials/offer_detail_body.html",
             {**context, "strip": strip, "ledger": ledger, "letter": letter},

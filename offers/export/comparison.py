@@ -36,7 +36,7 @@ from offers.export.rows import (
     VestingRow,
     YearlyRow,
 )
-from offers.letter import letter_values
+from offers.letter import letter_value
 from offers.models import Scenario
 from offers.negotiation import negotiation_for_offer, negotiation_plan_of, plan_rows
 from offers.scenarios.adjustments import ADJUSTMENTS
@@ -410,9 +410,8 @@ def comparison_build(
     yearly: list[YearlyRow] = []
     assumption_rows: list[AssumptionRow] = []
     vesting: list[VestingRow] = []
-    letters = letter_values(board)
     for ev in ordered:
-        options.append(_option_row(ev, by_key.get(ev.key), letters.get(ev.key)))
+        options.append(_option_row(ev, by_key.get(ev.key), letter_value(board, ev)))
         if ev.error:
             continue
         yearly.extend(_yearly_rows(ev, home))
