@@ -132,3 +132,24 @@ def test_a_tax_column_says_what_it_holds(walked):  # noqa: F811
     assert headers("offers:offer_compare") == {"稅額"}
     assert headers("compensation:location_list") == {"稅率"}
     assert headers("offers:export_report") == {"稅制"}
+
+
+# An amount a year in English order: "USD 240,000 每年", "USD 60,000 /年" (Taiwan: 每年 USD 240,000).
+AMOUNT_THEN_YEAR = re.compile(r"\b[A-Z]{3} [\d,.]+ ?(?:/ ?年|每年)")
+
+
+def test_an_amount_a_year_reads_in_chinese_order(walked):  # noqa: F811
+    found = {
+        url: AMOUNT_THEN_YEAR.findall(" ".join(parts))
+        for (language, _name), pages in walked.pages.items()
+        if language == "zh-hant"
+        for url, parts in pages.items()
+    }
+    assert {url: f for url, f in found.items() if f} == {}
+    # Meta's target base: the term, then the amount a year.
+    plans = walked.pages[("zh-hant", "offers:negotiation")].values()
+    assert any(
+        parts[i : i + 2] == ["底薪", "每年 USD 240,000"]
+        for parts in plans
+        for i in range(len(parts))
+    )
