@@ -19,6 +19,32 @@ from django.utils.translation import ngettext
 from compensation.models import MONEY, NON_NEGATIVE, currency_validator
 
 
+class NegotiationChannel(models.TextChoices):
+    RECRUITER = "recruiter", _("Recruiter")
+    HIRING_MANAGER = "hiring_manager", _("Hiring manager")
+    VP = "vp", _("VP or director")
+    OWN_MANAGER = "own_manager", _("Own manager")
+    OTHER = "other", _("Someone else")
+
+
+class NegotiationTopic(models.TextChoices):
+    LEVEL = "level", _("Level")
+    BASE = "base", _("Base salary")
+    STOCK = "stock", _("Stock")
+    SIGN_ON = "sign_on", _("Sign-on")
+    REMOTE = "remote", _("Remote terms")
+    START_DATE = "start_date", _("Start date")
+    DEADLINE = "deadline", _("Deadline")
+    OTHER = "other", _("Something else")
+
+
+class NegotiationOutcome(models.TextChoices):
+    PENDING = "pending", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Accepted")
+    REFUSED = "refused", _("Refused")
+    COUNTERED = "countered", _("Countered")
+
+
 class NegotiationEntry(models.Model):
     """One ask in a negotiation: what was asked, when, through whom, and what came back.
 
@@ -27,28 +53,9 @@ class NegotiationEntry(models.Model):
     value on the board's basis before and after, so the log shows the gap closing.
     """
 
-    class Channel(models.TextChoices):
-        RECRUITER = "recruiter", _("Recruiter")
-        HIRING_MANAGER = "hiring_manager", _("Hiring manager")
-        VP = "vp", _("VP or director")
-        OWN_MANAGER = "own_manager", _("Own manager")
-        OTHER = "other", _("Someone else")
-
-    class Topic(models.TextChoices):
-        LEVEL = "level", _("Level")
-        BASE = "base", _("Base salary")
-        STOCK = "stock", _("Stock")
-        SIGN_ON = "sign_on", _("Sign-on")
-        REMOTE = "remote", _("Remote terms")
-        START_DATE = "start_date", _("Start date")
-        DEADLINE = "deadline", _("Deadline")
-        OTHER = "other", _("Something else")
-
-    class Outcome(models.TextChoices):
-        PENDING = "pending", _("Waiting for an answer")
-        ACCEPTED = "accepted", _("Accepted")
-        REFUSED = "refused", _("Refused")
-        COUNTERED = "countered", _("Countered")
+    Channel = NegotiationChannel
+    Topic = NegotiationTopic
+    Outcome = NegotiationOutcome
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="negotiation_entries"
@@ -142,31 +149,17 @@ class NegotiationEntry(models.Model):
         ordering = ["asked_on", "id"]
         verbose_name_plural = "negotiation entries"
         constraints = [
-            models.CheckConstraint(
-                condition=Q(outcome__in=["pending", "accepted", "refused", "countered"]),
-                name="negotiation_outcome_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(
-                    channel__in=["recruiter", "hiring_manager", "vp", "own_manager", "other"]
-                ),
-                name="negotiation_channel_valid",
-            ),
-            models.CheckConstraint(
-                condition=Q(
-                    topic__in=[
-                        "level",
-                        "base",
-                        "stock",
-                        "sign_on",
-                        "remote",
-                        "start_date",
-                        "deadline",
-                        "other",
-                    ]
-                ),
-                name="negotiation_topic_valid",
-            ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{field}__in": choices.values}),
+                    name=f"negotiation_{field}_valid",
+                )
+                for field, choices in (
+                    ("outcome", NegotiationOutcome),
+                    ("channel", NegotiationChannel),
+                    ("topic", NegotiationTopic),
+                )
+            ],
             *[
                 models.CheckConstraint(
                     condition=Q(**{f"{name}__isnull": True}) | Q(**{f"{name}__gte": 0}),
