@@ -71,8 +71,7 @@ class SignOn(models.Model):
                 condition=Q(year__gte=1, year__lte=10), name="signon_year_range"
             ),
             models.CheckConstraint(
-                condition=Q(clawback_kind__in=["prorated", "full"]),
-                name="signon_clawback_kind_valid",
+                condition=Q(clawback_kind__in=Clawback.values), name="signon_clawback_kind_valid"
             ),
         ]
 
