@@ -31,18 +31,10 @@ from offers.logic.rules.base import (
     money,
 )
 
-# Words that never belong in what the recruiter hears.
-PRIVATE_WORDS = ("weight", "score")
-
 
 def unique(items: Sequence[str]) -> tuple[str, ...]:
     """Return the non-empty items, each once, in order."""
     return tuple(dict.fromkeys(i for i in items if i))
-
-
-def is_recruiter_safe(text: str) -> bool:
-    """Return whether a script keeps the user's private reasoning out (no weights, no scores)."""
-    return not any(word in text.lower() for word in PRIVATE_WORDS)
 
 
 def sentences(parts: Sequence[str]) -> str:

@@ -12,11 +12,11 @@ from django.utils import translation
 
 from offers.board import board_build, option_facts, ranking_prefs
 from offers.logic.plan import MAX_ASKS
-from offers.logic.plan_words import is_recruiter_safe
 from offers.logic.ranking import rank_options
 from offers.logic.rules.base import CASH, DEADLINE, REFRESH, RELOCATION, REMOTE, SIGN_ON, STOCK
 from offers.models import Offer, Scenario
 from offers.negotiation import negotiation_plan_view, plan_adjustments_note
+from tests.offers.logic.test_logic_plan import is_recruiter_safe
 from tests.offers.scenario_demo import seed_demo_user
 
 pytestmark = pytest.mark.django_db

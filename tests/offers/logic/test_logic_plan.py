@@ -19,7 +19,7 @@ from offers.logic.draft import draft_message
 from offers.logic.negotiation import negotiation_points
 from offers.logic.plan import MAX_ASKS, negotiation_plan
 from offers.logic.plan_figures import WALK_AWAY_STEP, walk_away
-from offers.logic.plan_words import is_recruiter_safe, ranking_reason
+from offers.logic.plan_words import ranking_reason
 from offers.logic.ranking import OptionFacts, RankingPrefs, rank_options
 from offers.logic.rules.base import (
     CASH,
@@ -87,6 +87,15 @@ CTX = NegotiationContext(
     ),
     today=TODAY,
 )
+
+
+# Words that never belong in what the recruiter hears.
+PRIVATE_WORDS = ("weight", "score")
+
+
+def is_recruiter_safe(text):
+    """Return whether a script keeps the user's private reasoning out (no weights, no scores)."""
+    return not any(word in text.lower() for word in PRIVATE_WORDS)
 
 
 def plan_of(ctx=CTX, **kwargs):

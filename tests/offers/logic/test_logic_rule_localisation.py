@@ -9,10 +9,10 @@ import pytest
 
 from offers.logic.negotiation import negotiation_points
 from offers.logic.plan import negotiation_plan
-from offers.logic.plan_words import is_recruiter_safe
 from offers.logic.rules import rule_for
 from offers.logic.rules.base import BASE, CurrentJobFacts, NegotiationPrefs
 from tests.offers.logic.test_logic_negotiation_kinds import as_kind
+from tests.offers.logic.test_logic_plan import is_recruiter_safe
 
 RULE = rule_for("localisation")
 
