@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import IO, Any, cast
+from typing import Any, cast
 
 from accounts.wording import choice_label
 from offers.charts import component_label
@@ -26,9 +26,10 @@ def _labels(component: str, basis: str) -> tuple[str, str]:
     return component_label(shown), choice_label(Preferences, "basis", basis)
 
 
-def write_csv(comparison: Comparison, stream: IO[str]) -> int:
-    """Write the tidy rows to a text stream; return the number of data rows."""
-    writer = csv.writer(stream, lineterminator="\r\n")
+def csv_bytes(comparison: Comparison) -> bytes:
+    """Return the tidy rows as CSV, UTF-8 with a byte-order mark (spreadsheets detect it)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(COLUMNS + LABEL_COLUMNS)
     # Floats are written with repr(), the shortest text that reads back to the same number.
     pairs = {(row["component"], row["basis"]) for row in comparison.yearly}
@@ -42,11 +43,4 @@ def write_csv(comparison: Comparison, stream: IO[str]) -> int:
         ]
         for row in cast(list[dict[str, Any]], comparison.yearly)
     )
-    return len(comparison.yearly)
-
-
-def csv_bytes(comparison: Comparison) -> bytes:
-    """Return the CSV as UTF-8 with a byte-order mark, so spreadsheets detect the encoding."""
-    buffer = io.StringIO()
-    write_csv(comparison, buffer)
     return utf8("\ufeff" + buffer.getvalue())
