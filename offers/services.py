@@ -19,6 +19,7 @@ from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
 from accounts.idempotency import form_token_claim
 from accounts.locking import StaleEditError, save_if_unchanged
+from accounts.models import Revision
 from compensation import services as compensation_services
 from compensation.models import Package
 from compensation.selectors import band_for, package_terms, rows_terms, terms_rate
@@ -73,6 +74,12 @@ def offer_process_follow(*, user: User, offer: Offer) -> None:
 def package_children(package: Package) -> list[Any]:
     """Return the package's sign-ons, grants and refreshers (for snapshots)."""
     return [*package.sign_ons.all(), *package.grants.all(), *package.refreshers.all()]
+
+
+def offer_revision_record(*, user: User, offer: Offer, action: str, summary: str = "") -> Revision:
+    """Record a revision of the option that holds its package and the package's parts."""
+    children = [offer.package, *package_children(offer.package)]
+    return revision_record(user=user, obj=offer, action=action, children=children, summary=summary)
 
 
 # The label of a new external offer's grant estimated from its band (no grant was entered).
@@ -156,9 +163,7 @@ def offer_create(
         raise PermissionError("process of another user")
     offer.full_clean()
     offer.save()
-    revision_record(
-        user=user, obj=offer, action="created", children=[package, *package_children(package)]
-    )
+    offer_revision_record(user=user, offer=offer, action="created")
     offer_process_follow(user=user, offer=offer)
     if claim is not None:
         claim.object_id = offer.pk
@@ -202,13 +207,7 @@ def offer_update(
     meanwhile) with StaleEditError; nothing is saved then.
     """
     package = offer.package
-    revision_record(
-        user=user,
-        obj=offer,
-        action="changed",
-        children=[package, *package_children(package)],
-        summary="before edit",
-    )
+    offer_revision_record(user=user, offer=offer, action="changed", summary="before edit")
     names = fields_assign(offer, fields, OFFER_FIELDS)
     offer.full_clean(exclude=["package"])
     offer.updated_at = timezone.now()
@@ -372,12 +371,9 @@ def scenario_accept(
         .get(pk=scenario.offer_id, owner=user)
     )
     package = offer.package
-    revision_record(
-        user=user,
-        obj=offer,
-        action="changed",
-        children=[package, *package_children(package)],
-        summary=f"before accepting scenario “{scenario.name}”",
+    which = f"scenario “{scenario.name}”"
+    offer_revision_record(
+        user=user, offer=offer, action="changed", summary=f"before accepting {which}"
     )
     # The change the scenario's page values, applied to the same terms and written by the
     # one writer: the value shown is the value accepted.
@@ -401,13 +397,7 @@ def scenario_accept(
     offer.version += 1
     offer.full_clean()
     offer.save()
-    revision_record(
-        user=user,
-        obj=offer,
-        action="changed",
-        children=[package, *package_children(package)],
-        summary=f"accepted scenario “{scenario.name}”",
-    )
+    offer_revision_record(user=user, offer=offer, action="changed", summary=f"accepted {which}")
     offer_process_follow(user=user, offer=offer)
     # The terms now live in the offer: the scenario restarts from them, so nothing counts twice.
     revision_record(user=user, obj=scenario, action="changed", summary="before acceptance")

@@ -28,7 +28,7 @@ from offers.board import Evaluation
 from offers.board_cache import board_get
 from offers.models import NegotiationEntry, Offer
 from offers.selectors import preferences_get
-from offers.services import offer_process_follow, package_children
+from offers.services import offer_process_follow, offer_revision_record
 
 # What the user writes when logging an ask, and when recording what came back.
 ASK_FIELDS = ["asked_on", "channel", "contact", "topic", "ask"]
@@ -111,11 +111,10 @@ def _apply_revised_terms(
     _snapshot_before(entry, ev)
     entry.offer_version_before = offer.version
     entry.terms_currency = package.currency
-    entry.revision_before = revision_record(
+    entry.revision_before = offer_revision_record(
         user=user,
-        obj=offer,
+        offer=offer,
         action=Revision.Action.CHANGED,
-        children=[package, *package_children(package)],
         summary=_("before the answer to “%(ask)s”") % {"ask": entry.ask[:200]},
     )
     terms = package_terms(package)
@@ -151,11 +150,10 @@ def _apply_revised_terms(
     entry.offer_version_after = offer.version
     package.refresh_from_db()
     offer_process_follow(user=user, offer=offer)  # a re-levelled offer re-levels its loop
-    entry.revision_after = revision_record(
+    entry.revision_after = offer_revision_record(
         user=user,
-        obj=offer,
+        offer=offer,
         action=Revision.Action.CHANGED,
-        children=[package, *package_children(package)],
         summary=_("revised terms after “%(ask)s”") % {"ask": entry.ask[:200]},
     )
     # This transaction wrote the package: a fresh board (only when there was a value before).
