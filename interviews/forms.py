@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounts.dates import date_refusal
@@ -28,6 +29,13 @@ LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 def timezone_choices() -> list[tuple[str, str]]:
     """Return IANA zone names, UTC then grouped regions (Africa/..., America/...)."""
     return [(n, n) for n in timezone_names()]
+
+
+def edited_fields(model: type[models.Model]) -> list[str]:
+    """Return the fields a form of ``model`` edits: every editable one, in the model's order,
+    but its owner and its process (the page's)."""
+    skip = {"id", "owner", "process"}
+    return [f.name for f in model._meta.concrete_fields if f.editable and f.name not in skip]
 
 
 class LocalDateTimeField(forms.Field):
@@ -50,22 +58,7 @@ class LocalDateTimeField(forms.Field):
 class ProcessForm(VersionedForm):
     class Meta:
         model = Process
-        fields = [
-            "company",
-            "role",
-            "team",
-            "source",
-            "recruiter",
-            "referrer",
-            "target_level",
-            "offered_level",
-            "stage",
-            "first_contact",
-            "next_step",
-            "deadline",
-            "priority",
-            "notes",
-        ]
+        fields = edited_fields(Process)
         formfield_callback = checked_formfield
         widgets = {
             "first_contact": DATE,
@@ -120,22 +113,7 @@ class RoundForm(VersionedForm):
 
     class Meta:
         model = Round
-        fields = [
-            "order",
-            "kind",
-            "scheduled_at",
-            "timezone",
-            "duration_minutes",
-            "mode",
-            "interviewer_name",
-            "interviewer_background",
-            "shadow_interviewer",
-            "language",
-            "self_assessment",
-            "stated_comp",
-            "signal",
-            "feedback",
-        ]
+        fields = edited_fields(Round)
         formfield_callback = checked_formfield
         widgets = {
             "interviewer_background": forms.Textarea(attrs={"rows": 2}),
@@ -223,7 +201,7 @@ class QuickRoundForm(RoundForm):
 class DebriefForm(VersionedForm):
     class Meta:
         model = Debrief
-        fields = ["decision", "level_decided", "held_on", "notes"]
+        fields = edited_fields(Debrief)
         formfield_callback = checked_formfield
         widgets = {"held_on": DATE, "notes": forms.Textarea(attrs={"rows": 4})}
 
@@ -250,7 +228,7 @@ class TeamMatchForm(VersionedForm):
 
     class Meta:
         model = TeamMatch
-        fields = ["team", "manager", "scope", "remote_openness", "time_zone", "status", "notes"]
+        fields = edited_fields(TeamMatch)
         formfield_callback = checked_formfield
         widgets = {
             "scope": forms.Textarea(attrs={"rows": 2}),
