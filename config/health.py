@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -57,10 +58,51 @@ def database_status() -> str:
     return "ok"
 
 
+class _Answer:
+    """A part's last answer in this process, and the lock of the one thread that asks for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.status: str | None = None
+        self.expires_at = 0.0
+
+    def fresh(self) -> str | None:
+        """Return the answer kept, or None once it is older than HEALTH_WORKER_CACHE."""
+        return self.status if time.monotonic() < self.expires_at else None
+
+    def keep(self, status: str) -> None:
+        self.status = status
+        self.expires_at = time.monotonic() + settings.HEALTH_WORKER_CACHE
+
+    def reset(self) -> None:
+        self.status, self.expires_at = None, 0.0
+
+    def asked(self, ask: Callable[[], str]) -> str:
+        """Return ``ask()``, asked by one thread at a time: the others get the last answer.
+
+        Ten health checks of a broker or cache that hangs held ten server threads for its socket
+        timeouts each, and the pages queued behind them; now one waits, the others answer at once.
+        """
+        if not self.lock.acquire(blocking=False):
+            return self.status or "unknown"
+        try:
+            self.status = ask()
+        finally:
+            self.lock.release()
+        return self.status
+
+
+BROKER_ANSWER, CACHE_ANSWER, WORKER_ANSWER = _Answer(), _Answer(), _Answer()
+
+
 def broker_status() -> str:
     """Return "eager" without a broker, "ok" if the broker answers, else "error"."""
     if not settings.CELERY_BROKER_URL:
         return "eager"
+    return BROKER_ANSWER.asked(_broker_connect)
+
+
+def _broker_connect() -> str:
     from config.celery import app
 
     try:
@@ -81,35 +123,16 @@ def cache_status() -> str:
     """
     if isinstance(caches[DEFAULT_CACHE_ALIAS], LocMemCache):
         return "local"
+    return CACHE_ANSWER.asked(_cache_probe)
+
+
+def _cache_probe() -> str:
     if cache_set(CACHE_PROBE_KEY, "ok", timeout=60) and cache_get(CACHE_PROBE_KEY) == "ok":
         return "ok"
     return "error"
 
 
 WORKER_CACHE_KEY = "healthz:worker"
-
-
-class _WorkerAnswer:
-    """The last ping's answer in this process, and the lock of the one thread that pings."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.status: str | None = None
-        self.expires_at = 0.0
-
-    def fresh(self) -> str | None:
-        """Return the answer kept, or None once it is older than HEALTH_WORKER_CACHE."""
-        return self.status if time.monotonic() < self.expires_at else None
-
-    def keep(self, status: str) -> None:
-        self.status = status
-        self.expires_at = time.monotonic() + settings.HEALTH_WORKER_CACHE
-
-    def reset(self) -> None:
-        self.status, self.expires_at = None, 0.0
-
-
-WORKER_ANSWER = _WorkerAnswer()
 
 
 def worker_ping() -> str:
@@ -142,14 +165,13 @@ def worker_status() -> str:
     if cached is not None:
         WORKER_ANSWER.keep(str(cached))
         return str(cached)
-    if not WORKER_ANSWER.lock.acquire(blocking=False):
-        return WORKER_ANSWER.status or "unknown"
-    try:
-        status = worker_ping()
-        WORKER_ANSWER.keep(status)
-        cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
-    finally:
-        WORKER_ANSWER.lock.release()
+    return WORKER_ANSWER.asked(_worker_ping_kept)
+
+
+def _worker_ping_kept() -> str:
+    status = worker_ping()
+    WORKER_ANSWER.keep(status)
+    cache_set(WORKER_CACHE_KEY, status, timeout=settings.HEALTH_WORKER_CACHE)
     return status
 
 

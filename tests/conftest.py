@@ -131,13 +131,14 @@ def _empty_cache():
     from django.core.cache import cache
 
     from config.cache import reset
-    from config.health import WORKER_ANSWER
+    from config.health import BROKER_ANSWER, CACHE_ANSWER, WORKER_ANSWER
     from config.middleware import WARNED_AT
     from offers.board_cache import RECENT, UNSENT
     from offers.board_paths import MC_PATHS_KEPT
 
     reset()
-    WORKER_ANSWER.reset()
+    for answer in (BROKER_ANSWER, CACHE_ANSWER, WORKER_ANSWER):
+        answer.reset()
     WARNED_AT.reset()
     UNSENT.clear()
     cache.clear()
@@ -334,11 +335,15 @@ def _worker_env() -> dict[str, str]:
 
 
 class WorkerProcess:
-    """A real `celery worker` subprocess bound to the test database."""
+    """A real `celery worker` subprocess bound to the test database.
 
-    def __init__(self) -> None:
+    On the run's broker, or on ``broker_url`` (a Redis of the test's own).
+    """
+
+    def __init__(self, broker_url: str = "") -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = ROOT / ".pytest-worker.log"
+        self.broker_url = broker_url
 
     def start(self) -> None:
         cmd = [
@@ -357,16 +362,24 @@ class WorkerProcess:
             "-n",
             f"pytest-{os.getpid()}-{time.time_ns()}@%h",
         ]
+        env = _worker_env()
+        if self.broker_url:
+            env["CELERY_BROKER_URL"] = self.broker_url
         self.proc = subprocess.Popen(
             cmd,
             cwd=ROOT,
-            env=_worker_env(),
+            env=env,
             stdout=self.log.open("ab"),
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        from celery import Celery
+
         from config.celery import app
 
+        if self.broker_url:  # an app on its own broker (broker_url reads CELERY_BROKER_URL)
+            app = Celery(set_as_current=False)
+            app.conf.broker_read_url = app.conf.broker_write_url = self.broker_url
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -407,6 +420,64 @@ def celery_worker_process(transactional_db) -> Iterator[WorkerProcess]:
         yield worker
     finally:
         worker.stop()
+
+
+class OwnRedis:
+    """A Redis server of a test's own, on a free port, saving nothing."""
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.folder = folder
+        self.start()
+
+    def start(self) -> None:
+        import socket
+
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"]
+            + ["--dir", str(self.folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError("redis-server did not listen within 5 s")
+
+    def restart(self) -> None:
+        """Stop the server and start a new one on the same port: every key and connection lost."""
+        self.stop()
+        self.start()
+
+    def url(self, db: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)  # a stopped server does not act on SIGTERM
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis(tmp_path) -> Iterator[OwnRedis]:
+    """A Redis server of the test's own (stopped after the test, even a stopped one)."""
+    import shutil
+
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server")
+    redis = OwnRedis(tmp_path)
+    try:
+        yield redis
+    finally:
+        redis.stop()
 
 
 @pytest.fixture

@@ -5,6 +5,10 @@
   /healthz answer 503 with Retry-After within seconds, never a 500; then 200 again.
 - A worker's process group killed (SIGKILL) mid-export and mid-restore: the job ends, done
   once, by the redelivered message or by the owner's restart of the stalled job.
+- A Redis of the test's own stopped (SIGSTOP) mid-request, between a command and its reply,
+  under the Procfile's gunicorn: an export's publish and /healthz answer within seconds (503
+  with Retry-After, or 200 where no broker is needed), ten health checks at once do not hold
+  the pages, and once thawed the next job is done and the failed one stays failed.
 
 The jobs are held at a known point by a row lock the test takes (its next write waits for
 it): the kill lands mid-job however fast the machine is. The broker hands a dead worker's
@@ -18,12 +22,19 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import http.client
 import json
 import logging
+import os
 import secrets
 import signal
+import socket
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -350,3 +361,248 @@ def test_a_worker_killed_mid_restore_restores_once_after_the_stalled_jobs_restar
     assert not upload.exists() and done.file_path == ""
     assert "Backup restored: " in client.get(page).content.decode()
     assert took < JOB_ENDS_WITHIN
+
+
+# Redis frozen mid-request ----------------------------------------------------------------
+
+
+class _FreezingProxy:
+    """A TCP proxy in front of a Redis that, armed, stops it (SIGSTOP) as a command passes.
+
+    The command still reaches the stopped server (the kernel holds it) and its reply never
+    comes: the client that sent it is frozen between its connect and the reply, mid-request,
+    on a connection it may have pooled long before. Threads end with their sockets.
+    """
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis  # tests.conftest.OwnRedis
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.pattern: bytes | None = None
+        self.stopped_on: list[bytes] = []  # each command the Redis was stopped on
+        self.lock = threading.Lock()
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, db: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def arm(self, pattern: bytes = b"") -> None:
+        """Stop the Redis as the next command holding ``pattern`` passes (any, if empty)."""
+        with self.lock:
+            self.pattern = pattern
+
+    def thaw(self) -> None:
+        self.redis.proc.send_signal(signal.SIGCONT)
+
+    def close(self) -> None:
+        self.listener.close()
+        for sock in self.sockets:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(("127.0.0.1", self.redis.port))
+            except OSError:
+                client.close()
+                continue
+            self.sockets += [client, server]
+            threading.Thread(target=self._pipe, args=(client, server, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client, False), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, commands: bool) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if commands:
+                    with self.lock:
+                        if self.pattern is not None and self.pattern in data:
+                            self.redis.proc.send_signal(signal.SIGSTOP)
+                            self.stopped_on.append(data)
+                            self.pattern = None
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
+
+
+class _Site:
+    """The Procfile's web process (gunicorn, one process of four threads) on the test database.
+
+    Requests are a signed-in browser's (its session cookie, a CSRF cookie and header); each
+    returns the status, the headers, the body and the seconds it took.
+    """
+
+    def __init__(self, env: dict[str, str], log: Path, session: str, proxy: _FreezingProxy):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = int(s.getsockname()[1])
+        self.proxy, self.log = proxy, log
+        self.csrf = secrets.token_hex(16)
+        self.cookie = f"{settings.SESSION_COOKIE_NAME}={session}; csrftoken={self.csrf}"
+        with log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "config/gunicorn.py"]
+                + ["--bind", f"127.0.0.1:{self.port}", "--workers", "1"],
+                cwd=settings.BASE_DIR,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+
+    def request(self, method: str, path: str, body: str = "") -> tuple[int, Any, str, float]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Cookie": self.cookie, "X-CSRFToken": self.csrf}
+        if body:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        start = time.monotonic()
+        try:
+            conn.request(method, path, body=body or None, headers=headers)
+            response = conn.getresponse()
+            text = response.read().decode(errors="replace")
+        finally:
+            conn.close()
+        return response.status, response.headers, text, time.monotonic() - start
+
+    def wait_up(self) -> None:
+        def up() -> bool:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"gunicorn exited: {self.log.read_text()[-2000:]}")
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+        _wait(up, 60, "gunicorn to listen")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def frozen_site(request, transactional_db, alice, client, reauth, monkeypatch, settings, tmp_path):
+    """The web process, its broker through a `_FreezingProxy`, a worker on the Redis itself.
+
+    Alice is signed in (her password typed a moment ago) with more than LARGE_OPTIONS offers,
+    so an export is a job. The cache and the worker talk to the Redis directly: only the web
+    process's broker commands can arm the freeze. All is stopped after the test.
+    """
+    from offers.export import LARGE_OPTIONS
+    from offers.export.restore import backup_restore
+    from tests.conftest import WorkerProcess, _worker_env, broker_available
+
+    if not broker_available():
+        pytest.skip("needs CELERY_BROKER_URL and DATABASE_URL (PostgreSQL)")
+    redis = request.getfixturevalue("own_redis")
+    seed = alice.__class__.objects.create_user("seed", password="seed-password-12")
+    backup_restore(user=alice, raw=_backup(seed, LARGE_OPTIONS + 1))
+    client.force_login(alice)
+    reauth(client)
+    monkeypatch.setenv("MEDIA_ROOT", str(tmp_path))
+    settings.MEDIA_ROOT = tmp_path
+    proxy = _FreezingProxy(redis)
+    env = {
+        **_worker_env(),
+        "DEBUG": "1",
+        "SECRET_KEY": settings.SECRET_KEY,  # the session's signature
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "CELERY_BROKER_URL": proxy.url(0),
+        "CACHE_URL": redis.url(1),
+        "HEALTH_WORKER_CACHE": "1",  # /healthz pings the worker again a second later
+    }
+    worker = WorkerProcess(broker_url=redis.url(0))
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    site = _Site(env, tmp_path / "web.log", session, proxy)
+    try:
+        worker.start()
+        site.wait_up()
+        yield site
+    finally:
+        site.stop()
+        worker.stop()
+        proxy.close()
+
+
+def _job_page(location: str) -> int:
+    """The job's id in the export's redirect to its page."""
+    from offers.models import Job
+
+    job_id = int(location.rstrip("/").rsplit("/", 1)[-1])
+    assert Job.objects.filter(pk=job_id).exists(), location
+    return job_id
+
+
+def test_a_redis_frozen_mid_request_answers_within_seconds_and_every_job_ends(frozen_site, alice):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from offers.models import Job
+
+    site = frozen_site
+    export = (reverse("offers:export_start"), "format=csv")
+    # Warm: the web process has its broker and cache connections pooled, a worker answers.
+    status, headers, _, _ = site.request("POST", *export)
+    assert status == 302, status
+    first = _job_page(headers["Location"])
+    _wait(_ended(first), JOB_ENDS_WITHIN, "the first export")
+    _wait(lambda: json.loads(site.request("GET", "/healthz")[2])["worker"] == "ok", 30, "a ping")
+
+    # An export whose publish is frozen on its pooled connection: the job is written, then its
+    # message hangs. One socket timeout (a retry's reconnect cost two more: 9 s), then a 503.
+    site.proxy.arm()
+    status, headers, body, took = site.request("POST", *export)
+    assert [c.split(b"\r\n")[2] for c in site.proxy.stopped_on] == [b"LPUSH"]
+    frozen = Job.objects.filter(owner=alice).exclude(pk=first).get()
+    assert (status, headers["Retry-After"]) == (503, "30"), (status, body[:300])
+    assert took < settings.SERVICE_TIMEOUT + 2, took
+    assert "The task queue is unreachable" in body
+    assert frozen.status == "failed" and "could not be reached" in frozen.errors[0]
+    # Still frozen: a page that needs no broker works, behind ten health checks at once too
+    # (each held one of the four server threads for 5 s: the last answered after 13 s and the
+    # page after 8); /healthz says the broker is down.
+    with ThreadPoolExecutor(11) as pool:
+        checks = [pool.submit(site.request, "GET", "/healthz") for _ in range(10)]
+        time.sleep(0.2)
+        page = site.request("GET", reverse("offers:dashboard"))
+        answers = [check.result() for check in checks]
+    assert page[0] == 200 and page[3] < ANSWER_WITHIN, page[::3]
+    assert all(took < ANSWER_WITHIN for *_, took in answers), [a[::3] for a in answers]
+    # One asked the broker (a 503); the others meanwhile had its last answer (ok) at once.
+    assert sorted(status for status, *_ in answers)[-1] == 503
+    status, headers, body, took = site.request("GET", "/healthz")
+    assert (status, headers["Retry-After"], took < ANSWER_WITHIN) == (503, "30", True), body
+    assert json.loads(body)["broker"] == "error"
+    site.proxy.thaw()
+
+    # Thawed: the failed job's page says why; the next export is done by the worker, through
+    # the same pools, and the failed one stays failed (the frozen publish may deliver its
+    # message late: the claim refuses a failed job).
+    status, _, body, _ = site.request("GET", reverse("offers:export_job", args=[frozen.pk]))
+    assert status == 200 and "could not be reached" in body
+    status, headers, _, _ = site.request("POST", *export)
+    assert status == 302, status
+    after = _job_page(headers["Location"])
+    _wait(_ended(after), JOB_ENDS_WITHIN, "the export after the thaw")
+    assert Job.objects.get(pk=after).status == "done"
+    assert Job.objects.get(pk=frozen.pk).status == "failed"
+
+    # /healthz frozen as it connects to the broker, then as it pings the worker (the broker's
+    # own check passed): a 503, then a 200 that says no worker answered, within seconds.
+    for pattern, answer, worker in ((b"PING", 503, "unknown"), (b"pidbox", 200, "no answer")):
+        time.sleep(1.1)  # the last worker answer is old (HEALTH_WORKER_CACHE): it pings again
+        stops = len(site.proxy.stopped_on)
+        site.proxy.arm(pattern)
+        status, _, body, took = site.request("GET", "/healthz")
+        assert len(site.proxy.stopped_on) == stops + 1  # stopped in this request
+        assert (status, json.loads(body)["worker"]) == (answer, worker), (pattern, body)
+        assert took < ANSWER_WITHIN, (pattern, took)
+        site.proxy.thaw()
+        _wait(lambda: site.request("GET", "/healthz")[0] == 200, 30, "/healthz after the thaw")
