@@ -34,32 +34,16 @@ from compensation.terms import (
     PackageTerms,
 )
 
-COMPANY_FIELDS = (
-    "name",
-    "ticker",
-    "is_private",
-    "currency",
-    "share_price",
-    "growth_pct",
-    "volatility_pct",
-    "liquidity_discount_pct",
-    "vesting_preset",
-    "notes",
-)
-BAND_FIELDS = (
-    "level",
-    "currency",
-    "base_min",
-    "base_mid",
-    "base_max",
-    "stock_min",
-    "stock_mid",
-    "stock_max",
-    "bonus_target_pct",
-    "location",
-    "source",
-    "as_of",
-)
+
+def _own_fields(model: type[models.Model]) -> tuple[str, ...]:
+    """Return the fields of the user's own rows of ``model`` that its form edits and its service
+    writes: every editable one, in the model's order, but the owner."""
+    skip = {"id", "owner"}
+    return tuple(f.name for f in model._meta.concrete_fields if f.editable and f.name not in skip)
+
+
+COMPANY_FIELDS = _own_fields(Company)
+BAND_FIELDS = _own_fields(Band)  # also the bands CSV's columns, after the company
 Own = TypeVar("Own", bound=models.Model)  # a row with an owner
 # The package's identity, then its terms (`compensation.terms.TERM_FIELDS`).
 PACKAGE_FIELDS = ("name", "company", "is_current_job", *TERM_FIELDS)
@@ -159,7 +143,7 @@ def band_delete(*, user: AbstractBaseUser, band: Band) -> Revision:
 # FX rates and location presets -----------------------------------------------------------
 
 
-FX_FIELDS = ("currency", "to_currency", "rate", "as_of")
+FX_FIELDS = _own_fields(FxRate)
 
 
 def _check_fx(user: AbstractBaseUser, fx: FxRate) -> None:
