@@ -243,10 +243,10 @@ def board_derived(board: Board, name: str, build: Callable[[Board], T]) -> T:
     return value
 
 
-def _owner_ids(instance: models.Model) -> list[Any]:
-    """Return the owners whose boards a row feeds (None: shared data)."""
+def _owner_id(instance: models.Model) -> Any:
+    """Return the owner whose board a row feeds (None: shared data)."""
     if hasattr(instance, "owner_id"):
-        return [instance.owner_id]
+        return instance.owner_id
     # A part of an owned row (a grant of a package, a level of a company): its parent's owner.
     for field in instance._meta.concrete_fields:
         if not isinstance(field, models.ForeignKey):
@@ -258,16 +258,14 @@ def _owner_ids(instance: models.Model) -> list[Any]:
         if parent_id is None:
             continue
         if field.is_cached(instance):  # e.g. a stage change created with its process
-            return [getattr(instance, field.name).owner_id]
+            return getattr(instance, field.name).owner_id
         owner = parent._default_manager.filter(pk=parent_id).values_list("owner_id", flat=True)
-        found = list(owner[:1])
-        return found if found else [None]
-    return [None]
+        return owner.first()  # None: the parent is gone, or shared
+    return None
 
 
 def _on_write(sender: type[models.Model], instance: models.Model, **kwargs: Any) -> None:
-    for owner_id in _owner_ids(instance):
-        board_changed(owner_id=owner_id)
+    board_changed(owner_id=_owner_id(instance))
 
 
 def is_task_row(model: type[models.Model]) -> bool:
