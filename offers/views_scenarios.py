@@ -289,19 +289,15 @@ def _mc_context(scenario: Scenario) -> dict[str, Any]:
     }
 
 
-def _mc_response(request: HttpRequest, scenario: Scenario) -> HttpResponse:
-    if is_htmx(request):
-        scenario.refresh_from_db()
-        return render(request, "offers/partials/scenario_mc.html", _mc_context(scenario))
-    return redirect("offers:scenario_detail", pk=scenario.pk)
-
-
 def _mc_posted(request: HttpRequest, pk: int, write: Callable[..., object]) -> HttpResponse:
     scenario = selectors.scenario_get(user=request.user, pk=pk)
     if refused := method_refused(request, "POST"):
         return refused
     write(user=request.user, scenario=scenario)
-    return _mc_response(request, scenario)
+    if is_htmx(request):
+        scenario.refresh_from_db()
+        return render(request, "offers/partials/scenario_mc.html", _mc_context(scenario))
+    return redirect("offers:scenario_detail", pk=scenario.pk)
 
 
 @require_http_methods(["GET", "POST"])
