@@ -28,7 +28,6 @@ class TimelinePage:
 
     timeline: logic.Timeline
     home_zone: str
-    today: dt.date
     offers: dict[str, Offer]
     asked: dict[str, NegotiationEntry]  # offer key -> its latest deadline ask still waiting
 
@@ -153,4 +152,4 @@ def timeline_for(*, user: AbstractBaseUser, now: dt.datetime | None = None) -> T
     )
     waiting = (NegotiationEntry.Topic.DEADLINE, NegotiationEntry.Outcome.PENDING)
     asked = {str(e.offer_id): e for e in entries if (e.topic, e.outcome) == waiting}
-    return TimelinePage(timeline=result, home_zone=home, today=today, offers=by_key, asked=asked)
+    return TimelinePage(timeline=result, home_zone=home, offers=by_key, asked=asked)
