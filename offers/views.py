@@ -168,7 +168,6 @@ def offer_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ranked": ranked,
         "prefs": board.prefs,
         "board": board,
-        "others": [e.offer for e in board.evaluations if e.offer.pk != offer.pk],
     }
 
     def body(_board: valuation.Board) -> str:
