@@ -33,6 +33,8 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from summary import summary_row  # noqa: E402  # bench/summary.py
+
 from compensation.engine import VESTING_PRESETS, Grant, PackageSpec, Refresher, Stock  # noqa: E402
 from compensation.engine.futures import window_futures  # noqa: E402
 from compensation.engine.segments import Segment  # noqa: E402
@@ -214,6 +216,16 @@ def main() -> None:
         f"the dashboard's 2,000 futures: {dash * 1000:.0f} ms "
         f"({verdict(dash, DASHBOARD_TARGET_SECONDS)})"
     )
+    threads = os.environ["OPENBLAS_NUM_THREADS"]
+    summary_row(
+        f"chance of the best choice, {len(segments)} options ({what}) × {args.futures:,} futures, "
+        f"{threads} BLAS thread{'s' if threads != '1' else ''}, best of {args.repeat}",
+        f"{best['reduced']:.2f} s ({verdict(best['reduced'], TARGET_SECONDS)}); the dashboard's "
+        f"2,000 futures {dash * 1000:.0f} ms ({verdict(dash, DASHBOARD_TARGET_SECONDS)}); peak "
+        f"memory {peak:.0f} MiB",
+        f"plain window Monte Carlo + ranking of the same options and futures {best['plain']:.2f} s "
+        f"(ratio {best['reduced'] / best['plain']:.2f}x)",
+    )
     fv, chance = reduced(case, args.futures, 11)
     # The same correlated futures without antithetic pairs or control variates.
     fv_plain, chance_plain = reduced(case, args.futures, 12, vr=False)
@@ -249,12 +261,25 @@ def main() -> None:
     )
     print(f"  mean values, worst option: {value_share:.3f} ({against(value_share)})")
     print(f"  chances, median option: {chance_share:.2f} ({against(chance_share)})")
+    spread = ""
     if contenders:
         worst = max(contenders)
         print(
             f"  chances, the {len(contenders)} options that win >= {CONTENDER:.0%} of futures: "
             f"{min(contenders):.2f}-{worst:.2f} ({against(worst)})"
         )
+        spread = (
+            f"; chances of the {len(contenders)} options that win ≥ {CONTENDER:.0%} of futures "
+            f"{min(contenders):.2f}-{worst:.2f} ({against(worst)})"
+        )
+    summary_row(
+        f"variance reduction of the chance of the best choice, {len(segments)} options × "
+        f"{args.futures:,} futures: the share of plain paths needed for the same standard error "
+        f"(target ≤ {TARGET_PATH_SHARE:.2f})",
+        f"mean values, worst option {value_share:.3f} ({against(value_share)}); chances, median "
+        f"option {chance_share:.2f} ({against(chance_share)}){spread}",
+        "the same correlated futures without antithetic pairs or control variates",
+    )
 
 
 if __name__ == "__main__":

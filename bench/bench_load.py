@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/offerdesk_bench"
+DEFAULT_CACHE = "redis://127.0.0.1:6379/2"
 DEMO_USER, DEMO_PASSWORD = "demo", "offerdesk-demo"
 
 
@@ -291,6 +292,9 @@ def _load() -> str:
 
 
 def main() -> int:
+    # Here: tools/bench_readme.py imports this module for its services' defaults.
+    from summary import summary_row  # bench/summary.py
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--users", type=int, default=50)
@@ -300,7 +304,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=4, help="threads per worker")
     parser.add_argument(
         "--cache-url",
-        default=os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/2"),
+        default=os.environ.get("BENCH_CACHE_URL", DEFAULT_CACHE),
         help="the cache every worker shares (empty: each process's own memory)",
     )
     args = parser.parse_args()
@@ -392,6 +396,17 @@ def main() -> int:
                 f"throughput x{app['rps'] / base['rps']:.2f}"
             )
         print("machine: load average after", _load())
+        cache = "Redis" if args.cache_url.startswith("redis") else args.cache_url or "local memory"
+        summary_row(
+            f"gunicorn {args.workers}×{args.threads} (`config/gunicorn.py`) + PostgreSQL + "
+            f"{cache} cache, {args.users} users ({args.users} sessions of the one demo account) "
+            f"for {args.seconds:.0f} s through {len(pages)} pages"
+            + (" and scenario updates" if post else ""),
+            f"{app['rps']:.0f} req/s, p50 {app['p50']:.0f} ms, p95 {app['p95']:.0f} ms, p99 "
+            f"{app['p99']:.0f} ms, {app['errors']} errors",
+            f"`/healthz` by as many users for {min(args.seconds, 10):.0f} s: "
+            f"{base['rps']:,.0f} req/s, p95 {base['p95']:.0f} ms",
+        )
         return 1 if app["errors"] or base["errors"] else 0
     finally:
         if server is not None and server.poll() is None:

@@ -15,6 +15,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from summary import summary_row  # bench/summary.py
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -115,6 +116,11 @@ def million_child(paths: int) -> None:
         f"million: {paths:,} paths x {MONTHS} months x {OPTIONS} options: {elapsed:.2f} s  "
         f"peak RSS: {rss_peak:.0f} MiB  peak traced allocations: {traced_peak / 2**20:.0f} MiB"
     )
+    summary_row(
+        f"{paths:,} paths × {MONTHS} months × {OPTIONS} options in one `simulate` call",
+        f"{elapsed:.1f} s, peak RSS {rss_peak:.0f} MiB",
+        f"none, a memory check: peak traced allocations {traced_peak / 2**20:.0f} MiB",
+    )
     cumulative = result.cumulative[result.cumulative["year"] == MONTHS // 12]
     print(cumulative.round(0).to_string(index=False))
 
@@ -144,6 +150,12 @@ def main() -> None:
     print(
         f"simulate: {sim:.2f} s  bare numpy GBM kernel: {bare:.2f} s  ratio: {ratio:.2f}x "
         f"({verdict} the {TARGET_RATIO}x target)"
+    )
+    summary_row(
+        f"{args.paths:,} paths × {MONTHS} months × {OPTIONS} options, percentiles included",
+        f"{sim:.2f} s",
+        f"bare numpy GBM kernel {bare:.2f} s (ratio {ratio:.2f}x, {verdict} the "
+        f"{TARGET_RATIO}x target)",
     )
     if args.million:
         subprocess.run(

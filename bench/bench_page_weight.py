@@ -105,13 +105,16 @@ def main() -> None:
     # Here, not at the top: tests import this module (`bench.bench_page_weight`) for its
     # figures, where bench/ is not on the path; run as a script, it is.
     from scratch import scratch_django  # bench/scratch.py
+    from summary import kb, summary_row  # bench/summary.py
 
     scratch_django()
     import plotly
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
+    from django.templatetags.static import static
     from django.test import Client
 
+    from accounts.charts import PLOTLY_JS
     from bench.demo import grow_demo
 
     call_command("seed_demo", verbosity=0)
@@ -137,6 +140,20 @@ def main() -> None:
         print(
             f"ratio (partial / full): {total / total_base:.2f}; "
             f"under {LIMIT:,}: {verdict} (without a compressing proxy: {total_raw:,})"
+        )
+        plotly_js, page = ours[static(PLOTLY_JS)], ours["/"]
+        loaded = [url for url in docs if url != "/"]
+        fragments = sum(ours[url] for url in loaded)
+        summary_row(
+            f"the demo's dashboard at {n} options, first load, bytes transferred (the page "
+            "and the fragments it loads gzipped as Caddy sends them, each stylesheet and script "
+            "as whitenoise serves it)",
+            f"**{kb(total)}** (target < {kb(LIMIT)}: {'met' if total < LIMIT else 'OVER'}): "
+            f"plotly.js {kb(plotly_js)}, page HTML {kb(page)}, fragments ({', '.join(loaded)}) "
+            f"{kb(fragments)}, other static files {kb(total - plotly_js - page - fragments)}; "
+            f"without a compressing proxy {kb(total_raw)}",
+            f"the same load with the full plotly.js bundle {kb(total_base)} (its plotly.js "
+            f"{kb(base[static(PLOTLY_JS)])}): ratio {total / total_base:.2f}",
         )
 
 
