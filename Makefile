@@ -12,8 +12,8 @@ TYPED := compensation/engine offers/logic compensation/terms.py compensation/sel
 PYTEST_WORKERS ?= auto
 BEAT_SCHEDULE ?= $(VENV)/celerybeat-schedule
 
-.PHONY: install run test lint typecheck pytest worker beat serve serve-local bench screenshots messages \
-	schemas docs-negotiation clean lock plotly
+.PHONY: install run test lint typecheck pytest worker beat serve serve-local bench bench-readme \
+	screenshots messages schemas docs-negotiation clean lock plotly
 
 # From the hashed development lock: every package at its pinned version, each file checked
 # against the SHA-256 recorded in requirements-dev.lock (`make lock` rewrites both locks after a
@@ -94,6 +94,13 @@ serve-local: install
 
 bench: install
 	$(BIN)/python bench/bench_montecarlo.py
+
+# The README's benchmark table (its part between the `make bench-readme` markers), rewritten
+# from each benchmark run in turn (tools/bench_readme.py): several minutes of both cores.
+# bench_load needs PostgreSQL and Redis, else its rows are kept. BENCH_ONLY=bench_load: only it.
+BENCH_ONLY ?=
+bench-readme: install
+	$(BIN)/python tools/bench_readme.py $(BENCH_ONLY)
 
 # Rebuild static/vendor/plotly-<version>-offerdesk.min.js (plotly.js with the traces of
 # tools/plotly/traces.json alone) with npm, from tools/plotly's lock; after a new `plotly` pin,
