@@ -92,11 +92,9 @@ class Regret:
 class ChoiceResult:
     """Each option's chance of ranking first, and the regret between the top two."""
 
-    keys: tuple[str, ...]
     chances: dict[str, Estimate]
     none_on_table: Estimate
     regret: Regret | None
-    futures: int
 
 
 def _pair_mean(values: np.ndarray, pairs: bool) -> np.ndarray:
@@ -340,7 +338,7 @@ def choice_chances(
     if len(options) >= 2:
         top, other = np.argsort(-means[:-1], kind="stable")[:2]
         regret = _regret(options, prefs, futures, totals, order, int(top), int(other))
-    return ChoiceResult(keys, chances, none, regret, futures.count)
+    return ChoiceResult(chances, none, regret)
 
 
 def _regret(
