@@ -325,6 +325,7 @@ TASK_TIME_LIMITS = {
     "offers.tasks.scenario_monte_carlo_task": (240, 300),
     "offers.tasks.export_files_purge_task": (300, 360),
     "offers.export.jobs.job_run_task": (1800, 1900),  # an export or a restore
+    "offers.tasks.jobs_unclaimed_sweep_task": (60, 90),
 }
 CELERY_TASK_SOFT_TIME_LIMIT = 300
 CELERY_TASK_TIME_LIMIT = 360
@@ -345,6 +346,9 @@ HEALTH_WORKER_CACHE = envint("HEALTH_WORKER_CACHE", "10")
 # A job still queued after this many seconds asks the workers (the same ping, cached); with no
 # answer its page says that no worker has picked it up.
 JOB_WORKER_WAIT_SECONDS = envint("JOB_WORKER_WAIT_SECONDS", "10")
+# A job queued this long with no claim is sent again, once (its message was lost), and failed
+# if it waits as long again: offers.export.jobs.jobs_unclaimed_sweep, run by beat every minute.
+JOB_UNCLAIMED_SECONDS = envint("JOB_UNCLAIMED_SECONDS", "600")
 
 # Error reporting: off unless SENTRY_DSN is set; personal data off (config/sentry.py).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
@@ -382,6 +386,13 @@ CELERY_BEAT_SCHEDULE = {
     "export-files-purge": {
         "task": "offers.tasks.export_files_purge_task",
         "schedule": float(CLEANUP_EVERY_SECONDS),
+    },
+    # Jobs queued with no claim: sent again, then failed. A sweep late by a minute is dropped
+    # (piled up while no worker ran, it would fail jobs whose messages wait just ahead of it).
+    "jobs-unclaimed-sweep": {
+        "task": "offers.tasks.jobs_unclaimed_sweep_task",
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
     # Deadline and interview reminders by email (offers.reminders), each sent once.
     "reminders-send": {

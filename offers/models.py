@@ -523,6 +523,9 @@ class Job(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=64, blank=True, help_text="Task that owns the job.")
     progress_at = models.DateTimeField(default=timezone.now, help_text="Last progress report.")
+    resent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its message was sent again, unclaimed."
+    )
     file_path = models.CharField(max_length=300, blank=True)
     upload_sha256 = models.CharField(max_length=64, blank=True, help_text="A restore's upload.")
     file_bytes = models.PositiveBigIntegerField(default=0)

@@ -1,4 +1,5 @@
-"""Background work for offers: the scenario Monte Carlo, reminders, the export files' purge.
+"""Background work for offers: the scenario Monte Carlo, reminders, the export files' purge,
+the sweep of unclaimed jobs.
 
 Time limits: TASK_TIME_LIMITS in config/settings.py.
 """
@@ -85,3 +86,11 @@ def export_files_purge_task() -> int:
     from offers.export.retention import export_files_purge
 
     return export_files_purge()
+
+
+@shared_task(acks_late=True)
+def jobs_unclaimed_sweep_task() -> int:
+    """Send again, then fail, the jobs queued with no claim (scheduled by beat)."""
+    from offers.export.jobs import jobs_unclaimed_sweep
+
+    return jobs_unclaimed_sweep()

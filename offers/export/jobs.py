@@ -2,12 +2,14 @@
 
 A job is published on commit with a task id it keeps: a message redelivered after its worker
 died carries the same id, and only that message may take back a job left "running". A job with
-no progress for longer than its task's hard time limit has stalled: its owner may restart it.
+no progress for longer than its task's hard time limit has stalled: its owner may restart it;
+one queued too long with no claim is sent again, then failed (`jobs_unclaimed_sweep`).
 The task is defined here, beside what it runs and what queues it, so nothing imports back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import secrets
@@ -175,6 +177,7 @@ def job_restart(job: Job) -> bool:
     """Queue a stalled job again, once (one conditional update), under a new task id."""
     task_id = uuid.uuid4().hex
     fields = {"status": Job.Status.QUEUED, "progress": 0, "progress_at": timezone.now()}
+    fields["resent_at"] = None  # a new queueing: the sweep may send it again once
     cutoff = stalled_before(job_run_task.name)
     rows = Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, progress_at__lt=cutoff)
     if not rows.update(**fields, task_id=task_id):
@@ -182,6 +185,31 @@ def job_restart(job: Job) -> bool:
     job.task_id = task_id
     transaction.on_commit(lambda: _publish(job))
     return True
+
+
+def jobs_unclaimed_sweep() -> int:
+    """Send again, once, each job queued JOB_UNCLAIMED_SECONDS unclaimed; fail it after as long.
+
+    Its message was lost (a Redis restarted without persistence): it would stay queued for ever.
+    The new message's task id is new: the first, if only late, finds nothing to claim (beat).
+    """
+    now = timezone.now()
+    cutoff = now - dt.timedelta(seconds=settings.JOB_UNCLAIMED_SECONDS)
+    queued = Job.objects.filter(status=Job.Status.QUEUED)
+    count = 0
+    for job in queued.filter(resent_at__lt=cutoff):
+        with translation.override(job.language or settings.LANGUAGE_CODE):
+            reason = _("No worker picked this job up, even when it was sent again. Try again.")
+        count += job_end(job, Job.Status.FAILED, was=Job.Status.QUEUED, errors=[reason])
+    for job in queued.filter(resent_at=None, progress_at__lt=cutoff):
+        task_id = uuid.uuid4().hex
+        rows = queued.filter(pk=job.pk, task_id=job.task_id, resent_at=None)
+        if rows.update(task_id=task_id, resent_at=now):
+            job.task_id = task_id
+            with contextlib.suppress(ServiceUnavailable):  # failed with its reason
+                _publish(job)
+            count += 1
+    return count
 
 
 def job_end(job: Job, status: str, *, was: str = Job.Status.RUNNING, **values: Any) -> bool:

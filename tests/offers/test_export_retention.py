@@ -118,6 +118,7 @@ def test_beat_schedule_names_registered_tasks(settings):
     assert scheduled == {
         "accounts.tasks.trash_purge_task",
         "offers.tasks.export_files_purge_task",
+        "offers.tasks.jobs_unclaimed_sweep_task",
         "offers.tasks.reminders_send_task",
     }
     assert scheduled <= set(app.tasks)
