@@ -26,7 +26,13 @@ def letter_value(board: Board, ev: Evaluation) -> float | None:
 def _letter_value(board: Board, ev: Evaluation) -> float | None:
     fx = board.fx or fx_table(user=board.prefs.owner)
     current = board.current.letter() if board.current else None
-    spec = package_spec(ev.offer.package, ev.key, board.basis, fx).letter()
+    # A transfer's valued spec holds the current job's grants too: start again from its package.
+    own = (
+        ev.spec
+        if ev.spec and not ev.held
+        else package_spec(ev.offer.package, ev.key, board.basis, fx)
+    )
+    spec = own.letter()
     letter = evaluate_offer(
         ev.offer, board.prefs, fx, basis=board.basis, current=current, spec=spec
     )
