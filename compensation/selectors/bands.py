@@ -194,7 +194,6 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
         "next": float(next_band.bonus_target_pct) if next_band else None,
     }
     at_top = values["base"] >= float(TOP_OF_BAND_SHARE) * figures["base"]["max"]
-    by_key = {c["key"]: c for c in components}
     return {
         "currency": package.currency,
         "band": band,
@@ -202,8 +201,6 @@ def band_position(*, package: Package, band: Band, next_band: Band | None = None
         "elsewhere": not band_applies(band, currency=package.currency, location=location),
         "place": location or "",
         "components": components,
-        "base": by_key["base"],
-        "stock": by_key["stock"],
         "bonus": bonus,
         "at_top_of_band": at_top,
         "figure": band_position_figure(

@@ -43,8 +43,9 @@ def test_band_position_hand_figures(alice, package):
     )
     loaded = selectors.package_get(user=alice, pk=package.pk)
     pos = selectors.band_position(package=loaded, band=band, next_band=nxt)
-    assert pos["base"]["percentile"] == 75.0
-    assert pos["stock"]["value"] == 100000.0 and pos["stock"]["percentile"] == 25.0
+    base, stock = pos["components"]
+    assert base["percentile"] == 75.0
+    assert stock["value"] == 100000.0 and stock["percentile"] == 25.0
     assert pos["bonus"] == {
         "key": "bonus_target_pct",
         "label": "Bonus target %",
@@ -54,7 +55,7 @@ def test_band_position_hand_figures(alice, package):
         "next": 20.0,
     }
     assert pos["at_top_of_band"] is False
-    assert pos["base"]["next"] == {"min": 240000.0, "mid": 265000.0, "max": 290000.0}
+    assert base["next"] == {"min": 240000.0, "mid": 265000.0, "max": 290000.0}
     fig = pos["figure"].to_plotly_json()
     assert {"data", "layout"} <= set(fig)
     bars = fig["data"][0]
@@ -81,4 +82,5 @@ def test_band_in_another_currency_is_converted(alice, package):
     pos = selectors.band_position(package=package, band=band)
     assert pos["converted_from"] == "SGD"
     # 360-480k SGD at 0.5 is 180-240k USD; base 200k is 2/3 of the way to mid: 33.3.
-    assert pos["base"]["mid"] == 210000.0 and pos["base"]["percentile"] == 33.3
+    base = pos["components"][0]
+    assert base["mid"] == 210000.0 and base["percentile"] == 33.3
