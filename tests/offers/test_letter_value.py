@@ -100,3 +100,18 @@ def test_every_surface_gives_the_letter_beside_the_headline(client, offer):
     book = load_workbook(io.BytesIO(xlsx_bytes(comparison)), read_only=True)
     cells = [c for sheet in book.worksheets for r in sheet.iter_rows(values_only=True) for c in r]
     assert "The letter's value (USD)" in cells and pytest.approx(LETTER, abs=0.01) in cells
+
+
+def test_the_demos_letters_are_below_their_headlines_the_transfers_held_grants_once(demo_user):
+    """Every demo option assumes refreshers or growth; a transfer's held grants count once."""
+    from offers.board import board_build
+    from offers.letter import letter_value
+
+    board = board_build(user=demo_user, mc_paths=0)
+    letters = {ev.offer.name: (letter_value(board, ev), ev.value) for ev in board.evaluations}
+    assert all(0 < letter < headline for letter, headline in letters.values()), letters
+    # Both keep the same held grants at today's price (staying's letter 871,679, the transfer's
+    # 867,544 on 1 Dec 2026); counting them twice would add about USD 500,000 of unvested stock.
+    transfer, _ = letters["Internal transfer: Northwind Taipei"]
+    stay, _ = letters["Stay at Northwind AI"]
+    assert transfer < stay + 100_000
