@@ -38,7 +38,6 @@ def process_list(*, user: AbstractBaseUser) -> QuerySet[Process]:
         .annotate(
             round_count=Count("rounds", distinct=True),
             next_round_at=Subquery(_next_round(now).values("scheduled_at")[:1]),
-            next_round_kind=Subquery(_next_round(now).values("kind")[:1]),
         )
     )
 
@@ -76,8 +75,8 @@ def process_signals(*, process: Process) -> list[str]:
 
 
 def active_processes(*, user: AbstractBaseUser) -> QuerySet[Process]:
-    """Return processes not yet ended, each with `next_round_at`/`next_round_kind` annotated
-    and its future rounds prefetched in `upcoming_round_list` (soonest first)."""
+    """Return processes not yet ended, each with `next_round_at` annotated and its future
+    rounds prefetched in `upcoming_round_list` (soonest first)."""
     now = timezone.now()
     return (
         process_list(user=user)
