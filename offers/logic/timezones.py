@@ -279,7 +279,6 @@ def hour_strip(
                 "home_time": f"{hour:02d}:00",
                 "office_hour": office_local.hour,
                 "office_time": office_local.strftime("%H:%M"),
-                "office_date": office_local.date().isoformat(),
                 "office_weekday": WEEKDAY_NAMES[office_local.weekday()],
                 "category": category,
                 "label": gettext(STRIP_LABELS[category]),
