@@ -122,11 +122,16 @@ class Evaluation:
             for s in self.segments
         ]
         if len(rules) > 1 and rules[0] != rules[-1]:
-            return _("%(a)s until %(d)s, then %(b)s") % {
+            words = _("%(a)s until %(d)s, then %(b)s") % {
                 "a": rules[0],
                 "d": self.bridge_until,
                 "b": rules[-1],
             }
+            if self.segments[-1].transfer:  # `sourced_segments`: the first place taxes on too
+                words = _(
+                    "%(words)s; the kept stock taxed in each place by the days worked there"
+                ) % {"words": words}
+            return words
         return rules[-1] if rules else ""
 
     @property
