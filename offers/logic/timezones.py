@@ -206,12 +206,9 @@ def overlap_summary(
     office_window: Window = DEFAULT_OFFICE_WINDOW,
     home_window: Window = DEFAULT_HOME_WINDOW,
     family_window: Window | None = None,
-    weekdays_only: bool = True,
 ) -> OverlapSummary:
-    """Return the average, worst and best daily overlap and the offset range over a year."""
-    frame = overlap_by_day(
-        office_tz, home_tz, year, office_window, home_window, family_window, weekdays_only
-    )
+    """Return the average, worst and best daily workday overlap and the offset range over a year."""
+    frame = overlap_by_day(office_tz, home_tz, year, office_window, home_window, family_window)
     return OverlapSummary(
         average_hours=float(frame["overlap_hours"].mean()),
         worst_hours=float(frame["overlap_hours"].min()),
