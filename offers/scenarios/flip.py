@@ -107,7 +107,6 @@ def flip_find(
     scenario: Scenario,
     component: str,
     rival_key: str | None = None,
-    today: dt.date | None = None,
 ) -> FlipAnswer:
     """Return the smallest extra stock a year, base or sign-on that flips the ranking.
 
@@ -118,7 +117,7 @@ def flip_find(
     key = str(scenario.offer_id)
     # The ask is in the currency its field is typed in: stock in the scenario's stock currency.
     currency = scenario.stock_currency if component == "stock" else scenario.offer.package.currency
-    board_at = _board_at(user, scenario, component, today or timezone.localdate())
+    board_at = _board_at(user, scenario, component, timezone.localdate())
     board, ev = board_at(0.0)
     rival_name = next((e.offer.name for e in board.evaluations if e.key == rival_key), None)
     answer = FlipAnswer(component, rival_key, rival_name, currency, board.prefs.home_currency)
