@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.fields import fields_assign
 from accounts.history import object_trash, revision_record
@@ -475,6 +477,22 @@ def _publish_mc(scenario_id: int, input_hash: str, task_id: str) -> None:
             pk=scenario_id, mc_task_id=task_id, mc_status=Scenario.McStatus.QUEUED
         ).update(mc_status=Scenario.McStatus.NONE, mc_task_id="", mc_input_hash="")
         raise ServiceUnavailable("The task queue") from exc
+
+
+def scenario_mc_unclaimed_sweep() -> int:
+    """Fail each Monte Carlo queued twice JOB_UNCLAIMED_SECONDS with no claim (beat, each minute).
+
+    Its message was lost (a broker restarted without persistence): it would wait for ever. The
+    page then says so and offers the run again; a run is cheap to start again, unlike an export
+    or a restore, so it is not sent a second time.
+    """
+    cutoff = timezone.now() - dt.timedelta(seconds=2 * settings.JOB_UNCLAIMED_SECONDS)
+    return Scenario.objects.filter(
+        mc_status=Scenario.McStatus.QUEUED, updated_at__lt=cutoff
+    ).update(
+        mc_status=Scenario.McStatus.FAILED,
+        mc_error=gettext_noop("No worker picked this run up. Run it again."),
+    )
 
 
 def scenario_mc_cancel(*, user: User, scenario: Scenario) -> bool:

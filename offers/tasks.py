@@ -90,7 +90,9 @@ def export_files_purge_task() -> int:
 
 @shared_task(acks_late=True)
 def jobs_unclaimed_sweep_task() -> int:
-    """Send again, then fail, the jobs queued with no claim (scheduled by beat)."""
+    """Send again, then fail, the jobs queued with no claim, and fail the Monte Carlo runs queued
+    with none (scheduled by beat)."""
     from offers.export.jobs import jobs_unclaimed_sweep
+    from offers.services import scenario_mc_unclaimed_sweep
 
-    return jobs_unclaimed_sweep()
+    return jobs_unclaimed_sweep() + scenario_mc_unclaimed_sweep()

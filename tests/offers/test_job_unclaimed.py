@@ -154,3 +154,34 @@ def test_a_stalled_job_restarted_may_be_sent_again_once_more(lost_export):
     )
     assert job_restart(Job.objects.get(pk=lost_export.pk))
     assert Job.objects.get(pk=lost_export.pk).resent_at is None  # a new queueing
+
+
+def test_a_monte_carlo_queued_with_no_message_fails_readably_and_runs_again(alice, client):
+    """A scenario's run whose message was lost ends failed after twice the wait, with its reason
+    on the page, and its owner starts it again (the sweep of each minute, beat)."""
+    from offers.models import Scenario
+    from offers.services import scenario_mc_unclaimed_sweep
+    from offers.tasks import jobs_unclaimed_sweep_task
+    from tests.factories import ScenarioFactory
+
+    offer = OfferFactory(owner=alice, name="Acme")
+    scenario = ScenarioFactory(owner=alice, offer=offer)
+    Scenario.objects.filter(pk=scenario.pk).update(
+        mc_status=Scenario.McStatus.QUEUED, mc_input_hash="lost", mc_task_id="lost"
+    )  # queued, its message lost
+    with _later(1):
+        assert scenario_mc_unclaimed_sweep() == 0  # one wait: a busy queue, left alone
+    running = ScenarioFactory(owner=alice, offer=offer)
+    Scenario.objects.filter(pk=running.pk).update(mc_status=Scenario.McStatus.RUNNING)
+    with _later(3):
+        assert jobs_unclaimed_sweep_task() == 1  # the beat's task sweeps the runs too
+        assert scenario_mc_unclaimed_sweep() == 0  # once
+    ended = Scenario.objects.get(pk=scenario.pk)
+    assert ended.mc_status == Scenario.McStatus.FAILED
+    assert Scenario.objects.get(pk=running.pk).mc_status == Scenario.McStatus.RUNNING
+    client.force_login(alice)
+    page = client.get(reverse("offers:scenario_detail", args=[scenario.pk])).content.decode()
+    assert "No worker picked this run up. Run it again." in page
+    # Run it again: queued anew (and, Celery eager, done).
+    client.post(reverse("offers:scenario_mc_start", args=[scenario.pk]))
+    assert Scenario.objects.get(pk=scenario.pk).mc_status != Scenario.McStatus.FAILED
