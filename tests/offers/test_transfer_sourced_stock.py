@@ -122,9 +122,9 @@ def test_the_tax_rule_says_the_first_place_taxes_the_kept_stock_on(demo_user, cl
     # Before: "California + US federal ... until 14 Feb 2027, then Taiwan ...", as if the US
     # taxed nothing after the move, while its share of the kept grants' vests runs to 2030.
     ev = _transfer(demo_user)
-    assert ev.tax_words.endswith(
-        "; the kept stock taxed in each place by the days worked there"
-    ), ev.tax_words
+    assert ev.tax_words.endswith("; the kept stock taxed in each place by the days worked there"), (
+        ev.tax_words
+    )
     assert ", then Taiwan" in ev.tax_words
     client.force_login(demo_user)
     html = client.get(reverse("offers:offer_detail", args=[ev.offer.pk])).content.decode()
