@@ -69,7 +69,8 @@ def test_purge_deletes_old_trash_and_old_export_files_only(alice, settings, tmp_
     call_command("purge", stdout=out)
 
     assert out.getvalue().strip() == (
-        "Deleted 1 trash entries older than 30 days and 1 export files older than 7 days."
+        "Deleted 1 trash entries older than 30 days and 1 export files older than 7 days; "
+        "0 unclaimed jobs sent again or failed."
     )
     assert set(Revision.objects.values_list("pk", flat=True)) == {new_trash.pk, edit.pk}
     assert not (tmp_path / old_job.file_path).exists()
@@ -79,6 +80,21 @@ def test_purge_deletes_old_trash_and_old_export_files_only(alice, settings, tmp_
     again = io.StringIO()
     call_command("purge", stdout=again)  # twice is harmless
     assert again.getvalue().startswith("Deleted 0 trash entries")
+
+
+def test_purge_sweeps_the_jobs_no_worker_claimed_as_beat_does(alice, settings, tmp_path):
+    """Without beat (cron), a job whose message was lost still ends: purge sends it again."""
+    from offers.export.jobs import job_create
+    from tests.factories import OfferFactory
+
+    settings.MEDIA_ROOT = tmp_path
+    OfferFactory(owner=alice, name="Acme")
+    job = job_create(user=alice, kind="export", format="csv")  # no commit: never published
+    Job.objects.filter(pk=job.pk).update(progress_at=timezone.now() - timedelta(hours=1))
+    out = io.StringIO()
+    call_command("purge", stdout=out)
+    assert out.getvalue().strip().endswith("; 1 unclaimed jobs sent again or failed.")
+    assert Job.objects.get(pk=job.pk).status == Job.Status.DONE  # sent again: eager Celery ran it
 
 
 def test_the_docs_give_the_command_not_a_shell_one_liner():
