@@ -480,10 +480,10 @@ def _log_by_offer(user: AbstractBaseUser) -> dict[int, list[NegotiationEntry]]:
 
 
 def negotiation_context(
-    *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
+    *, user: AbstractBaseUser, offer: Offer, board: Board
 ) -> NegotiationContext | None:
     """Return everything the rules look at for one offer (None if it cannot be evaluated)."""
-    today = today or timezone.localdate()
+    today = timezone.localdate()
     key = str(offer.pk)
     ev = next((e for e in board.evaluations if e.key == key), None)
     if ev is None or ev.error or ev.yearly is None:
@@ -634,14 +634,10 @@ def _plan(
 
 
 def negotiation_plan_view(
-    *, user: AbstractBaseUser, offer: Offer, board: Board, today: dt.date | None = None
+    *, user: AbstractBaseUser, offer: Offer, board: Board
 ) -> NegotiationPlanView | None:
     """Return the offer's plan, its draft in English and Traditional Chinese, and its points."""
-    ctx = (
-        negotiation_context(user=user, offer=offer, board=board, today=today)
-        if today is not None
-        else negotiation_context_for(user=user, offer=offer, board=board)
-    )
+    ctx = negotiation_context_for(user=user, offer=offer, board=board)
     if ctx is None:
         return None
     ev = board.evaluation(str(offer.pk))
