@@ -85,11 +85,10 @@ def _simulate(
     evs: list[Evaluation],
     basis: ValuationBasis,
     seed: int,
-    paths: int,
-    chunk: int,
     progress: Callable[[int], bool],
 ) -> np.ndarray | None:
     """Return each option's yearly values, shaped (options, years, paths), or None if stopped."""
+    paths, chunk = MC_PATHS, MC_CHUNK
     options = {e.key: e.segments for e in evs}
     store = np.empty((len(evs), basis.years, paths), dtype=np.float64)
     chunks = -(-paths // chunk)
@@ -146,9 +145,6 @@ def mc_compute(
     input_hash: str,
     *,
     progress: Callable[[int], bool],
-    today: dt.date | None = None,
-    paths: int = MC_PATHS,
-    chunk: int = MC_CHUNK,
 ) -> dict[str, Any] | None:
     """Simulate every option with the scenario in place of its offer, chunk by chunk.
 
@@ -157,14 +153,14 @@ def mc_compute(
     ``progress(percent)`` is called after each chunk; when it returns False (cancelled or
     superseded) the run stops and None is returned.
     """
-    evs, basis, prefs = _evaluations(scenario, today or timezone.localdate())
-    yearly = _simulate(evs, basis, int(input_hash[:16], 16), paths, chunk, progress)
+    evs, basis, prefs = _evaluations(scenario, timezone.localdate())
+    yearly = _simulate(evs, basis, int(input_hash[:16], 16), progress)
     if yearly is None:
         return None
     me = next(i for i, e in enumerate(evs) if e.key == str(scenario.offer_id))
     return {
-        "paths": paths,
-        "chunks": -(-paths // chunk),
+        "paths": MC_PATHS,
+        "chunks": -(-MC_PATHS // MC_CHUNK),
         "years": basis.years,
         "basis": prefs.basis,
         "basis_label": basis.simulated_label,
