@@ -62,18 +62,6 @@ class RankedOption:
 
 
 @dataclass(frozen=True)
-class FlipResult:
-    """The smallest money ask that makes the target option rank first (or beat a rival)."""
-
-    target_key: str
-    rival_key: str | None
-    ask: float
-    comp_gain: float
-    new_rank: int
-    new_top_key: str
-
-
-@dataclass(frozen=True)
 class MoneyValue:
     """What a full point on a criterion is worth in money under the user's weights."""
 
@@ -354,7 +342,7 @@ def flip_ask(
     max_ask: float = 10_000_000,
     resolution: float = 100.0,
     first_year_gain_per_unit: float = 0.0,
-) -> FlipResult | None:
+) -> float | None:
     """Return the smallest ask (a multiple of resolution) that puts the target first.
 
     Raising the target's comp_value by ``ask * gain_per_unit`` (and its first-year total by
@@ -364,7 +352,6 @@ def flip_ask(
     ``max_ask`` is enough; ``flip_blocker`` says when no money can be.
     """
     check_options(options)
-    raw = raw_weights(prefs)
     target = _key_of(options, target_key, "target_key")
     if rival_key is not None:
         _key_of(options, rival_key, "rival_key")
@@ -374,11 +361,6 @@ def flip_ask(
         raise LogicInputError("gain_per_unit", "gain per unit must be above 0")
     if not resolution > 0 or max_ask < 0:
         raise LogicInputError("resolution", "resolution must be above 0 and max_ask at least 0")
-
-    def ranking_at(steps: int) -> list[RankedOption]:
-        ask = steps * resolution
-        trial = _with_gain(options, target_key, ask * gain_per_unit, ask * first_year_gain_per_unit)
-        return rank_with_weights(trial, prefs, raw)
 
     probe = RankProbe([o for o in options if o.key != target_key], prefs)
 
@@ -402,16 +384,7 @@ def flip_ask(
             high = middle
         else:
             low = middle
-    final = ranking_at(high)
-    placed = next(r for r in final if r.key == target_key)
-    return FlipResult(
-        target_key=target_key,
-        rival_key=rival_key,
-        ask=high * resolution,
-        comp_gain=high * resolution * gain_per_unit,
-        new_rank=placed.rank,
-        new_top_key=final[0].key,
-    )
+    return high * resolution
 
 
 def flip_blocker(

@@ -253,7 +253,7 @@ def _money_flip(
     options: Sequence[OptionFacts], prefs: RankingPrefs, target: OptionFacts, years: int
 ) -> tuple[float, Flip] | None:
     """Return the smallest pay rise over the window that puts the target first."""
-    result = flip_ask(
+    ask = flip_ask(
         options,
         prefs,
         target.key,
@@ -262,11 +262,11 @@ def _money_flip(
         resolution=MONEY_RESOLUTION,
         first_year_gain_per_unit=1.0 / max(years, 1),
     )
-    if result is None or result.ask <= 0:
+    if ask is None or ask <= 0:
         return None
-    size = result.ask / target.comp_value if target.comp_value > 0 else math.inf
-    flip = Flip("money", target.key, target.name, ask=result.ask)
-    if not within_reach(result.ask, target.comp_value):
+    size = ask / target.comp_value if target.comp_value > 0 else math.inf
+    flip = Flip("money", target.key, target.name, ask=ask)
+    if not within_reach(ask, target.comp_value):
         return math.inf, replace(flip, beyond_reach=True)
     return size, flip
 

@@ -141,7 +141,7 @@ def flip_find(
     if answer.gain_per_unit <= 0:
         answer.message = "no_gain"
         return answer
-    result = flip_ask(
+    found = flip_ask(
         facts,
         rprefs,
         key,
@@ -151,8 +151,8 @@ def flip_find(
         resolution=FLIP_RESOLUTION,
         first_year_gain_per_unit=first_year_gain_per_unit,
     )
-    if result is None:
+    if found is None:
         answer.message = "out_of_reach"
         return answer
-    answer.ask = _confirmed(result.ask, lambda ask: _wins(board_at(ask)[0], key, rival_key))
+    answer.ask = _confirmed(found, lambda ask: _wins(board_at(ask)[0], key, rival_key))
     return answer

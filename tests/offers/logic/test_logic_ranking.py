@@ -413,35 +413,32 @@ def test_flip_ask_smallest_ask_flips_and_one_step_less_does_not():
     prefs = RankingPrefs(weights={"comp": 3, "timezone": 1, "remote": 1}, required_remote_weeks=0)
     options = [META, TRANSFER]
     assert top(options, prefs) == "meta"
-    result = flip_ask(options, prefs, "transfer", gain_per_unit=4.0, resolution=100.0)
-    assert result is not None
-    assert result.ask % 100 == 0
-    assert result.new_rank == 1 and result.new_top_key == "transfer"
-    after = [replace(TRANSFER, comp_value=TRANSFER.comp_value + result.ask * 4.0), META]
+    ask = flip_ask(options, prefs, "transfer", gain_per_unit=4.0, resolution=100.0)
+    assert ask is not None
+    assert ask % 100 == 0
+    after = [replace(TRANSFER, comp_value=TRANSFER.comp_value + ask * 4.0), META]
     assert top(after, prefs) == "transfer"
-    before = [replace(TRANSFER, comp_value=TRANSFER.comp_value + (result.ask - 100) * 4.0), META]
+    before = [replace(TRANSFER, comp_value=TRANSFER.comp_value + (ask - 100) * 4.0), META]
     assert top(before, prefs) == "meta"
-    assert result.comp_gain == result.ask * 4.0
 
 
 def test_flip_ask_against_a_rival_and_when_already_first():
     prefs = RankingPrefs(weights={"comp": 1})
     options = [META, GOOGLE, STAY]
-    result = flip_ask(options, prefs, "stay", 1.0, rival_key="google", resolution=1000)
-    assert result is not None
+    ask = flip_ask(options, prefs, "stay", 1.0, rival_key="google", resolution=1000)
     # Stay must pass 1,500,000 (ties go to the higher comp value, so strictly above).
-    assert result.ask == 151_000
-    assert result.new_rank == 2 and result.new_top_key == "meta"
-    first = flip_ask(options, prefs, "meta", 1.0)
-    assert first is not None and first.ask == 0 and first.new_rank == 1
+    assert ask == 151_000
+    after = [META, GOOGLE, replace(STAY, comp_value=STAY.comp_value + ask)]
+    assert [r.key for r in rank_options(after, prefs)][:2] == ["meta", "stay"]
+    assert flip_ask(options, prefs, "meta", 1.0) == 0
 
 
 def test_flip_ask_lifts_a_first_year_exclusion():
     prefs = RankingPrefs(weights={"comp": 1, "timezone": 5}, min_first_year_total=400_000)
     options = [TRANSFER, META]
     assert top(options, prefs) == "meta"
-    result = flip_ask(options, prefs, "transfer", gain_per_unit=1.0, first_year_gain_per_unit=1.0)
-    assert result is not None and result.ask == 10_000
+    ask = flip_ask(options, prefs, "transfer", gain_per_unit=1.0, first_year_gain_per_unit=1.0)
+    assert ask == 10_000
     assert flip_ask(options, prefs, "transfer", gain_per_unit=1.0) is None
 
 
