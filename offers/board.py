@@ -426,13 +426,12 @@ class Board:
     fx: FxTable | None = None
     current: PackageSpec | None = None
     mc_paths: int = DASHBOARD_MC_PATHS
-    mc_seed: int = DASHBOARD_MC_SEED
 
     @functools.cached_property
     def mc(self) -> WindowSimulation | None:
         """Return the seeded Monte Carlo of the valued options (None without one)."""
         options = {e.key: e.segments for e in self.evaluations if not e.error and e.segments}
-        return window_mc(options, self.basis, self.mc_paths, self.mc_seed)
+        return window_mc(options, self.basis, self.mc_paths, DASHBOARD_MC_SEED)
 
     def evaluation(self, key: str) -> Evaluation:
         return next(e for e in self.evaluations if e.key == key)
@@ -474,7 +473,6 @@ def board_build(
     prefs: Preferences | None = None,
     today: dt.date | None = None,
     mc_paths: int = DASHBOARD_MC_PATHS,
-    seed: int = DASHBOARD_MC_SEED,
     overrides: dict[str, Evaluation] | None = None,
     fx: FxTable | None = None,
     current: PackageSpec | None | EllipsisType = ...,
@@ -497,4 +495,4 @@ def board_build(
     rprefs = ranking_prefs(prefs)
     ranking = rank_options(facts, rprefs) if facts else []
     sensitivity = weight_sensitivity(facts, rprefs) if len(facts) >= 2 else None
-    return Board(prefs, basis, evs, ranking, sensitivity, fx, current, mc_paths, seed)
+    return Board(prefs, basis, evs, ranking, sensitivity, fx, current, mc_paths)
