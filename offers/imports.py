@@ -159,12 +159,6 @@ def _said(column: Column, error: ValidationError, text: str) -> str:
     return " ".join(error.messages)
 
 
-@dataclasses.dataclass
-class _Row:
-    number: int
-    form: OfferForm  # bound to the row and valid
-
-
 def _header(cells: list[str]) -> dict[int, str]:
     """Return the header's column names by position; refuse an unknown, repeated or missing one."""
     names = [OLD_HEADERS.get(n, n) for n in (c.strip().casefold() for c in cells)]
@@ -250,8 +244,10 @@ def _name_refused(name: str, number: int, names: dict[str, int], taken: set[str]
     return ""
 
 
-def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]]) -> list[_Row]:
-    """Check every row with the offer form; raise OfferImportError listing each bad cell."""
+def rows_check(
+    *, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]]
+) -> list[tuple[int, OfferForm]]:
+    """Return each row's number and its valid form; raise OfferImportError naming each bad cell."""
     lookups = _Lookups.load(user)
     errors = _Errors()
     filled = _filled(rows)
@@ -259,7 +255,7 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
     if first is None:
         raise OfferImportError([_("file: no header row; start from the template")])
     header = _header(first[1])
-    checked: list[_Row] = []
+    checked: list[tuple[int, OfferForm]] = []
     seen: dict[tuple[str, ...], int] = {}
     names: dict[str, int] = {}
     for number, cells in filled:
@@ -281,7 +277,7 @@ def rows_check(*, user: AbstractBaseUser, rows: Iterable[tuple[int, list[str]]])
         if not form.is_valid() or problems:
             _row_errors(errors, number, values, problems, form)
         elif not refused:
-            checked.append(_Row(number, form))
+            checked.append((number, form))
     if errors:
         raise OfferImportError(list(errors))
     if not checked:
@@ -300,10 +296,9 @@ def offers_import(*, user: AbstractBaseUser, raw: bytes) -> list[Offer]:
     created: list[Offer] = []
     try:
         with transaction.atomic():
-            for row in rows:
+            for number, form in rows:
                 try:
                     with transaction.atomic():
-                        form = row.form
                         offer = offer_create(
                             user=user,
                             fields=form.offer_fields(),
@@ -314,7 +309,7 @@ def offers_import(*, user: AbstractBaseUser, raw: bytes) -> list[Offer]:
                 except ValidationError as error:
                     for field, messages in error.message_dict.items():
                         for message in messages:
-                            errors.add(row.number, _column_of(field), message)
+                            errors.add(number, _column_of(field), message)
             if errors:
                 raise _Rollback
     except _Rollback:
