@@ -43,10 +43,8 @@ class OverlapSummary:
 
     average_hours: float
     worst_hours: float
-    best_hours: float
     min_offset: float
     max_offset: float
-    days: int
 
     @property
     def clock_gap(self) -> tuple[float, float]:
@@ -207,15 +205,13 @@ def overlap_summary(
     home_window: Window = DEFAULT_HOME_WINDOW,
     family_window: Window | None = None,
 ) -> OverlapSummary:
-    """Return the average, worst and best daily workday overlap and the offset range over a year."""
+    """Return the average and worst daily workday overlap and the offset range over a year."""
     frame = overlap_by_day(office_tz, home_tz, year, office_window, home_window, family_window)
     return OverlapSummary(
         average_hours=float(frame["overlap_hours"].mean()),
         worst_hours=float(frame["overlap_hours"].min()),
-        best_hours=float(frame["overlap_hours"].max()),
         min_offset=float(frame["offset_hours"].min()),
         max_offset=float(frame["offset_hours"].max()),
-        days=len(frame),
     )
 
 
