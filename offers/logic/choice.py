@@ -93,7 +93,6 @@ class ChoiceResult:
     """Each option's chance of ranking first, and the regret between the top two."""
 
     chances: dict[str, Estimate]
-    none_on_table: Estimate
     regret: Regret | None
 
 
@@ -333,12 +332,11 @@ def choice_chances(
     chances = {
         k: Estimate(float(np.clip(means[i], 0.0, 1.0)), float(ses[i])) for i, k in enumerate(keys)
     }
-    none = Estimate(float(np.clip(means[-1], 0.0, 1.0)), float(ses[-1]))
     regret = None
     if len(options) >= 2:
         top, other = np.argsort(-means[:-1], kind="stable")[:2]
         regret = _regret(options, prefs, futures, totals, order, int(top), int(other))
-    return ChoiceResult(chances, none, regret)
+    return ChoiceResult(chances, regret)
 
 
 def _regret(
