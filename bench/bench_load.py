@@ -1,15 +1,17 @@
 """Load test on loopback: gunicorn + PostgreSQL, N logged-in users browsing the main pages.
 
-Creates (and drops) its own database, migrates, seeds the demo data, starts gunicorn
-(`config.wsgi` with `config/gunicorn.py`, 2 workers x 4 threads by default) on 127.0.0.1
-only, then for `--seconds` has `--users` threads request the dashboard, offers list, an offer,
-its negotiation page, a scenario page, the interviews board, the compensation list and (one
-request in ten) a scenario live update (the htmx POST sent while typing: it values the typed
-terms and writes nothing). Every user logs in
-before the clock starts (a log-in hashes a password on purpose; it is timed on its own). The
-workers share a Redis cache (`--cache-url`, default db 2 of 127.0.0.1:6379). Prints requests per
-second, p50/p95/p99 latency and the error count, the same for a bare `/healthz` baseline, and
-the machine's load average before and after.
+Creates (and drops) its own database, migrates, seeds the demo data and one account like the
+demo's for each virtual user (bench/demo.py's `demo_accounts`: its own offers, processes and
+scenarios, so each user's pages are valued from a board of their own, not all cache hits of one
+board), starts gunicorn (`config.wsgi` with `config/gunicorn.py`, 2 workers x 4 threads by
+default) on 127.0.0.1 only, then for `--seconds` has `--users` threads, each logged in as its own
+account, request the dashboard, offers list, an offer, its negotiation page, a scenario page,
+the interviews board, the compensation list and (one request in ten) a scenario live update
+(the htmx POST sent while typing: it values the typed terms and writes nothing). Every user
+logs in and finds its own pages before the clock starts (a log-in hashes a password on purpose;
+it is timed on its own). The workers share a Redis cache (`--cache-url`, default db 2 of
+127.0.0.1:6379). Prints requests per second, p50/p95/p99 latency and the error count, the same
+for a bare `/healthz` baseline, and the machine's load average before and after.
 
     .venv/bin/python bench/bench_load.py --seconds 60 --users 50
 """
@@ -37,6 +39,11 @@ HOST = "127.0.0.1"
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/offerdesk_bench"
 DEFAULT_CACHE = "redis://127.0.0.1:6379/2"
 DEMO_USER, DEMO_PASSWORD = "demo", "offerdesk-demo"
+# Run by `manage.py shell -c`: one account like the demo's a virtual user (bench/demo.py).
+SEED_ACCOUNTS = (
+    "import sys; sys.path.insert(0, 'bench'); from demo import demo_accounts; "
+    "print(','.join(demo_accounts({count})))"
+)
 
 
 def free_port() -> int:
@@ -58,6 +65,10 @@ class Session:
         self.port = port
         self.conn = http.client.HTTPConnection(HOST, port, timeout=30)
         self.cookies: dict[str, str] = {}
+        # This user's own pages, scenario update URL and scenario version (`discover`).
+        self.pages: list[str] = []
+        self.post: str | None = None
+        self.version = ""
 
     def request(
         self,
@@ -96,13 +107,13 @@ class Session:
                 self.cookies[k] = morsel.value
         return resp.status, resp.getheader("Location", ""), content
 
-    def login(self) -> None:
+    def login(self, username: str = DEMO_USER) -> None:
         self.request("GET", "/accounts/login/")
         status, location, _ = self.request(
             "POST",
             "/accounts/login/",
             {
-                "username": DEMO_USER,
+                "username": username,
                 "password": DEMO_PASSWORD,
                 "csrfmiddlewaretoken": self.cookies.get("csrftoken", ""),
             },
@@ -111,10 +122,8 @@ class Session:
             raise RuntimeError(f"log-in failed: {status}")
 
 
-def discover(port: int) -> tuple[list[str], str | None, str]:
-    """Return the GET pages, a scenario update URL if there is one and the scenario's version."""
-    s = Session(port)
-    s.login()
+def discover(s: Session) -> None:
+    """Find the logged-in user's own pages, scenario update URL and scenario version."""
     pages = ["/", "/offers/", "/interviews/", "/compensation/"]
     _, _, body = s.request("GET", "/offers/")
     match = re.search(rb'href="(/offers/\d+/)"', body)
@@ -134,12 +143,17 @@ def discover(port: int) -> tuple[list[str], str | None, str]:
     offer = next((p for p in pages if re.fullmatch(r"/offers/\d+/", p)), None)
     if offer and s.request("GET", f"{offer}negotiation/")[0] == 200:
         pages.append(f"{offer}negotiation/")
-    return pages, scenario_update, version
+    s.pages, s.post, s.version = pages, scenario_update, version
 
 
-def run_load(
-    port: int, users: int, seconds: float, pages: list[str], post: str | None, version: str
-) -> dict:
+def page_kind(path: str) -> str:
+    """Return a path with its ids as <id>: every user's offer page is one row of the figures."""
+    return re.sub(r"/\d+/", "/<id>/", path)
+
+
+def run_load(port: int, accounts: list[str], seconds: float) -> dict:
+    """Log each virtual user in as its own account, then have them all browse for ``seconds``."""
+    users = len(accounts)
     latencies: list[float] = []
     errors: list[str] = []
     by_path: dict[str, list[float]] = {}
@@ -152,17 +166,23 @@ def run_load(
         s = Session(port)
         t0 = time.perf_counter()
         try:
-            s.login()
+            s.login(accounts[n])
         except Exception as exc:
             with lock:
                 errors.append(f"login: {exc}")
             return
         with lock:
             login_s.append(time.perf_counter() - t0)
+        try:
+            discover(s)  # its own pages, untimed: what it browses once the clock starts
+        except Exception as exc:
+            with lock:
+                errors.append(f"discover: {exc}")
+            return
         sessions[n] = s
 
     # Log everyone in first, four at a time: the timed part is browsing, not fifty password
-    # hashes at once (each takes a core for a while on purpose).
+    # hashes at once (each takes a core for a while on purpose), nor each board's first build.
     t_login = time.monotonic()
     pending = list(range(users))
 
@@ -186,6 +206,7 @@ def run_load(
         s = sessions[n]
         if s is None:
             return
+        pages, post, version = s.pages, s.post, s.version
         i = n
         while time.monotonic() < stop_at and len(latencies) < max_requests:
             i += 1
@@ -215,7 +236,7 @@ def run_load(
             elapsed = time.perf_counter() - t0
             with lock:
                 latencies.append(elapsed)
-                by_path.setdefault(path, []).append(elapsed)
+                by_path.setdefault(page_kind(path), []).append(elapsed)
                 if not ok:
                     errors.append(str(status))
 
@@ -229,6 +250,8 @@ def run_load(
     result = summarize(latencies, errors, wall)
     result["by_path"] = {p: summarize(v, [], wall) for p, v in sorted(by_path.items())}
     result["login"] = (len(login_s), login_wall, statistics.median(login_s) if login_s else 0.0)
+    result["pages"] = next((s.pages for s in sessions if s is not None), [])
+    result["post"] = any(s.post for s in sessions if s is not None)
     return result
 
 
@@ -322,7 +345,7 @@ def main() -> int:
         "SECRET_KEY": os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
         "SECURE_SSL": "0",
         "ALLOWED_HOSTS": HOST,
-        "AXES_ENABLED": "0",  # 50 users share one address and one account
+        "AXES_ENABLED": "0",  # 50 users log in from one address
         "LOG_LEVEL": "ERROR",
         "DB_CONN_MAX_AGE": "60",
         "CACHE_URL": args.cache_url,
@@ -339,6 +362,18 @@ def main() -> int:
             ["manage.py", "collectstatic", "--noinput", "-v0"],
         ):
             subprocess.run([py, *cmd], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        t_seed = time.monotonic()
+        made = subprocess.run(
+            [py, "manage.py", "shell", "-c", SEED_ACCOUNTS.format(count=args.users)],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        accounts = made.stdout.split()[-1].split(",")
+        assert len(set(accounts)) == args.users, accounts
+        seed_s = time.monotonic() - t_seed
         server = subprocess.Popen(
             [
                 py,
@@ -370,21 +405,28 @@ def main() -> int:
             if time.monotonic() > deadline or server.poll() is not None:
                 raise RuntimeError("gunicorn did not come up")
             time.sleep(0.3)
-        pages, post, version = discover(port)
         print(
-            f"gunicorn {args.workers}x{args.threads} on {HOST}:{port}, {args.users} users, {args.seconds:.0f} s, "
-            f"cache {args.cache_url or 'local memory'}"
+            f"gunicorn {args.workers}x{args.threads} on {HOST}:{port}, {args.users} users, "
+            f"{args.seconds:.0f} s, cache {args.cache_url or 'local memory'}"
         )
-        print(f"pages: {pages}; POST: {post or 'none (no scenario update route)'}")
+        print(
+            f"accounts: {args.users}, one a user, each seeded like the demo "
+            f"({accounts[0]} ... {accounts[-1]}, {seed_s:.0f} s)"
+        )
         print("machine:", os.cpu_count(), "cores, load average before", _load())
         base = run_baseline(port, args.users, min(args.seconds, 10))
-        app = run_load(port, args.users, args.seconds, pages, post, version)
+        app = run_load(port, accounts, args.seconds)
+        pages, post = app["pages"], app["post"]
+        print(
+            f"pages (the first user's; each user its own): {pages}; POST: "
+            f"{'the scenario live update' if post else 'none (no scenario found)'}"
+        )
         show("healthz", base)
         show("app", app)
         n_login, login_wall, login_p50 = app["login"]
         print(
-            f"log-ins before the clock: {n_login} in {login_wall:.1f} s "
-            f"(p50 {login_p50 * 1000:.0f} ms each)"
+            f"log-ins (and each user's pages found) before the clock: {n_login} in "
+            f"{login_wall:.1f} s (p50 {login_p50 * 1000:.0f} ms a log-in)"
         )
         for path, r in app["by_path"].items():
             print(
@@ -399,7 +441,7 @@ def main() -> int:
         cache = "Redis" if args.cache_url.startswith("redis") else args.cache_url or "local memory"
         summary_row(
             f"gunicorn {args.workers}×{args.threads} (`config/gunicorn.py`) + PostgreSQL + "
-            f"{cache} cache, {args.users} users ({args.users} sessions of the one demo account) "
+            f"{cache} cache, {args.users} users (each logged in as its own demo-like account) "
             f"for {args.seconds:.0f} s through {len(pages)} pages"
             + (" and scenario updates" if post else ""),
             f"{app['rps']:.0f} req/s, p50 {app['p50']:.0f} ms, p95 {app['p95']:.0f} ms, p99 "

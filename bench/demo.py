@@ -1,4 +1,5 @@
-"""The demo's real options grown to a size: what the benchmarks on the demo measure at 10 or 50."""
+"""The demo's real options grown to a size, and accounts like the demo's: what the benchmarks on
+the demo measure at 10 or 50 options, and bench_load's one account per virtual user."""
 
 from __future__ import annotations
 
@@ -36,3 +37,26 @@ def grow_demo(user: Any, n: int) -> None:
         offer.package = package
         offer.name = f"{offer.name} ({k})"
         offer.save()
+
+
+def demo_accounts(count: int, *, like: str = "demo") -> list[str]:
+    """Create ``count`` accounts seeded as ``seed_demo`` seeds the demo (its own story, offers,
+    processes and scenarios each), logging in with the password of ``like``; return their
+    usernames. Run after ``seed_demo``, whose shared companies and rates they use."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+
+    from compensation import demo as compensation_demo
+    from interviews import demo as interviews_demo
+    from offers import demo as offers_demo
+
+    users = get_user_model()
+    password = users.objects.get(username=like).password  # hashed once, not count times
+    names = [f"{like}-{n}" for n in range(1, count + 1)]
+    with transaction.atomic():
+        for name in names:
+            user = users.objects.create(username=name, password=password)
+            story = compensation_demo.seed_user(user)
+            story.update(interviews_demo.seed_user(user, story))
+            offers_demo.seed_user(user, story)
+    return names
