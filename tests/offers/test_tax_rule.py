@@ -89,7 +89,9 @@ def test_demo_options_are_taxed_by_their_places(demo):
     assert tiktok.tax_words.endswith("then " + words("sg", tiktok.segments[-1].start))
     assert "then Singapore resident YA 2026 tax" in tiktok.tax_words
     taipei = by_name["Internal transfer: Northwind Taipei"]
-    assert taipei.tax_words.endswith("then " + words("tw", taipei.segments[-1].start))
+    # The transfer's kept US grants are taxed in each place by their days (issue 34, item 3).
+    kept = "; the kept stock taxed in each place by the days worked there"
+    assert taipei.tax_words.endswith("then " + words("tw", taipei.segments[-1].start) + kept)
     # Staying: every window year's tax is the brackets' tax on that year's income, shared out
     # by tax year; over the window it is a progressive rate, above the flat 0 and below the top.
     tax, total = stay.component("tax"), stay.component("total")
