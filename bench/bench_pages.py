@@ -161,8 +161,6 @@ def main() -> None:
         def each(key: str, form: str, unit: str = "", r: dict[str, list[float]] = row) -> str:
             return " / ".join(format(value, form) + unit for value in r[key])
 
-        if n == LIVE_OPTIONS:
-            live_update()
         summary_row(
             f"warm board cache, the demo's options grown to {n} ({' / '.join(pages)}), median of "
             f"{args.repeat}",
@@ -170,6 +168,8 @@ def main() -> None:
             f"{'met' if max(row['ratio']) <= target else 'OVER'}); {each('queries', 'd')} queries",
             f"`/healthz` {each('healthz', '.2f')} ms, interleaved with each page",
         )
+        if n == LIVE_OPTIONS:
+            live_update()
 
     print(f"machine: {load()}")
 
