@@ -77,7 +77,12 @@ def job_path(job: Job) -> Path:
 
 @transaction.atomic
 def job_create(*, user: AbstractBaseUser, kind: str, **fields: Any) -> Job:
-    """Save a queued job of ``kind``; its task is published once this transaction commits."""
+    """Save a queued job of ``kind``; its task is published once this transaction commits.
+
+    It keeps the language it was asked in (the request's): what a worker writes for its owner,
+    an export's labels or a failure's reason, is in it.
+    """
+    fields.setdefault("language", translation.get_language() or "")
     job = Job(owner=user, kind=kind, task_id=uuid.uuid4().hex, **fields)
     job.full_clean(validate_constraints=False)  # the database holds them (IntegrityError)
     job.save()

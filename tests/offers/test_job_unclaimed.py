@@ -145,6 +145,25 @@ def test_the_reason_is_in_the_language_the_export_was_asked_in(alice, monkeypatc
     ]
 
 
+def test_a_restore_asked_in_zh_hant_fails_in_zh_hant(alice, settings, tmp_path, monkeypatch):
+    """A job keeps the language of the request that made it: a restore has no format to say it."""
+    from django.utils import translation
+
+    settings.MEDIA_ROOT = tmp_path
+    monkeypatch.setattr("offers.export.jobs.job_run_task.apply_async", lambda *a, **kw: None)
+    raw = json.dumps(backup_build(user=alice)).encode()
+    with translation.override("zh-hant"):
+        job = restore_job_create(user=alice, raw=raw)
+    assert job.language == "zh-hant"
+    with _later(1):
+        jobs_unclaimed_sweep()
+    with _later(2):
+        jobs_unclaimed_sweep()
+    assert Job.objects.get(pk=job.pk).errors == [
+        "沒有背景工作程序接手這項工作，重新送出後也沒有。請再試一次。"
+    ]
+
+
 def test_a_stalled_job_restarted_may_be_sent_again_once_more(lost_export):
     from offers.export.jobs import job_restart, stalled_before
 
