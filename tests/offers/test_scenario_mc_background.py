@@ -40,8 +40,10 @@ def test_without_a_broker_the_start_answers_before_the_simulation_ends(
     def held(scenario, input_hash, *, progress, **kw):
         started.append(threading.current_thread().name)
         go.wait(timeout=20)  # the simulation is held until the test has seen the answer
-        return real(scenario, input_hash, progress=progress, paths=PATHS, chunk=CHUNK)
+        return real(scenario, input_hash, progress=progress)
 
+    monkeypatch.setattr("offers.scenarios.montecarlo.MC_PATHS", PATHS)
+    monkeypatch.setattr("offers.scenarios.montecarlo.MC_CHUNK", CHUNK)
     monkeypatch.setattr("offers.scenarios.montecarlo.mc_compute", held)
     response = client_alice.post(
         reverse("offers:scenario_mc_start", args=[scenario.pk]), HTTP_HX_REQUEST="true"
@@ -89,8 +91,10 @@ def test_a_retry_the_task_asks_for_runs_again_on_its_thread(
         calls.append(threading.current_thread().name)
         if len(calls) == 1:
             raise OperationalError("database table is locked")
-        return real(scenario, input_hash, progress=progress, paths=PATHS, chunk=CHUNK)
+        return real(scenario, input_hash, progress=progress)
 
+    monkeypatch.setattr("offers.scenarios.montecarlo.MC_PATHS", PATHS)
+    monkeypatch.setattr("offers.scenarios.montecarlo.MC_CHUNK", CHUNK)
     monkeypatch.setattr("offers.scenarios.montecarlo.mc_compute", locked_once)
     client_alice.post(
         reverse("offers:scenario_mc_start", args=[scenario.pk]), HTTP_HX_REQUEST="true"
