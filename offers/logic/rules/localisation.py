@@ -1,4 +1,4 @@
-"""An internal transfer onto another country's payroll: how its pay is localised."""
+"""A transfer onto a payroll that pays less (the demo's USD to TWD): an allowance for a while."""
 
 from __future__ import annotations
 
