@@ -136,7 +136,6 @@ def _level_checks(
                 "company": p["company"],
                 "target": check.target.code,
                 "offered": check.level.code,
-                "delta": check.delta,
                 "levels_apart": check.levels_apart,
                 "verdict": check.verdict,
                 "signals": [(r["kind"], r["signal"]) for r in own],

@@ -127,10 +127,11 @@ def test_rounds_per_company_and_days_to_offer():
 def test_level_check_shows_the_down_level_and_the_signal_behind_it():
     stats = interview_stats(PROCESSES, ROUNDS)
     meta, startup = stats["level_checks"]
-    assert (meta["target"], meta["offered"], meta["delta"], meta["verdict"]) == (
+    # What the page shows: the levels apart and the way (the signed delta is the check's own).
+    assert (meta["target"], meta["offered"], meta["levels_apart"], meta["verdict"]) == (
         "E6",
         "E5",
-        -1,
+        1,
         "down",
     )
     assert meta["negative"] == [("system_design", "strong_no_hire")]
