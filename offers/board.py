@@ -259,6 +259,13 @@ def _segments(
     )
 
 
+def own_spec(ev: Evaluation, fx: FxTable) -> PackageSpec:
+    """Return the option's own spec to value again: a transfer's, before it keeps held grants."""
+    if ev.spec is not None and not ev.held:
+        return ev.spec
+    return package_spec(ev.offer.package, ev.key, ev.basis, fx)
+
+
 def evaluate_offer(
     offer: Offer,
     prefs: Preferences,

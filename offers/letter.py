@@ -9,7 +9,7 @@ valuation as the headline (`evaluate_offer`), once per board and option.
 from __future__ import annotations
 
 from compensation.selectors import fx_table
-from offers.board import Board, Evaluation, evaluate_offer, package_spec
+from offers.board import Board, Evaluation, evaluate_offer, own_spec
 from offers.board_cache import board_derived
 
 
@@ -26,13 +26,7 @@ def letter_value(board: Board, ev: Evaluation) -> float | None:
 def _letter_value(board: Board, ev: Evaluation) -> float | None:
     fx = board.fx or fx_table(user=board.prefs.owner)
     current = board.current.letter() if board.current else None
-    # A transfer's valued spec holds the current job's grants too: start again from its package.
-    own = (
-        ev.spec
-        if ev.spec and not ev.held
-        else package_spec(ev.offer.package, ev.key, board.basis, fx)
-    )
-    spec = own.letter()
+    spec = own_spec(ev, fx).letter()
     letter = evaluate_offer(
         ev.offer, board.prefs, fx, basis=board.basis, current=current, spec=spec
     )

@@ -40,7 +40,7 @@ from offers.board import (
     board_build,
     evaluate_offer,
     option_facts,
-    package_spec,
+    own_spec,
     ranking_prefs,
 )
 from offers.board_cache import board_derived
@@ -237,20 +237,20 @@ def offer_facts(
         fx_stock_to_offer=fx_stock,
         in_hand=offer.in_hand,
         rounds_ahead=rounds_ahead,
-        first_year_at_base=_first_year_at_base(offer, board, fx),
+        first_year_at_base=_first_year_at_base(ev, board, fx),
     )
 
 
-def _first_year_at_base(offer: Offer, board: Board, fx: FxTable) -> Callable[[float], float]:
+def _first_year_at_base(ev: Evaluation, board: Board, fx: FxTable) -> Callable[[float], float]:
     """Return the option's first window year (home, on the board's basis) at another base."""
+    spec = own_spec(ev, fx)
 
     def first_year(base: float) -> float:
-        spec = package_spec(offer.package, f"o{offer.pk}", board.basis, fx)
-        ev = evaluate_offer(
-            offer, board.prefs, fx, basis=board.basis, current=board.current,
+        probe = evaluate_offer(
+            ev.offer, board.prefs, fx, basis=board.basis, current=board.current,
             spec=dataclasses.replace(spec, base=base),
         )  # fmt: skip
-        return ev.first_year
+        return probe.first_year
 
     return first_year
 
