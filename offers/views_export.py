@@ -10,8 +10,8 @@ from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.http import is_htmx, method_refused
@@ -128,9 +128,7 @@ def export_start(request: HttpRequest) -> HttpResponse:
         return render(request, "offers/export.html", _page(request, form=form), status=400)
     fmt = form.cleaned_data["format"]
     if export_needs_job(user=request.user, fmt=fmt):
-        job = job_create(
-            user=request.user, kind=Job.Kind.EXPORT, format=fmt, language=get_language()
-        )
+        job = job_create(user=request.user, kind=Job.Kind.EXPORT, format=fmt)
         messages.info(request, _("Your export is being prepared; this page shows its progress."))
         return redirect("offers:export_job", pk=job.pk)
     spec = export_format(fmt)
