@@ -454,12 +454,13 @@ def walk_away(
     probe = RankProbe([o for o in options if o.key != key], prefs)
     level = tolerance > 0 and current_rank > 1 and probe.level_with_first(target, tolerance)
 
+    # The first-year floor the option meets today (None: none, or already broken).
     floor = prefs.min_first_year_total
-    keeps_floor = floor is not None and target.first_year_total >= floor
+    floor = floor if floor is not None and target.first_year_total >= floor else None
 
     def stands(facts: OptionFacts, value: float) -> bool:
         trial = with_value(facts, value)
-        if keeps_floor and trial.first_year_total < (floor or 0.0):
+        if floor is not None and trial.first_year_total < floor:
             return False  # a hard constraint the option meets today is never traded for rank
         return probe.level_with_first(trial, tolerance) if level else probe.rank(trial) == 1
 
@@ -487,7 +488,7 @@ def walk_away(
             )
         else:
             below = with_value(stage.facts, value - WALK_AWAY_STEP).first_year_total
-            binding = floor if keeps_floor and below < (floor or 0.0) else None
+            binding = floor if floor is not None and below < floor else None
             reason = _standing(value, prefs.currency, binding, rival if level else "")
     return WalkAway(
         value_home=value,
