@@ -1,9 +1,10 @@
-"""Benchmark the Monte Carlo engine against a bare numpy GBM kernel of the same size.
+"""Benchmark the Monte Carlo of packages against a bare numpy GBM kernel of the same size.
 
-The kernel (the baseline) draws the same paths x months x options of prices, chunk by chunk as
-`simulate` does (its own default chunk size), and keeps each path's year-end prices as float32,
-as `simulate` keeps its stores: at 1,000,000 paths it holds one chunk's months at a time, not a
-2.2 GB array of them. `--million` also times both at 1,000,000 paths in a fresh process, with
+The engine side is the CLI's `simulate` (the app's `window.chunked_paths` over one window,
+then each year's mean and percentiles). The kernel (the baseline) draws the same paths x
+months x options of prices, chunk by chunk as `chunked_paths` does (its own default chunk
+size), and keeps each path's year-end prices: at 1,000,000 paths it holds one chunk's months
+at a time, not a 2.2 GB array of them. `--million` also times both at 1,000,000 paths in a fresh process, with
 their peak memory.
 
 Usage: python bench/bench_montecarlo.py [--paths N] [--repeat N] [--million]
@@ -36,8 +37,9 @@ from compensation.engine import (  # noqa: E402
     Refresher,
     SignOn,
     Stock,
-    simulate,
 )
+from compensation.engine.cli import simulate  # noqa: E402
+from compensation.engine.window import chunked_paths  # noqa: E402
 
 MONTHS = 48
 OPTIONS = 6
@@ -78,8 +80,8 @@ def options() -> list[PackageSpec]:
     return specs
 
 
-# The engine's own chunk size (`simulate`'s default): the kernel works in chunks of as many paths.
-CHUNK = inspect.signature(simulate).parameters["chunk_size"].default
+# The engine's own chunk size (`chunked_paths`' default): the kernel works in chunks of as many.
+CHUNK = inspect.signature(chunked_paths).parameters["chunk"].default
 
 
 def kernel(paths: int, rng: np.random.Generator, chunk: int = CHUNK) -> np.ndarray:
@@ -136,9 +138,7 @@ def measured(run: Callable[[], T]) -> tuple[T, float, float]:
 def million_child(paths: int) -> None:
     """Run one large simulation and the kernel of the same size, each with its peak memory
     (run in a fresh process)."""
-    result, elapsed, traced_peak = measured(
-        lambda: simulate(options(), paths, np.random.default_rng(0))
-    )
+    result, elapsed, traced_peak = measured(lambda: simulate(options(), paths, seed=0))
     rss_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB on Linux
     _, bare, bare_peak = measured(lambda: kernel(paths, np.random.default_rng(0)))
     print(
@@ -158,8 +158,9 @@ def million_child(paths: int) -> None:
         f"allocations {bare_peak:.0f} MiB (ratio {elapsed / bare:.2f}x the time, "
         f"{traced_peak / bare_peak:.2f}x the memory)",
     )
-    cumulative = result.cumulative[result.cumulative["year"] == MONTHS // 12]
-    print(cumulative.round(0).to_string(index=False))
+    for row in result["cumulative"]:
+        if row["year"] == MONTHS // 12:
+            print({k: round(v) if isinstance(v, float) else v for k, v in row.items()})
 
 
 def main() -> None:
@@ -174,11 +175,11 @@ def main() -> None:
         return
 
     specs = options()
-    simulate(specs, 1_000, np.random.default_rng(0))  # warm up caches and imports
+    simulate(specs, 1_000, seed=0)  # warm up caches and imports
     kernel(1_000, np.random.default_rng(0))
     sim, bare = best_of(
         args.repeat,
-        lambda: simulate(specs, args.paths, np.random.default_rng(1)),
+        lambda: simulate(specs, args.paths, seed=1),
         lambda: kernel(args.paths, np.random.default_rng(1)),
     )
     ratio = sim / bare

@@ -81,9 +81,9 @@ def test_the_readme_gives_the_app_line_count() -> None:
 # (36.9k), then the features of 2 Dec 2026 (the letter's value, the transfer's days-sourced tax,
 # the walk-away's floor, the localisation ask, the lost-job sweeps) outran 255 lines of cuts:
 # 37.24k. The cap holds today's size so that it can only fall until the goal is met again.
-CAP = 37_250
+CAP = 37_100
 
 
 def test_app_code_stays_under_its_cap() -> None:
-    """App code no larger than CAP: a ratchet towards issue 33's 37.1k."""
+    """App code under CAP, issue 33's 37.1k: a feature that grows it pays with a cut."""
     assert app_lines() < CAP

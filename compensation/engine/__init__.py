@@ -11,12 +11,10 @@ from .forfeiture import (
     vest_events,
 )
 from .io import package_from_dict
-from .montecarlo import cumulative_paths, simulate
 from .projection import (
     annualized,
     assumption_terms,
     assumptions,
-    cashflow_matrix,
     project,
     project_yearly,
 )
@@ -47,8 +45,6 @@ __all__ = [
     "breakeven",
     "check_calendar_dates",
     "check_instalments",
-    "cashflow_matrix",
-    "cumulative_paths",
     "describe_schedule",
     "forfeited_on_leave",
     "next_vest_date",
@@ -56,7 +52,6 @@ __all__ = [
     "project",
     "project_yearly",
     "schedule_from_dict",
-    "simulate",
     "tranche_dates",
     "unvested_schedule",
     "vest_events",

@@ -8,14 +8,14 @@ from typing import Any, Literal
 import numpy as np
 
 from .errors import EngineInputError, check_int, check_kind
-from .montecarlo import cumulative_paths
 from .projection import project_yearly
+from .segments import Segment
 from .spec import MAX_HORIZON_YEARS, Grant, PackageSpec, SignOn
 from .vesting import VestingSchedule, describe_schedule
+from .window import chunked_paths
 
 Component = Literal["stock", "sign_on"]
 UNIT = 1000.0  # probe size; value is linear in the extra amount
-SHARED_TICKER = "__breakeven_a__"
 
 
 def _with_extra(spec: PackageSpec, component: str, amount: float) -> PackageSpec:
@@ -126,15 +126,7 @@ def breakeven(
         "monte_carlo": None,
     }
     if paths > 0:
-        if rng is None:
-            rng = np.random.default_rng(0)
-        stock = a.stock
-        if stock.ticker is None:
-            # A with and without the extra must move on the same price paths.
-            stock = dataclasses.replace(stock, ticker=SHARED_TICKER)
-        a_mc = dataclasses.replace(a_n, stock=stock)
-        probe_mc = dataclasses.replace(a_probe, stock=stock)
-        cumulative = cumulative_paths([a_mc, probe_mc, b_n], paths, rng, years)
+        cumulative = _cumulative_paths(a_n, a_probe, b_n, years, paths, rng)
         per_unit = (cumulative[1] - cumulative[0]) / UNIT
         target = _median(cumulative[2])
         guess = extra if extra is not None else 0.0
@@ -147,3 +139,29 @@ def breakeven(
             "extra_grant_value": grant_value(mc_extra),
         }
     return result
+
+
+def _cumulative_paths(
+    a: PackageSpec,
+    probe: PackageSpec,
+    b: PackageSpec,
+    years: int,
+    paths: int,
+    rng: np.random.Generator | None,
+) -> list[np.ndarray]:
+    """Return A's, A-with-the-probe's and B's window totals on simulated prices, each over
+    its own years from its own start: A and the probe on the very same paths (one stock),
+    B on the same as A's only where they share a ticker."""
+    rng = rng if rng is not None else np.random.default_rng(0)
+    out: list[np.ndarray] = []
+    for specs in ((a, probe), (b,)):
+        values = chunked_paths(
+            {str(k): [Segment(spec, spec.start)] for k, spec in enumerate(specs)},
+            window_start=specs[0].start,
+            years=years,
+            paths=paths,
+            rng=rng,
+        )
+        assert values is not None  # no progress callback: the run is never stopped
+        out.extend(v.sum(axis=1) for v in values.values())
+    return out

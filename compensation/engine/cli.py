@@ -15,12 +15,15 @@ import pandas as pd
 from .breakeven import breakeven
 from .errors import EngineInputError, check_int
 from .io import as_list, options_from_dict, package_from_dict
-from .montecarlo import simulate
 from .projection import YEARLY_COLUMNS, annualized, project_yearly
+from .segments import Segment
+from .spec import PackageSpec
+from .window import chunked_paths, summarise_paths
 
 # Keys whose numbers are not money: probabilities keep 4 decimals (a cent would round 0.4999
 # to 0.5 and hide a one-in-ten-thousand difference).
 DECIMALS = {"prob_beats": 4}
+PERCENTILES = (10.0, 50.0, 90.0)
 
 
 def _clean(value: Any, decimals: int = 2) -> Any:
@@ -60,23 +63,62 @@ def run_project(data: Any) -> Any:
     return out[0]
 
 
+def _labels(specs: Sequence[PackageSpec]) -> list[str]:
+    """Return each package's name, made unique: a second "Acme" is "Acme (2)"."""
+    labels: list[str] = []
+    for spec in specs:
+        label, n = spec.name or "option", 2
+        while label in labels:
+            label, n = f"{spec.name or 'option'} ({n})", n + 1
+        labels.append(label)
+    return labels
+
+
+def _rows(label: str, values: np.ndarray, percentiles: np.ndarray) -> list[dict[str, Any]]:
+    """Return one row per year: its mean over the paths and its percentiles."""
+    return [
+        {"option": label, "year": year + 1, "mean": float(values[:, year].mean())}
+        | {f"p{p:g}": float(percentiles[i, year]) for i, p in enumerate(PERCENTILES)}
+        for year in range(values.shape[1])
+    ]
+
+
 def run_simulate(data: Any, paths: int, seed: int) -> Any:
     """Return Monte Carlo percentiles and win probabilities for the packages in ``data``."""
+    return simulate(options_from_dict(data), paths, seed)
+
+
+def simulate(specs: Sequence[PackageSpec], paths: int, seed: int) -> dict[str, Any]:
+    """Return the yearly and cumulative mean and percentiles of each package's window value,
+    and ``prob_beats[a][b]``: the share of paths on which a's whole window beats b's.
+
+    Every package is valued over one window from the earliest start, as long as the longest
+    horizon, on the app's own futures (`window.chunked_paths`): packages on one ticker move
+    together; a package that starts later counts from its own start.
+    """
     seed = check_int("seed", seed, minimum=0)
-    specs = options_from_dict(data)
-    result = simulate(specs, paths, np.random.default_rng(seed))
-    prob = {
-        str(row): {str(col): float(p) for col, p in cols.items()}
-        for row, cols in result.prob_beats.to_dict(orient="index").items()
-    }
+    if not specs:
+        raise EngineInputError("options", "needs at least one package")
+    labels = _labels(specs)
+    years = max(spec.horizon_years for spec in specs)
+    values = chunked_paths(
+        {label: [Segment(spec, spec.start)] for label, spec in zip(labels, specs, strict=True)},
+        window_start=min(spec.start for spec in specs),
+        years=years,
+        paths=paths,
+        rng=np.random.default_rng(seed),
+    )
+    assert values is not None  # no progress callback: the run is never stopped
+    result = summarise_paths(values, PERCENTILES)
+    running = {label: np.cumsum(v, axis=1) for label, v in values.items()}
     return {
         "paths": result.paths,
         "seed": seed,
-        "years": result.years,
-        "basis": result.basis,
-        "yearly": _records(result.yearly),
-        "cumulative": _records(result.cumulative),
-        "prob_beats": prob,
+        "years": years,
+        "basis": "home",
+        "yearly": [r for k in labels for r in _rows(k, values[k], result.yearly[k])],
+        "cumulative": [r for k in labels for r in _rows(k, running[k], result.cumulative[k])],
+        "prob_beats": result.prob_beats,
     }
 
 

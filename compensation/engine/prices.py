@@ -1,7 +1,7 @@
 """Share prices under geometric Brownian motion, and the seeded random stream of each ticker.
 
-The lowest layer of the simulation: the window (`window.window_paths`) and the Monte Carlo
-(`montecarlo.simulate`) both draw their prices here, so neither imports the other.
+The lowest layer of the simulation: the window's paths (`window.window_paths`) and the
+correlated futures (`futures.correlated_prices`) both draw their prices here.
 """
 
 from __future__ import annotations

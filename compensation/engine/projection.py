@@ -5,8 +5,6 @@ from __future__ import annotations
 import calendar
 import datetime
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,34 +39,6 @@ YEARLY_COLUMNS = (
     "total_net",
     "total_net_home",
 )
-
-
-@dataclass(frozen=True, eq=False)
-class CashflowMatrix:
-    """Per-option monthly inputs of the vectorised core (options first, months last).
-
-    ``refresher_value[o, g, t]`` is the value in the stock's currency, at its grant price, of
-    the refresher granted at month ``12 * g`` that vests in month ``t + 1``; at vest it is
-    worth that times ``price[t] / price[12 * g]`` (``price[0]`` is today's price). Prices are
-    in the stock's currency; ``stock_fx`` turns a vest value into the package currency.
-    """
-
-    fixed: np.ndarray  # (options, months) base + bonus + sign-on + relocation
-    shares: np.ndarray  # (options, months) initial-grant shares vesting each month
-    refresher_value: np.ndarray  # (options, years, months)
-    price0: np.ndarray  # (options,)
-    growth: np.ndarray  # (options,) annual growth as a fraction
-    volatility: np.ndarray  # (options,) annual volatility as a fraction
-    keep: np.ndarray  # (options,) 1 - liquidity discount
-    stock_fx: np.ndarray  # (options,) package currency per unit of the stock's currency
-    fx_to_home: np.ndarray  # (options,)
-    tax_rate: np.ndarray  # (options,) as a fraction
-    tickers: tuple[str | None, ...]
-
-    @property
-    def months(self) -> int:
-        """Return the number of months covered."""
-        return int(self.fixed.shape[1])
 
 
 def fixed_components(spec: PackageSpec, months: int) -> dict[str, np.ndarray]:
@@ -120,38 +90,6 @@ def refresher_values(
             if 1 <= m <= months:
                 out[g, m - 1] += value
     return out
-
-
-def cashflow_matrix(specs: Sequence[PackageSpec], months: int) -> CashflowMatrix:
-    """Return the stacked monthly fixed cash, share vests and refresher values of ``specs``."""
-    if months <= 0:
-        raise EngineInputError("months", f"must be positive (got {months})")
-    if not specs:
-        raise EngineInputError("options", "needs at least one package")
-    years = math.ceil(months / 12)
-    n = len(specs)
-    fixed = np.zeros((n, months))
-    shares = np.zeros((n, months))
-    refresher = np.zeros((n, years, months))
-    for o, spec in enumerate(specs):
-        fixed[o] = sum(fixed_components(spec, months).values())
-        for grant in spec.grants:
-            shares[o] += grant_shares(spec, grant, months)
-        for item in spec.refreshers:
-            refresher[o] += refresher_values(item, months, spec.start, spec.as_of)
-    return CashflowMatrix(
-        fixed=fixed,
-        shares=shares,
-        refresher_value=refresher,
-        price0=np.array([s.stock.price for s in specs]),
-        growth=np.array([s.stock.growth_pct / 100.0 for s in specs]),
-        volatility=np.array([s.stock.volatility_pct / 100.0 for s in specs]),
-        keep=np.array([liquidity_keep(s) for s in specs]),
-        stock_fx=np.array([s.stock.fx_to_package for s in specs]),
-        fx_to_home=np.array([s.fx_to_home for s in specs]),
-        tax_rate=np.array([s.tax_rate_pct / 100.0 for s in specs]),
-        tickers=tuple(s.stock.ticker for s in specs),
-    )
 
 
 def assumed_prices(stock: Stock, months: int) -> np.ndarray:

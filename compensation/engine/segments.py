@@ -332,26 +332,24 @@ def _equity(spec: PackageSpec, vests: Vests, months: int, prices: np.ndarray) ->
     A refresher tranche is worth its grant-price value times the price at vest over the
     price at grant (today's price for a grant made on or before the window start).
     """
-    lead = prices.shape[:-1]
     grant_vests, refresher_vests = vests
     shares = np.zeros(months)
     for vest in grant_vests:
         shares[vest.month - 1] += vest.shares * vest.part
-    equity = shares * prices
     if not refresher_vests:
-        return np.asarray(equity)
-    today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
-    with_today = np.concatenate([today, prices], axis=-1)  # index 0: today's price
-    # One refresher grant at a time, added in grant order: the sums of a (..., grants, months)
-    # array over its grants, without building it (paths x grants x months on many paths).
-    refreshed = None
-    for tranches in refresher_vests:
-        row = np.zeros(months)
+        return np.asarray(shares * prices)
+    # Refresher grant g's tranches are units of its grant-price value: shares bought at the
+    # price of its grant month (index 0: today's), so value = price x (grant shares + sum_g
+    # value_g / price at grant g): one (..., grants) @ (grants, months) product.
+    rows = np.zeros((len(refresher_vests), months))
+    for g, tranches in enumerate(refresher_vests):
         for tranche in tranches:
-            row[tranche.month - 1] += tranche.value * tranche.part
-        vested = row / with_today[..., tranches[0].granted_month, None] * prices
-        refreshed = vested if refreshed is None else refreshed + vested
-    return np.asarray(equity + refreshed)
+            rows[g, tranche.month - 1] += tranche.value * tranche.part
+    lead = prices.shape[:-1]
+    today = np.broadcast_to(np.asarray(spec.stock.price, dtype=np.float64), lead)[..., None]
+    with_today = np.concatenate([today, prices], axis=-1)
+    at_grant = with_today[..., [tranches[0].granted_month for tranches in refresher_vests]]
+    return np.asarray(prices * (shares + (1.0 / at_grant) @ rows))
 
 
 def _to_window(values: np.ndarray, k: np.ndarray, months: int) -> np.ndarray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -76,7 +76,7 @@ def window_yearly(
     window_start: datetime.date,
     years: int,
     prices: Sequence[np.ndarray],
-    medians: Sequence[np.ndarray] | None = None,
+    medians: Sequence[np.ndarray | None] | None = None,
 ) -> dict[str, np.ndarray]:
     """Return gross home-currency components and tax per window year, shaped (..., years).
 
@@ -262,8 +262,10 @@ def window_paths(
         )
         for key, stock in stocks.items()
     }
-    # The months outside the window are valued on the median path: one per price process.
-    medians = {key: median_path(paths[..., :months]) for key, paths in simulated.items()}
+    # The months outside the window set a tax table's rate on the median path: one per price
+    # process that a taxed segment sees (a flat rate needs none).
+    taxed = {stock_key(s.spec.stock) for v in valued.values() for s in v if s.spec.tax_regime}
+    medians = {key: median_path(simulated[key][..., :months]) for key in taxed}
     out: dict[str, np.ndarray] = {}
     for key, segments in valued.items():
         keys = [stock_key(s.spec.stock) for s in segments]
@@ -272,10 +274,71 @@ def window_paths(
             window_start=window_start,
             years=years,
             prices=[simulated[k] for k in keys],
-            medians=[medians[k] for k in keys],
+            medians=[medians.get(k) for k in keys],
         )
         out[key] = values[column]
     return out
+
+
+def chunked_paths(
+    options: Mapping[str, Sequence[Segment]],
+    *,
+    window_start: datetime.date,
+    years: int,
+    paths: int,
+    rng: np.random.Generator,
+    column: str = "total",
+    chunk: int = 20_000,
+    progress: Callable[[int], bool] | None = None,
+) -> dict[str, np.ndarray] | None:
+    """Return `window_paths` over many paths, ``chunk`` at a time: (paths, years) per option.
+
+    Chunk k draws from its own stream of ``rng`` (`prices.stream`), so a rerun with the same
+    seed gives the same figures and memory holds one chunk's months at a time. After each
+    chunk ``progress(percent)`` is called; when it returns False the run stops with None.
+    """
+    paths = check_int("paths", paths, minimum=1)
+    chunk = check_int("chunk", chunk, minimum=1)
+    out = {key: np.empty((paths, years), dtype=np.float64) for key in options}
+    chunks = -(-paths // chunk)
+    for k in range(chunks):
+        lo, n = k * chunk, min(chunk, paths - k * chunk)
+        values = window_paths(
+            options,
+            window_start=window_start,
+            years=years,
+            paths=n,
+            rng=stream(rng, ("chunk", k)),
+            column=column,
+        )
+        for key, value in values.items():
+            out[key][lo : lo + n] = value
+        if progress is not None and not progress(min(99, int(100 * (k + 1) / chunks))):
+            return None
+    return out
+
+
+def percentile_standard_error(values: np.ndarray, percentile: float) -> float:
+    """Return the standard error of the ``percentile`` of 1-D simulated ``values``.
+
+    Distribution-free, from the order statistics: the q-quantile of n independent draws has
+    a 95 % confidence interval between the order statistics of rank n q -/+ 1.96 sqrt(n q
+    (1 - q)); the standard error is that interval's width over 2 x 1.96. (For n normal draws
+    of spread s the median's comes out near sqrt(pi / 2) s / sqrt(n).)
+    """
+    values = np.asarray(values, dtype=np.float64).ravel()
+    n = values.shape[0]
+    if n < 2:
+        raise EngineInputError("values", "needs at least two simulated values")
+    q = float(percentile) / 100.0
+    if not 0.0 < q < 1.0:
+        raise EngineInputError("percentile", f"must be between 0 and 100 (got {percentile!r})")
+    z = 1.959963984540054
+    half = z * math.sqrt(n * q * (1.0 - q))
+    lo = max(0, math.floor(n * q - half))
+    hi = min(n - 1, math.ceil(n * q + half))
+    part = np.partition(values, (lo, hi))
+    return float((part[hi] - part[lo]) / (2.0 * z))
 
 
 def summarise_paths(

@@ -13,8 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from compensation.engine import EngineInputError
-from compensation.engine.montecarlo import percentile_standard_error
-from compensation.engine.window import window_paths
+from compensation.engine.window import chunked_paths, percentile_standard_error
 from compensation.selectors import fx_table
 from offers.board import Evaluation, ValuationBasis, basis_of, current_job_spec, evaluate_offer
 from offers.models import Offer, Preferences, Scenario
@@ -88,25 +87,17 @@ def _simulate(
     progress: Callable[[int], bool],
 ) -> np.ndarray | None:
     """Return each option's yearly values, shaped (options, years, paths), or None if stopped."""
-    paths, chunk = MC_PATHS, MC_CHUNK
-    options = {e.key: e.segments for e in evs}
-    store = np.empty((len(evs), basis.years, paths), dtype=np.float64)
-    chunks = -(-paths // chunk)
-    for k in range(chunks):
-        n = min(chunk, paths - k * chunk)
-        values = window_paths(
-            options,
-            window_start=basis.start,
-            years=basis.years,
-            paths=n,
-            rng=np.random.default_rng([seed, k]),
-            column=basis.column,
-        )
-        for i, ev in enumerate(evs):
-            store[i, :, k * chunk : k * chunk + n] = values[ev.key].T
-        if not progress(min(99, int(100 * (k + 1) / chunks))):
-            return None
-    return store
+    values = chunked_paths(
+        {e.key: e.segments for e in evs},
+        window_start=basis.start,
+        years=basis.years,
+        paths=MC_PATHS,
+        rng=np.random.default_rng(seed),
+        column=basis.column,
+        chunk=MC_CHUNK,
+        progress=progress,
+    )
+    return None if values is None else np.stack([values[e.key].T for e in evs])
 
 
 def _summary(evs: list[Evaluation], yearly: np.ndarray, me: int) -> list[dict[str, Any]]:
@@ -148,8 +139,9 @@ def mc_compute(
 ) -> dict[str, Any] | None:
     """Simulate every option with the scenario in place of its offer, chunk by chunk.
 
-    Each chunk draws from its own generator seeded by the input hash and the chunk number,
-    so a rerun gives the same figures; percentiles come from all paths at the end.
+    Each chunk draws from its own stream of a generator seeded by the input hash
+    (`window.chunked_paths`), so a rerun gives the same figures; percentiles come from all
+    paths at the end.
     ``progress(percent)`` is called after each chunk; when it returns False (cancelled or
     superseded) the run stops and None is returned.
     """

@@ -1,4 +1,5 @@
-"""Monte Carlo: GBM prices, zero-volatility equivalence, shared tickers, reproducibility."""
+"""Monte Carlo of packages (the CLI's `simulate`, on the app's `window.chunked_paths`): GBM
+prices, zero-volatility equivalence, shared tickers, reproducibility, chunks."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ import dataclasses
 import datetime as dt
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from compensation.engine import (
@@ -18,10 +18,11 @@ from compensation.engine import (
     SignOn,
     Stock,
     project_yearly,
-    simulate,
 )
-from compensation.engine.montecarlo import select_percentiles
+from compensation.engine.cli import simulate
 from compensation.engine.prices import simulate_price_paths
+from compensation.engine.segments import Segment
+from compensation.engine.window import chunked_paths
 
 START = dt.date(2025, 1, 1)
 
@@ -44,6 +45,12 @@ def offer(
     return PackageSpec(**fields)
 
 
+def rows(result: dict, key: str, option: str) -> dict[str, list[float]]:
+    """Return one option's yearly (or cumulative) rows as columns."""
+    found = [row for row in result[key] if row["option"] == option]
+    return {column: [row[column] for row in found] for column in ("mean", "p10", "p50", "p90")}
+
+
 def test_zero_volatility_equals_deterministic_projection():
     specs = [
         offer(volatility=0.0),
@@ -57,23 +64,24 @@ def test_zero_volatility_equals_deterministic_projection():
         ),
         offer("Cash", volatility=0.0, grants=(), refreshers=()),
     ]
-    result = simulate(specs, 500, np.random.default_rng(7))
+    result = simulate(specs, 500, seed=7)
     for spec in specs:
         expected = project_yearly(spec)
-        rows = result.yearly[result.yearly["option"] == spec.name]
-        cumulative = result.cumulative[result.cumulative["option"] == spec.name]
+        yearly, cumulative = (
+            rows(result, "yearly", spec.name),
+            rows(result, "cumulative", spec.name),
+        )
         for column in ("p10", "p50", "p90", "mean"):
-            np.testing.assert_allclose(rows[column], expected["total_home"], rtol=1e-12)
+            np.testing.assert_allclose(yearly[column], expected["total_home"], rtol=1e-12)
             np.testing.assert_allclose(cumulative[column], expected["cumulative_home"], rtol=1e-12)
 
 
 def test_mean_matches_deterministic_projection_with_volatility():
     # E[price] is the deterministic projection, so the mean yearly total matches it.
     spec = offer(volatility=25.0)
-    result = simulate([spec], 40_000, np.random.default_rng(3))
-    np.testing.assert_allclose(result.yearly["mean"], project_yearly(spec)["total"], rtol=0.01)
-    assert (result.yearly["p10"] < result.yearly["p50"]).all()
-    assert (result.yearly["p50"] < result.yearly["p90"]).all()
+    yearly = rows(simulate([spec], 40_000, seed=3), "yearly", "Acme")
+    np.testing.assert_allclose(yearly["mean"], project_yearly(spec)["total"], rtol=0.01)
+    assert all(lo < mid < hi for lo, mid, hi in zip(yearly["p10"], yearly["p50"], yearly["p90"]))
 
 
 def test_gbm_median_matches_closed_form():
@@ -87,15 +95,12 @@ def test_gbm_median_matches_closed_form():
 
 
 def test_same_ticker_shares_paths():
-    a, b = offer("A", ticker="ACME"), offer("B", ticker="ACME")
-    result = simulate([a, b], 5_000, np.random.default_rng(5))
-    assert result.prob_beats.loc["A", "B"] == 0 and result.prob_beats.loc["B", "A"] == 0
-    left = result.cumulative[result.cumulative["option"] == "A"].drop(columns="option")
-    right = result.cumulative[result.cumulative["option"] == "B"].drop(columns="option")
-    pd.testing.assert_frame_equal(left.reset_index(drop=True), right.reset_index(drop=True))
-    # Without a ticker the two stocks move independently.
-    independent = simulate([offer("A"), offer("B")], 5_000, np.random.default_rng(5))
-    assert 0.45 < independent.prob_beats.loc["A", "B"] < 0.55
+    result = simulate([offer("A", ticker="ACME"), offer("B", ticker="ACME")], 5_000, seed=5)
+    assert result["prob_beats"]["A"]["B"] == 0 and result["prob_beats"]["B"]["A"] == 0
+    assert rows(result, "cumulative", "A") == rows(result, "cumulative", "B")
+    # On two tickers the two stocks move independently.
+    independent = simulate([offer("A", ticker="AAA"), offer("B", ticker="BBB")], 5_000, seed=5)
+    assert 0.45 < independent["prob_beats"]["A"]["B"] < 0.55
 
 
 def test_same_ticker_more_stock_always_wins():
@@ -103,58 +108,72 @@ def test_same_ticker_more_stock_always_wins():
     big = dataclasses.replace(
         small, name="big", grants=(Grant(value=500_000, schedule=small.grants[0].schedule),)
     )
-    result = simulate([small, big], 2_000, np.random.default_rng(1))
-    assert result.prob_beats.loc["big", "small"] == 1.0
-    assert result.prob_beats.loc["small", "big"] == 0.0
+    result = simulate([small, big], 2_000, seed=1)
+    assert result["prob_beats"]["big"]["small"] == 1.0
+    assert result["prob_beats"]["small"]["big"] == 0.0
 
 
-def test_reproducible_with_same_seed():
-    specs = [offer("A"), offer("B", volatility=50)]
-    first = simulate(specs, 3_000, np.random.default_rng(42), chunk_size=700)
-    second = simulate(specs, 3_000, np.random.default_rng(42), chunk_size=700)
-    pd.testing.assert_frame_equal(first.yearly, second.yearly)
-    pd.testing.assert_frame_equal(first.prob_beats, second.prob_beats)
-    other = simulate(specs, 3_000, np.random.default_rng(43), chunk_size=700)
-    assert not first.yearly.equals(other.yearly)
+def test_reproducible_with_same_seed_and_labels_made_unique():
+    specs = [offer("A"), offer("A", volatility=50), offer("C", volatility=0)]
+    first, second = simulate(specs, 3_000, seed=42), simulate(specs, 3_000, seed=42)
+    assert first == second
+    assert simulate(specs, 3_000, seed=43)["yearly"] != first["yearly"]
+    assert list(first["prob_beats"]) == ["A", "A (2)", "C"]
+    assert len(first["yearly"]) == 3 * 4 and first["years"] == 4 and first["paths"] == 3_000
+    probs = np.array([list(row.values()) for row in first["prob_beats"].values()])
+    assert (np.diag(probs) == 0).all() and (probs + probs.T <= 1.0 + 1e-12).all()
 
 
-def test_result_shape_and_labels():
-    specs = [offer("A"), offer("A"), offer("C", volatility=0)]
-    result = simulate(specs, 1_000, np.random.default_rng(0), percentiles=(5, 50, 95))
-    assert list(result.yearly.columns) == ["option", "year", "mean", "p5", "p50", "p95"]
-    assert list(result.prob_beats.index) == ["A", "A (2)", "C"]
-    assert len(result.yearly) == 3 * 4 and result.years == 4 and result.paths == 1_000
-    assert result.median_price_paths is not None
-    assert result.median_price_paths.shape == (4, 3)
-    probs = result.prob_beats.to_numpy()
-    assert (np.diag(probs) == 0).all()
-    assert (probs + probs.T <= 1.0 + 1e-12).all()
+def test_a_later_start_counts_from_its_own_start_in_the_one_window():
+    later = offer("Later", volatility=0.0, start=dt.date(2026, 1, 1), grants=(), refreshers=())
+    result = simulate([offer(volatility=0.0), later], 100, seed=0)
+    # The window runs 2025-2028 from the earliest start: nothing in 2025, then 180,000 base
+    # + 15 % bonus (paid in the year it is earned, as the projection pays it) + 40,000 sign-on.
+    yearly = rows(result, "yearly", "Later")["mean"]
+    assert yearly[0] == 0.0
+    assert yearly[1] == pytest.approx(project_yearly(later)["total_home"].iloc[0])
 
 
-def test_chunking_does_not_change_statistics():
-    specs = [offer()]
-    whole = simulate(specs, 20_000, np.random.default_rng(9), chunk_size=20_000)
-    chunked = simulate(specs, 20_000, np.random.default_rng(9), chunk_size=3_000)
-    np.testing.assert_allclose(whole.cumulative["p50"], chunked.cumulative["p50"], rtol=0.01)
+def test_chunks_are_reproducible_and_do_not_change_the_statistics():
+    options = {"a": [Segment(offer(), START)]}
+    kw = {"window_start": START, "years": 4, "paths": 20_000}
+    whole = chunked_paths(options, **kw, rng=np.random.default_rng(9), chunk=20_000)
+    chunked = chunked_paths(options, **kw, rng=np.random.default_rng(9), chunk=3_000)
+    again = chunked_paths(options, **kw, rng=np.random.default_rng(9), chunk=3_000)
+    assert whole is not None and chunked is not None and again is not None
+    assert chunked["a"].shape == (20_000, 4) and np.array_equal(chunked["a"], again["a"])
+    np.testing.assert_allclose(
+        np.median(whole["a"].sum(axis=1)), np.median(chunked["a"].sum(axis=1)), rtol=0.01
+    )
 
 
-def test_select_percentiles_matches_numpy():
-    values = np.random.default_rng(2).standard_normal((3, 1001)).astype(np.float32)
-    got = select_percentiles(values, (0, 10, 33.3, 50, 90, 100))
-    expected = np.percentile(values.astype(np.float64), [0, 10, 33.3, 50, 90, 100], axis=1).T
-    np.testing.assert_allclose(got, expected, rtol=1e-6)
+def test_a_stopped_run_returns_nothing_after_its_first_chunk():
+    seen: list[int] = []
+    stopped = chunked_paths(
+        {"a": [Segment(offer(), START)]},
+        window_start=START,
+        years=4,
+        paths=1_000,
+        rng=np.random.default_rng(0),
+        chunk=300,
+        progress=lambda percent: seen.append(percent) or False,
+    )
+    assert stopped is None and seen == [25]
 
 
 def test_invalid_arguments():
     with pytest.raises(EngineInputError) as info:
-        simulate([offer()], 0, np.random.default_rng(0))
+        simulate([offer()], 0, seed=0)
     assert info.value.field == "paths"
     with pytest.raises(EngineInputError) as info:
-        simulate([], 10, np.random.default_rng(0))
+        simulate([], 10, seed=0)
     assert info.value.field == "options"
     with pytest.raises(EngineInputError) as info:
-        simulate([offer()], 10, np.random.default_rng(0), basis="euros")  # type: ignore[arg-type]
-    assert info.value.field == "basis"
-    with pytest.raises(EngineInputError) as info:
-        simulate([offer()], 10, np.random.RandomState(0))  # type: ignore[arg-type]
+        chunked_paths(
+            {"a": [Segment(offer(), START)]},
+            window_start=START,
+            years=4,
+            paths=10,
+            rng=np.random.RandomState(0),
+        )  # type: ignore[arg-type]
     assert info.value.field == "rng"

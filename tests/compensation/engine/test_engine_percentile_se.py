@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from compensation.engine.errors import EngineInputError
-from compensation.engine.montecarlo import percentile_standard_error
+from compensation.engine.window import percentile_standard_error
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,6 @@ from compensation.engine import (
     annualized,
     assumption_terms,
     assumptions,
-    cashflow_matrix,
     project,
     project_yearly,
 )
@@ -234,29 +233,6 @@ def test_assumptions_describe_everything():
     yearly = project_yearly(spec)
     assert assumptions(spec, yearly) == info
     assert annualized(spec, yearly) == annualized(spec)
-
-
-def test_cashflow_matrix_matches_project():
-    specs = [
-        package(
-            bonus_target_pct=10,
-            sign_on=(SignOn(5_000),),
-            grants=(Grant(shares=480, schedule=MONTHLY),),
-            refreshers=(Refresher(12_000, YEARLY),),
-            stock=Stock(price=10, growth_pct=7, liquidity_discount_pct=10),
-        ),
-        package(name="B", base=90_000),
-    ]
-    cm = cashflow_matrix(specs, 48)
-    assert cm.fixed.shape == (2, 48) and cm.shares.shape == (2, 48)
-    assert cm.refresher_value.shape == (2, 4, 48)
-    monthly = project(specs[0])
-    fixed = monthly[["base", "bonus", "sign_on", "relocation"]].sum(axis=1)
-    np.testing.assert_allclose(cm.fixed[0], fixed)
-    np.testing.assert_allclose(cm.shares[0], 10.0)
-    assert cm.refresher_value[0, 1, 23] == pytest.approx(3_000)  # granted month 12, vests month 24
-    assert cm.refresher_value[0, 0].sum() == 0  # no refresher in year 1
-    np.testing.assert_allclose(cm.keep, [0.9, 1.0])
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from compensation.engine import PackageSpec, SignOn, Stock, project_yearly
 from compensation.engine.errors import EngineInputError
-from compensation.engine.montecarlo import simulate
 from compensation.engine.segments import Segment
 from compensation.engine.tax.compute import (
     monthly_tax_and_contributions,
@@ -454,9 +453,3 @@ def test_project_yearly_taxes_each_calendar_year():
     # 2026's tables (test_tax_tables_2026.py): federal 36,734 + FICA 14,339 + California
     # 14,507.98 (2025's brackets) + SDI 1.3% x 200,000 = 2,600 -> 68,180.98
     assert yearly["total_net"].iloc[0] == pytest.approx(200_000 - 68_180.98, abs=ONE_UNIT)
-
-
-def test_monte_carlo_net_home_refuses_a_progressive_regime():
-    spec = PackageSpec(name="ca", start=dt.date(2026, 1, 1), base=200_000.0, tax_regime="us-ca")
-    with pytest.raises(EngineInputError, match="tax_regime"):
-        simulate([spec], 10, np.random.default_rng(0), basis="net_home")

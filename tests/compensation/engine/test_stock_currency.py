@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-import numpy as np
 import pytest
 
 from compensation.engine import (
@@ -20,7 +19,6 @@ from compensation.engine import (
     package_from_dict,
     project,
     project_yearly,
-    simulate,
 )
 from compensation.engine.breakeven import breakeven
 
@@ -93,12 +91,6 @@ def test_forfeiture_converts_unvested_stock():
     assert lost["unvested_shares"] == pytest.approx(3_750.0)
     assert lost["unvested_value"] == pytest.approx(556_875.0)
     assert lost["price"] == pytest.approx(110.0) and lost["price_currency"] == "USD"
-
-
-def test_monte_carlo_without_volatility_matches_the_projection():
-    spec = usd_stock_package("SGD", 1.35)
-    result = simulate([spec], 3, np.random.default_rng(0), basis="package")
-    assert result.cumulative["p50"].iloc[-1] == pytest.approx(594_000.0)
 
 
 def test_breakeven_extra_is_in_the_package_currency():
