@@ -248,10 +248,14 @@ def _segments(
     start = offer_start(offer, basis)
     if offer.kind == Offer.Kind.STAY:
         return (Segment(spec, max(start, basis.start), current=True),)
-    if current is None or start <= basis.start:
+    if current is None:
         return (Segment(spec, max(start, basis.start)),)
     # An internal transfer's held grants vesting after the move are taxed by the days worked
-    # in each place (`sourced_segments`); a new employer's grants start with it.
+    # in each place (`sourced_segments`); a new employer's grants start with it. An option
+    # starting on the decision date keeps the current job as a segment of no window months:
+    # its first tax year's pay still sets that year's brackets, and a transfer's vests are
+    # still split by the days worked before the move.
+    start = max(start, basis.start)
     moved = offer.kind == Offer.Kind.INTERNAL
     return (
         Segment(current, basis.start, start, current=True),

@@ -47,3 +47,32 @@ def test_staying_from_a_1_july_decision_date_is_taxed_on_the_whole_first_tax_yea
     assert ev.component("total") == [pytest.approx(120_000.0)]
     assert ev.component("tax") == [pytest.approx(7_835.0, abs=1.0)]
     assert ev.value == pytest.approx(120_000.0 - 7_835.0, abs=1.0)
+
+
+def test_a_new_job_from_the_decision_date_is_taxed_with_the_current_jobs_earlier_months(alice):
+    # The same SGD 120,000 a year at a new employer from the decision date: 2025's return still
+    # holds Jan-Jun at the current job (it taxes the whole year's 120,000), so the new job's
+    # year-1 tax is staying's 7,835, not the 5,797.50 of a year that began on 1 July.
+    PreferencesFactory(
+        owner=alice,
+        decision_date=DECISION,
+        horizon_years=1,
+        home_currency="SGD",
+        basis=Preferences.Basis.NET,
+    )
+    terms = {
+        "package__currency": "SGD",
+        "package__base": Decimal("120000"),
+        "package__raise_pct": Decimal("0"),
+        "package__bonus_target_pct": Decimal("0"),
+        "package__start_date": DECISION,
+        "package__tax_regime": "sg",
+    }
+    OfferFactory(owner=alice, kind=Offer.Kind.STAY, package__is_current_job=True, **terms)
+    new = OfferFactory(owner=alice, kind=Offer.Kind.EXTERNAL, name="New", **terms)
+    board = board_build(user=alice, mc_paths=0)
+    (ev,) = [e for e in board.evaluations if e.offer.pk == new.pk]
+    assert not ev.error
+    assert [s.current for s in ev.segments] == [True, False]
+    assert ev.component("total") == [pytest.approx(120_000.0)]
+    assert ev.component("tax") == [pytest.approx(7_835.0, abs=1.0)]

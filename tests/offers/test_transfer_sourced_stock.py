@@ -12,8 +12,10 @@ import datetime as dt
 import re
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 
+from compensation.models import Package
 from offers.board import board_build
 from offers.ledger import ledger_view
 from offers.models import Offer
@@ -129,3 +131,25 @@ def test_the_tax_rule_says_the_first_place_taxes_the_kept_stock_on(demo_user, cl
     client.force_login(demo_user)
     html = client.get(reverse("offers:offer_detail", args=[ev.offer.pk])).content.decode()
     assert "the kept stock taxed in each place by the days worked there" in html
+
+
+def test_a_transfer_on_the_decision_date_still_splits_each_kept_vest_by_its_days(demo_user):
+    # Moving on the window's first day, 1 Dec 2026: the current job stays as a segment of no
+    # window months, so the kept grants' days before the move are still the US's. The 2025
+    # grant's vest of 1 Mar 2027: 730 days from its vesting start, 640 of them before the move
+    # (365 + 275).
+    ev = _transfer(demo_user)
+    day = dt.date(2026, 12, 1)
+    Package.objects.filter(pk=ev.offer.package_id).update(start_date=day, version=F("version") + 1)
+    ev = _transfer(demo_user)
+    assert ev.segments[0].current and ev.segments[0].end == day == ev.segments[1].start
+    lines = [
+        r.line
+        for r in ledger_view(ev).rows
+        if r.line.item == "grant_vest" and r.line.day == dt.date(2027, 3, 1)
+    ]
+    (us,) = [x for x in lines if x.place == 0 and x.quantity == pytest.approx(100.0)]
+    (taipei,) = [x for x in lines if x.place is None and x.quantity == pytest.approx(100.0)]
+    assert (us.days, taipei.days) == ((640, 730), (90, 730))
+    assert us.amount == pytest.approx(100 * price(3) * 640 / 730, abs=0.01)
+    assert us.amount + taipei.amount == pytest.approx(100 * price(3))
