@@ -178,21 +178,37 @@ def overlap_by_day(
         raise LogicInputError("year", f"year must be between 1900 and 2200, got {year!r}")
 
     rows: list[dict[str, object]] = []
-    day = date(year, 1, 1)
+    # A day's figures depend only on both zones' offsets around it: a day whose offsets at UTC
+    # noon, three days either side, are another's is that day moved by whole days (its hours
+    # the same, its instants shifted). Between DST changes, one day is worked out, not 261.
+    first = date(year, 1, 1)
+    noons = [(datetime.combine(first + timedelta(days=n), time(12), UTC)) for n in range(-3, 370)]
+    offsets = [(t.astimezone(office).utcoffset(), t.astimezone(home).utcoffset()) for t in noons]
+    worked: dict[tuple[object, ...], tuple[date, dict[str, object]]] = {}
+    day = first
     while day.year == year:
         if not weekdays_only or day.weekday() < 5:
-            office_day = _local_interval(day, office_window, office)
-            available = _available(office_day, home, home_window, family_window)
-            rows.append(
-                {
-                    "date": day,
-                    "weekday": WEEKDAY_NAMES[day.weekday()],
+            n = (day - first).days
+            seen = worked.get(key := tuple(offsets[n : n + 7]))
+            if seen is None:
+                office_day = _local_interval(day, office_window, office)
+                available = _available(office_day, home, home_window, family_window)
+                row: dict[str, object] = {
                     "offset_hours": _offset_hours(office_day[0], office, home),
                     "office_start_home": office_day[0].astimezone(home),
                     "office_end_home": office_day[1].astimezone(home),
                     "overlap_hours": _hours(_intersect([office_day], available)),
                 }
-            )
+                worked[key] = seen = (day, row)
+            shift = day - seen[0]
+            row = {
+                "date": day,
+                "weekday": WEEKDAY_NAMES[day.weekday()],
+                **seen[1],
+                "office_start_home": seen[1]["office_start_home"] + shift,  # type: ignore[operator]
+                "office_end_home": seen[1]["office_end_home"] + shift,  # type: ignore[operator]
+            }
+            rows.append(row)
         day += timedelta(days=1)
     return pd.DataFrame(rows)  # a year always has workdays: the columns are the rows' keys
 

@@ -218,3 +218,63 @@ def test_overlap_invariants(office, home, day, family_start):
     assert row(family, day)["overlap_hours"] <= found["overlap_hours"] + 1e-9
     strip = hour_strip(office, home, day)
     assert len(strip) == 24
+
+
+ZONES = (
+    LA,
+    TAIPEI,
+    LONDON,
+    "Australia/Sydney",  # DST in the southern summer
+    "Australia/Lord_Howe",  # a 30-minute DST change
+    "America/Sao_Paulo",  # DST until 2019
+    "Asia/Kathmandu",  # +05:45
+    "Pacific/Kiritimati",  # +14
+    "Pacific/Pago_Pago",  # -11
+    "America/St_Johns",  # -03:30 with DST
+)
+
+
+def day_by_day(office_tz: str, home_tz: str, year: int, family: tuple[time, time] | None):
+    """The overlap of every weekday worked out on its own, as before days were shared."""
+    from offers.logic import timezones as tz
+
+    office, home = ZoneInfo(office_tz), ZoneInfo(home_tz)
+    out = []
+    for n in range(366):
+        day = date(year, 1, 1) + np.timedelta64(n, "D").astype(object)
+        if day.year != year or day.weekday() >= 5:
+            continue
+        office_day = tz._local_interval(day, tz.DEFAULT_OFFICE_WINDOW, office)
+        available = tz._available(office_day, home, tz.DEFAULT_HOME_WINDOW, family)
+        out.append(
+            (
+                day,
+                tz._offset_hours(office_day[0], office, home),
+                office_day[0].astimezone(home),
+                office_day[1].astimezone(home),
+                tz._hours(tz._intersect([office_day], available)),
+            )
+        )
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    office=st.sampled_from(ZONES),
+    home=st.sampled_from(ZONES),
+    year=st.integers(1995, 2035),
+    family=st.sampled_from([None, (time(18), time(20)), (time(23), time(1))]),
+)
+def test_days_shared_between_dst_changes_equal_each_day_worked_out(office, home, year, family):
+    frame = overlap_by_day(office, home, year, family_window=family)
+    got = list(
+        zip(
+            frame["date"],
+            frame["offset_hours"],
+            frame["office_start_home"],
+            frame["office_end_home"],
+            frame["overlap_hours"],
+            strict=True,
+        )
+    )
+    assert got == day_by_day(office, home, year, family)
