@@ -53,6 +53,7 @@ def basis_of(prefs: Preferences, today: dt.date) -> ValuationBasis:
         currency=prefs.home_currency,
         after_tax=prefs.basis == Preferences.Basis.NET,
         percentile=int(prefs.risk_percentile),
+        discount_pct=float(prefs.discount_rate_pct),
     )
 
 
@@ -104,9 +105,10 @@ class Evaluation:
 
     @property
     def first_year(self) -> float:
-        """Return the first window year's value on the basis."""
+        """Return the first window year's value on the basis, as paid: not discounted (a
+        first-year floor is a need for cash in that year)."""
         values = self.values
-        return values[0] if values else 0.0
+        return values[0] / float(self.basis.year_factors[0]) if values else 0.0
 
     @property
     def tax_words(self) -> str:
@@ -315,11 +317,12 @@ def evaluate_offer(
                 years=basis.years,
                 prices=basis.segment_prices(segments[:1]),
             )
-            bridge = float(alone[basis.column].sum())
+            bridge = float(basis.present(alone[basis.column]).sum())
     except (EngineInputError, LookupError, ValueError) as exc:
         return dataclasses.replace(empty, error=str(exc))
     yearly = pd.DataFrame(
-        {c: values[c] for c in YEARLY_COLUMNS}, index=pd.RangeIndex(1, basis.years + 1, name="year")
+        {c: basis.present(values[c]) for c in YEARLY_COLUMNS},
+        index=pd.RangeIndex(1, basis.years + 1, name="year"),
     )
     return Evaluation(
         offer=offer,

@@ -57,9 +57,10 @@ def window_mc(
             only=missing,
         )
         for k in missing:
-            fresh[k].setflags(write=False)  # shared between boards: nobody writes into it
-            per_option[k] = fresh[k]
-            MC_PATHS_KEPT.put(keys[k], fresh[k])
+            values = basis.present(fresh[k])  # each year worth today, at the basis's rate
+            values.setflags(write=False)  # shared between boards: nobody writes into it
+            per_option[k] = values
+            MC_PATHS_KEPT.put(keys[k], values)
     result = summarise_paths({k: v for k, v in per_option.items() if v is not None})
     cache_set(key, result, timeout=3600)
     return result

@@ -188,6 +188,7 @@ def board_choice(
         rng=np.random.default_rng(seed),
         column=basis.column,
         correlation=correlation,
+        year_weights=basis.year_factors,
     )
     chances = offer_chances([ev.offer for ev in evs])
     facts = [option_facts(ev) for ev in evs]

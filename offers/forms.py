@@ -330,6 +330,7 @@ class PreferencesForm(KeepsOmitted):
             "home_currency",
             "basis",
             "risk_percentile",
+            "discount_rate_pct",
             "market_correlation",
             "uncertainty_of_weights",
             "risk_aversion",

@@ -7,12 +7,14 @@ to the option's headline: after tax every line, gross the pay lines alone.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
 from compensation.engine.components import DATED_COMPONENTS
+from compensation.engine.dates import add_months
 from compensation.engine.ledger import LEVIES, Ledger, LedgerLine, TaxYearWorking
 from compensation.engine.tax.compute import BracketWorking
 from compensation.tax_words import tax_word
@@ -209,6 +211,33 @@ def _brackets_in_words(working: BracketWorking) -> BracketWorking:
     )
 
 
+def _present_value(ev: Evaluation, year: int, amount: float) -> LedgerRow:
+    """Return a window year's line that brings its lines to their worth today (the basis's
+    discount): their sum times (its year factor - 1), dated the year's last day."""
+    basis = ev.basis
+    factor = float(basis.year_factors[year - 1])
+    line = LedgerLine(
+        year=year,
+        day=add_months(basis.start, 12 * year) - dt.timedelta(days=1),
+        segment=len(ev.segments) - 1,
+        component="present_value",
+        item="present_value",
+        quantity=1.0,
+        unit_price=amount,
+        unit_currency=basis.currency,
+        share=factor - 1.0,
+        fx=1.0,
+        amount=amount * (factor - 1.0),
+    )
+    rate = {"rate": exact(basis.discount_pct), "t": exact(year - 0.5)}
+    described = _("Year %(n)s worth today at %(rate)s %% a year") % {**rate, "n": year}
+    worked = _("%(amount)s × (1 ÷ (1 + %(rate)s %%)^%(t)s − 1)") % {
+        **rate,
+        "amount": figure(amount),
+    }
+    return LedgerRow(line, "", described, worked)
+
+
 def ledger_view(ev: Evaluation) -> LedgerView | None:
     """Return the ledger of an evaluated option in words (None: it could not be valued).
 
@@ -232,6 +261,8 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
             for line in lines
             if after_tax or line.component not in LEVIES
         )
+        if ev.basis.discount_pct:
+            rows += (_present_value(ev, year, float(sum(r.line.amount for r in rows))),)
         subtotal = float(sum(r.line.amount for r in rows))
         running += subtotal
         years.append(LedgerYear(year, rows, subtotal, running))

@@ -346,6 +346,19 @@ class Preferences(models.Model):
             "(its certainty equivalent); at 0 it is worth the average, 200,000."
         ),
     )
+    discount_rate_pct = models.DecimalField(
+        _("yearly discount rate (%)"),
+        max_digits=3,
+        decimal_places=1,
+        default=Decimal("0"),
+        db_default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("30"))],
+        help_text=_(
+            "Money later is worth less to you than money now. Each window year's figures are "
+            "divided by (1 + rate) to the power of the years from the decision date to the "
+            "middle of that year: at 5, year 2's by 1.05^1.5. 0: no discount."
+        ),
+    )
     # weight_<key> for every ranking criterion, defined here like the ratings above.
     locals().update(weight_fields())
     reminders_email = models.BooleanField(
@@ -369,7 +382,8 @@ class Preferences(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(market_correlation__lte=100, uncertainty_of_weights__lte=90)
-                & Q(risk_aversion__gte=0, risk_aversion__lte=10),
+                & Q(risk_aversion__gte=0, risk_aversion__lte=10)
+                & Q(discount_rate_pct__gte=0, discount_rate_pct__lte=30),
                 name="prefs_uncertainty_range",
             ),
             models.CheckConstraint(

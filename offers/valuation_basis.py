@@ -13,6 +13,7 @@ import dataclasses
 import datetime as dt
 import zoneinfo
 from collections.abc import Sequence
+from decimal import Decimal
 
 import numpy as np
 from django.utils import formats, timezone
@@ -38,6 +39,8 @@ class ValuationBasis:
     after_tax: bool
     # `Preferences.StockPrice`: the percentile of the simulated price, 0 for the assumed price.
     percentile: int
+    # `Preferences.discount_rate_pct`: each window year's figures worth today (`present`).
+    discount_pct: float = 0.0
 
     @property
     def column(self) -> str:
@@ -60,6 +63,18 @@ class ValuationBasis:
         if self.assumed:
             return assumed_prices(stock, months)
         return percentile_prices(stock, months, self.percentile)
+
+    @property
+    def year_factors(self) -> np.ndarray:
+        """Return what a unit of each window year is worth today: 1 / (1 + rate)^(y - 1/2),
+        the years from the decision date to the year's middle (its pay comes through it)."""
+        years = np.arange(1, self.years + 1) - 0.5
+        return np.asarray((1.0 + self.discount_pct / 100.0) ** -years)
+
+    def present(self, yearly: np.ndarray) -> np.ndarray:
+        """Return window-year figures (last axis: years) worth today (`year_factors`); at a
+        0 % rate the figures themselves."""
+        return np.asarray(yearly * self.year_factors) if self.discount_pct else yearly
 
     def segment_prices(self, segments: Sequence[Segment]) -> list[np.ndarray]:
         """Return the share-price path of each segment's stock on this basis."""
@@ -86,7 +101,8 @@ class ValuationBasis:
         return _("after tax") if self.after_tax else _("gross")
 
     # A basis as stored text (a negotiation entry's value_basis), read back at display time so
-    # its words follow the reader's language: "v1;2026-12-01;4;USD;net;50".
+    # its words follow the reader's language: "v1;2026-12-01;4;USD;net;50" (";5" after it at
+    # a 5 % discount rate).
     KEY_PREFIX = "v1"
 
     @property
@@ -94,13 +110,18 @@ class ValuationBasis:
         """Return the basis as a short text to store, read back by ``from_key``."""
         tax = "net" if self.after_tax else "gross"
         parts = [self.start.isoformat(), str(self.years), self.currency, tax, str(self.percentile)]
-        return ";".join([self.KEY_PREFIX, *parts])
+        discount = [f"{self.discount_pct:g}"] if self.discount_pct else []
+        return ";".join([self.KEY_PREFIX, *parts, *discount])
 
     @classmethod
     def from_key(cls, text: str) -> ValuationBasis | None:
         """Return the basis stored by ``key``, or None for any other text (an older entry's words)."""
         parts = text.split(";")
-        if len(parts) != 6 or parts[0] != cls.KEY_PREFIX or parts[4] not in ("net", "gross"):
+        if (
+            len(parts) not in (6, 7)
+            or parts[0] != cls.KEY_PREFIX
+            or parts[4] not in ("net", "gross")
+        ):
             return None
         try:
             return cls(
@@ -109,6 +130,7 @@ class ValuationBasis:
                 currency=parts[3],
                 after_tax=parts[4] == "net",
                 percentile=int(parts[5]),
+                discount_pct=float(parts[6]) if len(parts) == 7 else 0.0,
             )
         except ValueError:
             return None
@@ -131,7 +153,11 @@ class ValuationBasis:
 
     def _label(self, stock: str) -> str:
         window = _("%(n)s-year value from %(d)s") % {"n": self.years, "d": self.day(self.start)}
-        return " · ".join([window, self.currency, self.tax_words(), stock])
+        words = [window, self.currency, self.tax_words(), stock]
+        if self.discount_pct:
+            rate = formats.number_format(Decimal(f"{self.discount_pct:g}"))
+            words.append(_("worth today at %(rate)s %% a year") % {"rate": rate})
+        return " · ".join(words)
 
     def columns(self, contributions: bool = False) -> tuple[str, ...]:
         """Return the yearly columns a table shows; after tax, with ``contributions`` (an

@@ -160,8 +160,10 @@ def window_futures(
     column: str = "total",
     correlation: float = DEFAULT_MARKET_CORRELATION,
     antithetic: bool = True,
+    year_weights: np.ndarray | None = None,
 ) -> FutureValues:
-    """Return each option's window value (``total`` gross or ``net``) in simulated futures."""
+    """Return each option's window value (``total`` gross or ``net``) in simulated futures:
+    the sum of its years, each times its weight in ``year_weights`` if given (a discount)."""
     check_column(column)
     if not options:
         raise EngineInputError("options", "needs at least one option")
@@ -180,7 +182,8 @@ def window_futures(
         segments = options[key]
         prices = [drawn.prices[stock_key(s.spec.stock)] for s in segments]
         yearly = window_yearly(segments, window_start=window_start, years=years, prices=prices)
-        values[:, i] = yearly[column].sum(axis=-1)
+        by_year = yearly[column] if year_weights is None else yearly[column] * year_weights
+        values[:, i] = by_year.sum(axis=-1)
     reduction = {f.name: getattr(drawn, f.name) for f in fields(Reduction)}
     return FutureValues(**reduction, keys=keys, values=values)
 

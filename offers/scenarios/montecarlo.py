@@ -97,7 +97,9 @@ def _simulate(
         chunk=MC_CHUNK,
         progress=progress,
     )
-    return None if values is None else np.stack([values[e.key].T for e in evs])
+    if values is None:
+        return None
+    return np.stack([basis.present(values[e.key]).T for e in evs])
 
 
 def _summary(evs: list[Evaluation], yearly: np.ndarray, me: int) -> list[dict[str, Any]]:
