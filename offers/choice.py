@@ -26,6 +26,7 @@ from offers.logic.choice import (
     certainty_equivalent,
     choice_chances,
     estimate_mean,
+    job_loss_values,
     largest_stock_share,
     weight_factors,
 )
@@ -40,6 +41,13 @@ CONCENTRATION_SHARE = 0.5
 # An option still in process has terms not yet offered: in each future its value lies within
 # this share either side of the value of the terms expected (uniformly; twins mirrored).
 EXPECTED_TERMS_SPREAD = 0.10
+# A job can end in a future (`job_loss_values`): its yearly chance unless the option sets one,
+# a rough figure for the kind of employer (big public tech cut 5 to 10 % of staff in 2023, a
+# rare year; a private company's includes itself failing), and the severance it pays, weeks
+# of base (Google's and Meta's 2023 layoffs: 16, plus 2 a year of service).
+JOB_LOSS_PUBLIC = 0.03
+JOB_LOSS_PRIVATE = 0.08
+SEVERANCE_WEEKS = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +62,7 @@ class OptionChance:
     certainty: Estimate | None
     stock_name: str
     stock_share: float
+    job_loss: float = 0.0  # its yearly chance of the job ending (`job_loss`)
     # Why the ranking puts the option after those meeting the hard constraints ('' if it meets them).
     excluded_because: str = ""
 
@@ -135,6 +144,38 @@ def _largest_stock(ev: Evaluation) -> tuple[str, float]:
     return name or _("its own stock"), share
 
 
+def job_loss(offer: Offer) -> float:
+    """Return an option's yearly chance of its job ending: its own, or its employer kind's."""
+    if offer.job_loss_pct is not None:
+        return float(offer.job_loss_pct) / 100.0
+    company = offer.package.company
+    return JOB_LOSS_PRIVATE if company is not None and company.is_private else JOB_LOSS_PUBLIC
+
+
+def _with_job_loss(
+    evs: Sequence[Evaluation], money: np.ndarray, drawn: FutureValues, losses: np.ndarray, seed: int
+) -> np.ndarray:
+    """Return the futures' values with each job able to end (`job_loss_values`): one draw an
+    employer, the severance SEVERANCE_WEEKS of the year's base (its after-tax share after tax)."""
+    yearly = drawn.yearly * (money / np.where(drawn.values == 0, 1.0, drawn.values))[..., None]
+    severance = np.array([SEVERANCE_WEEKS / 52 * _kept(ev, "base") for ev in evs])
+    employers = [ev.offer.package.company_id or -ev.offer.pk for ev in evs]
+    groups = np.unique(employers, return_inverse=True)[1]
+    rng = np.random.default_rng([seed, 3])
+    return job_loss_values(yearly, losses, severance, groups, rng, pairs=True)
+
+
+def _kept(ev: Evaluation, component: str) -> np.ndarray:
+    """Return a pay component by window year as the basis keeps it (after tax: its share of
+    the year's net by gross)."""
+    if ev.yearly is None:
+        return np.zeros(ev.basis.years)
+    gross, kept = ev.yearly["total"].to_numpy(), ev.yearly[ev.basis.column].to_numpy()
+    return np.asarray(
+        ev.yearly[component] * np.divide(kept, gross, where=gross != 0, out=np.ones_like(gross))
+    )
+
+
 def _futures(
     drawn: FutureValues,
     chances: Sequence[OfferChance],
@@ -193,7 +234,9 @@ def board_choice(
     chances = offer_chances([ev.offer for ev in evs])
     facts = [option_facts(ev) for ev in evs]
     first_year = np.array([o.first_year_total for o in facts])
+    losses = np.array([job_loss(ev.offer) for ev in evs])
     paths = _futures(drawn, [chances[ev.offer.pk] for ev in evs], first_year, uncertainty, seed)
+    paths = dataclasses.replace(paths, money=_with_job_loss(evs, paths.money, drawn, losses, seed))
     result = choice_chances(facts, ranking_prefs(prefs), paths)
     money = paths.money
     means, ses = estimate_mean(
@@ -214,6 +257,7 @@ def board_choice(
                 else None,
                 stock_name=stock_name,
                 stock_share=stock_share,
+                job_loss=float(losses[i]),
                 excluded_because=reasons.get(ev.key, ""),
             )
         )

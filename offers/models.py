@@ -57,6 +57,7 @@ OFFER_FIELDS = [
     "kind",
     "status",
     "offer_probability_override",
+    "job_loss_pct",
     "process",
     "target_level",
     "team",
@@ -150,6 +151,19 @@ class Offer(models.Model):
         validators=[MaxValueValidator(100)],
         help_text=_(
             "For an option still in process. Empty: estimated from its interview stage and signals."
+        ),
+    )
+    job_loss_pct = models.DecimalField(
+        _("chance of losing this job in a year (%)"),
+        max_digits=3,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("50"))],
+        help_text=_(
+            "In the futures of the chance of the best choice, a job lost stops its pay and "
+            "its unvested stock, with 16 weeks of base as severance. Empty: 3 a year at a "
+            "public company, 8 at a private one."
         ),
     )
     # rating_<key> for every 1-5 rating criterion. A class body's locals() is its namespace,

@@ -14,6 +14,7 @@ from offers.choice import (
     CHOICE_FUTURES,
     CHOICE_SEED,
     EXPECTED_TERMS_SPREAD,
+    SEVERANCE_WEEKS,
     board_choice,
     pct,
     regret_sentence,
@@ -30,10 +31,17 @@ def chance_html(board: Board) -> str:
             {
                 "fig_chance": figure_json(chance_of_best(choice)),
                 "regret": regret_sentence(choice),
+                # Each option with its chance, its chance of an offer, its largest stock's
+                # share and its job's yearly chance of ending, as the table shows them.
                 "rows": [
-                    (o, pct(o.chance), share(o.offer.probability), share(o.stock_share))
+                    (
+                        o,
+                        pct(o.chance),
+                        *map(share, (o.offer.probability, o.stock_share, o.job_loss)),
+                    )
                     for o in choice.options
                 ],
+                "severance_weeks": SEVERANCE_WEEKS,
                 "correlation_pct": round(100 * choice.correlation),
                 "uncertainty_pct": round(100 * choice.weight_uncertainty),
                 "terms_pct": round(100 * EXPECTED_TERMS_SPREAD),

@@ -144,10 +144,12 @@ def correlated_prices(
 @dataclass(frozen=True)
 class FutureValues(Reduction):
     """Each option's whole-window value in each simulated future, ``values`` (paths, options)
-    in the order of ``keys``, and the prices' `Reduction`."""
+    in the order of ``keys``, its window years' ``yearly`` (paths, options, years), and the
+    prices' `Reduction`."""
 
     keys: tuple[str, ...]
     values: np.ndarray
+    yearly: np.ndarray
 
 
 def window_futures(
@@ -177,15 +179,14 @@ def window_futures(
         antithetic=antithetic,
     )
     keys = tuple(options)
-    values = np.empty((paths, len(keys)))
+    by_year = np.empty((paths, len(keys), years))
     for i, key in enumerate(keys):
         segments = options[key]
         prices = [drawn.prices[stock_key(s.spec.stock)] for s in segments]
         yearly = window_yearly(segments, window_start=window_start, years=years, prices=prices)
-        by_year = yearly[column] if year_weights is None else yearly[column] * year_weights
-        values[:, i] = by_year.sum(axis=-1)
+        by_year[:, i] = yearly[column] if year_weights is None else yearly[column] * year_weights
     reduction = {f.name: getattr(drawn, f.name) for f in fields(Reduction)}
-    return FutureValues(**reduction, keys=keys, values=values)
+    return FutureValues(**reduction, keys=keys, values=by_year.sum(axis=-1), yearly=by_year)
 
 
 def stock_values(

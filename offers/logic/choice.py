@@ -429,6 +429,37 @@ def certainty_equivalent(
     return Estimate(scale * ce, scale * slope * float(m_se))
 
 
+def job_loss_values(
+    yearly: np.ndarray,
+    chances: np.ndarray,
+    severance: np.ndarray,
+    groups: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    pairs: bool,
+) -> np.ndarray:
+    """Return each future's window value when a job can end in it, shaped (futures, options).
+
+    ``yearly`` (futures, options, years) are the values by window year, ``chances`` (options,)
+    each job's yearly chance of ending, ``severance`` (options, years) what ending in a window
+    year pays. A job ends at a time drawn at a constant rate (it lasts a year with
+    probability 1 - chance): the year it ends counts the share of it worked and its severance,
+    the years after nothing (pay stops, unvested stock is lost). Options of one ``groups``
+    entry (one employer: staying and a transfer) end at the same moment. With ``pairs`` the
+    draws are antithetic twins (u, 1 - u) as the futures are.
+    """
+    futures, n, years = yearly.shape
+    u = rng.random((futures // 2 if pairs else futures, int(groups.max()) + 1))
+    u = np.concatenate([u, 1.0 - u]) if pairs else u
+    rate = -np.log1p(-np.clip(chances, 0.0, 0.999))
+    with np.errstate(divide="ignore"):
+        ends = np.where(rate > 0, -np.log(u[:, groups]) / np.where(rate > 0, rate, 1.0), np.inf)
+    worked = np.clip(ends[..., None] - np.arange(years), 0.0, 1.0)
+    year = np.minimum(np.floor(ends), years).astype(np.intp)  # `years`: not within the window
+    paid = np.concatenate([severance, np.zeros((n, 1))], axis=1)[np.arange(n), year]
+    return np.asarray((yearly * worked).sum(axis=-1) + paid)
+
+
 def largest_stock_share(stock_values: dict[str, float], total: float) -> tuple[str, float] | None:
     """Return the stock holding the largest share of an option's value, and that share."""
     if total <= 0 or not stock_values:

@@ -169,7 +169,7 @@ def test_an_excluded_option_says_why_it_is_never_first(client_alice, alice):
     )
 
 
-def test_demo_story_tiktok_in_process_against_the_transfer(client, django_user_model):
+def test_demo_story_tiktok_in_process_against_the_transfer(client, django_user_model, monkeypatch):
     """The demo: TikTok still in process (onsite, one Hire so far: 60 %), the transfer and
     Meta on the table; Meta needs remote weeks it does not allow, so it is never first.
 
@@ -181,6 +181,8 @@ def test_demo_story_tiktok_in_process_against_the_transfer(client, django_user_m
     call_command("seed_demo", force=True, stdout=io.StringIO())
     demo = django_user_model.objects.get(username="demo")
     board = board_build(user=demo)
+    # The jobs apart: none ends in these futures (job loss: tests/offers/test_job_loss.py).
+    monkeypatch.setattr("offers.choice.job_loss", lambda offer: 0.0)
     choice = board_choice(board)
     assert choice is not None
     by_name = {o.name: o for o in choice.options}
@@ -242,6 +244,7 @@ def test_an_option_in_process_comes_in_with_terms_drawn_on_the_board(alice, monk
     board = board_build(user=alice)
     values = {ev.offer.name: ev.value for ev in board.evaluations}
     assert values["Rich"] == pytest.approx(values["Modest"])  # the same terms
+    monkeypatch.setattr("offers.choice.job_loss", lambda offer: 0.0)  # no job ends here
     drawn = {o.key: o for o in board_choice(board, futures=2000).options}[str(draft.pk)]
     monkeypatch.setattr("offers.choice.EXPECTED_TERMS_SPREAD", 0.0)
     fixed = {o.key: o for o in board_choice(board, futures=2000).options}[str(draft.pk)]

@@ -85,8 +85,10 @@ def test_the_ledger_adds_a_line_a_year_that_brings_it_to_the_headline(alice):
 
 
 def test_the_simulated_figures_are_worth_today_too(alice):
-    # No stock: every simulated future is the deterministic window, discounted the same way.
+    # No stock (and no chance of losing the job): every simulated future is the deterministic
+    # window, discounted the same way.
     offer = cash_option(alice)
+    Offer.objects.filter(pk=offer.pk).update(job_loss_pct=Decimal("0"))
     board = board_build(user=alice, mc_paths=200)
     assert board.mc is not None
     assert board.mc.cumulative[str(offer.pk)][:, -1] == pytest.approx([218_429.61] * 3, abs=0.01)
