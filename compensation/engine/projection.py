@@ -25,7 +25,7 @@ from .events import (
 from .segments import Segment, liquidity_keep
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
-from .window import per_year, window_yearly
+from .window import window_yearly
 
 MONTHLY_COLUMNS = ("base", *DATED_COMPONENTS, "equity_grants", "refreshers", "total")
 YEARLY_COLUMNS = (
@@ -173,62 +173,33 @@ def _monthly_arrays(spec: PackageSpec, price_path: np.ndarray | None) -> dict[st
     out["equity_grants"] = equity * keep
     refreshers = _refresher_vests(spec, months, prices)
     out["refreshers"] = refreshers * keep
-    # Private stock is taxed at its full value at vest: the discount is the decision's only.
-    out["equity_taxable"] = (equity + refreshers) * spec.stock.fx_to_package
     return out
 
 
 def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> pd.DataFrame:
     """Return yearly totals (gross, home currency, tax, contributions and net), by year 1..horizon.
 
-    ``tax`` and ``contributions`` (employee contributions such as Hong Kong's MPF) are in the
-    package currency; ``total_net`` is take-home: ``total - tax - contributions``.
+    The window's own valuation (`window.window_yearly`) of the package from its start, on the
+    same share prices, so a projection and the board value a package alike (its tax: the
+    months after the horizon set the rate, and those before the start too for the job held on
+    it, ``spec.current_job``), in the package currency: the window's home figures over
+    ``fx_to_home``. ``total_net`` is take-home: ``total - tax - contributions``.
     """
-    monthly = _monthly_arrays(spec, price_path)
-    years = spec.horizon_years
-    monthly["equity"] = monthly["equity_grants"] + monthly["refreshers"]
-    # The components in the registry's order (`YEARLY_COLUMNS`), a new one included.
-    columns = {c: per_year(monthly[c], years) for c in COMPONENTS}
-    total = np.sum([columns[c] for c in COMPONENTS], axis=0)
-    columns["total"] = total
-    columns["cumulative"] = np.cumsum(total)
-    total_home = total * spec.fx_to_home
-    columns["total_home"] = total_home
-    columns["cumulative_home"] = np.cumsum(total_home)
-    taxable = total - columns["equity"] + per_year(monthly["equity_taxable"], years)
-    tax, contributions = package_tax(spec, taxable, _prices(spec, price_path))
-    columns["tax"] = tax
-    columns["contributions"] = contributions
-    net = total - tax - contributions
-    columns["total_net"] = net
-    columns["total_net_home"] = net * spec.fx_to_home
-    return pd.DataFrame(columns, index=pd.RangeIndex(1, years + 1, name="year"))
-
-
-def package_tax(
-    spec: PackageSpec, total: np.ndarray, prices: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Return the tax and the employee contributions per package year in the package currency.
-
-    Without a regime, the flat rate on the yearly taxable gross ``total`` (stock at its full
-    value at vest) and no contributions. With one, the window's (`segment_tax.option_tax`) on
-    the package from its start on the same share prices, so a projection and the board tax a
-    package alike: the months after the horizon set the rate, and those before the start too
-    for the job held on it (``spec.current_job``: `segments.Segment.current`).
-    """
-    if spec.tax_regime is None:
-        flat = np.asarray(total * spec.tax_rate_pct / 100.0)
-        return flat, np.zeros_like(flat)
     window = window_yearly(
         [Segment(spec, spec.start, current=spec.current_job)],
         window_start=spec.start,
         years=spec.horizon_years,
-        prices=[prices],
+        prices=[_prices(spec, price_path)],
     )
-    return (
-        np.asarray(window["tax"] / spec.fx_to_home),
-        np.asarray(window["contributions"] / spec.fx_to_home),
-    )
+    columns = {c: window[c] / spec.fx_to_home for c in (*COMPONENTS, "total", "tax")}
+    columns["cumulative"] = np.cumsum(columns["total"])
+    columns["total_home"] = window["total"]
+    columns["cumulative_home"] = np.cumsum(window["total"])
+    columns["contributions"] = window["contributions"] / spec.fx_to_home
+    columns["total_net"] = window["net"] / spec.fx_to_home
+    columns["total_net_home"] = window["net"]
+    frame = pd.DataFrame(columns, index=pd.RangeIndex(1, spec.horizon_years + 1, name="year"))
+    return frame[list(YEARLY_COLUMNS)]
 
 
 def annualized(spec: PackageSpec, yearly: pd.DataFrame | None = None) -> dict[str, float]:
