@@ -294,7 +294,12 @@ def offer_compare(request: HttpRequest) -> HttpResponse:
         "cumulative": [
             (comp, sa, sb, sa - sb) for comp, sa, sb in zip(shown, a_sums, b_sums, strict=True)
         ],
-        "fig_diff": charts.comparison_diff(a, b, board.prefs.home_currency),
+        # Built once per board and pair (a figure costs more than the rest of the page).
+        "fig_diff": board_derived(
+            board,
+            f"compare-fig:{a.key}:{b.key}",
+            lambda _board: figure_json(charts.comparison_diff(a, b, board.prefs.home_currency)),
+        ),
         "components": [(c, charts.component_label(c)) for c in shown],
     }
     return render(request, "offers/compare.html", context)

@@ -19,13 +19,18 @@ from tests.factories import EquityGrantFactory, OfferFactory, PreferencesFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def three_options(alice):
+def options_of(alice):
+    """Give alice three options; return her."""
     PreferencesFactory(owner=alice)
     for name, base in (("Acme", "210000"), ("Beta & Co", "190000"), ("Gamma", "250000")):
         offer = OfferFactory(owner=alice, name=name, package__base=Decimal(base))
         EquityGrantFactory(package=offer.package)
     return alice
+
+
+@pytest.fixture
+def three_options(alice):
+    return options_of(alice)
 
 
 def page_figure(html: str, fig_id: str) -> dict:
@@ -128,6 +133,26 @@ def test_compare_chart_is_the_difference_of_the_two_options(client_alice, three_
         sign = -1 if comp == "tax" else 1
         expected = [sign * round(x - y) for x, y in zip(a.component(comp), b.component(comp))]
         assert trace["y"] == expected, comp
+
+
+def test_the_compare_figure_is_built_once_per_board_and_pair(
+    client_alice, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # committed: the board is cached
+        options_of(alice)
+    built = []
+    real = charts.comparison_diff
+    monkeypatch.setattr(charts, "comparison_diff", lambda *a: built.append(a[:2]) or real(*a))
+    board = board_build(user=alice)
+    a, b, c = (ev.key for _r, ev in board.ranked)
+    url = reverse("offers:offer_compare")
+    pages = [client_alice.get(url, {"a": a, "b": b}).content.decode() for _ in range(2)]
+    assert len(built) == 1
+    assert page_figure(pages[0], "fig-diff") == page_figure(pages[1], "fig-diff")
+    client_alice.get(url, {"a": a, "b": c})
+    assert len(built) == 2  # another pair: its own figure
+    client_alice.get(url, {"a": a, "b": b})
+    assert len(built) == 2
 
 
 def test_a_long_list_charts_the_top_options_and_says_so(alice):
