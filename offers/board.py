@@ -247,17 +247,16 @@ def current_job_spec(
 def _segments(
     offer: Offer, spec: PackageSpec, current: PackageSpec | None, basis: ValuationBasis
 ) -> tuple[Segment, ...]:
-    start = offer_start(offer, basis)
+    start = max(offer_start(offer, basis), basis.start)
     if offer.kind == Offer.Kind.STAY:
-        return (Segment(spec, max(start, basis.start), current=True),)
+        return (Segment(spec, start, current=True),)
     if current is None:
-        return (Segment(spec, max(start, basis.start)),)
+        return (Segment(spec, start),)
     # An internal transfer's held grants vesting after the move are taxed by the days worked
     # in each place (`sourced_segments`); a new employer's grants start with it. An option
     # starting on the decision date keeps the current job as a segment of no window months:
     # its first tax year's pay still sets that year's brackets, and a transfer's vests are
     # still split by the days worked before the move.
-    start = max(start, basis.start)
     moved = offer.kind == Offer.Kind.INTERNAL
     return (
         Segment(current, basis.start, start, current=True),

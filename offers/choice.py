@@ -152,17 +152,14 @@ def job_loss(offer: Offer) -> float:
     return JOB_LOSS_PRIVATE if company is not None and company.is_private else JOB_LOSS_PUBLIC
 
 
-def _with_job_loss(
-    evs: Sequence[Evaluation], money: np.ndarray, drawn: FutureValues, losses: np.ndarray, seed: int
-) -> np.ndarray:
-    """Return the futures' values with each job able to end (`job_loss_values`): one draw an
-    employer, the severance SEVERANCE_WEEKS of the year's base (its after-tax share after tax)."""
-    yearly = drawn.yearly * (money / np.where(drawn.values == 0, 1.0, drawn.values))[..., None]
+def _jobs(evs: Sequence[Evaluation]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return how each option's job can end (`job_loss_values`): its yearly chance
+    (`job_loss`), what ending in each window year pays (SEVERANCE_WEEKS of the year's base, its
+    after-tax share after tax) and its employer (one draw an employer)."""
+    losses = np.array([job_loss(ev.offer) for ev in evs])
     severance = np.array([SEVERANCE_WEEKS / 52 * _kept(ev, "base") for ev in evs])
     employers = [ev.offer.package.company_id or -ev.offer.pk for ev in evs]
-    groups = np.unique(employers, return_inverse=True)[1]
-    rng = np.random.default_rng([seed, 3])
-    return job_loss_values(yearly, losses, severance, groups, rng, pairs=True)
+    return losses, severance, np.unique(employers, return_inverse=True)[1]
 
 
 def _kept(ev: Evaluation, component: str) -> np.ndarray:
@@ -182,15 +179,18 @@ def _futures(
     first_year: np.ndarray,
     uncertainty: float,
     seed: int,
+    jobs: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> Futures:
     """Return the futures the options are ranked in, all antithetic: the values and first-year
-    totals drawn (terms expected for options in process), whether each is offered (a control
-    of exact mean: its chance of an offer) and the weights' factors."""
+    totals drawn (terms expected for options in process, each job able to end: ``jobs``, from
+    `_jobs`), whether each is offered (a control of exact mean: its chance of an offer) and
+    the weights' factors."""
     probability = np.array([c.probability for c in chances])
     factor = expected_terms(
         drawn.values, np.array([c.in_process for c in chances]), np.random.default_rng([seed, 2])
     )
-    money = drawn.values * factor
+    yearly = drawn.yearly * factor[..., None]
+    money = job_loss_values(yearly, *jobs, np.random.default_rng([seed, 3]), pairs=True)
     draws = np.random.default_rng([seed, 1])
     half = draws.random((money.shape[0] // 2, len(chances)))
     exists = np.concatenate([half, 1.0 - half]) < probability
@@ -234,9 +234,10 @@ def board_choice(
     chances = offer_chances([ev.offer for ev in evs])
     facts = [option_facts(ev) for ev in evs]
     first_year = np.array([o.first_year_total for o in facts])
-    losses = np.array([job_loss(ev.offer) for ev in evs])
-    paths = _futures(drawn, [chances[ev.offer.pk] for ev in evs], first_year, uncertainty, seed)
-    paths = dataclasses.replace(paths, money=_with_job_loss(evs, paths.money, drawn, losses, seed))
+    jobs = _jobs(evs)
+    paths = _futures(
+        drawn, [chances[ev.offer.pk] for ev in evs], first_year, uncertainty, seed, jobs
+    )
     result = choice_chances(facts, ranking_prefs(prefs), paths)
     money = paths.money
     means, ses = estimate_mean(
@@ -257,7 +258,7 @@ def board_choice(
                 else None,
                 stock_name=stock_name,
                 stock_share=stock_share,
-                job_loss=float(losses[i]),
+                job_loss=float(jobs[0][i]),
                 excluded_because=reasons.get(ev.key, ""),
             )
         )

@@ -261,9 +261,10 @@ def ledger_view(ev: Evaluation) -> LedgerView | None:
             for line in lines
             if after_tax or line.component not in LEVIES
         )
-        if ev.basis.discount_pct:
-            rows += (_present_value(ev, year, float(sum(r.line.amount for r in rows))),)
         subtotal = float(sum(r.line.amount for r in rows))
+        if ev.basis.discount_pct:
+            rows += (discount := _present_value(ev, year, subtotal),)
+            subtotal += discount.line.amount
         running += subtotal
         years.append(LedgerYear(year, rows, subtotal, running))
     tax_years = tuple(

@@ -9,10 +9,9 @@ import numpy as np
 
 from .errors import EngineInputError, check_int, check_kind
 from .projection import project_yearly
-from .segments import Segment
 from .spec import MAX_HORIZON_YEARS, Grant, PackageSpec, SignOn
 from .vesting import VestingSchedule, describe_schedule
-from .window import chunked_paths
+from .window import package_paths
 
 Component = Literal["stock", "sign_on"]
 UNIT = 1000.0  # probe size; value is linear in the extra amount
@@ -155,13 +154,8 @@ def _cumulative_paths(
     rng = rng if rng is not None else np.random.default_rng(0)
     out: list[np.ndarray] = []
     for specs in ((a, probe), (b,)):
-        values = chunked_paths(
-            {str(k): [Segment(spec, spec.start)] for k, spec in enumerate(specs)},
-            window_start=specs[0].start,
-            years=years,
-            paths=paths,
-            rng=rng,
+        values = package_paths(
+            {str(k): spec for k, spec in enumerate(specs)}, years=years, paths=paths, rng=rng
         )
-        assert values is not None  # no progress callback: the run is never stopped
         out.extend(v.sum(axis=1) for v in values.values())
     return out

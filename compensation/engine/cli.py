@@ -16,9 +16,8 @@ from .breakeven import breakeven
 from .errors import EngineInputError, check_int
 from .io import as_list, options_from_dict, package_from_dict
 from .projection import YEARLY_COLUMNS, annualized, project_yearly
-from .segments import Segment
 from .spec import PackageSpec
-from .window import chunked_paths, summarise_paths
+from .window import package_paths, summarise_paths
 
 # Keys whose numbers are not money: probabilities keep 4 decimals (a cent would round 0.4999
 # to 0.5 and hide a one-in-ten-thousand difference).
@@ -93,7 +92,7 @@ def simulate(specs: Sequence[PackageSpec], paths: int, seed: int) -> dict[str, A
     and ``prob_beats[a][b]``: the share of paths on which a's whole window beats b's.
 
     Every package is valued over one window from the earliest start, as long as the longest
-    horizon, on the app's own futures (`window.chunked_paths`): packages on one ticker move
+    horizon, on the app's own futures (`window.package_paths`): packages on one ticker move
     together; a package that starts later counts from its own start.
     """
     seed = check_int("seed", seed, minimum=0)
@@ -101,14 +100,12 @@ def simulate(specs: Sequence[PackageSpec], paths: int, seed: int) -> dict[str, A
         raise EngineInputError("options", "needs at least one package")
     labels = _labels(specs)
     years = max(spec.horizon_years for spec in specs)
-    values = chunked_paths(
-        {label: [Segment(spec, spec.start)] for label, spec in zip(labels, specs, strict=True)},
-        window_start=min(spec.start for spec in specs),
+    values = package_paths(
+        dict(zip(labels, specs, strict=True)),
         years=years,
         paths=paths,
         rng=np.random.default_rng(seed),
     )
-    assert values is not None  # no progress callback: the run is never stopped
     result = summarise_paths(values, PERCENTILES)
     running = {label: np.cumsum(v, axis=1) for label, v in values.items()}
     return {

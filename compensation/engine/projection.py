@@ -22,7 +22,7 @@ from .events import (
     refresher_tranches,
     vest_month,
 )
-from .segments import Segment, liquidity_keep
+from .segments import liquidity_keep, package_segment
 from .spec import Grant, PackageSpec, Refresher, Stock, monthly_base
 from .vesting import describe_schedule, tranche_dates
 from .window import window_yearly
@@ -186,7 +186,7 @@ def project_yearly(spec: PackageSpec, price_path: np.ndarray | None = None) -> p
     ``fx_to_home``. ``total_net`` is take-home: ``total - tax - contributions``.
     """
     window = window_yearly(
-        [Segment(spec, spec.start, current=spec.current_job)],
+        [package_segment(spec)],
         window_start=spec.start,
         years=spec.horizon_years,
         prices=[_prices(spec, price_path)],

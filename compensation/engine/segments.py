@@ -54,6 +54,12 @@ class Segment:
     vest_days: Literal["from_start", "before_start"] | None = None
 
 
+def package_segment(spec: PackageSpec) -> Segment:
+    """Return a package valued alone, from its own start: the job held on it when the spec
+    says so (``current_job``), as the board's current job is."""
+    return Segment(spec, spec.start, current=spec.current_job)
+
+
 def sourced_segments(
     segments: Sequence[Segment],
 ) -> tuple[list[Segment], list[tuple[int, int | None]]]:

@@ -24,8 +24,14 @@ from .components import COMPONENTS
 from .errors import EngineInputError, check_int
 from .prices import median_path, simulate_price_paths, stream
 from .segment_tax import option_tax
-from .segments import Segment, decision_values, segment_values, sourced_segments
-from .spec import Stock
+from .segments import (
+    Segment,
+    decision_values,
+    package_segment,
+    segment_values,
+    sourced_segments,
+)
+from .spec import PackageSpec, Stock
 
 
 def percentile_prices(stock: Stock, months: int, percentile: float = 50.0) -> np.ndarray:
@@ -316,6 +322,22 @@ def chunked_paths(
         if progress is not None and not progress(min(99, int(100 * (k + 1) / chunks))):
             return None
     return out
+
+
+def package_paths(
+    specs: Mapping[str, PackageSpec], *, years: int, paths: int, rng: np.random.Generator
+) -> dict[str, np.ndarray]:
+    """Return each package valued alone (`package_segment`) on simulated prices, (paths,
+    years) each, over one window from the earliest start (`chunked_paths`)."""
+    values = chunked_paths(
+        {key: [package_segment(spec)] for key, spec in specs.items()},
+        window_start=min(spec.start for spec in specs.values()),
+        years=years,
+        paths=paths,
+        rng=rng,
+    )
+    assert values is not None  # no progress callback: the run is never stopped
+    return values
 
 
 def percentile_standard_error(values: np.ndarray, percentile: float) -> float:
