@@ -21,6 +21,7 @@ from offers.choice import JOB_LOSS_PRIVATE, JOB_LOSS_PUBLIC, board_choice, job_l
 from offers.logic.choice import job_loss_values
 from tests.factories import CompanyFactory, OfferFactory
 from tests.offers.test_discount_rate import cash_option
+from tests.rendered_forms import form_values, post_as_rendered
 
 
 def closed_form(value: float, severance: float, chance: float, years: int) -> float:
@@ -101,27 +102,16 @@ def test_the_chance_values_a_job_that_can_end_and_says_so(alice, client_alice):
 
 @pytest.mark.django_db
 def test_the_offer_form_saves_a_chance_and_refuses_one_above_50(alice, client_alice):
+    # Posted as the page renders it (every field it sends), after an edit of the same option.
     offer = OfferFactory(owner=alice)
     url = reverse("offers:offer_edit", args=[offer.pk])
-    form = client_alice.get(url).context["form"]
-    page = client_alice.get(url).content.decode()
-    assert 'name="job_loss_pct"' in page
-    response = client_alice.post(url, {**_posted(form), "job_loss_pct": "51"})
+    post_as_rendered(client_alice, url, notes="first edit")
+    data = form_values(client_alice.get(url).content, action=url, page=url)
+    assert data["job_loss_pct"] == ""  # empty: the employer kind's default
+    response = client_alice.post(url, {**data, "job_loss_pct": "51"})
     assert response.status_code == 400 and "job_loss_pct" in response.context["form"].errors
     offer.refresh_from_db()
-    assert offer.job_loss_pct is None
-    response = client_alice.post(url, {**_posted(form), "job_loss_pct": "12.5"})
-    assert response.status_code == 302
+    assert offer.job_loss_pct is None and offer.notes == "first edit"
+    assert client_alice.post(url, {**data, "job_loss_pct": "12.5"}).status_code == 302
     offer.refresh_from_db()
     assert offer.job_loss_pct == Decimal("12.5")
-
-
-def _posted(form) -> dict[str, str]:
-    """The form as the browser posts it: every field's initial value as text."""
-    out = {}
-    for name, field in form.fields.items():
-        value = form.initial.get(name, field.initial)
-        if value is None or value is False:
-            continue
-        out[name] = "on" if value is True else str(getattr(value, "pk", value))
-    return out
